@@ -163,3 +163,104 @@ def test_get_next_past_the_end_is_the_out_of_range_error():
             iterator.get_next()
     with pytest.raises(AttributeError, match="'list' object has no attribute 'element_spec'"):
         strategy.distribute_datasets_from_function(lambda ctx: [1, 2])
+
+
+def test_distributed_dataset_reduce_gives_per_replica_elements(two_cpus):
+    # each replica sums its own part of every batch: each element is counted once
+    s = two_cpus
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(7).batch(4))
+
+    def add(state, x):
+        return state + _sum_step(s, x)
+    assert dd.reduce(tf.constant(0, tf.int64), add).numpy() == 21
+    assert tf.function(lambda: dd.reduce(tf.constant(0, tf.int64), add))().numpy() == 21
+    assert tf.function(lambda d: d.reduce(tf.constant(0, tf.int64), add))(dd).numpy() == 21
+    from_fn = s.distribute_datasets_from_function(lambda ctx: tf.data.Dataset.range(5).batch(2))
+    assert tf.function(lambda: from_fn.reduce(tf.constant(0, tf.int64), add))().numpy() == 10
+    # the state is made of tensors, as a loop's variables are
+    count = dd.reduce((0, tf.constant(0, tf.int64)), lambda st, x: (st[0] + 1, st[1]))
+    assert count[0].dtype == tf.int32 and count[0].numpy() == 2
+
+
+def test_element_spec_as_input_signature(two_cpus):
+    # the distributed input guide's step: @tf.function(input_signature=[dd.element_spec])
+    s = two_cpus
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.range(10).map(
+        lambda i: (tf.cast(i, tf.float32), i)).batch(4))
+    assert isinstance(dd.element_spec[0], tf.TypeSpec)
+
+    @tf.function(input_signature=[dd.element_spec])
+    def step(inputs):
+        def replica(batch):
+            x, y = batch
+            return tf.reduce_sum(x) + tf.cast(tf.reduce_sum(y), tf.float32)
+        return s.reduce("SUM", s.run(replica, args=(inputs,)), axis=None)
+    assert [float(step(x)) for x in dd] == [12.0, 44.0, 34.0]
+    assert step.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed"):
+        step((tf.constant([1.0]), tf.constant([1], tf.int64)))
+
+
+def test_ragged_and_sparse_batches_split_by_rows(two_cpus):
+    s = two_cpus
+    rt = tf.ragged.constant([[1], [2, 3], [4], [5, 6, 7], [8]])
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices(rt).batch(4))
+    assert repr(dd.element_spec) == "PerReplicaSpec(" + ", ".join(
+        ["RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.int64)"] * 2) + ")"
+    got = [[v.to_list() for v in b.values] for b in dd]
+    assert got == [[[[1], [2, 3]], [[4], [5, 6, 7]]], [[[8]], []]]
+    dropped = s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices(rt).batch(4, drop_remainder=True))
+    assert dropped.element_spec._component_specs[0].shape.as_list() == [2, None]
+
+    @tf.function
+    def total(dist):
+        t = tf.constant(0)
+        for b in dist:
+            t += s.reduce("SUM", s.run(tf.reduce_sum, args=(b,)), axis=None)
+        return t
+    assert int(total(dd)) == 36
+    from_fn = s.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.from_tensor_slices(rt).batch(2))
+    assert [[v.to_list() for v in b.values] for b in from_fn][-1] == [[[8]], []]
+    assert int(total(from_fn)) == 36
+    dense = tf.constant([[1.0, 0.0], [0.0, 2.0], [3.0, 0.0], [0.0, 0.0], [5.0, 5.0]])
+    sp = s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices(tf.sparse.from_dense(dense)).batch(3))
+    got = [[tf.sparse.to_dense(v).numpy().tolist() for v in b.values] for b in sp]
+    assert got == [[[[1.0, 0.0], [0.0, 2.0]], [[3.0, 0.0]]], [[[0.0, 0.0]], [[5.0, 5.0]]]]
+
+
+def test_per_replica_input_pipelines(two_cpus):
+    s = two_cpus
+    contexts = []
+
+    def make(ctx):
+        contexts.append((ctx.num_input_pipelines, ctx.input_pipeline_id,
+                         ctx.num_replicas_in_sync))
+        return tf.data.Dataset.range(5).batch(2).map(lambda b: b + 10 * ctx.input_pipeline_id)
+    mode = tf.distribute.InputReplicationMode.PER_REPLICA
+    dd = s.distribute_datasets_from_function(make, tf.distribute.InputOptions(
+        experimental_replication_mode=mode, experimental_fetch_to_device=True))
+    assert contexts == [(2, 0, 2), (2, 1, 2)]  # one pipeline per replica
+    got = [[v.numpy().tolist() for v in b.values] for b in dd]
+    assert got == [[[0, 1], [10, 11]], [[2, 3], [12, 13]], [[4], [14]]]
+
+    @tf.function
+    def total(d):
+        t = tf.constant(0, tf.int64)
+        for b in d:
+            t += s.reduce("SUM", s.run(tf.reduce_sum, args=(b,)), axis=None)
+        return t
+    assert int(total(dd)) == 70
+    with pytest.raises(NotImplementedError, match=r"^InputReplicationMode.PER_REPLICA is only "
+                                                  r"supported in `distribute_datasets_from"):
+        s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2),
+                                          tf.distribute.InputOptions(
+                                              experimental_replication_mode=mode))
+    with pytest.raises(ValueError, match="you must also specify `PER_REPLICA`"):
+        s.distribute_datasets_from_function(make, tf.distribute.InputOptions(
+            experimental_place_dataset_on_device=True))
+    with pytest.raises(NotImplementedError, match="of tf.distribute.MirroredStrategy$"):
+        tf.distribute.OneDeviceStrategy("/cpu:0").distribute_datasets_from_function(
+            make, tf.distribute.InputOptions(experimental_replication_mode=mode))

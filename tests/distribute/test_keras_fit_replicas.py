@@ -2,6 +2,7 @@
 replica runs the step on its half of the batch (batch normalization sees that half's
 statistics and keeps its own moving ones); expected values are TF's."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -58,3 +59,65 @@ def test_summed_loss_and_regularization_per_replica(two_cpus):
     model, _ = train(two_cpus)
     np.testing.assert_allclose(model.evaluate(x, y, batch_size=3, verbose=0),
                                [1.0236725807189941, 0.2621121406555176], rtol=1e-5)
+
+
+def test_custom_train_step_results_differing_between_replicas_are_summed(two_cpus):
+    # tf_keras reduces a step's per-replica results by the model's
+    # distribute_reduction_method ("auto": their sum); a metric's result is shared
+    s = two_cpus
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 4
+
+    class Custom(tf.keras.Model):
+        def train_step(self, data):
+            xx, yy = data
+            with tf.GradientTape() as tape:
+                pred = self(xx, training=True)
+                loss = self.compiled_loss(yy, pred)
+                share = tf.nn.compute_average_loss(tf.keras.losses.mean_squared_error(yy, pred))
+            grads = tape.gradient(loss, self.trainable_variables)
+            self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
+            self.compiled_metrics.update_state(yy, pred)
+            logs = {m.name: m.result() for m in self.metrics}
+            logs["rid"] = tf.distribute.get_replica_context().replica_id_in_sync_group
+            logs["bs"] = tf.shape(xx)[0]
+            logs["share"] = share
+            return logs
+
+    def fit(reduction=None):
+        with s.scope():
+            inp = tf.keras.Input((3,))
+            model = Custom(inp, tf.keras.layers.Dense(1, kernel_initializer="ones")(inp))
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+        if reduction:
+            model.distribute_reduction_method = reduction
+        return model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False).history
+    h = fit()
+    np.testing.assert_allclose(h["loss"], [4.65996, 2.50536], rtol=1e-5)
+    np.testing.assert_allclose(h["mae"], [1.94882, 1.53928], rtol=1e-5)
+    assert h["rid"] == [1.0, 1.0] and h["bs"] == [4.0, 4.0]
+    np.testing.assert_allclose(h["share"], [7.16617, 2.85486], rtol=1e-5)
+    first = fit("first")
+    assert first["rid"] == [0.0, 0.0] and first["bs"] == [2.0, 2.0]
+
+
+def test_fit_evaluate_predict_take_a_distributed_dataset_with_steps(two_cpus):
+    s = two_cpus
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 4
+    dd = s.experimental_distribute_dataset(tf.data.Dataset.from_tensor_slices((x, y)).batch(4))
+    with s.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile(optimizer=tf.keras.optimizers.SGD(0.1), loss="mse", metrics=["mae"])
+    with pytest.raises(ValueError, match="^When providing a distributed dataset, you must "
+                                         "specify the number of steps to run.$"):
+        model.fit(dd, epochs=1, verbose=0)
+    h = model.fit(dd, epochs=1, steps_per_epoch=2, validation_data=dd, validation_steps=2,
+                  verbose=0).history
+    np.testing.assert_allclose([h["loss"][0], h["mae"][0], h["val_loss"][0], h["val_mae"][0]],
+                               [4.659961, 1.948825, 5.432046, 2.163194], rtol=1e-5)
+    np.testing.assert_allclose(model.evaluate(dd, steps=2, verbose=0), [5.432046, 2.163194],
+                               rtol=1e-5)
+    assert model.predict(dd, steps=2, verbose=0).shape == (8, 1)
+    with pytest.raises(ValueError, match="must specify the number of steps"):
+        model.predict(dd, verbose=0)

@@ -15,8 +15,10 @@ def test_one_replica_per_logical_cpu(two_cpus):
     assert s.extended.worker_devices == ("/job:localhost/replica:0/task:0/device:CPU:0",
                                          "/job:localhost/replica:0/task:0/device:CPU:1")
     assert tf.distribute.MirroredStrategy(["/cpu:0"]).num_replicas_in_sync == 1
-    with pytest.raises(ValueError, match="No duplicates allowed"):
+    with pytest.raises(AssertionError, match="No duplicates allowed"):  # TF's assert
         tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:0"])
+    # an empty list of devices is every local one, as with none given
+    assert tf.distribute.MirroredStrategy([]).extended.worker_devices == s.extended.worker_devices
 
 
 def test_run_gives_per_replica_values_and_reduce(two_cpus):
@@ -219,3 +221,58 @@ def test_all_reduce_keeps_indexed_slices_sparse(two_cpus):
         lambda: tf.distribute.get_replica_context().all_reduce(
             "SUM", tf.IndexedSlices(tf.constant([[1.0]]), tf.constant([0]), tf.constant([2, 1]))))
     assert isinstance(single, tf.IndexedSlices)
+
+
+def test_mirrored_variables_refuse_sync_none_and_unknown_aggregations(two_cpus):
+    with two_cpus.scope():
+        with pytest.raises(ValueError, match=r"^`NONE` variable synchronization mode is not "
+                                             r"supported with tf.distribute strategy. Please "
+                                             r"change the `synchronization` for variable: x$"):
+            tf.Variable(0.0, synchronization=tf.VariableSynchronization.NONE, name="x")
+        with pytest.raises(ValueError, match=r"^Invalid variable aggregation mode: 3 for "
+                                             r"variable: None$"):
+            tf.Variable(0.0, aggregation=3)
+        v1 = tf.Variable(0.0, aggregation=tf.compat.v1.VariableAggregation.ONLY_FIRST_TOWER)
+        assert type(v1).__name__ == "MirroredVariable"
+    # a single-device strategy keeps such a variable as it is
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        v = tf.Variable(0.0, synchronization=tf.VariableSynchronization.NONE)
+    assert type(v).__name__ == "ResourceVariable"
+
+
+def test_collectives_of_a_mirrored_variable_take_each_replicas_copy(two_cpus):
+    # a distributed variable is its replicas' copies (TF sums and gathers them); a value
+    # every replica shares (a captured tensor) comes back as it is, one per replica
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    shared = tf.constant([5.0])
+
+    def step():
+        ctx = tf.distribute.get_replica_context()
+        return (ctx.all_reduce("SUM", v), ctx.all_gather(v, axis=0),
+                ctx.all_reduce("MEAN", v), ctx.all_gather(shared, axis=0))
+    for run in (lambda: s.run(step), tf.function(lambda: s.run(step))):
+        total, gathered, mean, same = run()
+        assert [t.numpy().tolist() for t in total.values] == [[2.0, 4.0]] * 2
+        assert [t.numpy().tolist() for t in gathered.values] == [[1.0, 2.0, 1.0, 2.0]] * 2
+        assert [t.numpy().tolist() for t in mean.values] == [[1.0, 2.0]] * 2
+        assert isinstance(same, tf.distribute.DistributedValues)
+        assert [t.numpy().tolist() for t in same.values] == [[5.0]] * 2
+
+
+def test_extended_value_container_and_replica_calls(two_cpus):
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable(1.0)
+        r = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                        aggregation=tf.VariableAggregation.SUM)
+    assert all(s.extended.value_container(c) is v for c in v.values)
+    assert all(s.extended.value_container(c) is r for c in r.values)
+    t = tf.constant(1.0)
+    assert s.extended.value_container(t) is t
+    ids = s.extended.call_for_each_replica(
+        lambda: tf.distribute.get_replica_context().replica_id_in_sync_group)
+    assert [int(i) for i in ids.values] == [0, 1]
+    assert s.extended.non_slot_devices([v]) == s.extended.worker_devices
+    assert s.extended.experimental_require_static_shapes is False

@@ -364,6 +364,21 @@ def test_mirrored_run_called_eagerly_warns_five_times():
                      "overhead currently.") == 5
 
 
+def test_mirrored_run_of_a_tf_function_does_not_warn():
+    import subprocess
+    import sys
+    code = ("import eagerflow as tf\n"
+            "s = tf.distribute.MirroredStrategy()\n"
+            "step = tf.function(lambda: tf.constant(1.0))\n"
+            "for _ in range(6):\n"
+            "    s.run(step)\n"  # TF runs a tf.function's replicas in its graph
+            "s.run(lambda: tf.constant(1.0))\n")
+    err = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stderr
+    assert err.count("WARNING:tensorflow:Using MirroredStrategy eagerly has significant "
+                     "overhead currently.") == 1
+
+
 def test_values_from_function_are_per_replica():
     s = tf.distribute.MirroredStrategy()
     v = s.experimental_distribute_values_from_function(

@@ -92,7 +92,39 @@ def test_metric_sums_replicas(two_cpus):
     s.run(lambda: m.update_state(_rid() * 4.0))
     assert _local(s, m.total) == [0.0, 4.0]
     assert m.result().numpy() == 2.0 and m.count.numpy() == 2.0
-    m.update_state(8.0)  # outside `run`, counted once
-    assert m.result().numpy() == 4.0
+    # outside `run`, TF's ValueError: a SUM copy cannot take an increment for every replica
+    with pytest.raises(ValueError, match="does not support `assign_add` in cross-replica"):
+        m.update_state(8.0)
+    assert m.result().numpy() == 2.0
     m.reset_state()
     assert _local(s, m.total) == [0.0, 0.0]
+
+
+def test_sum_copies_refuse_cross_replica_increments(two_cpus):
+    s = two_cpus
+    total = _on_read(s, tf.VariableAggregation.SUM, 1.0)
+    with pytest.raises(ValueError, match="does not support `assign_add` in cross-replica "
+                                         "context when aggregation is set to "
+                                         "`tf.VariableAggregation.SUM`"):
+        total.assign_add(1.0)
+    with pytest.raises(ValueError, match="does not support `assign_sub`"):
+        tf.function(lambda: total.assign_sub(1.0))()
+    assert _local(s, total) == [1.0, 1.0]
+    mean = _on_read(s, tf.VariableAggregation.MEAN, 1.0)
+    assert mean.assign_add(1.0).numpy() == 2.0  # other aggregations take them
+
+
+def test_fit_under_one_replica_updates_metrics_in_the_replica():
+    # a MirroredStrategy of one device still makes sync-on-read metric variables, which
+    # Keras updates inside the replica (outside it a SUM copy refuses an increment)
+    s = tf.distribute.MirroredStrategy(["/cpu:0"])
+    x = np.arange(12, dtype=np.float32).reshape(6, 2) / 10
+    y = np.ones((6, 1), np.float32)
+    with s.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+    h = model.fit(x, y, batch_size=4, epochs=1, verbose=0, shuffle=False)
+    assert [type(m.total).__name__ for m in model.metrics] == ["SyncOnReadVariable"] * 2
+    np.testing.assert_allclose(h.history["loss"], [0.480414], rtol=1e-5)
+    np.testing.assert_allclose(h.history["mae"], [0.602073], rtol=1e-5)
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.455158, 0.589489], rtol=1e-5)

@@ -858,3 +858,28 @@ def test_embedding_lookup_max_norm_with_ranks_known_at_run_time():
                                tf.nn.embedding_lookup(params, ids, max_norm=1.0).numpy())
     np.testing.assert_allclose(np.linalg.norm(traced(params, ids).numpy()[0, 1]), 1.0,
                                rtol=1e-6)
+
+
+def test_compute_average_loss_matches_the_sample_weight_to_the_losses_as_tf():
+    losses = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    # a weight per example (rank one less) weighs that example's row, not a column
+    assert float(tf.nn.compute_average_loss(losses, sample_weight=[1.0, 0.0])) == 1.5
+    assert float(tf.nn.compute_average_loss(losses, sample_weight=tf.constant([1, 0]))) == 1.5
+    assert float(tf.nn.compute_average_loss(losses, sample_weight=[[1.0], [0.0]])) == 1.5
+    # a weight of rank one more loses its last axis
+    assert float(tf.nn.compute_average_loss(tf.constant([1.0, 2.0]),
+                                            sample_weight=[[1.0], [0.0]])) == 0.5
+    unknown = tf.function(lambda l, w: tf.nn.compute_average_loss(l, sample_weight=w),
+                          input_signature=[tf.TensorSpec(None), tf.TensorSpec(None)])
+    assert float(unknown(losses, tf.constant([1.0, 0.0]))) == 1.5
+    assert float(unknown(tf.constant([1.0, 2.0]), tf.constant([[1.0], [0.0]]))) == 0.5
+    assert float(unknown(losses, tf.constant(2.0))) == 10.0
+    # weighed in float32, then cast back to the losses' dtype (an integer one truncates)
+    ints = tf.nn.compute_average_loss(tf.constant([1, 3]), sample_weight=[0.5, 0.5])
+    assert ints.dtype == tf.float64 and float(ints) == 0.5
+    half = tf.nn.compute_average_loss(tf.constant([1.0, 2.0], tf.float16),
+                                      sample_weight=tf.constant([0.5, 1.0]))
+    assert half.dtype == tf.float16 and float(half) == 1.25
+    double = tf.nn.compute_average_loss(tf.constant([0.1, 1e-10], tf.float64),
+                                        sample_weight=tf.constant([1.0, 1.0], tf.float64))
+    assert double.numpy().item() == 0.050000000795058064

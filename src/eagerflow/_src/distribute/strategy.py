@@ -28,20 +28,29 @@ import functools
 import threading
 
 from eagerflow._src.autograph import conversion
+from eagerflow._src.autograph.operators import control_flow as ag_control_flow
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
                                             list_logical_devices)
 from eagerflow._src.core.convert import constant, convert_to_tensor
-from eagerflow._src.core.variables import (ResourceVariable, Variable,
-                                           VariableSynchronization, variable_creator_scope)
+from eagerflow._src.core.tensor_spec import TypeSpec
+from eagerflow._src.core.variables import (ResourceVariable, Variable, VariableAggregation,
+                                           VariableAggregationV1, VariableSynchronization,
+                                           variable_creator_scope)
 from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
+from eagerflow._src.data.dataset_ops import Dataset
 from eagerflow._src.distribute.cluster import TFConfigClusterResolver
+from eagerflow._src.function import polymorphic_function
 from eagerflow._src.graph.control_flow import cond
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops
+from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged import user_functions
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 
 @export("distribute.ReduceOp")
@@ -145,10 +154,10 @@ class ReplicaContext:
         flat = nest.flatten(value)
 
         def merge(strategy, *parts):  # (a value the same in every replica stays itself)
+            parts = [_gathered_parts(p, strategy) for p in parts]
             return [_each_replica(p, lambda vs, op=reduce_op: _combine(op, vs))
-                    if isinstance(p, PerReplica) else _each_replica(
-                        PerReplica([p] * strategy.num_replicas_in_sync), lambda vs: vs[0])
-                    for p in parts]
+                    if shared is None else _each_replica(p, lambda vs: vs[0])
+                    for p, shared in parts]
         return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
 
     def all_gather(self, value, axis, options=None):
@@ -157,10 +166,11 @@ class ReplicaContext:
             return nest.map_structure(convert_to_tensor, value)
         flat = nest.flatten(value)
 
-        def merge(strategy, *parts):
+        def merge(strategy, *parts):  # (a value the same in every replica stays itself)
+            parts = [_gathered_parts(p, strategy) for p in parts]
             return [_each_replica(p, lambda vs: array_ops.concat(
-                [convert_to_tensor(v) for v in vs], axis)) if isinstance(p, PerReplica)
-                else p for p in parts]
+                [convert_to_tensor(v) for v in vs], axis)) if shared is None
+                else _each_replica(p, lambda vs: vs[0]) for p, shared in parts]
         return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
@@ -189,6 +199,18 @@ class _MirroredReplicaContext(ReplicaContext):
 
 class _OneDeviceReplicaContext(ReplicaContext):
     """The replica context of a `OneDeviceStrategy`'s replica (named as TF names it)."""
+
+
+def _gathered_parts(value, strategy):
+    """`value`, as a replica's collective gets it in its merge, as `PerReplica` values and
+    whether it was one value the same in every replica (a distributed variable is its
+    replicas' copies, read)."""
+    values = _replica_values(value)
+    if values is None:
+        return PerReplica([value] * strategy.num_replicas_in_sync), True
+    if isinstance(value, _DistributedVariable):
+        return PerReplica([v.value() for v in values]), None
+    return value, None
 
 
 def _each_replica(per_replica, combine):
@@ -259,7 +281,7 @@ class _ReplicaThread(threading.Thread):
         _variable_creators.stack[:] = self._creators
         try:
             with context.device(self.strategy.extended.worker_devices[self.replica_id]):
-                self.result = self.fn(*self.args, **self.kwargs)
+                self.result = user_functions.call(self.fn, *self.args, **self.kwargs)
         except _Aborted:
             pass
         except BaseException as e:  # handed to the caller of `run`
@@ -428,7 +450,28 @@ class StrategyExtended:
                 for value, destinations in value_destination_pairs]
 
     def value_container(self, value):
-        return value
+        """The distributed variable whose replica's copy `value` is; else `value`."""
+        container = getattr(value, "_distributed_container", None)
+        return value if container is None else container
+
+    @property
+    def experimental_require_static_shapes(self):
+        return False
+
+    def call_for_each_replica(self, fn, args=(), kwargs=None):
+        """``fn(*args, **kwargs)`` in each replica, as `Strategy.run` calls it."""
+        return self._strategy.run(fn, args, kwargs)
+
+    def broadcast_to(self, tensor, destinations):
+        """`tensor` for every destination (they share the host's memory here)."""
+        return tensor
+
+    def non_slot_devices(self, var_list):
+        """The devices of the variables not tied to one of `var_list`: every replica's."""
+        return self._devices
+
+    def update_non_slot(self, colocate_with, fn, args=(), kwargs=None, group=True):
+        return fn(*args, **(kwargs or {}))
 
 
 class MirroredExtended(StrategyExtended):
@@ -451,36 +494,78 @@ def _split_batch(element, n):
     """`element` (a batch) as `n` per-replica batches: TF's split, ceil(size / n) rows to
     each replica in turn until the rows run out (a batch size only the graph knows is split
     by graph ops)."""
+    def ends(size):  # where each replica's rows end (the first starting at 0)
+        if isinstance(size, int):
+            per = -(-size // n)
+            return [min(per * i, size) for i in range(n + 1)]
+        per = math_ops.floordiv(size + (n - 1), n)
+        return [math_ops.minimum(per * i, size) for i in range(n + 1)]
+
     def parts(t):
         if t is None:  # (an absent part of a Keras batch: its sample weights)
             return [None] * n
+        if isinstance(t, PerReplica):  # (a batch of a distributed dataset: split already)
+            return list(t.values)
+        if isinstance(t, RaggedTensor):  # its rows
+            rows = ends(t.shape[0] if t.shape[0] is not None else t.nrows())
+            return [t[rows[i]:rows[i + 1]] for i in range(n)]
+        if isinstance(t, SparseTensor):  # its rows, each part's dense shape theirs
+            shape = t.shape
+            size = int(shape[0]) if shape[0] is not None else t.dense_shape[0]
+            rest = shape[1:].as_list() if shape[1:].is_fully_defined() else \
+                t.dense_shape[1:]
+            rows = ends(size)
+            return [sparse_ops.slice(t, array_ops.concat(
+                [array_ops.reshape(cast_ops.cast(rows[i], "int64"), [1]),
+                 array_ops.zeros([len(shape) - 1], "int64")], 0), array_ops.concat(
+                [array_ops.reshape(cast_ops.cast(rows[i + 1] - rows[i], "int64"), [1]),
+                 cast_ops.cast(rest, "int64")], 0)) for i in range(n)]
         t = convert_to_tensor(t)
         if t.shape.rank == 0:
             return [t] * n
         if t.shape[0] is not None:
-            size = int(t.shape[0])
-            per = -(-size // n)
-            return array_ops.split(t, [max(0, min(per, size - i * per)) for i in range(n)],
-                                   axis=0)
-        size = array_ops.shape(t)[0]
-        per = math_ops.floordiv(size + (n - 1), n)
-        ends = [math_ops.minimum(per * i, size) for i in range(n + 1)]
-        return [t[ends[i]:ends[i + 1]] for i in range(n)]
+            rows = ends(int(t.shape[0]))
+            return array_ops.split(t, [rows[i + 1] - rows[i] for i in range(n)], axis=0)
+        rows = ends(array_ops.shape(t)[0])
+        return [t[rows[i]:rows[i + 1]] for i in range(n)]
     return nest.pack_sequence_as(element, [PerReplica(parts(t))
                                            for t in nest.flatten(element)])
 
 
-def replicated_step(strategy, step, concat=False):
-    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy of
-    several replicas: each replica steps on its part of the batch (its batch normalization
-    sees that part's statistics and its own moving ones, its gradients are summed over the
-    replicas). Returns the first replica's logs, or with `concat` the replicas' outputs
-    concatenated (predictions)."""
+def replicated_step(strategy, step, concat=False, reduction="auto"):
+    """`step` (a Keras train, test or predict step) as Keras runs it under a strategy: each
+    replica steps on its part of the batch (its batch normalization sees that part's
+    statistics and its own moving ones, its gradients are summed over the replicas).
+    A result that differs between the replicas is reduced as tf_keras's `reduction` says
+    (``"auto"``: summed; ``"first"``: the first replica's), or with `concat` the replicas'
+    results are concatenated (predictions); one they share (a metric's) is itself. Under
+    the default strategy, `step` itself."""
+    if isinstance(strategy, _DefaultDistributionStrategy):
+        return step
     n = strategy.num_replicas_in_sync
+    if reduction == "auto":
+        reduction = "sum"
+    if concat:
+        reduction = "concat"
+    elif reduction not in ("first", "sum"):
+        raise ValueError(f'`reduction` must be "first", "concat", "sum", or "auto". '
+                         f"Received: reduction={reduction}.")
+
+    def reduce(value):
+        if not isinstance(value, PerReplica):
+            return value
+        values = [convert_to_tensor(v) for v in value.values]
+        if reduction == "first":
+            return values[0]
+        if reduction == "sum":  # (tf.reduce_sum of the list: every element of every replica)
+            return reduction_ops.reduce_sum(array_ops.stack(values))
+        if values[0].shape.rank == 0:
+            return array_ops.stack(values)
+        return array_ops.concat(values, axis=0)
 
     def run_on_replicas(batch):
         out = strategy.run(step, args=(_split_batch(batch, n),))
-        return strategy.gather(out, axis=0) if concat else _select_replica(0, out)
+        return nest.map_structure(reduce, out)
     return run_on_replicas
 
 
@@ -490,7 +575,14 @@ def _replica_element_spec(spec, n, whole):
         if not whole and getattr(leaf, "shape", None) is not None and leaf.shape.rank:
             first = leaf.shape[0]
             rows = first // n if first is not None and first % n == 0 else None
-            leaf = type(leaf)([rows] + leaf.shape.as_list()[1:], leaf.dtype, leaf.name)
+            shape = [rows] + leaf.shape.as_list()[1:]
+            if isinstance(leaf, RaggedTensorSpec):
+                leaf = RaggedTensorSpec(shape, leaf.dtype, leaf.ragged_rank,
+                                        leaf.row_splits_dtype)
+            elif isinstance(leaf, SparseTensorSpec):
+                leaf = SparseTensorSpec(shape, leaf.dtype)
+            else:
+                leaf = type(leaf)(shape, leaf.dtype, leaf.name)
         return PerReplicaSpec(*[leaf] * n)
     return nest.map_structure(one, spec)
 
@@ -527,7 +619,8 @@ def _can_be_empty(spec):
 
 
 def _empty_batch(element):
-    return nest.map_structure(lambda t: convert_to_tensor(t)[:0], element)
+    return nest.map_structure(lambda t: (t if isinstance(t, RaggedTensor) else
+                                         convert_to_tensor(t))[:0], element)
 
 
 class _DistributedInput:
@@ -642,13 +735,67 @@ class DistributedDataset(_DistributedInput):
         return DistributedIterator(iter(self._source), self._n, self._whole_elements)
 
     def reduce(self, initial_state, reduce_func):
-        return self._source.reduce(initial_state, reduce_func)
+        """`reduce_func(state, element)` folded over the per-replica elements, as iterating
+        the distributed dataset gives them (a loop in the graph while a function traces)."""
+        if self._n == 1:
+            return self._source.reduce(initial_state, reduce_func)
+        structure = nest.map_structure(convert_to_tensor, initial_state)
+        if context.executing_eagerly():
+            state = structure
+            for element in self:
+                state = reduce_func(state, element)
+            return state
+        state = [structure]
+
+        def body(element):
+            state[0] = reduce_func(state[0], element)
+
+        def set_state(flat):
+            state[0] = nest.pack_sequence_as(structure, list(flat))
+        flat = nest.flatten(structure)
+        ag_control_flow.for_stmt(self, None, body, lambda: tuple(nest.flatten(state[0])),
+                                 set_state, tuple(f"state_{i}" for i in range(len(flat))), {})
+        return state[0]
 
 
 class DistributedDatasetsFromFunction(DistributedDataset):
     """`distribute_datasets_from_function`'s result."""
 
     _whole_elements = True
+
+
+def _made_dataset(dataset_fn, input_context):
+    dataset = dataset_fn(input_context)
+    if not hasattr(dataset, "element_spec"):  # (TF's error: it reads the spec first)
+        raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
+                             f"'element_spec'")
+    return dataset
+
+
+def _per_replica_mode(options):
+    return options is not None and \
+        options.experimental_replication_mode == InputReplicationMode.PER_REPLICA
+
+
+def _check_input_options(options, from_function=False):
+    """TF's errors for `InputOptions` a way of distributing a dataset does not take."""
+    if options is None:
+        return
+    per_replica = _per_replica_mode(options)
+    if not from_function:
+        if per_replica:
+            raise NotImplementedError("InputReplicationMode.PER_REPLICA is only supported in "
+                                      "`distribute_datasets_from_function`.")
+        return
+    if per_replica and options.experimental_fetch_to_device and \
+            options.experimental_place_dataset_on_device:
+        raise ValueError("`experimental_place_dataset_on_device` can not be set to True when "
+                         "experimental_fetch_to_device is True and replication mode is set "
+                         "to `PER_REPLICA`")
+    if options.experimental_place_dataset_on_device and not per_replica:
+        raise ValueError("When `experimental_place_dataset_on_device` is set for dataset "
+                         "placement, you must also specify `PER_REPLICA` for the replication "
+                         "mode")
 
 
 @export("distribute.Strategy")
@@ -689,7 +836,8 @@ class Strategy:
             if self.num_replicas_in_sync == 1:
                 args, kwargs = _select_replica(0, (args, kwargs))
                 with _enter(self, self._replica_context(self)):
-                    return fn(*args, **kwargs)
+                    # (a TF function run as the step dispatches on ragged arguments)
+                    return user_functions.call(fn, *args, **kwargs)
             return _call_for_each_replica(self, fn, args, kwargs)
 
     def reduce(self, reduce_op, value, axis):
@@ -729,19 +877,26 @@ class Strategy:
 
     def experimental_distribute_dataset(self, dataset, options=None):
         """The dataset, each batch split over the replicas."""
+        _check_input_options(options)
         if not hasattr(dataset, "_as_graph_iterator"):  # TF reads the dataset's variant
             raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
                                  f"'_variant_tensor'")
         return DistributedDataset(dataset, self.num_replicas_in_sync)
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
-        """Calls `dataset_fn` with an `InputContext` for the one input pipeline; its
-        consecutive elements go to the replicas in turn."""
-        dataset = dataset_fn(InputContext(1, 0, self.num_replicas_in_sync))
-        if not hasattr(dataset, "element_spec"):  # (TF's error: it reads the spec first)
-            raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
-                                 f"'element_spec'")
-        return DistributedDatasetsFromFunction(dataset, self.num_replicas_in_sync)
+        """Calls `dataset_fn` with an `InputContext` for the one input pipeline, whose
+        consecutive elements go to the replicas in turn; with the options' replication mode
+        PER_REPLICA, once per replica (its own pipeline), each replica taking its own's."""
+        _check_input_options(options, from_function=True)
+        n = self.num_replicas_in_sync
+        if _per_replica_mode(options):
+            datasets = [_made_dataset(dataset_fn, InputContext(n, i, n)) for i in range(n)]
+            # (the pipelines' elements in turn: the first's to replica 0, and so on)
+            dataset = datasets[0] if n == 1 else Dataset.choose_from_datasets(
+                datasets, Dataset.range(n).repeat())
+        else:
+            dataset = _made_dataset(dataset_fn, InputContext(1, 0, n))
+        return DistributedDatasetsFromFunction(dataset, n)
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
@@ -807,12 +962,23 @@ class DistributedValues:
         return self._values
 
 
-class PerReplicaSpec:
+class PerReplicaSpec(TypeSpec):
     """The type of a `PerReplica` value: its values' specs (a `tf.function` traces once per
-    spec)."""
+    spec, and takes one as an `input_signature`)."""
 
     def __init__(self, *value_specs):
         self._value_specs = tuple(value_specs)
+
+    def is_compatible_with(self, spec_or_value):
+        """True for a `PerReplica` value (or spec) whose values fit this spec's, one by one."""
+        if isinstance(spec_or_value, PerReplica):
+            others = spec_or_value.values
+        elif isinstance(spec_or_value, PerReplicaSpec):
+            others = spec_or_value._value_specs
+        else:
+            return False
+        return len(others) == len(self._value_specs) and all(
+            mine.is_compatible_with(other) for mine, other in zip(self._value_specs, others))
 
     value_type = property(lambda self: PerReplica)
     shape = None
@@ -951,9 +1117,8 @@ class SyncOnReadVariable(_DistributedVariable):
     read in cross-replica context, the copies are combined by the variable's aggregation.
 
     In cross-replica context `assign` sets every copy (a SUM variable's share, value / n, to
-    each) and `assign_add`/`assign_sub` update every copy, except that of a SUM variable,
-    where only the first copy takes the change: TF refuses that, but Keras updates its
-    metrics outside `run` here, and this keeps their sums right.
+    each) and `assign_add`/`assign_sub` update every copy; a SUM variable refuses these two
+    there, as TF's does (a Keras metric made under the scope updates in a replica).
     """
 
     _saved_as_read = True  # a checkpoint holds its copies combined
@@ -991,14 +1156,31 @@ class SyncOnReadVariable(_DistributedVariable):
         value = convert_to_tensor(value, dtype=self._dtype)
         copies = self._mirrored_values
         if getattr(self._aggregation, "name", "NONE") == "SUM":
-            if op.name == "AssignVariableOp":  # each copy's share
-                divide = math_ops.floordiv if self._dtype.is_integer else math_ops.truediv
-                value = divide(value, constant(len(copies), dtype=self._dtype))
-            else:
-                copies = copies[:1]
+            if op.name != "AssignVariableOp":
+                method = "assign_add" if op.name == "AssignAddVariableOp" else "assign_sub"
+                raise ValueError(f"SyncOnReadVariable does not support `{method}` in "
+                                 f"cross-replica context when aggregation is set to "
+                                 f"`tf.VariableAggregation.SUM`.")
+            divide = math_ops.floordiv if self._dtype.is_integer else math_ops.truediv
+            value = divide(value, constant(len(copies), dtype=self._dtype))  # each copy's share
         for v in copies:
             done = ResourceVariable._write(v, op, value, False, name)
         return self.value() if read_value else done
+
+
+def _check_mirrorable(kwargs):
+    """TF's ValueErrors for a variable a mirrored strategy cannot keep in its replicas: one of
+    synchronization NONE, or whose aggregation is not one of the enums' members."""
+    name = kwargs.get("name")
+    if kwargs.get("synchronization") == VariableSynchronization.NONE:
+        raise ValueError(f"`NONE` variable synchronization mode is not supported with "
+                         f"tf.distribute strategy. Please change the `synchronization` for "
+                         f"variable: {name}")
+    aggregation = kwargs.get("aggregation")
+    if aggregation is not None and not isinstance(aggregation, (VariableAggregation,
+                                                                VariableAggregationV1)):
+        raise ValueError(f"Invalid variable aggregation mode: {aggregation} for variable: "
+                         f"{name}")
 
 
 def _mirror(variable, strategy, cls=MirroredVariable):
@@ -1023,6 +1205,8 @@ def _mirror(variable, strategy, cls=MirroredVariable):
             own._name, own._device = components[i]._name, components[i]._device
             components[i] = own
     variable.__class__ = cls
+    for component in components:
+        component._distributed_container = variable
     if variable._synchronization == VariableSynchronization.AUTO:
         variable._synchronization = VariableSynchronization.ON_WRITE
     variable._mirrored_values = tuple(components)
@@ -1061,6 +1245,8 @@ class _Scope:
                 k = group.taken.get(replica._replica_id, 0)
                 group.taken[replica._replica_id] = k + 1
                 return group.created[k]
+            if isinstance(strategy, (MirroredStrategy, CollectiveAllReduceStrategy)):
+                _check_mirrorable(kwargs)
             v = next_creator(**kwargs)
             try:
                 v._distribute_strategy = strategy
@@ -1154,28 +1340,26 @@ class MirroredStrategy(Strategy):
     _replica_context = _MirroredReplicaContext
 
     def __init__(self, devices=None, cross_device_ops=None):
-        if devices is None:  # every GPU, or else every (logical) CPU
+        if not devices:  # (None or empty) every GPU, or else every (logical) CPU
             local = list_logical_devices("GPU") or list_logical_devices("CPU")
             devices = [d.name for d in local]
         devices = tuple(_requested_device(d) for d in devices)
-        if not devices:
-            raise ValueError("Got an empty `devices` list and unable to recognize any local "
-                             "devices.")
-        if len(set(devices)) != len(devices):
-            raise ValueError("No duplicates allowed in `devices` argument: %s" % (devices,))
+        if len(set(devices)) != len(devices):  # (TF asserts it)
+            raise AssertionError(f"No duplicates allowed in `devices` argument: {devices}")
         super().__init__(MirroredExtended(self, devices))
         _log.logger.info("Using MirroredStrategy with devices %r", self.extended.worker_devices)
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        _warn_eager_run(self)
+        _warn_eager_run(self, fn)
         return super().run(fn, args, kwargs, options)
 
 
-def _warn_eager_run(strategy):
+def _warn_eager_run(strategy, fn):
     """TF's warning on the first five eager calls of `run` (it runs each replica's step in a
-    thread there); a tf.function around `run` avoids it."""
+    thread there); a tf.function around `run`, or as the step, avoids it."""
     global _eager_run_warnings
-    if _eager_run_warnings < 5 and get_context().graph is None:
+    if _eager_run_warnings < 5 and get_context().graph is None and \
+            not isinstance(fn, polymorphic_function.Function):
         _eager_run_warnings += 1
         _log.logger.warning(
             f"Using {type(strategy).__name__} eagerly has significant overhead currently. We "
@@ -1193,6 +1377,23 @@ class OneDeviceStrategy(Strategy):
     def __init__(self, device):
         super().__init__(OneDeviceExtended(self, (_requested_device(device),)))
 
+    def experimental_distribute_dataset(self, dataset, options=None):
+        if _per_replica_mode(options):
+            raise NotImplementedError("InputReplicationMode.PER_REPLICA is only supported in  "
+                                      "`experimental_distribute_datasets_from_function`.")
+        return super().experimental_distribute_dataset(dataset, options)
+
+    def distribute_datasets_from_function(self, dataset_fn, options=None):
+        _check_input_options(options, from_function=True)
+        if _per_replica_mode(options):
+            raise NotImplementedError(
+                "InputReplicationMode.PER_REPLICA is only supported in "
+                "`experimental_distribute_datasets_from_function` of "
+                "tf.distribute.MirroredStrategy")
+        return super().distribute_datasets_from_function(dataset_fn, options)
+
+    experimental_distribute_datasets_from_function = distribute_datasets_from_function
+
 
 @export("distribute.experimental.CentralStorageStrategy")
 class CentralStorageStrategy(Strategy):
@@ -1205,7 +1406,7 @@ class CentralStorageStrategy(Strategy):
             self, ("/job:localhost/replica:0/task:0/device:CPU:0",)))
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        _warn_eager_run(self)
+        _warn_eager_run(self, fn)
         return super().run(fn, args, kwargs, options)
 
 
@@ -1237,7 +1438,7 @@ class CollectiveAllReduceStrategy(Strategy):
         return self._cluster_resolver
 
     def run(self, fn, args=(), kwargs=None, options=None):
-        _warn_eager_run(self)
+        _warn_eager_run(self, fn)
         return super().run(fn, args, kwargs, options)
 
 

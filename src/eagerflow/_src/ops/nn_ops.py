@@ -941,7 +941,9 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
                          f"at least rank 1. Received per_example_loss="
                          f"{loss.numpy() if isinstance(loss, EagerTensor) else loss} with rank 0")
     if sample_weight is not None:
-        loss = math_ops.multiply(loss, sample_weight)
+        # TF weighs in float32 and casts back: an integer loss is truncated there
+        weight = _weight_rank_like(loss, cast(as_tensor(sample_weight), _d.float32))
+        loss = cast(math_ops.multiply(cast(loss, _d.float32), weight), loss.dtype)
     if global_batch_size is None:  # the replica's batch times the number of replicas
         global_batch_size = array_ops.shape(loss)[0]
         replicas = distribution_context.num_replicas_in_sync()
@@ -956,6 +958,29 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
             global_batch_size, message="global_batch_size must be non-negative.")
     total = reduction_ops.reduce_sum(loss)
     return math_ops.divide_no_nan(total, cast(global_batch_size, total.dtype))
+
+
+def _weight_rank_like(loss, weight):
+    """`weight` with its last axis squeezed (or one added) when its rank is one more (or one
+    less) than `loss`'s, as TF matches a sample weight to the losses; a scalar stays one.
+    Without static ranks the graph decides when it runs."""
+    rank, loss_rank = weight.shape.rank, loss.shape.rank
+    if rank == 0:
+        return weight
+    if rank is not None and loss_rank is not None:
+        if rank == loss_rank + 1:
+            return array_ops.squeeze(weight, [-1])
+        if rank == loss_rank - 1:
+            return array_ops.expand_dims(weight, -1)
+        return weight
+    rank, diff = array_ops.rank(weight), math_ops.subtract(array_ops.rank(weight),
+                                                           array_ops.rank(loss))
+    nonscalar = math_ops.not_equal(rank, 0)
+    squeeze = cast(math_ops.logical_and(nonscalar, math_ops.equal(diff, 1)), _d.int32)
+    expand = cast(math_ops.logical_and(nonscalar, math_ops.equal(diff, -1)), _d.int32)
+    kept = array_ops.shape(weight)[:math_ops.subtract(rank, squeeze)]
+    return array_ops.reshape(weight, array_ops.concat(
+        [kept, array_ops.fill(array_ops.reshape(expand, [1]), 1)], 0))
 
 
 @export("nn.scale_regularization_loss")

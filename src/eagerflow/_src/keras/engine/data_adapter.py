@@ -25,7 +25,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.data.dataset_ops import INFINITE, Dataset
+from eagerflow._src.data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils.dataset_creator import DatasetCreator
 from eagerflow._src.keras.utils.data_utils import (
@@ -321,7 +321,8 @@ class _DatasetAdapter:
     def __init__(self, dataset, steps, epochs, class_weight=None):
         self.data = dataset
         self._class_weight = class_weight
-        size = dataset._cardinality()
+        # (a distributed dataset's size is unknown, as in TF)
+        size = dataset._cardinality() if isinstance(dataset, Dataset) else UNKNOWN
         if steps is None and size == INFINITE:
             raise ValueError("When providing an infinite dataset, you must specify the number "
                              "of steps to run (if you did not intend to create an infinite "
@@ -434,7 +435,10 @@ class DataHandler:
             if sample_weight is not None:
                 raise ValueError(f"`sample_weight` argument is not supported when using "
                                  f"{source} as input.")
-            if isinstance(x, Dataset):
+            if _is_distributed_dataset(x) and steps_per_epoch in (None, -1):
+                raise ValueError("When providing a distributed dataset, you must specify the "
+                                 "number of steps to run.")
+            if isinstance(x, Dataset) or _is_distributed_dataset(x):
                 self._adapter = _DatasetAdapter(x, steps_per_epoch, epochs - initial_epoch,
                                                 class_weight)
             else:
@@ -496,6 +500,12 @@ class DataHandler:
     def batches(self):
         """One epoch of batches (at most `steps_per_epoch`)."""
         return self._adapter.epoch(self.steps_per_epoch)
+
+
+def _is_distributed_dataset(x):
+    """Whether `x` is a strategy's distributed dataset (its batches already per replica)."""
+    from eagerflow._src.distribute import strategy  # noqa: PLC0415 (a peer of keras)
+    return isinstance(x, strategy.DistributedDataset)
 
 
 def _created_dataset(creator, steps):

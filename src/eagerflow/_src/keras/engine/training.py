@@ -656,12 +656,10 @@ class Model(Layer):
         return self.predict_function
 
     def _on_replicas(self, step, concat=False):
-        """`step` run by each replica of the model's strategy on its part of the batch,
-        when it has several."""
+        """`step` run by each replica of the model's strategy on its part of the batch."""
         from eagerflow._src.distribute import strategy  # noqa: PLC0415
-        if self.distribute_strategy.num_replicas_in_sync == 1:
-            return step
-        return strategy.replicated_step(self.distribute_strategy, step, concat)
+        return strategy.replicated_step(self.distribute_strategy, step, concat,
+                                        self.distribute_reduction_method)
 
     def _step_without_input(self):
         """What TF's traced training step still does when its input has run out: the
