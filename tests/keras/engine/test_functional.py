@@ -487,3 +487,23 @@ def test_an_input_given_twice_is_refused_first():
                                          r"same input multiple times\. All inputs should only "
                                          r"appear once\.Received inputs=\[<KerasTensor: "):
         tf.keras.Model([a, a], added)
+
+
+def test_from_config_leaves_the_models_own_trainable_flag_out(tmp_path):
+    # tf_keras 2.21 writes a functional model's 'trainable' but builds the model without it:
+    # a frozen nested model comes back trainable, its layers each frozen by their configs
+    inner_in = tf.keras.Input((3,))
+    inner = tf.keras.Model(inner_in, tf.keras.layers.Dense(2, name="d")(inner_in), name="inner")
+    inner.trainable = False
+    inp = tf.keras.Input((3,))
+    model = tf.keras.Model(inp, tf.keras.layers.Dense(1)(inner(inp)))
+    config = model.get_config()
+    assert config["layers"][1]["config"]["trainable"] is False
+    for loaded in (tf.keras.Model.from_config(config), tf.keras.models.clone_model(model)):
+        assert loaded.layers[1].layers[1].trainable is False
+        assert loaded.layers[1].trainable is True
+        assert len(loaded.trainable_weights) == 2
+        loaded.layers[1].trainable = True
+        assert len(loaded.trainable_weights) == 4
+    model.save(str(tmp_path / "m.keras"))
+    assert tf.keras.models.load_model(str(tmp_path / "m.keras")).layers[1].trainable is True

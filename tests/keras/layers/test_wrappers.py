@@ -42,6 +42,27 @@ def test_bidirectional_merge_modes(merge_mode, merge):
     assert layer(X).shape == layer.compute_output_shape((3, 5, 4))
 
 
+def test_bidirectional_does_not_track_the_layer_it_copies(tmp_path):
+    # The layer given is only a template: a built one adds neither its weights, its
+    # checkpoint entries nor its trainable flag to the wrapper's (tf_keras 2.21).
+    gru = GRU(3, return_sequences=True)
+    gru(X[:1, :2])
+    layer = Bidirectional(gru, merge_mode="sum")
+    layer(X)
+    assert len(layer.weights) == len(layer.trainable_weights) == len(layer.variables) == 6
+    assert [type(s).__name__ for s in layer._flatten_layers()] == [
+        "Bidirectional", "GRU", "GRUCell", "GRU", "GRUCell"]
+    assert [s.name for s in layer.submodules] == [
+        "forward_" + gru.name, "backward_" + gru.name, gru.name] + ["gru_cell"] * 3
+    path = tf.train.Checkpoint(l=layer).write(str(tmp_path / "ck"))
+    names = [name for name, _ in tf.train.list_variables(path)]
+    assert not [name for name in names if name.startswith("l/layer/")]
+    assert len(names) == 7
+    layer.trainable = False
+    assert gru.trainable and not layer.forward_layer.trainable
+    assert layer.trainable_weights == []
+
+
 def test_bidirectional_without_merge_and_with_states():
     layer = Bidirectional(GRU(2, return_state=True), merge_mode=None)
     layer(X)

@@ -1,6 +1,7 @@
 """The optimizer API: variables and slots, learning rates, clipping, weight decay, moving
 averages, configs, identifiers and errors, as tf_keras 2.21 has them."""
 import logging
+import re
 
 import numpy as np
 import pytest
@@ -317,6 +318,24 @@ def test_lr_keyword_is_ignored_with_a_warning(caplog):
 
 
 # -- traced functions ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_a_traced_step_captures_only_variables(cls):
+    # its hyperparameters are the graph's own constants, as in TF: the signature lists the
+    # variable handles it closes over and no eager scalars (tf_keras 2.21's counts)
+    w = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    opt = cls()
+    step = tf.function(lambda g: opt.apply_gradients([(g, w)]))
+    step(tf.constant([[0.5, -0.5], [1.0, 2.0]]))
+    step(tf.constant([[0.5, -0.5], [1.0, 2.0]]))
+    captures = [line.split(": ", 1)[1] for line in
+                step.pretty_printed_concrete_signatures().splitlines()
+                if re.match(r"^\s+\d+: ", line)]
+    expected = {"SGD": 8, "Adam": 10, "AdamW": 10, "Adamax": 10, "Nadam": 12, "RMSprop": 8,
+                "Adagrad": 8, "Adadelta": 10, "Ftrl": 10, "Adafactor": 12, "Lion": 8}
+    assert captures == ["TensorSpec(shape=(), dtype=tf.resource, name=None)"] * \
+        expected[cls.__name__]
+
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
 def test_first_step_inside_a_function_builds_the_slots(cls):

@@ -490,3 +490,24 @@ def test_load_weights_of_a_checkpoint_of_other_objects_raises_as_tf(tmp_path):
         np.testing.assert_array_equal(a, b)
     model.save_weights(str(tmp_path / "w"))
     other.load_weights(str(tmp_path / "w")).assert_nontrivial_match()
+
+
+@pytest.mark.parametrize("name", ["m.h5", "mdir"])
+def test_accuracy_resolved_for_sparse_labels_stays_sparse_when_loaded(tmp_path, name):
+    # labels of a last axis of 1 against 3 classes (a segmentation's masks): 'accuracy' was
+    # the sparse one; the loaded model keeps it (built on its outputs, the name alone would
+    # give the categorical one), as tf_keras 2.21's loaders do
+    inp = tf.keras.Input((2, 3))
+    m = tf.keras.Model(inp, tf.keras.layers.Dense(3, kernel_initializer="identity")(inp))
+    m.compile("sgd", tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+              metrics=["accuracy"])
+    x = np.eye(3, dtype="float32")[[[0, 1], [2, 0], [1, 1], [2, 2]]]
+    y = np.array([[[0], [1]], [[2], [1]], [[0], [1]], [[2], [0]]])  # 5 of 8 as predicted
+    m.fit(x, y, verbose=0, epochs=1, batch_size=4)
+    expected = m.evaluate(x, y, verbose=0, return_dict=True)
+    assert expected["accuracy"] == 0.625
+    m.save(str(tmp_path / name))
+    loaded = tf.keras.models.load_model(str(tmp_path / name))
+    assert loaded.evaluate(x, y, verbose=0, return_dict=True) == expected
+    assert [type(m).__name__ for m in loaded.metrics] == ["Mean", "MeanMetricWrapper"]
+    assert loaded.metrics[1].name == "accuracy"

@@ -335,8 +335,8 @@ class Functional(Model):
                                  f"the config produces: {calls[0][1]}")
         inputs, outputs = (_map_refs(lambda ref: tensors[tuple(ref[:3])], config[key])
                            for key in ("input_layers", "output_layers"))
-        model = cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"),
-                    trainable=config.get("trainable", True))
+        # (its 'trainable' is left out, as tf_keras leaves it: each layer's config has its own)
+        model = cls(_unwrap(inputs), _unwrap(outputs), name=config.get("name"))
         model._add_graph_outputs([t for layer, _, _ in pending
                                   if isinstance(layer, (AddLoss, AddMetric))
                                   for node in layer._inbound_nodes

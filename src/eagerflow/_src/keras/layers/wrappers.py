@@ -173,6 +173,10 @@ class Bidirectional(Wrapper):
     [TensorShape([1, 2]), TensorShape([1, 2]), TensorShape([1, 2])]
     """
 
+    # `layer` is only the template of the two halves: as in Keras, neither its weights,
+    # its checkpoint entries nor its trainable flag are the wrapper's
+    _UNTRACKED_ATTRIBUTES = Wrapper._UNTRACKED_ATTRIBUTES | {"layer"}
+
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         if not isinstance(layer, Layer):
             raise ValueError(f"Please initialize `Bidirectional` layer with a "
@@ -209,6 +213,10 @@ class Bidirectional(Wrapper):
         self._trainable = kwargs.get("trainable", layer.trainable)
         self._num_constants = 0
         self.input_spec = layer.input_spec
+
+    def _module_children(self):
+        # TF's module walk still meets the template, after the tracked halves
+        return [*super()._module_children(), self.layer]
 
     def _verify_layer_config(self):
         forward, backward = self.forward_layer, self.backward_layer

@@ -218,9 +218,12 @@ class Optimizer:
             self._current_learning_rate.assign(self._learning_rate(self._iterations))
 
     def _constant(self, value, dtype):
-        """`value` as a scalar of `dtype`: numbers become constants made once, callables are
-        called, tensors and variables are cast."""
+        """`value` as a scalar of `dtype`: numbers become constants (made once when eager),
+        callables are called, tensors and variables are cast."""
         if isinstance(value, numbers.Real):
+            if not context.executing_eagerly():
+                # a traced update's own constant, as in TF: not an eager tensor it captures
+                return constant(value, dtype)
             key = (value, dtype)
             found = self._constants.get(key)
             if found is None:

@@ -745,16 +745,22 @@ def _plain_metrics(value):
     if isinstance(value, dict) and value.get("class_name") == "MeanMetricWrapper":
         config = value["config"]
         custom = serialization.get_registered_object(config.get("fn", ""))
-        if custom is None and not _metric_name_known(config.get("name")):
-            # (a multi-output model's metric, named after its output: `cls_accuracy`)
+        if custom is None and (not _metric_name_known(config.get("name")) or
+                               config.get("name") in _RESOLVED_BY_SHAPE):
+            # (a multi-output model's metric, named after its output: `cls_accuracy`; an
+            # 'accuracy' keeps the function it was resolved to, which the outputs alone,
+            # taken as labels, may not tell: sparse labels of a last axis of 1)
             return metrics_mod.deserialize(value)
         return custom or config.get("name")
     return _custom(value)
 
 
+_RESOLVED_BY_SHAPE = ("accuracy", "acc", "crossentropy", "ce")
+
+
 def _metric_name_known(name):
     """Whether `compile` resolves the metric `name` (``accuracy`` by the outputs' shape)."""
-    if name in ("accuracy", "acc", "crossentropy", "ce"):
+    if name in _RESOLVED_BY_SHAPE:
         return True
     try:
         found = metrics_mod.get(name)
