@@ -62,3 +62,14 @@ def test_backend_function_takes_its_inputs_flat():
     count = backend.variable(0.0)
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
         backend.function([x], [x], updates=backend.update_add(count, 1.0))
+
+
+def test_the_keras_session_follows_the_default_graph():
+    # (as Keras's: the kept session is made again for another graph than its own)
+    backend = tf.compat.v1.keras.backend
+    first = backend.get_session()
+    tf.compat.v1.reset_default_graph()
+    x = backend.placeholder(shape=(None, 3))
+    assert backend.function([x], [x + 1.0])(np.zeros((1, 3)))[0].tolist() == [[1.0, 1.0, 1.0]]
+    session = backend.get_session()
+    assert session is not first and session.graph is tf.compat.v1.get_default_graph()

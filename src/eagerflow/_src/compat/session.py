@@ -588,13 +588,16 @@ def set_session(session):
 
 @export("compat.v1.keras.backend.get_session")
 def get_session(op_input_list=()):
-    """The default session, else the one `set_session` gave, else a new one kept for later;
-    the variables of its graph it has no value for yet are initialized in it first (as
-    Keras's session does)."""
+    """The default session, else the one `set_session` gave, else a new one kept for later
+    (made again when the graph of `op_input_list`, or the default graph, is another than the
+    kept one's, as Keras's); the variables of its graph it has no value for yet are
+    initialized in it first (as Keras's session does)."""
     session = get_default_session()
     if session is None:
-        if not _keras_session or _keras_session[0] is None:
-            _keras_session[:] = [Session()]
+        graphs = [t.graph for t in op_input_list if isinstance(t, (SymbolicTensor, Operation))]
+        graph = graphs[0] if graphs else graph_mode.get_default_graph()
+        if not _keras_session or _keras_session[0] is None or _keras_session[0].graph is not graph:
+            _keras_session[:] = [Session(graph=graph)]
         session = _keras_session[0]
     initialize_variables(session)
     return session
