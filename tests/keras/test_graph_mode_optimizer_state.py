@@ -9,17 +9,6 @@ import pytest
 import eagerflow as tf
 
 
-@pytest.fixture
-def graph_mode():
-    tf.compat.v1.disable_eager_execution()
-    tf.compat.v1.reset_default_graph()
-    tf.compat.v1.keras.backend.set_session(tf.compat.v1.Session())
-    yield
-    tf.compat.v1.enable_eager_execution()
-    tf.compat.v1.reset_default_graph()
-    tf.compat.v1.keras.backend.set_session(None)
-
-
 def _model(optimizer):
     model = tf.keras.Sequential([
         tf.keras.layers.Dense(3, input_shape=(4,), kernel_initializer="ones", name="d0"),
@@ -32,7 +21,7 @@ _X = np.ones((8, 4), np.float32)
 _Y = np.zeros((8, 1), np.float32)
 
 
-def test_optimizer_variables_are_global_once_the_model_trains(graph_mode, tmp_path):
+def test_optimizer_variables_are_global_once_the_model_trains(keras_graph_mode, tmp_path):
     model = _model(tf.keras.optimizers.legacy.Adam(0.1))
     weights = ["d0/kernel:0", "d0/bias:0", "d1/kernel:0", "d1/bias:0"]
     assert [v.name for v in tf.compat.v1.global_variables()] == weights
@@ -68,7 +57,7 @@ def test_tf1_optimizer_is_wrapped_eagerly():
         model.optimizer.learning_rate  # noqa: B018 (tf_keras's wrapper has none)
 
 
-def test_tf1_optimizer_trains_in_the_session(graph_mode):
+def test_tf1_optimizer_trains_in_the_session(keras_graph_mode):
     model = _model(tf.compat.v1.train.AdamOptimizer(0.1))
     assert "TFOptimizer/iterations:0" in [v.name for v in tf.compat.v1.global_variables()]
     assert model.train_on_batch(_X, _Y) == pytest.approx(144.0)
@@ -78,7 +67,7 @@ def test_tf1_optimizer_trains_in_the_session(graph_mode):
     assert sess.run(model.optimizer.iterations) == 5
 
 
-def test_sequential_called_in_a_v1_graph_names_weights_in_its_scope(graph_mode):
+def test_sequential_called_in_a_v1_graph_names_weights_in_its_scope(keras_graph_mode):
     # As Keras in TF 1's graph mode: a Sequential without an input shape calls its layers in
     # turn in its own name scope, which names the weights they make (GAN code picks its
     # variables by that scope).
@@ -100,7 +89,7 @@ def test_sequential_called_in_a_v1_graph_names_weights_in_its_scope(graph_mode):
     assert [v.name for v in disc.weights] == ["d/kernel:0", "d/bias:0"]
 
 
-def test_v1_loops_check_arrays_against_the_model_before_any_step(graph_mode):
+def test_v1_loops_check_arrays_against_the_model_before_any_step(keras_graph_mode):
     # As TF 1's Keras: arrays of targets a loss would broadcast are refused, not trained on.
     model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,), name="dense")])
     model.compile("sgd", "mse")

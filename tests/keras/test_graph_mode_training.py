@@ -7,14 +7,8 @@ import eagerflow as tf
 
 
 @pytest.fixture(autouse=True)
-def _graph_mode():
-    tf.compat.v1.disable_eager_execution()
-    tf.compat.v1.reset_default_graph()
-    tf.compat.v1.keras.backend.set_session(tf.compat.v1.Session())
+def _graph_mode(keras_graph_mode):
     yield
-    tf.compat.v1.enable_eager_execution()
-    tf.compat.v1.reset_default_graph()
-    tf.compat.v1.keras.backend.set_session(None)
 
 
 def _data():
