@@ -413,6 +413,10 @@ def test_a_dropped_writer_flushes_and_stops_its_thread(tmp_path):
         tf.summary.scalar("x", 2.0)
     del writer
     gc.collect()
+    for _ in range(1000):  # (the thread ends on its own once told: give it up to 10 s)
+        if flushers() == before:
+            break
+        time.sleep(0.01)
     assert flushers() == before
     assert summaries(tmp_path) == [(1, "x", 2.0)]
 
