@@ -95,3 +95,14 @@ def test_the_library_s_own_faults_keep_their_frames(monkeypatch):
     with pytest.raises(IndexError) as info:
         tf.matmul(tf.zeros([2, 2]), tf.zeros([2, 2]))
     assert frames(info.value)[-1][0] is True
+
+
+def test_operator_errors_show_the_callers_line():
+    def user_arithmetic(a, b, op):
+        return op(a, b)
+
+    for op in (lambda a, b: a + b, lambda a, b: a - b):  # (dtypes that do not match)
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            user_arithmetic(tf.constant(1), tf.constant(1.0), op)
+        assert library_frames(info.value) == 1
+        assert frames(info.value)[-3][1] == "user_arithmetic"

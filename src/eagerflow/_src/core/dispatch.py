@@ -14,6 +14,7 @@ import functools
 
 import numpy as np
 
+from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.api_export import SymbolicCall, dispatch_call, dispatches_itself
 from eagerflow._src.core import errors
 from eagerflow._src.core import context
@@ -165,7 +166,7 @@ def binary_function(op, convert, listed=False):
             except SymbolicCall:
                 return dispatch_call(fn, {"x": x, "y": y, "name": name})
             except TypeError as e:
-                raise graph_operand_error(op, x, y, e) from None
+                raise tracebacks.filtered(graph_operand_error(op, x, y, e)) from None
             if listed and (type(x) in _LISTS or type(y) in _LISTS):
                 try:
                     return fn(a, b, name)
@@ -185,7 +186,10 @@ def binary_function(op, convert, listed=False):
                 result = EagerTensor()
                 result._data = out
                 return result
-        return dispatch(op, (x, y), _NO_ATTRS, name)
+        try:
+            return dispatch(op, (x, y), _NO_ATTRS, name)
+        except Exception as e:  # (as operators call it: an error shown at the caller's line)
+            raise tracebacks.filtered(e)  # noqa: B904 (the same error)
     return fn
 
 

@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from eagerflow._src.backend import special
+from eagerflow._src.backend import special, tracebacks
 from eagerflow._src.backend.api_export import (
     SymbolicCall, dispatch_call, dispatches_itself, export)
 from eagerflow._src.core import dtypes as _d
@@ -250,7 +250,7 @@ def add(x, y, name=None):
     except SymbolicCall:
         return dispatch_call(add, {"x": x, "y": y, "name": name})
     except errors.OpError as e:  # (TF's wrapper opens a name scope)
-        raise errors.scoped(e) from None
+        raise tracebacks.filtered(errors.scoped(e)) from None
 
 
 subtract = binary(_SUB, "Returns x - y element-wise, with broadcasting.")
