@@ -132,7 +132,16 @@ def test_a_deferred_declaration_is_imported_on_first_use():
     exec(compile(text, "<generated>", "exec"), namespace)  # noqa: S102 (our own output)
     assert namespace["__getattr__"]("Reshape") is tf.keras.layers.Reshape
     assert namespace["Reshape"] is tf.keras.layers.Reshape  # (kept once loaded)
-    assert "Reshape" in namespace["__dir__"]()
+    assert {"Reshape", "keras", "nn"} <= set(namespace["__dir__"]())
+
+
+def test_dir_lists_the_lazy_namespaces_without_loading_them():
+    # as TF's dir(tf) does (IPython's completion, programs walking the API)
+    code = ("import sys, eagerflow as tf; names = dir(tf); "
+            "print(sorted({'train', 'data', 'keras', 'losses', 'compat'} - set(names)), "
+            "'eagerflow' in names, 'v1' in dir(tf.compat), 'eagerflow.train' in sys.modules)")
+    out = _python(code)
+    assert out.stdout.strip() == "[] False True False", out.stderr
 
 
 def test_import_loads_no_module_it_can_do_without():

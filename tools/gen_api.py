@@ -300,7 +300,9 @@ def render(ns, entries, children):
             if name != attr:
                 out.append(f"from {module} import {attr} as {name}  # noqa: F401")
     for module in SIDE_EFFECTS.get(ns, ()):
-        out.append(f"import {module}  # noqa: F401")
+        # (bound to a private name: ``import a.b`` would put ``a`` among the public names)
+        parent, _, leaf = module.rpartition(".")
+        out.append(f"from {parent} import {leaf} as _{leaf}  # noqa: F401")
     lazy = LAZY.get(ns, [])
     aliases = ALIASES.get(ns, {})
     eager = [c for c in children if c not in lazy]
@@ -310,7 +312,11 @@ def render(ns, entries, children):
     if lazy:
         package = "eagerflow" + (f".{ns}" if ns else "")
         quoted = ", ".join(f'"{c}"' for c in lazy)
-        target, test = "{name}", f"name in ({quoted},)"
+        listing = _wrapped("_LAZY = ", [f'"{c}"' for c in lazy], tail="")
+        if len(listing) == 1:  # (on one line: the tuple's parentheses, and its comma)
+            listing = [f"_LAZY = ({quoted},)"]
+        out += ["", ""] + listing
+        target, test = "{name}", "name in _LAZY"
         if aliases:
             out += ["", "", "_ALIASES = {"] + [
                 f'    "{k}": "{v}",' for k, v in sorted(aliases.items())] + ["}"]
@@ -323,6 +329,9 @@ def render(ns, entries, children):
                 "        import importlib  # noqa: PLC0415",
                 f"        return importlib.import_module(f\"{package}.{target}\")",
                 f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"]
+        listed = "{*globals(), *_LAZY" + (", *_ALIASES" if aliases else "") + "}"
+        if not later:  # (a namespace with deferred names lists these in its own __dir__)
+            out += ["", "", "def __dir__():", f"    return sorted({listed})"]
     dynamic = DYNAMIC.get(ns)
     if dynamic:
         module, attribute, names = dynamic
@@ -342,14 +351,15 @@ def render(ns, entries, children):
                 f"    raise AttributeError(f\"module 'eagerflow.{ns}' has no attribute "
                 f"{{name!r}}\")"]
     if later:
-        out = _with_deferred(ns, later, out)
+        out = _with_deferred(ns, later, out, bool(lazy), bool(aliases))
     return "\n".join(out) + "\n"
 
 
-def _with_deferred(ns, later, out):
+def _with_deferred(ns, later, out, lazy=False, aliases=False):
     """`out` (a namespace's lines) offering `later`, {name: (module, attribute)}, on first
     use: a table of them, a clause of the module's ``__getattr__`` that imports one and keeps
-    it, and a ``__dir__`` that lists them."""
+    it, and a ``__dir__`` that lists them (and the `lazy` sub-namespaces and `aliases`, when
+    the namespace has them)."""
     package = "eagerflow" + (f".{ns}" if ns else "")
     if "def __dir__():" in out:
         raise ValueError(f"{package} lists its names itself: it cannot defer {sorted(later)}")
@@ -362,7 +372,8 @@ def _with_deferred(ns, later, out):
               "        module, attribute = _DEFERRED[name]",
               "        value = globals()[name] = getattr(importlib.import_module(module), attribute)",
               "        return value"]
-    listing = ["", "", "def __dir__():", "    return sorted({*globals(), *_DEFERRED})"]
+    extra = (", *_LAZY" if lazy else "") + (", *_ALIASES" if aliases else "")
+    listing = ["", "", "def __dir__():", f"    return sorted({{*globals(), *_DEFERRED{extra}}})"]
     if "def __getattr__(name):" not in out:
         return out + table + ["", "", "def __getattr__(name):"] + clause + [
             f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"

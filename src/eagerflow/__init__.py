@@ -94,12 +94,17 @@ from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec  # n
 from eagerflow._src.ops.string_ops import as_string  # noqa: F401
 from eagerflow._src.ops.tensor_util import make_ndarray, make_tensor_proto  # noqa: F401
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: F401
-import eagerflow._src.ops.overloads  # noqa: F401
-import eagerflow._src.graph.tape_compiler  # noqa: F401
+from eagerflow._src.ops import overloads as _overloads  # noqa: F401
+from eagerflow._src.graph import tape_compiler as _tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
     audio, autodiff, autograph, bitwise, compat, config, debugging, distribute, dtypes, errors,
     experimental, graph_util, image, io, linalg, lookup, math, nest, nn, quantization, queue,
     ragged, random, sets, signal, sparse, strings, sysconfig, types, version)
+
+
+_LAZY = (
+    "contrib", "data", "feature_column", "keras", "lite", "profiler", "python", "raw_ops",
+    "saved_model", "summary", "test", "train")
 
 
 _ALIASES = {
@@ -112,7 +117,11 @@ _ALIASES = {
 
 def __getattr__(name):
     # These load on first use, keeping ``import eagerflow`` fast.
-    if name in _ALIASES or name in ("contrib", "data", "feature_column", "keras", "lite", "profiler", "python", "raw_ops", "saved_model", "summary", "test", "train",):
+    if name in _ALIASES or name in _LAZY:
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.{_ALIASES.get(name, name)}")
     raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY, *_ALIASES})

@@ -7,9 +7,16 @@ from eagerflow._src.compat.conversions import as_text as as_str  # noqa: F401
 from eagerflow._src.compat.v1_names import dimension_at_index, dimension_value  # noqa: F401
 
 
+_LAZY = ("v1", "v2",)
+
+
 def __getattr__(name):
     # v1, v2 loads on first use, keeping ``import eagerflow.compat`` fast.
-    if name in ("v1", "v2",):
+    if name in _LAZY:
         import importlib  # noqa: PLC0415
         return importlib.import_module(f"eagerflow.compat.{name}")
     raise AttributeError(f"module 'eagerflow.compat' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY})
