@@ -142,6 +142,9 @@ def test_dir_lists_the_lazy_namespaces_without_loading_them():
             "'eagerflow' in names, 'v1' in dir(tf.compat), 'eagerflow.train' in sys.modules)")
     out = _python(code)
     assert out.stdout.strip() == "[] False True False", out.stderr
+    # a namespace offering another's names lists them too
+    assert {"placeholder", "matmul", "Session"} <= set(dir(tf.compat.v1))
+    assert {"GRU", "Dense"} <= set(dir(tf.compat.v1.keras.layers))
 
 
 def test_import_loads_no_module_it_can_do_without():

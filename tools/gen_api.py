@@ -349,7 +349,11 @@ def render(ns, entries, children):
                 f"    if not name.startswith(\"_\") and hasattr({fallback}, name):",
                 f"        return getattr({fallback}, name)",
                 f"    raise AttributeError(f\"module 'eagerflow.{ns}' has no attribute "
-                f"{{name!r}}\")"]
+                f"{{name!r}}\")",
+                "", "", "def __dir__():",
+                f"    import {fallback}  # noqa: PLC0415",
+                f"    names = (name for name in dir({fallback}) if not name.startswith(\"_\"))",
+                f"    return sorted({{*globals(), {'*_DEFERRED, ' if later else ''}*names}})"]
     if later:
         out = _with_deferred(ns, later, out, bool(lazy), bool(aliases))
     return "\n".join(out) + "\n"
@@ -361,7 +365,7 @@ def _with_deferred(ns, later, out, lazy=False, aliases=False):
     it, and a ``__dir__`` that lists them (and the `lazy` sub-namespaces and `aliases`, when
     the namespace has them)."""
     package = "eagerflow" + (f".{ns}" if ns else "")
-    if "def __dir__():" in out:
+    if "def __dir__():" in out and not FALLBACK.get(ns):  # (a fallback's lists them too)
         raise ValueError(f"{package} lists its names itself: it cannot defer {sorted(later)}")
     table = ["", "", "_DEFERRED = {"] + [
         f'    "{name}": ("{module}", "{attr}"),' for name, (module, attr) in sorted(later.items())
@@ -373,7 +377,8 @@ def _with_deferred(ns, later, out, lazy=False, aliases=False):
               "        value = globals()[name] = getattr(importlib.import_module(module), attribute)",
               "        return value"]
     extra = (", *_LAZY" if lazy else "") + (", *_ALIASES" if aliases else "")
-    listing = ["", "", "def __dir__():", f"    return sorted({{*globals(), *_DEFERRED{extra}}})"]
+    listing = [] if FALLBACK.get(ns) else [
+        "", "", "def __dir__():", f"    return sorted({{*globals(), *_DEFERRED{extra}}})"]
     if "def __getattr__(name):" not in out:
         return out + table + ["", "", "def __getattr__(name):"] + clause + [
             f"    raise AttributeError(f\"module '{package}' has no attribute {{name!r}}\")"

@@ -10,3 +10,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow, name):
         return getattr(eagerflow, name)
     raise AttributeError(f"module 'eagerflow.compat.v2' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow  # noqa: PLC0415
+    names = (name for name in dir(eagerflow) if not name.startswith("_"))
+    return sorted({*globals(), *names})

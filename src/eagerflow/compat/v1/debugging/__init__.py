@@ -10,3 +10,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.debugging, name):
         return getattr(eagerflow.debugging, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.debugging' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.debugging  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.debugging) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -9,3 +9,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.dtypes, name):
         return getattr(eagerflow.dtypes, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.dtypes' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.dtypes  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.dtypes) if not name.startswith("_"))
+    return sorted({*globals(), *names})

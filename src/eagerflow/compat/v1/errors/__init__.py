@@ -10,3 +10,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.errors, name):
         return getattr(eagerflow.errors, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.errors' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.errors  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.errors) if not name.startswith("_"))
+    return sorted({*globals(), *names})

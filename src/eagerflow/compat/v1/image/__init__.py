@@ -19,3 +19,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.image, name):
         return getattr(eagerflow.image, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.image' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.image  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.image) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -21,3 +21,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.io, name):
         return getattr(eagerflow.io, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.io' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.io  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.io) if not name.startswith("_"))
+    return sorted({*globals(), *names})

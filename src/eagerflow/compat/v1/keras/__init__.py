@@ -9,3 +9,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.keras, name):
         return getattr(eagerflow.keras, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.keras' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.keras  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.keras) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -9,3 +9,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.linalg, name):
         return getattr(eagerflow.linalg, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.linalg' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.linalg  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.linalg) if not name.startswith("_"))
+    return sorted({*globals(), *names})

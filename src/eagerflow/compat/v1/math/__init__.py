@@ -12,3 +12,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.math, name):
         return getattr(eagerflow.math, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.math' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.math  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.math) if not name.startswith("_"))
+    return sorted({*globals(), *names})

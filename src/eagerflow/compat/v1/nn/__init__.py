@@ -28,3 +28,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.nn, name):
         return getattr(eagerflow.nn, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.nn' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.nn  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.nn) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -11,3 +11,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.random, name):
         return getattr(eagerflow.random, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.random' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.random  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.random) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -10,3 +10,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.sets, name):
         return getattr(eagerflow.sets, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.sets' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.sets  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.sets) if not name.startswith("_"))
+    return sorted({*globals(), *names})

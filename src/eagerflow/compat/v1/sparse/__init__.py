@@ -21,3 +21,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.sparse, name):
         return getattr(eagerflow.sparse, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.sparse' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.sparse  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.sparse) if not name.startswith("_"))
+    return sorted({*globals(), *names})

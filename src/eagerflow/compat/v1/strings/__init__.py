@@ -9,3 +9,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.strings, name):
         return getattr(eagerflow.strings, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.strings' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.strings  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.strings) if not name.startswith("_"))
+    return sorted({*globals(), *names})

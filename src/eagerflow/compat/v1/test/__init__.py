@@ -9,3 +9,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.test, name):
         return getattr(eagerflow.test, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.test' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.test  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.test) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -8,3 +8,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.compat.v1, name):
         return getattr(eagerflow.compat.v1, name)
     raise AttributeError(f"module 'eagerflow.python.framework.ops' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.compat.v1  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.compat.v1) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -8,3 +8,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.compat.v1.gfile, name):
         return getattr(eagerflow.compat.v1.gfile, name)
     raise AttributeError(f"module 'eagerflow.python.platform.gfile' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.compat.v1.gfile  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.compat.v1.gfile) if not name.startswith("_"))
+    return sorted({*globals(), *names})

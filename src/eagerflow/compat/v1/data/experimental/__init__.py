@@ -8,3 +8,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.data.experimental, name):
         return getattr(eagerflow.data.experimental, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.data.experimental' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.data.experimental  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.data.experimental) if not name.startswith("_"))
+    return sorted({*globals(), *names})

@@ -26,4 +26,6 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted({*globals(), *_DEFERRED})
+    import eagerflow.keras.layers  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.keras.layers) if not name.startswith("_"))
+    return sorted({*globals(), *_DEFERRED, *names})

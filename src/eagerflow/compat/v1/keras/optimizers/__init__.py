@@ -30,4 +30,6 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted({*globals(), *_DEFERRED})
+    import eagerflow.keras.optimizers  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.keras.optimizers) if not name.startswith("_"))
+    return sorted({*globals(), *_DEFERRED, *names})

@@ -10,3 +10,9 @@ def __getattr__(name):
     if not name.startswith("_") and hasattr(eagerflow.keras.utils, name):
         return getattr(eagerflow.keras.utils, name)
     raise AttributeError(f"module 'eagerflow.compat.v1.keras.utils' has no attribute {name!r}")
+
+
+def __dir__():
+    import eagerflow.keras.utils  # noqa: PLC0415
+    names = (name for name in dir(eagerflow.keras.utils) if not name.startswith("_"))
+    return sorted({*globals(), *names})
