@@ -367,7 +367,7 @@ tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape", 
 tf_args[_RESHAPE] = ("tensor", "shape")
 
 
-@export("reshape", "keras.backend.reshape")
+@export("reshape", "compat.v1.manip.reshape", "keras.backend.reshape")
 def reshape(tensor, shape, name=None):
     """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
 
@@ -676,7 +676,7 @@ tf_nodes[_TILE] = NodeForm(inputs=(0, AttrInput("multiples", type_attr="Tmultipl
                                                   runtime=True)))
 
 
-@export("tile")
+@export("tile", "compat.v1.manip.tile")
 def tile(input, multiples, name=None):
     """Repeats `input` `multiples[i]` times along each dimension i.
 
@@ -739,7 +739,7 @@ tf_nodes[_REVERSE] = NodeForm(inputs=(0, AttrInput("axis", runtime=True)))
 tf_args[_REVERSE] = ("tensor", "axis")
 
 
-@export("reverse")
+@export("reverse", "compat.v1.manip.reverse")
 def reverse(tensor, axis, name=None):
     """Reverses the order of elements along the dimensions listed in `axis`.
 
@@ -807,7 +807,7 @@ tf_nodes[_ROLL] = NodeForm(inputs=(0, AttrInput("shift", type_attr="Tshift", run
                                    AttrInput("axis", type_attr="Taxis", runtime=True)))
 
 
-@export("roll")
+@export("roll", "compat.v1.manip.roll")
 def roll(input, shift, axis, name=None):
     """Rolls elements by `shift` along `axis` (shifts on one axis add up).
 
@@ -2394,7 +2394,7 @@ tf_args[_GATHER_ND] = ("params", "indices")
 tf_defaults[_GATHER_ND] = {"bad_indices_policy": ""}
 
 
-@export("gather_nd", dispatch_name="compat.v1.gather_nd")
+@export("gather_nd", "compat.v1.manip.gather_nd", dispatch_name="compat.v1.gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
@@ -2542,7 +2542,7 @@ tf_args[_SCATTER_ND] = ("indices", "updates", "shape")
 tf_defaults[_SCATTER_ND] = {"bad_indices_policy": ""}
 
 
-@export("scatter_nd")
+@export("scatter_nd", "compat.v1.manip.scatter_nd")
 def scatter_nd(indices, updates, shape, bad_indices_policy="", name=None):
     """Scatters `updates` into zeros of `shape` at `indices`; duplicate indices add up.
 
@@ -4275,7 +4275,8 @@ def _space_op(op, input, block_shape, pads, pads_name, name):
     return dispatch(op, tuple(inputs), attrs, name)
 
 
-@export("space_to_batch_nd", "space_to_batch", "nn.space_to_batch", "compat.v1.space_to_batch_nd")
+@export("space_to_batch_nd", "space_to_batch", "nn.space_to_batch", "compat.v1.space_to_batch_nd",
+        "compat.v1.manip.space_to_batch_nd")
 def space_to_batch_nd(input, block_shape, paddings, name=None):
     """Zero-pads the M spatial dims after the batch by `paddings`, then moves blocks of
     `block_shape` into the batch: [batch * prod(block)] + [padded / block] + the rest.
@@ -4287,7 +4288,7 @@ def space_to_batch_nd(input, block_shape, paddings, name=None):
     return _space_op(_SPACE_TO_BATCH, input, block_shape, paddings, "paddings", name)
 
 
-@export("batch_to_space", "compat.v1.batch_to_space_nd")
+@export("batch_to_space", "compat.v1.batch_to_space_nd", "compat.v1.manip.batch_to_space_nd")
 def batch_to_space_nd(input, block_shape, crops, name=None):
     """The inverse of `space_to_batch_nd`: blocks of the batch back into the M spatial dims,
     then `crops` cut from their starts and ends.

@@ -227,7 +227,8 @@ def _attrs(num_bits, narrow_range, **more):
     return {**more, "num_bits": int(num_bits), "narrow_range": bool(narrow_range)}
 
 
-@export("quantization.fake_quant_with_min_max_args")
+@export("quantization.fake_quant_with_min_max_args",
+        "compat.v1.fake_quant_with_min_max_args")
 def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8, narrow_range=False,
                                  name=None):
     """`inputs` rounded to the `num_bits`-bit grid of the (nudged) range [min, max].
@@ -240,7 +241,8 @@ def fake_quant_with_min_max_args(inputs, min=-6, max=6, num_bits=8, narrow_range
                                         max=float(max)), name=name)
 
 
-@export("quantization.fake_quant_with_min_max_args_gradient")
+@export("quantization.fake_quant_with_min_max_args_gradient",
+        "compat.v1.fake_quant_with_min_max_args_gradient")
 def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6, num_bits=8,
                                           narrow_range=False, name=None):
     """`gradients` where `inputs` lies inside the nudged range, else 0.
@@ -253,7 +255,8 @@ def fake_quant_with_min_max_args_gradient(gradients, inputs, min=-6, max=6, num_
                                                 max=float(max)), name=name)
 
 
-@export("quantization.fake_quant_with_min_max_vars")
+@export("quantization.fake_quant_with_min_max_vars",
+        "compat.v1.fake_quant_with_min_max_vars")
 def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8, narrow_range=False, name=None):
     """`fake_quant_with_min_max_args` with the range given as scalar tensors (variables that
     training adjusts: they get gradients).
@@ -265,7 +268,8 @@ def fake_quant_with_min_max_vars(inputs, min, max, num_bits=8, narrow_range=Fals
                     name=name)
 
 
-@export("quantization.fake_quant_with_min_max_vars_gradient")
+@export("quantization.fake_quant_with_min_max_vars_gradient",
+        "compat.v1.fake_quant_with_min_max_vars_gradient")
 def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=8,
                                           narrow_range=False, name=None):
     """(gradients inside the nudged range, sum of those below it, sum of those above it).
@@ -278,7 +282,8 @@ def fake_quant_with_min_max_vars_gradient(gradients, inputs, min, max, num_bits=
                           _attrs(num_bits, narrow_range), name=name))
 
 
-@export("quantization.fake_quant_with_min_max_vars_per_channel")
+@export("quantization.fake_quant_with_min_max_vars_per_channel",
+        "compat.v1.fake_quant_with_min_max_vars_per_channel")
 def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8, narrow_range=False,
                                              name=None):
     """`fake_quant_with_min_max_vars` with one range per channel (the last axis).
@@ -291,7 +296,8 @@ def fake_quant_with_min_max_vars_per_channel(inputs, min, max, num_bits=8, narro
                     name=name)
 
 
-@export("quantization.fake_quant_with_min_max_vars_per_channel_gradient")
+@export("quantization.fake_quant_with_min_max_vars_per_channel_gradient",
+        "compat.v1.fake_quant_with_min_max_vars_per_channel_gradient")
 def fake_quant_with_min_max_vars_per_channel_gradient(gradients, inputs, min, max, num_bits=8,
                                                       narrow_range=False, name=None):
     """`fake_quant_with_min_max_vars_gradient` per channel (sums over all but the last axis).

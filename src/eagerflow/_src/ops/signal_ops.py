@@ -222,7 +222,7 @@ def _real_fft_of_run_time_length(kind, rank, x, fft_length, name):
     return doubled[..., ::2] * cast(2.0, doubled.dtype)
 
 
-@export("signal.fft")
+@export("signal.fft", "compat.v1.spectral.fft")
 def fft(input, name=None):
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
@@ -232,7 +232,7 @@ def fft(input, name=None):
     return _complex_fft("FFT", 1, input, name)
 
 
-@export("signal.ifft")
+@export("signal.ifft", "compat.v1.spectral.ifft")
 def ifft(input, name=None):
     """The inverse DFT over the innermost axis (scaled by 1/n).
 
@@ -242,7 +242,7 @@ def ifft(input, name=None):
     return _complex_fft("IFFT", 1, input, name)
 
 
-@export("signal.fft2d")
+@export("signal.fft2d", "compat.v1.spectral.fft2d")
 def fft2d(input, name=None):
     """The 2-D DFT over the two innermost axes of a complex tensor.
 
@@ -252,7 +252,7 @@ def fft2d(input, name=None):
     return _complex_fft("FFT", 2, input, name)
 
 
-@export("signal.ifft2d")
+@export("signal.ifft2d", "compat.v1.spectral.ifft2d")
 def ifft2d(input, name=None):
     """The inverse 2-D DFT over the two innermost axes.
 
@@ -262,7 +262,7 @@ def ifft2d(input, name=None):
     return _complex_fft("IFFT", 2, input, name)
 
 
-@export("signal.fft3d")
+@export("signal.fft3d", "compat.v1.spectral.fft3d")
 def fft3d(input, name=None):
     """The 3-D DFT over the three innermost axes of a complex tensor.
 
@@ -272,7 +272,7 @@ def fft3d(input, name=None):
     return _complex_fft("FFT", 3, input, name)
 
 
-@export("signal.ifft3d")
+@export("signal.ifft3d", "compat.v1.spectral.ifft3d")
 def ifft3d(input, name=None):
     """The inverse 3-D DFT over the three innermost axes.
 
@@ -282,7 +282,7 @@ def ifft3d(input, name=None):
     return _complex_fft("IFFT", 3, input, name)
 
 
-@export("signal.rfft")
+@export("signal.rfft", "compat.v1.spectral.rfft")
 def rfft(input_tensor, fft_length=None, name=None):
     """The DFT of a real signal over its innermost axis: the ``n // 2 + 1`` non-negative
     frequencies, the signal cropped or zero-padded to ``n = fft_length[0]``.
@@ -293,7 +293,7 @@ def rfft(input_tensor, fft_length=None, name=None):
     return _real_fft("RFFT", 1, input_tensor, fft_length, name)
 
 
-@export("signal.irfft")
+@export("signal.irfft", "compat.v1.spectral.irfft")
 def irfft(input_tensor, fft_length=None, name=None):
     """The real signal of length ``fft_length[0]`` (default ``2 * (m - 1)``) whose
     non-negative frequencies are `input_tensor`'s innermost axis.
@@ -304,7 +304,7 @@ def irfft(input_tensor, fft_length=None, name=None):
     return _real_fft("IRFFT", 1, input_tensor, fft_length, name)
 
 
-@export("signal.rfft2d")
+@export("signal.rfft2d", "compat.v1.spectral.rfft2d")
 def rfft2d(input_tensor, fft_length=None, name=None):
     """`rfft` over the two innermost axes (the last one halved).
 
@@ -314,7 +314,7 @@ def rfft2d(input_tensor, fft_length=None, name=None):
     return _real_fft("RFFT", 2, input_tensor, fft_length, name)
 
 
-@export("signal.irfft2d")
+@export("signal.irfft2d", "compat.v1.spectral.irfft2d")
 def irfft2d(input_tensor, fft_length=None, name=None):
     """`irfft` over the two innermost axes.
 
@@ -324,7 +324,7 @@ def irfft2d(input_tensor, fft_length=None, name=None):
     return _real_fft("IRFFT", 2, input_tensor, fft_length, name)
 
 
-@export("signal.rfft3d")
+@export("signal.rfft3d", "compat.v1.spectral.rfft3d")
 def rfft3d(input_tensor, fft_length=None, name=None):
     """`rfft` over the three innermost axes (the last one halved).
 
@@ -334,7 +334,7 @@ def rfft3d(input_tensor, fft_length=None, name=None):
     return _real_fft("RFFT", 3, input_tensor, fft_length, name)
 
 
-@export("signal.irfft3d")
+@export("signal.irfft3d", "compat.v1.spectral.irfft3d")
 def irfft3d(input_tensor, fft_length=None, name=None):
     """`irfft` over the three innermost axes.
 

@@ -212,7 +212,7 @@ def _ortho_weights(count, dtype, first, rest):
                              array_ops.fill(array_ops.reshape(count - 1, [1]), rest)], 0)
 
 
-@export("signal.dct")
+@export("signal.dct", "compat.v1.spectral.dct")
 def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF's names)
     """The discrete cosine transform (types I-IV) of the last axis of `input`;
     ``norm='ortho'`` scales types II-IV to be orthonormal."""
@@ -257,7 +257,7 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002 (TF
     return out
 
 
-@export("signal.idct")
+@export("signal.idct", "compat.v1.spectral.idct")
 def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     """The inverse DCT: the DCT of the inverse type (II <-> III), scaled by ``0.5 / N``
     unless ``norm='ortho'``."""

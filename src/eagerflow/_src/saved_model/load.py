@@ -187,7 +187,7 @@ class _RestoredMutableTable(_RestoredResource):
         _import_table(self, tensors["table"]["-keys"], tensors["table"]["-values"])
 
 
-@export("saved_model.Asset")
+@export("saved_model.Asset", "compat.v1.saved_model.Asset")
 class Asset:
     """A file a SavedModel keeps (a vocabulary): saving copies it into the SavedModel's
     ``assets/``; `asset_path` (a string tensor) is its path, which functions may read, and,

@@ -123,6 +123,10 @@ from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
     parse_example, parse_single_example, parse_single_sequence_example)
+from eagerflow._src.ops.quantization_ops import (  # noqa: F401
+    fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
+    fake_quant_with_min_max_vars, fake_quant_with_min_max_vars_gradient,
+    fake_quant_with_min_max_vars_per_channel, fake_quant_with_min_max_vars_per_channel_gradient)
 from eagerflow._src.ops.random_ops import truncated_normal  # noqa: F401
 from eagerflow._src.ops.random_ops import gamma as random_gamma  # noqa: F401
 from eagerflow._src.ops.random_ops import normal as random_normal  # noqa: F401
@@ -156,8 +160,8 @@ from eagerflow._src.summary.protos import (  # noqa: F401
     SummaryMetadata, TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
     app, compat, data, debugging, dtypes, errors, feature_column, flags, gfile, graph_util, image,
-    initializers, io, keras, layers, linalg, logging, losses, math, metrics, nn, python_io, queue,
-    random, saved_model, sets, sparse, strings, summary, test, train)
+    initializers, io, keras, layers, linalg, logging, losses, manip, math, metrics, nn, python_io,
+    queue, random, saved_model, sets, sparse, spectral, strings, summary, test, train)
 
 
 def __getattr__(name):

@@ -12,6 +12,7 @@ from eagerflow._src.compat.saved_model_v1 import (  # noqa: F401
     predict_signature_def, regression_signature_def, simple_save)
 from eagerflow._src.saved_model.api import SaveOptions, save  # noqa: F401
 from eagerflow._src.saved_model.api import load as load_v2  # noqa: F401
+from eagerflow._src.saved_model.load import Asset  # noqa: F401
 from eagerflow.compat.v1.saved_model import (  # noqa: F401
     builder, constants, loader, main_op, signature_constants, signature_def_utils, tag_constants,
     utils)
