@@ -296,3 +296,27 @@ def test_a_custom_gradient_of_another_shape_fails_where_gradients_are_summed():
         return tape.gradient(y, x)
     with pytest.raises(ValueError):
         traced(x)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_gradient_of_another_shape_is_returned_as_given(compiled):
+    # TF takes a custom gradient as it is: one shaped like the output, returned for a
+    # scalar input or variable, is not summed to the scalar
+    x, s, w = tf.constant([1., 2., 3.]), tf.constant(2.), tf.Variable(3.)
+
+    @tf.custom_gradient
+    def f(a, b):
+        def grad(dy, variables=None):
+            return (dy * 10., dy * 5.), [dy * 100. for _ in variables]
+        return a * b * w, grad
+
+    def go():
+        with tf.GradientTape() as t:
+            t.watch([x, s])
+            y = tf.reduce_sum(f(x, s))
+        return t.gradient(y, [x, s, w])
+
+    gx, gs, gw = tf.function(go)() if compiled else go()
+    assert gx.numpy().tolist() == [10., 10., 10.]
+    assert gs.numpy().tolist() == [5., 5., 5.]
+    assert gw.numpy().tolist() == [100., 100., 100.]

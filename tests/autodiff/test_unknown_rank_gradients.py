@@ -84,6 +84,15 @@ CASES = {
     "pool_max_1d": (lambda x: tf.nn.pool(x, [2], "MAX", strides=[2]), [_rand(2, 5, 3)]),
     "pad_run_time": (lambda x, p: tf.pad(x, p, "REFLECT"), [X, tf.constant([[1, 0], [0, 2],
                                                                              [1, 1]])]),
+    "pad_reflect": (lambda x: tf.pad(x, [[0, 0], [2, 1], [1, 2]], "REFLECT"), [X]),
+    "pad_symmetric": (lambda x: tf.pad(x, [[1, 1], [3, 3], [0, 4]], "SYMMETRIC"), [X]),
+    "linspace": (lambda a, b: tf.linspace(a, b, 5) * tf.range(5.0, dtype=tf.float64),
+                 [_rand(), _rand(seed=1)]),
+    "linspace_axis_1": (lambda a, b: tf.linspace(a, b, 4, axis=1), [_rand(2, 3), _rand(3)]),
+    "linspace_axis_negative": (lambda a, b: tf.linspace(a, b, 4, axis=-2),
+                               [_rand(2, 3), _rand(3)]),
+    "linspace_run_time_count": (lambda a, b, n: tf.linspace(a, b, n, axis=1),
+                                [_rand(2, 3), _rand(3), tf.constant(4)]),
 }
 
 

@@ -188,3 +188,25 @@ def test_v1_constant_verifies_shape_and_pads_in_graphs():
         with tf1.Session() as sess:
             got = sess.run(padded)
     assert [g.tolist() for g in got] == [[1, 2, 2], [[1, 2], [2, 2]]]
+
+
+def test_v1_where_is_tf1_select():
+    # TF 1's where does not broadcast: a vector condition picks rows of x and y
+    x, y = tf.constant([[1., 2.], [3., 4.]]), tf.constant([[5., 6.], [7., 8.]])
+    assert tf1.where([True, False], x, y).numpy().tolist() == [[1., 2.], [7., 8.]]
+    assert tf1.where(True, x, y).numpy().tolist() == [[1., 2.], [3., 4.]]
+    assert tf1.where([[True, False], [False, True]], x, y).numpy().tolist() == [[1., 6.],
+                                                                                [7., 4.]]
+    assert tf1.where([[True, False]]).numpy().tolist() == [[0, 0]]
+    with tf.GradientTape() as tape:
+        tape.watch([x, y])
+        z = tf1.where([True, False], x, y)
+    gx, gy = tape.gradient(z, [x, y])
+    assert gx.numpy().tolist() == [[1., 1.], [0., 0.]]
+    assert gy.numpy().tolist() == [[0., 0.], [1., 1.]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must have the same size"):
+        tf1.where([True, False], [1, 2], [[5, 6], [7, 8]])
+    with pytest.raises(ValueError, match="both be non-None"):
+        tf1.where([True], [1])
+    # where_v2 broadcasts
+    assert tf1.where_v2([True, False], x, y).numpy().tolist() == [[1., 6.], [3., 8.]]

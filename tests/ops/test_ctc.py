@@ -34,6 +34,21 @@ def test_loss_values_layouts_and_blanks():
         brute_force_ctc(small, LABELS[:, :2], [2, 1], [4, 3]), rtol=1e-10)
 
 
+
+@pytest.mark.parametrize("signature", [None, [tf.TensorSpec([None, None, 5], tf.float32)]])
+def test_sparse_labels_in_functions(signature):
+    # labels a SparseTensor built in the function (as Keras' ctc_batch_cost builds them)
+    @tf.function(input_signature=signature)
+    def losses(logits):
+        sparse = tf.sparse.from_dense(tf.constant(LABELS))
+        return tf.nn.ctc_loss(sparse, logits, None, LOGIT_LENGTH, blank_index=0)
+
+    np.testing.assert_allclose(losses(LOGITS), [8.453879, 6.1903553], rtol=1e-6)
+    y_pred = tf.nn.softmax(np.random.default_rng(0).normal(size=(2, 6, 5)).astype(np.float32))
+    cost = tf.function(tf.keras.backend.ctc_batch_cost)(
+        tf.constant(LABELS), y_pred, tf.constant([[6], [5]]), tf.constant([[3], [2]]))
+    np.testing.assert_allclose(cost, [[7.547363], [4.903264]], rtol=1e-6)
+
 def test_gradient_matches_tf_and_finite_differences():
     v = tf.Variable(LOGITS)
     with tf.GradientTape() as tape:

@@ -67,3 +67,22 @@ def test_a_function_returns_a_gather_gradient_as_indexed_slices(signature):
     assert g.dense_shape.numpy().tolist() == [4, 3]
     np.testing.assert_array_equal(g.values.numpy(), np.full((3, 3), 2.0, np.float32))
     assert len(tf.nest.flatten(g, expand_composites=True)) == 3
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_identity_keeps_indexed_slices(compiled):
+    # as TF's tf.identity of a composite: the parts pass through, the gradient stays sparse
+    v = tf.Variable(np.arange(8, dtype=np.float32).reshape(4, 2))
+
+    def grad():
+        with tf.GradientTape() as tape:
+            y = tf.reduce_sum(tf.gather(v, [0, 2, 2]) ** 2)
+        return tf.identity(tape.gradient(y, v))
+
+    g = tf.function(grad)() if compiled else grad()
+    assert type(g) is tf.IndexedSlices
+    assert g.indices.numpy().tolist() == [0, 2, 2]
+    assert g.values.numpy().tolist() == [[0., 2.], [8., 10.], [8., 10.]]
+    assert g.dense_shape.numpy().tolist() == [4, 2]
+    unshaped = tf.identity(tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([1])))
+    assert type(unshaped) is tf.IndexedSlices and unshaped.dense_shape is None

@@ -261,8 +261,13 @@ def backprop(entries, targets, target_grads, sources, live, naming=None):
                 g = convert_to_tensor(g)
             out_grads = (g,)
         grad_fn = op.grad
+        # only ops with several inputs broadcast them
+        several = len(inputs) > 1 and op.name not in _INPUT_SHAPED_GRADIENTS
         if attrs and "_gradient_op_type" in attrs:
             grad_fn = gradient_function(attrs["_gradient_op_type"])
+            # a user's gradient (tf.custom_gradient, an override) is taken as it is, as TF
+            # takes it: one of another shape than its input is not summed to that shape
+            several = False
         if grad_fn is None:  # (a custom gradient's name, in a graph another process wrote)
             raise LookupError(
                 f"No gradient defined for operation'{op.name}' (op type: {op.name}). In "
@@ -272,8 +277,6 @@ def backprop(entries, targets, target_grads, sources, live, naming=None):
                 f"This can be useful to silence the error in cases where you know gradients "
                 f"are not needed, e.g. the forward pass of tf.custom_gradient. Please see more "
                 f"details in https://www.tensorflow.org/api_docs/python/tf/custom_gradient.")
-        # only ops with several inputs broadcast them
-        several = len(inputs) > 1 and op.name not in _INPUT_SHAPED_GRADIENTS
         if naming is None:
             in_grads = _input_grads(grad_fn, OpView(op, inputs, outputs, attrs, live),
                                     out_grads)

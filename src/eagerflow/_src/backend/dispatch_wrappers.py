@@ -8959,6 +8959,7 @@ WRAPPERS = {
     'compat.v1.variable_op_scope': _w41eb21e7b8,
     'compat.v1.variables_initializer': _wd836493633,
     'compat.v1.verify_tensor_all_finite': _w77d2809797,
+    'compat.v1.where': _w7d84da2996,
     'compat.v1.while_loop': _w4dadaa38ba,
     'compat.v1.wrap_function': _wd280be5aac,
     'compat.v1.zeta': _w4e9ade56d4,

@@ -238,6 +238,23 @@ def batch_gather(params, indices, name=None):
     return array_ops.gather(params, indices, batch_dims=indices.shape.rank - 1, name=name)
 
 
+@export("compat.v1.where")
+def where(condition, x=None, y=None, name=None):
+    """TF 1's `where`: with `condition` alone, the coordinates of its True elements (as
+    `tf.where`); else TF 1's ``Select``, which does not broadcast: `x` and `y` of one shape,
+    `condition` of that shape, a scalar, or a vector choosing whole rows.
+
+    >>> tf.compat.v1.where([True, False], [[1, 2], [3, 4]], [[5, 6], [7, 8]]).numpy()
+    array([[1, 2],
+           [7, 8]], dtype=int32)
+    """
+    if x is None and y is None:
+        return array_ops.where(condition, name=name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    return array_ops.select_v1(condition, x, y, name=name)
+
+
 @export("compat.v1.bincount")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32):
     """`tf.math.bincount` (TF 1's arguments)."""

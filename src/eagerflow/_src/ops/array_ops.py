@@ -1814,17 +1814,19 @@ def _linspace_grad(op, dy):
     # TF's tf.linspace is start + (stop - start) / (num - 1) * k, its last value stop itself:
     # value k weighs stop by k / (num - 1) (the last by 1, a single value by 0)
     num, axis = op.attrs.get("num"), op.attrs["axis"]
-    rank = dy.shape.rank
-    if axis < 0:
-        axis += rank
-    trailing = (1,) * (rank - axis - 1)
+    count = -1 if num is None else num
+    dy_rank = dy.shape.rank
+    if axis >= 0 and dy_rank is None:  # (a graph's inputs of unknown rank) known at run time
+        weights_shape = concat([[count], ones(expand_dims(rank(dy) - axis - 1, 0), _d.int32)], 0)
+    else:  # the axes after `axis` are broadcast
+        trailing = -axis - 1 if axis < 0 else dy_rank - axis - 1
+        weights_shape = (count,) + (1,) * trailing
     if num is None:  # known at run time: the weights are linspace(0, 1, num) too
-        weights = reshape(linspace(_scalar(0, dy.dtype), _scalar(1, dy.dtype), op.inputs[2]),
-                          (-1,) + trailing)
+        weights = linspace(_scalar(0, dy.dtype), _scalar(1, dy.dtype), op.inputs[2])
     else:
         weights = np.append(np.arange(num - 1) / (num - 1), 1.0) if num > 1 else np.zeros(num)
-        weights = convert_to_tensor(weights.reshape((num,) + trailing).astype(
-            dy.dtype.as_numpy_dtype))
+        weights = convert_to_tensor(weights.astype(dy.dtype.as_numpy_dtype))
+    weights = reshape(weights, weights_shape)
     start, stop = op.inputs[:2]
     reduce_sum = late.reduction_ops.reduce_sum
     d_stop = reduce_sum(math_ops.multiply(dy, weights), axis)
@@ -3667,8 +3669,9 @@ def _mirror_pad_grad(op, dy):
             reshape(dy, [-1]), reshape(copied, [-1]), size(x)), shape(x)), None
     # Along each axis the mirrored borders fold back, reversed, onto the values they copy.
     offset = 1 if op.attrs["mode"] == "REFLECT" else 0
-    x = op.inputs[0]
-    for axis, ((before, after), n) in enumerate(zip(op.attrs["paddings"], x.shape.as_list())):
+    x, paddings = op.inputs[0], op.attrs["paddings"]
+    dims = x.shape.as_list() if x.shape.rank is not None else [None] * len(paddings)
+    for axis, ((before, after), n) in enumerate(zip(paddings, dims)):
         if not before and not after:
             continue
         if n is None:  # known when the graph runs

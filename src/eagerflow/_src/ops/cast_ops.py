@@ -234,6 +234,11 @@ def identity(input, name=None):
     """
     if isinstance(input, late.sparse_tensor.SparseTensor):
         return sparse_values(identity, input, name)
+    if isinstance(input, late.indexed_slices.IndexedSlices):  # (a gradient stays sparse)
+        dense_shape = input.dense_shape
+        return late.indexed_slices.IndexedSlices(
+            identity(input.values, name), identity(input.indices),
+            None if dense_shape is None else identity(dense_shape))
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
 
 

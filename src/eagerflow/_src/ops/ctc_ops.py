@@ -16,7 +16,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_no
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
     register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops, shape_rules
+from eagerflow._src.ops import array_ops, math_ops, reduction_ops, shape_rules, sparse_tensor
 from eagerflow._src.ops.cast_ops import cast, stop_gradient
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor
@@ -117,15 +117,13 @@ def _ctc_loss_grad(op, grad_loss, _):
 
 
 def _dense_labels(labels):
-    """A SparseTensor of labels as padded dense labels and the length of each row."""
-    indices = np.asarray(labels.indices.numpy()).reshape(-1, 2)
-    values = np.asarray(labels.values.numpy())
-    shape = np.asarray(labels.dense_shape.numpy())
-    dense = np.zeros(shape, values.dtype)
-    lengths = np.zeros(shape[0], np.int32)
-    dense[indices[:, 0], indices[:, 1]] = values
-    np.maximum.at(lengths, indices[:, 0], indices[:, 1] + 1)
-    return as_tensor(dense), as_tensor(lengths)
+    """A SparseTensor of labels as padded dense labels and the length of each row (ops, so
+    that labels of a graph being built work too)."""
+    dense = sparse_tensor.to_dense(labels)
+    rows = array_ops.shape(dense)[0]
+    ends = cast(labels.indices[:, 1] + 1, _d.int32)  # a row is as long as its last label
+    lengths = reduction_ops.unsorted_segment_max(ends, labels.indices[:, 0], rows)
+    return dense, math_ops.maximum(lengths, 0)  # (0, not the lowest int, for an empty row)
 
 
 @export("nn.ctc_loss")

@@ -35,7 +35,7 @@ from eagerflow._src.compat.v1_aliases import (  # noqa: F401
     sparse_merge, sparse_reduce_max, sparse_reduce_max_sparse, sparse_reduce_sum,
     sparse_reduce_sum_sparse, sparse_reset_shape, sparse_segment_mean, sparse_segment_sqrt_n,
     sparse_segment_sum, sparse_split, sparse_to_dense, string_split, variable_op_scope,
-    verify_tensor_all_finite, zeta)
+    verify_tensor_all_finite, where, zeta)
 from eagerflow._src.compat.v1_names import (  # noqa: F401
     arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
     assert_integer, assert_less, assert_less_equal, assert_near, assert_negative,
