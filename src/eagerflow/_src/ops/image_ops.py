@@ -883,7 +883,7 @@ def _glimpse_corner(y, x, in_h, in_w, height, width, version, centered, normaliz
     if normalized:
         x, y = x * _F32(in_w), y * _F32(in_h)
     if centered:
-        if normalized:
+        if normalized or version == 1:  # (TF 1 halves an offset in pixels too)
             x, y = x / _F32(2), y / _F32(2)
         x, y = x + _F32(in_w) / _F32(2), y + _F32(in_h) / _F32(2)
     if half:
