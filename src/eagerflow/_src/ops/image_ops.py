@@ -1416,6 +1416,18 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
         raise errors.listed(e, *given) from None
 
 
+
+@export("compat.v1.image.crop_and_resize")
+def crop_and_resize_v1(image, boxes, box_ind=None, crop_size=None, method="bilinear",
+                       extrapolation_value=0, name=None, box_indices=None):
+    """TF 1's `crop_and_resize`: the image indices may be given as `box_ind` (deprecated)
+    or `box_indices`."""
+    if box_ind is not None and box_indices is not None:
+        raise ValueError("Cannot specify both 'box_ind' and 'box_indices'.")
+    return crop_and_resize(image, boxes, box_indices if box_ind is None else box_ind,
+                           crop_size, method, extrapolation_value, name)
+
+
 # --- resizing -------------------------------------------------------------------------------
 
 @export("image.ResizeMethod")
