@@ -457,8 +457,9 @@ def _bmp(data):
     """(1, height, width, channels) pixels of an uncompressed 8, 24 or 32-bit BMP."""
     def number(at, size, signed=False):
         return int.from_bytes(data[at:at + size], "little", signed=signed)
-    if len(data) < 30:
-        raise _invalid(f"Invalid BMP data, size {len(data)}")
+    if len(data) < 32:  # (TF reads the header's fields as 32 bytes)
+        raise _invalid(f"Incomplete bmp content, requires at least 32 bytes to find the header "
+                       f"size, width, height, and bpp, got {len(data)} bytes")
     offset, width, height, bpp = number(10, 4), number(18, 4, True), number(22, 4, True), \
         number(28, 2)
     channels = bpp // 8
