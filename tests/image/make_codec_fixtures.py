@@ -124,6 +124,9 @@ def main():
           format="WEBP", lossless=True)
     _save("rgba.webp", Image.fromarray(rng.integers(0, 256, (5, 4, 4)).astype(np.uint8)),
           format="WEBP", lossless=True)
+    _save("anim_rgb.webp", Image.fromarray(rng.integers(0, 256, (5, 4, 3)).astype(np.uint8)),
+          format="WEBP", lossless=True, save_all=True, duration=50,
+          append_images=[Image.fromarray(rng.integers(0, 256, (5, 4, 3)).astype(np.uint8))])
     _gifs()
 
 

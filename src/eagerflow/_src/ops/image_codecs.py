@@ -434,6 +434,8 @@ def _webp(op_name, data, channels, dtype, expand_animations):
         raise _invalid(_CORRUPT["WebP"].format(size=len(data))) from e
     if channels not in (0, len(mode)):
         raise _invalid("Number of channels requested does not match input")
+    if channels == 3 and len(frames) > 1:  # (TF decodes animations as RGBA alone)
+        raise _invalid("WebP Animation must be 4 channel RGBA")
     frames = np.stack(frames)
     return frames[0] if op_name == "DecodeImage" and not expand_animations else frames
 
