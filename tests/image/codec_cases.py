@@ -36,9 +36,11 @@ for _file in ("rgb.bmp", "rgba.bmp"):
     for _ch in (0, 3, 4):
         CASES[f"decode_bmp-{_file}-{_ch}"] = (
             lambda tf, f=_file, c=_ch: tf.io.decode_bmp(read(f), channels=c))
-for _file in ("anim.gif", "still.gif"):
+# composed.gif ... bad_index.gif: how TF composes frames, and the GIFs it refuses
+_GIFS = ("anim.gif", "still.gif", "composed.gif", "offset.gif", "no_map.gif", "bad_index.gif")
+for _file in _GIFS:
     CASES[f"decode_gif-{_file}"] = lambda tf, f=_file: tf.io.decode_gif(read(f))
-_ALL = _PNGS + ("rgb.jpg", "gray.jpg", "rgb.bmp", "rgba.bmp", "anim.gif", "still.gif")
+_ALL = _PNGS + ("rgb.jpg", "gray.jpg", "rgb.bmp", "rgba.bmp") + _GIFS
 for _file in _ALL:
     for _ch in (None, 1, 3):
         for _dt in ("uint8", "float32", "uint16"):

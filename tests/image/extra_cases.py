@@ -131,7 +131,10 @@ def _glimpse_v1(tf):  # (inside the image: no noise)
                  for offsets, kw in (([[0.0, 0.0], [0.3, -0.5]], {}),
                                      ([[0.2, 0.5], [0.3, 0.4]], {"centered": False}),
                                      ([[3.0, 4.0], [2.0, 5.5]], {"centered": False,
-                                                                 "normalized": False})))
+                                                                 "normalized": False}),
+                                     # (TF 1 halves the offset from the center in pixels too)
+                                     ([[1.0, 1.0], [-3.0, 2.0]], {"normalized": False}),
+                                     ([[0.2, -0.3], [0.9, 1.9]], {"normalized": False})))
 
 
 _NMS_RNG = np.random.default_rng(0)

@@ -4,6 +4,7 @@
 """
 import io
 import os
+import struct
 
 import numpy as np
 from PIL import Image
@@ -25,6 +26,66 @@ def _save(name, img, **kwargs):
     img.save(buf, **kwargs)
     with open(os.path.join(DATA, name), "wb") as f:
         f.write(buf.getvalue())
+
+
+def _lzw(indices):
+    """The LZW image data (code size and sub-blocks) Pillow writes for `indices`."""
+    im = Image.fromarray(indices.astype(np.uint8), "P")
+    im.putpalette(list(range(48)))
+    buf = io.BytesIO()
+    im.save(buf, format="GIF", optimize=False)
+    data = buf.getvalue()
+    at = data.index(b"\x2c", 13 + 3 * (2 << (data[10] & 7)))  # the image descriptor
+    start = end = at + 10
+    end += 1
+    while data[end]:
+        end += data[end] + 1
+    return data[start:end + 1]
+
+
+def _gif(name, size, palette, images):
+    """A GIF of `images` (dicts: `idx` colour indices, `at` (left, top), optional
+    `transparent` index, `disposal` method, `palette` of its own), written byte by byte."""
+    def table(colors):
+        return bytes(np.asarray(colors, np.uint8).ravel())
+
+    def bits(colors):  # a colour table's size field
+        return len(colors).bit_length() - 2
+
+    out = b"GIF89a" + struct.pack("<HHBBB", *size, 0x80 | bits(palette) if palette else 0,
+                                  0, 0)
+    out += table(palette) if palette else b""
+    for image in images:
+        if "transparent" in image or "disposal" in image:
+            flags = image.get("disposal", 0) << 2 | ("transparent" in image)
+            out += b"\x21\xf9\x04" + bytes([flags, 5, 0, image.get("transparent", 0), 0])
+        own = image.get("palette")
+        h, w = image["idx"].shape
+        out += b"\x2c" + struct.pack("<4HB", *image["at"], w, h, 0x80 | bits(own) if own else 0)
+        out += (table(own) if own else b"") + _lzw(image["idx"])
+    with open(os.path.join(DATA, name), "wb") as f:
+        f.write(out + b"\x3b")
+
+
+def _gifs():
+    rng = np.random.default_rng(14)
+    palette = rng.integers(0, 256, (16, 3)).tolist()
+    small = rng.integers(0, 256, (4, 3)).tolist()
+    # TF paints each image over the frame before, keeping it where the image is transparent
+    # (the first frame: black), and applies no disposal method
+    _gif("composed.gif", (8, 6), palette, [
+        {"idx": rng.integers(0, 16, (6, 8)), "at": (0, 0), "transparent": 2, "disposal": 2},
+        {"idx": rng.integers(0, 16, (3, 4)), "at": (2, 1), "transparent": 3, "disposal": 3},
+        {"idx": rng.integers(0, 4, (6, 8)), "at": (0, 0), "palette": small, "transparent": 1},
+        {"idx": rng.integers(0, 16, (4, 5)), "at": (6, 4)}])  # (partly off the frame)
+    # frames of the first image's size, though the screen is larger
+    _gif("offset.gif", (8, 6), palette, [{"idx": rng.integers(0, 16, (3, 4)), "at": (2, 1)},
+                                         {"idx": rng.integers(0, 16, (3, 4)), "at": (0, 0)}])
+    # a second image with no colour table: only the first frame decodes
+    _gif("no_map.gif", (8, 6), None, [
+        {"idx": rng.integers(0, 4, (6, 8)), "at": (0, 0), "palette": small},
+        {"idx": rng.integers(0, 4, (6, 8)), "at": (0, 0)}])
+    _gif("bad_index.gif", (8, 6), small, [{"idx": rng.integers(0, 16, (6, 8)), "at": (0, 0)}])
 
 
 def main():
@@ -63,6 +124,10 @@ def main():
           format="WEBP", lossless=True)
     _save("rgba.webp", Image.fromarray(rng.integers(0, 256, (5, 4, 4)).astype(np.uint8)),
           format="WEBP", lossless=True)
+    _save("anim_rgb.webp", Image.fromarray(rng.integers(0, 256, (5, 4, 3)).astype(np.uint8)),
+          format="WEBP", lossless=True, save_all=True, duration=50,
+          append_images=[Image.fromarray(rng.integers(0, 256, (5, 4, 3)).astype(np.uint8))])
+    _gifs()
 
 
 if __name__ == "__main__":

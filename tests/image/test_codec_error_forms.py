@@ -39,3 +39,17 @@ def test_mirror_pad_errors_of_listed_paddings_end_without_the_name():
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         tf.pad(tf.zeros((0,)), tf.constant([[1, 1]]), mode="REFLECT")
     assert str(info.value).endswith("[Op:MirrorPad] name: ")
+
+
+@pytest.mark.parametrize("decode", [tf.io.decode_bmp, tf.io.decode_image],
+                         ids=lambda f: f.__name__)
+def test_a_bmp_shorter_than_its_header_fields(decode):
+    for size in (2, 31):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=f"Incomplete bmp content, requires at least 32 bytes to find "
+                                 f"the header size, width, height, and bpp, got {size} bytes"):
+            decode(b"BM" + bytes(size - 2))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Number of channels inherent in the image must be 1, 3 or 4, "
+                             "was 0"):
+        decode(b"BM" + bytes(30))

@@ -177,6 +177,14 @@ _ERRORS = [
     (lambda: tf.io.encode_jpeg(tf.ones([2, 2, 3], tf.uint8), format="foo"),
      "Value for attr 'format' of \"foo\" is not in the list of allowed values"),
     (lambda: tf.io.extract_jpeg_shape(read("rgb.png")), "Invalid JPEG data, size 270"),
+    (lambda: tf.io.decode_webp(read("anim_rgb.webp"), channels=3),
+     "WebP Animation must be 4 channel RGBA"),
+    (lambda: tf.io.decode_image(read("anim_rgb.webp"), channels=4),
+     "Number of channels requested does not match input"),
+    (lambda: tf.io.decode_gif(read("no_map.gif")),
+     r"Invalid GIF data \(size 126\), missing color map for frame 1"),
+    (lambda: tf.io.decode_image(read("bad_index.gif"), expand_animations=False),
+     r"Invalid GIF data \(size 95\), found color index 7 outside of color map range 4"),
 ]
 
 

@@ -58,3 +58,15 @@ def test_crop_and_resize_error_name_ending_follows_tf_paths():
 def test_crop_and_resize_without_boxes_skips_their_columns():
     out = _crop(_IM, np.zeros((0, 3)), np.zeros(0), [1, 2])
     assert out.shape == (0, 1, 2, 1) and out.dtype == tf.float32
+
+
+def test_v1_takes_the_indices_as_box_ind_too():
+    image = np.arange(8, dtype=np.float32).reshape(2, 2, 2, 1)
+    want = tf.image.crop_and_resize(image, [[0.0, 0.0, 1.0, 1.0]], [1], (1, 1))
+    got = tf.compat.v1.image.crop_and_resize(image, [[0.0, 0.0, 1.0, 1.0]], box_ind=[1],
+                                             crop_size=(1, 1))
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    assert want.numpy().ravel().tolist() == [5.5]
+    with pytest.raises(ValueError, match="Cannot specify both 'box_ind' and 'box_indices'"):
+        tf.compat.v1.image.crop_and_resize(image, [[0.0, 0.0, 1.0, 1.0]], box_ind=[1],
+                                           box_indices=[1], crop_size=(1, 1))

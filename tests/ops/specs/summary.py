@@ -1,5 +1,6 @@
-"""Specs of the summary and audio ops: ``WriteSummary`` (read back from its event file)
-and ``EncodeWav``/``DecodeWav``."""
+"""Specs of the summary and audio ops: ``WriteSummary`` (read back from its event file),
+``EncodeWav``/``DecodeWav`` and ``AudioSpectrogram``/``Mfcc`` (against TensorFlow's
+recorded outputs)."""
 import glob
 import os
 import struct
@@ -51,6 +52,27 @@ SPECS = [
            [_wav(np.array([[0.5, -0.25], [-1.0, 0.125]], np.float32), 8000)],
            lambda w: np.array([[0.5, -0.25, -0.25], [-1.0, 0.125, 0.125]], np.float32),
            grad=_NO_GRAD),
+    OpSpec("AudioSpectrogram",
+           lambda x: tf.raw_ops.AudioSpectrogram(input=x, window_size=6, stride=4),
+           [(np.sin(np.arange(14) * 0.7)[:, None] * [1.0, 0.5]).astype(np.float32)],
+           lambda x: np.array([  # TF's values
+               [[1.9268965, 1.672409, 0.92836314, 0.189225, 0.05376043],
+                [2.1930768, 1.7929227, 0.91684955, 0.18882558, 0.061186858],
+                [2.2058353, 1.7988731, 0.9162564, 0.18880512, 0.0615428]],
+               [[0.9634482, 0.8362045, 0.46418157, 0.0946125, 0.026880216],
+                [1.0965384, 0.89646137, 0.45842478, 0.09441279, 0.030593429],
+                [1.1029177, 0.89943653, 0.4581282, 0.09440256, 0.0307714]]], np.float32),
+           grad="no gradient in TF"),
+    OpSpec("Mfcc",
+           lambda s, r: tf.raw_ops.Mfcc(spectrogram=s, sample_rate=r, filterbank_channel_count=5,
+                                        dct_coefficient_count=3, lower_frequency_limit=300.0,
+                                        upper_frequency_limit=3900.0),
+           [np.array([[[0.5, 2.0, 1.0, 0.25, 0.0, 3.0, 0.1, 0.2, 4.0],
+                       [1.0, 0.3, 2.5, 0.7, 1.5, 0.05, 0.6, 2.0, 0.9]]], np.float32),
+            np.array(8000, np.int32)],
+           lambda s, r: np.array([[[-17.852896, -16.778025, -13.499288],  # TF's values
+                                   [-16.914766, -16.733763, -14.129635]]], np.float32),
+           grad="no gradient in TF"),
 ]
 
 

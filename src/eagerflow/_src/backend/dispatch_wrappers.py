@@ -2401,6 +2401,17 @@ def _w4ba59c5cab(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w4be8a2181d(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(image, boxes, box_ind=None, crop_size=None, method=None, extrapolation_value=None, name=None, box_indices=None):
+        try:
+            return _export_fn(image, boxes, box_ind, crop_size, method, extrapolation_value, name, box_indices)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'image': image, 'boxes': boxes, 'box_ind': box_ind, 'crop_size': crop_size, 'method': method, 'extrapolation_value': extrapolation_value, 'name': name, 'box_indices': box_indices})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w4c69002964(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(shape, dtype=None, name=None, layout=None):
         try:
@@ -8707,6 +8718,7 @@ WRAPPERS = {
     'compat.v1.graph_util.remove_training_nodes': _we4d3c6e6b2,
     'compat.v1.graph_util.tensor_shape_from_node_def_name': _wf1527bec49,
     'compat.v1.guarantee_const': _wdb5bea4690,
+    'compat.v1.image.crop_and_resize': _w4be8a2181d,
     'compat.v1.image.draw_bounding_boxes': _wc8b7ebf995,
     'compat.v1.image.extract_glimpse': _w61b207e21f,
     'compat.v1.image.resize_area': _w09f56fc2de,

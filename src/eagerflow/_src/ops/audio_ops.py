@@ -1,4 +1,5 @@
-"""Audio ops (``tf.audio``): 16-bit PCM WAV encoding and decoding.
+"""Audio ops (``tf.audio``): 16-bit PCM WAV encoding and decoding; the raw ops
+AudioSpectrogram and Mfcc of TF's speech examples.
 
 >>> wav = tf.audio.encode_wav(tf.constant([[0.0], [0.5]]), 8000)
 >>> wav.numpy()[:4], len(wav.numpy())
@@ -16,7 +17,8 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, fixed_input_error, register
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, fixed_input_error, \
+    no_gradient_entry, register
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 
@@ -211,3 +213,138 @@ def decode_wav(contents, desired_channels=-1, desired_samples=-1, name=None):
         return DecodeWav(*dispatch(_DECODE_WAV, inputs, attrs, name))
     except errors.OpError as e:
         raise errors.listed(e, contents) from None
+
+
+# -- AudioSpectrogram and Mfcc (raw ops of TF's speech examples) --------------------------------
+# Both compute in float64 as TF's kernels do, and give float32.
+
+def _spectrogram_error(window_size, stride):
+    return errors.InvalidArgumentError(
+        None, None, f"Spectrogram initialization failed for window size {window_size} and "
+                    f"stride {stride}")
+
+
+def _fft_length(window_size):
+    """The smallest power of two holding a window."""
+    return 1 << max(int(window_size) - 1, 0).bit_length()
+
+
+def _audio_spectrogram(xp, input, *, window_size, stride, magnitude_squared=False):  # noqa: A002
+    if input.ndim != 2:
+        raise errors.InvalidArgumentError(
+            None, None, f"input must be 2-dimensional{errors.shape_text(input.shape)}")
+    if window_size < 2 or stride < 1:
+        raise _spectrogram_error(window_size, stride)
+    samples, channels = input.shape
+    fft_length = _fft_length(window_size)
+    frames = 0 if samples < window_size else 1 + (samples - window_size) // stride
+    # each channel's frames, by a periodic Hann window, zero-padded to the FFT's length
+    starts = np.arange(frames)[:, None] * stride + np.arange(window_size)
+    window = 0.5 - 0.5 * np.cos(2 * np.pi * np.arange(window_size) / window_size)
+    framed = np.asarray(input, np.float64).T[:, starts] * window
+    power = np.abs(np.fft.rfft(framed, fft_length, axis=-1)) ** 2
+    return (power if magnitude_squared else np.sqrt(power)).astype(np.float32)
+
+
+def _audio_spectrogram_rule(input, *, window_size, stride, magnitude_squared=False):  # noqa: A002
+    shape = input.shape
+    if shape.rank is None:
+        return TensorShape([None, None, _fft_length(window_size) // 2 + 1]), _d.float32
+    if shape.rank != 2:
+        raise ValueError(f"Shape must be rank 2 but is rank {shape.rank} for "
+                         f"'{{{{node AudioSpectrogram}}}} = AudioSpectrogram"
+                         f"[magnitude_squared={str(magnitude_squared).lower()}, "
+                         f"stride={stride}, window_size={window_size}]' with input shapes: "
+                         f"{errors.shape_text(shape)}.")
+    samples = shape[0]
+    if samples is not None:
+        samples = 0 if samples < window_size else 1 + (samples - window_size) // max(stride, 1)
+    return TensorShape([shape[1], samples, _fft_length(window_size) // 2 + 1]), _d.float32
+
+
+_AUDIO_SPECTROGRAM = register("AudioSpectrogram", _audio_spectrogram, _audio_spectrogram_rule,
+                              dtypes=(_d.float32,))
+tf_nodes[_AUDIO_SPECTROGRAM] = NodeForm(types={}, defaults={"magnitude_squared": False},
+                                        outputs=("spectrogram",))
+tf_args[_AUDIO_SPECTROGRAM] = ("input",)
+
+
+def _freq_to_mel(freq):
+    return 1127.0 * np.log1p(np.asarray(freq, np.float64) / 700.0)
+
+
+def _mel_weights(bins, sample_rate, channels, lower, upper):
+    """(first bin, last bin, each bin's channel on the right of its triangle or -1, and
+    its weight there): the triangular mel filterbank of TF's MFCC, whose bins between the
+    first and last each give `weight` of their magnitude to their channel and the rest to
+    the next one."""
+    mel_low = _freq_to_mel(lower)
+    spacing = (_freq_to_mel(upper) - mel_low) / (channels + 1)
+    centers = mel_low + spacing * np.arange(1, channels + 2)
+    hz_per_bin = 0.5 * sample_rate / (bins - 1)
+    first, last = int(1.5 + lower / hz_per_bin), int(upper / hz_per_bin)
+    index = np.arange(first, min(last, bins - 1) + 1)
+    mel = _freq_to_mel(index * hz_per_bin)
+    # the channel whose center is the last one below each bin (-1: below the first)
+    channel = np.minimum(np.searchsorted(centers[:channels], mel, side="left"), channels) - 1
+    right = centers[channel + 1]
+    left = np.where(channel >= 0, centers[np.maximum(channel, 0)], mel_low)
+    return first, last, index, channel, (right - mel) / (right - left)
+
+
+def _mfcc(xp, spectrogram, sample_rate, *, upper_frequency_limit=4000.0,
+          lower_frequency_limit=20.0, filterbank_channel_count=40, dct_coefficient_count=13):
+    if spectrogram.ndim != 3:
+        raise errors.InvalidArgumentError(
+            None, None,
+            f"spectrogram must be 3-dimensional{errors.shape_text(spectrogram.shape)}")
+    if np.ndim(sample_rate) != 0:
+        raise errors.InvalidArgumentError(
+            None, None, f"Input sample_rate should be a scalar tensor, got "
+                        f"{errors.shape_text(np.shape(sample_rate))} instead.")
+    rate, bins, channels = int(sample_rate), spectrogram.shape[2], filterbank_channel_count
+    lower, upper = float(lower_frequency_limit), float(upper_frequency_limit)
+    if (channels < 1 or rate <= 0 or bins < 2 or lower < 0 or upper <= lower
+            or dct_coefficient_count < 1 or dct_coefficient_count > channels):
+        raise errors.InvalidArgumentError(
+            None, None, f"Mfcc initialization failed for channel count {bins}, sample rate "
+                        f"{rate} and filterbank_channel_count {channels}")
+    out_shape = spectrogram.shape[:2] + (dct_coefficient_count,)
+    first, last, index, channel, weight = _mel_weights(bins, rate, channels, lower, upper)
+    if last >= bins:  # (a limit above the spectrogram's top: TF's filterbank gives nothing)
+        return np.zeros(out_shape, np.float32)
+    magnitude = np.sqrt(np.asarray(spectrogram, np.float64)[..., index])
+    weighted = magnitude * weight
+    # slot c + 1 is channel c's; slots 0 and channels + 1 take the sides of no channel
+    bank = np.zeros(spectrogram.shape[:2] + (channels + 2,))
+    np.add.at(bank, (..., channel + 1), weighted)
+    np.add.at(bank, (..., channel + 2), magnitude - weighted)
+    logs = np.log(np.maximum(bank[..., 1:channels + 1], 1e-12))
+    # a DCT-II scaled by sqrt(2 / channels) (no special first term)
+    k = np.arange(dct_coefficient_count)[:, None]
+    cosines = np.sqrt(2.0 / channels) * np.cos(k * (np.pi / channels) * (np.arange(channels) + 0.5))
+    return (logs @ cosines.T).astype(np.float32).reshape(out_shape)
+
+
+def _mfcc_rule(spectrogram, sample_rate, *, dct_coefficient_count=13, **_):
+    shape = spectrogram.shape
+    if shape.rank is not None and shape.rank != 3:
+        raise ValueError(f"Shape must be rank 3 but is rank {shape.rank} for '{{{{node Mfcc}}}} "
+                         f"= Mfcc[]' with input shapes: {errors.shape_text(shape)}, "
+                         f"{errors.shape_text(sample_rate.shape)}.")
+    if sample_rate.shape.rank not in (None, 0):
+        raise ValueError(f"Shape must be rank 0 but is rank {sample_rate.shape.rank} for "
+                         f"'{{{{node Mfcc}}}} = Mfcc[]' with input shapes: "
+                         f"{errors.shape_text(shape)}, {errors.shape_text(sample_rate.shape)}.")
+    known = shape.rank is not None
+    return TensorShape([shape[0] if known else None, shape[1] if known else None,
+                        dct_coefficient_count]), _d.float32
+
+
+_MFCC = register("Mfcc", _mfcc, _mfcc_rule, tied=(0,), dtypes=(_d.float32,))
+tf_nodes[_MFCC] = NodeForm(types={}, defaults={
+    "upper_frequency_limit": 4000.0, "lower_frequency_limit": 20.0,
+    "filterbank_channel_count": 40, "dct_coefficient_count": 13}, outputs=("output",))
+tf_args[_MFCC] = ("spectrogram", "sample_rate")
+batching_rules.assign(PER_ELEMENT, _AUDIO_SPECTROGRAM, _MFCC)
+no_gradient_entry("AudioSpectrogram", "Mfcc")

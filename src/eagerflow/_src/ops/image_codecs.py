@@ -93,10 +93,12 @@ _CORRUPT = {
 }
 
 
-def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True, columns=None):
+def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True, columns=None,
+            first_only=False):
     """The frames of `data`, (frames, height, width, channels) arrays of uint8 (or uint16
     for 16-bit PNGs); `gray`: a JPEG decodes its luma alone, as libjpeg does; `fast`: with
-    libjpeg's fast integer inverse DCT; `fancy`: upsampling chroma by interpolation."""
+    libjpeg's fast integer inverse DCT; `fancy`: upsampling chroma by interpolation;
+    `first_only`: a GIF's first frame alone (the others not even read)."""
     Image = _pillow(op_name)
     try:
         im = Image.open(io.BytesIO(data))
@@ -105,14 +107,81 @@ def _frames(op_name, data, fmt, gray, ratio=1, fast=True, fancy=True, columns=No
                 raise ValueError("Unsupported color conversion request")
             return _jpeg(im, gray, ratio, fast, fancy, columns)[None]
         if fmt == "GIF":
-            frames = []
-            for i in range(getattr(im, "n_frames", 1)):
-                im.seek(i)
-                frames.append(np.asarray(im.convert("RGB")))
-            return np.stack(frames)
+            return _gif(data, Image, first_only)
         return _native(im, fmt)[None]
-    except (OSError, ValueError, SyntaxError, EOFError) as e:
+    except _GifError as e:
+        raise _invalid(f"Invalid GIF data (size {len(data)}), {e}") from None
+    except (OSError, ValueError, SyntaxError, EOFError, IndexError, struct.error) as e:
         raise _invalid(_CORRUPT[fmt].format(size=len(data))) from e
+
+
+def _gif(data, Image, first_only=False):
+    """The frames of GIF `data` as TF composes them, of the first image's size: each frame
+    starts as a copy of the one before (the first as black) and its image's pixels are
+    painted over it at its offset, but for those of its transparent colour; disposal
+    methods are not applied. Pillow decodes each image's colour indices alone (its own
+    compositing differs)."""
+    def blocks(pos):  # (the end of a run of data sub-blocks starting at `pos`)
+        while data[pos]:
+            pos += data[pos] + 1
+        return pos + 1
+
+    def color_map(flags, pos):
+        if not flags & 0x80:
+            return None, pos
+        size = 3 * (2 << (flags & 7))
+        return np.frombuffer(data[pos:pos + size], np.uint8).reshape(-1, 3), pos + size
+
+    global_map, pos = color_map(data[10], 13)
+    canvas, frames, transparent = None, [], None
+    while pos < len(data) and data[pos] != 0x3B:  # (0x3B: the trailer)
+        kind, pos = data[pos], pos + 1
+        if kind == 0x21:  # an extension: a graphic control one gives the next image's
+            if data[pos] == 0xF9 and data[pos + 1] >= 4:  # transparent colour
+                transparent = data[pos + 5] if data[pos + 2] & 1 else None
+            pos = blocks(pos + 1)
+            continue
+        if kind != 0x2C:
+            raise ValueError("not an image descriptor")
+        left, top, w, h, flags = struct.unpack("<4HB", data[pos:pos + 9])
+        local_map, pos = color_map(flags, pos + 9)
+        end = blocks(pos + 1)
+        indices = _gif_indices(Image, w, h, flags & 0x40, data[pos:end])
+        pos, colors = end, global_map if local_map is None else local_map
+        canvas = np.zeros((h, w, 3), np.uint8) if canvas is None else canvas.copy()
+        if colors is None:
+            raise _GifError(f"missing color map for frame {len(frames)}")
+        height, width = canvas.shape[:2]
+        area = indices[:max(0, min(h, height - top)), :max(0, min(w, width - left))]
+        painted = area != transparent if transparent is not None else np.ones_like(area, bool)
+        outside = area[painted & (area >= len(colors))]  # (the first, row by row)
+        if outside.size:
+            raise _GifError(f"found color index {outside[0]} outside of color map range "
+                            f"{len(colors)}")
+        region = canvas[top:top + area.shape[0], left:left + area.shape[1]]
+        region[painted] = colors[area[painted]]
+        frames.append(canvas)
+        transparent = None
+        if first_only:
+            break
+    if not frames:
+        raise ValueError("no image")
+    return np.stack(frames)
+
+
+class _GifError(ValueError):
+    """A GIF TF reads but refuses, with TF's reason."""
+
+
+def _gif_indices(Image, width, height, interlaced, image_data):
+    """The colour indices of one GIF image (its LZW data), decoded by Pillow from a GIF of
+    that image alone whose palette maps each index to itself."""
+    palette = bytes(np.repeat(np.arange(256, dtype=np.uint8), 3))
+    alone = (b"GIF87a" + struct.pack("<HHBBB", width, height, 0xF7, 0, 0) + palette
+             + b"\x2c" + struct.pack("<4HB", 0, 0, width, height, 0x40 if interlaced else 0)
+             + image_data + b"\x3b")
+    with Image.open(io.BytesIO(alone)) as im:
+        return np.asarray(im.convert("L") if im.mode not in ("L", "P") else im)
 
 
 def _jpeg(im, gray, ratio, fast, fancy, columns=None):
@@ -365,6 +434,8 @@ def _webp(op_name, data, channels, dtype, expand_animations):
         raise _invalid(_CORRUPT["WebP"].format(size=len(data))) from e
     if channels not in (0, len(mode)):
         raise _invalid("Number of channels requested does not match input")
+    if channels == 3 and len(frames) > 1:  # (TF decodes animations as RGBA alone)
+        raise _invalid("WebP Animation must be 4 channel RGBA")
     frames = np.stack(frames)
     return frames[0] if op_name == "DecodeImage" and not expand_animations else frames
 
@@ -457,8 +528,9 @@ def _bmp(data):
     """(1, height, width, channels) pixels of an uncompressed 8, 24 or 32-bit BMP."""
     def number(at, size, signed=False):
         return int.from_bytes(data[at:at + size], "little", signed=signed)
-    if len(data) < 30:
-        raise _invalid(f"Invalid BMP data, size {len(data)}")
+    if len(data) < 32:  # (TF reads the header's fields as 32 bytes)
+        raise _invalid(f"Incomplete bmp content, requires at least 32 bytes to find the header "
+                       f"size, width, height, and bpp, got {len(data)} bytes")
     offset, width, height, bpp = number(10, 4), number(18, 4, True), number(22, 4, True), \
         number(28, 2)
     channels = bpp // 8
@@ -518,7 +590,8 @@ def _decode(op_name):
         if frames is None:
             frames = _frames(op_name, data, fmt, gray=channels == 1, ratio=ratio,
                              fast=dct_method != "INTEGER_ACCURATE", fancy=fancy_upscaling,
-                             columns=columns)
+                             columns=columns,
+                             first_only=op_name == "DecodeImage" and not expand_animations)
         if op_name == "DecodeGif":
             return xp.asarray(_as_dtype(_with_channels(frames, 3), _d.uint8, fmt))
         if fmt == "GIF" and op_name != "DecodeImage" and len(frames) > 1:

@@ -883,7 +883,7 @@ def _glimpse_corner(y, x, in_h, in_w, height, width, version, centered, normaliz
     if normalized:
         x, y = x * _F32(in_w), y * _F32(in_h)
     if centered:
-        if normalized:
+        if normalized or version == 1:  # (TF 1 halves an offset in pixels too)
             x, y = x / _F32(2), y / _F32(2)
         x, y = x + _F32(in_w) / _F32(2), y + _F32(in_h) / _F32(2)
     if half:
@@ -1414,6 +1414,18 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
         return dispatch(_CROP_AND_RESIZE, (image, boxes, box_indices, size), attrs, name)
     except errors.OpError as e:
         raise errors.listed(e, *given) from None
+
+
+
+@export("compat.v1.image.crop_and_resize")
+def crop_and_resize_v1(image, boxes, box_ind=None, crop_size=None, method="bilinear",
+                       extrapolation_value=0, name=None, box_indices=None):
+    """TF 1's `crop_and_resize`: the image indices may be given as `box_ind` (deprecated)
+    or `box_indices`."""
+    if box_ind is not None and box_indices is not None:
+        raise ValueError("Cannot specify both 'box_ind' and 'box_indices'.")
+    return crop_and_resize(image, boxes, box_indices if box_ind is None else box_ind,
+                           crop_size, method, extrapolation_value, name)
 
 
 # --- resizing -------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from eagerflow._src.ops.image_ops import (  # noqa: F401
     resize_area, resize_bicubic, resize_bilinear, resize_image_with_pad, resize_images,
     resize_nearest_neighbor)
 from eagerflow._src.ops.image_ops import ResizeMethodV1 as ResizeMethod  # noqa: F401
+from eagerflow._src.ops.image_ops import crop_and_resize_v1 as crop_and_resize  # noqa: F401
 from eagerflow._src.ops.image_ops import draw_bounding_boxes_v1 as draw_bounding_boxes  # noqa: F401
 from eagerflow._src.ops.image_ops import extract_glimpse_v1 as extract_glimpse  # noqa: F401
 from eagerflow._src.ops.image_ops import resize_images as resize  # noqa: F401
