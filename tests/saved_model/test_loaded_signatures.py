@@ -424,3 +424,33 @@ def test_saved_signature_records_no_positions_and_its_input_shapes(tmp_path):
     # each argument's shape (TF reads a loaded signature's input shapes from it)
     assert [[d.size for d in fdef.arg_attr[i].attr["_output_shapes"].list.shape[0].dim]
             for i in range(2)] == [[-1], [-1]]
+
+
+def test_no_matching_function_error_lists_each_argument_and_option(tmp_path):
+    """As TF's: the arguments, defaults applied, one per line; each saved option alike."""
+    class Traced(tf.Module):
+        @tf.function
+        def f(self, x, scale=2.0):
+            return x * scale
+
+    m = Traced()
+    m.f(tf.constant([1.0, 2.0]))
+    m.f(tf.constant(3.0, tf.float64), scale=tf.constant(1.0, tf.float64))
+    tf.saved_model.save(m, str(tmp_path))
+    f = tf.saved_model.load(str(tmp_path)).f
+    with pytest.raises(ValueError) as info:
+        f(tf.constant([1, 2]))
+    message = str(info.value)
+    got, expected = message.split("\n\n Expected these arguments to match one of the "
+                                  "following 2 option(s):\n\n")
+    assert got.startswith("Could not find matching concrete function to call loaded from the "
+                          "SavedModel. Got:\n  Positional arguments (2 total):\n    * ")
+    assert got.endswith("\n    * 2.0\n  Keyword arguments: {}")
+    assert expected == (
+        "Option 1:\n  Positional arguments (2 total):\n"
+        "    * TensorSpec(shape=(2,), dtype=tf.float32, name='x')\n    * 2.0\n"
+        "  Keyword arguments: {}\n\n"
+        "Option 2:\n  Positional arguments (2 total):\n"
+        "    * TensorSpec(shape=(), dtype=tf.float64, name='x')\n"
+        "    * TensorSpec(shape=(), dtype=tf.float64, name='scale')\n"
+        "  Keyword arguments: {}")

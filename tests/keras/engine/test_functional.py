@@ -507,3 +507,20 @@ def test_from_config_leaves_the_models_own_trainable_flag_out(tmp_path):
         assert len(loaded.trainable_weights) == 4
     model.save(str(tmp_path / "m.keras"))
     assert tf.keras.models.load_model(str(tmp_path / "m.keras")).layers[1].trainable is True
+
+
+def test_a_nested_functional_model_is_named_in_configs_as_tf_keras_names_it():
+    # tf_keras: the class is not public, so its entry names the module it lives in
+    i = keras.Input((2,))
+    inner = keras.Model(i, keras.layers.Dense(1)(i), name="inner")
+    outer = keras.Sequential([keras.Input((2,)), inner, keras.layers.Dense(1)])
+    entry = keras.layers.serialize(inner)
+    assert (entry["module"], entry["class_name"], entry["registered_name"]) == \
+        ("tf_keras.src.engine.functional", "Functional", "Functional")
+    nested = outer.get_config()["layers"][1]
+    assert (nested["module"], nested["registered_name"]) == \
+        ("tf_keras.src.engine.functional", "Functional")
+    again = keras.Sequential.from_config(outer.get_config())
+    assert type(again.layers[0]).__name__ == "Functional"
+    # a Sequential inside is public: named by the top-level module
+    assert keras.layers.serialize(keras.Sequential([keras.layers.Dense(1)]))["module"] == "keras"

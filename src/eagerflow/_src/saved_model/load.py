@@ -308,16 +308,18 @@ class RestoredFunction:
         raise self._no_match(args, kwargs)
 
     def _no_match(self, args, kwargs):
-        """TF's ValueError for arguments no saved concrete function matches."""
-        shown = "\n".join(f"  Option {i + 1}:\n    Positional arguments: "
-                          f"{c.structured_input_signature[0]}\n    Keyword arguments: "
-                          f"{c.structured_input_signature[1]}"
-                          for i, c in enumerate(self.concrete_functions))
+        """TF's ValueError for arguments no saved concrete function matches: the arguments
+        (defaults applied) and each option's, one per line."""
+        try:
+            args, kwargs = self._canonical(args, kwargs)
+        except TypeError:
+            pass
+        options = "\n\n".join(f"Option {i + 1}:\n{_listed(*c.structured_input_signature)}"
+                                for i, c in enumerate(self.concrete_functions))
         return ValueError(f"Could not find matching concrete function to call loaded from the "
-                          f"SavedModel. Got:\n  Positional arguments ({len(args)} total):\n"
-                          f"    * {args}\n  Keyword arguments: {kwargs}\n\n Expected these "
+                          f"SavedModel. Got:\n{_listed(args, kwargs)}\n\n Expected these "
                           f"arguments to match one of the following "
-                          f"{len(self.concrete_functions)} option(s):\n\n{shown}")
+                          f"{len(self.concrete_functions)} option(s):\n\n{options}")
 
     def get_concrete_function(self, *args, **kwargs):
         """The saved concrete function these arguments (tensors or `TensorSpec`s) match."""
@@ -336,6 +338,14 @@ class RestoredFunction:
 
     def __repr__(self):
         return f"<RestoredFunction {self._name} at 0x{id(self):x}>"
+
+
+def _listed(args, kwargs):
+    """Positional arguments one per line, then keyword arguments, as TF's errors list them
+    (a tensor by its repr, with its shape and dtype)."""
+    lines = [f"  Positional arguments ({len(args)} total):"]
+    lines += [f"    * {arg!r}" if isinstance(arg, Tensor) else f"    * {arg}" for arg in args]
+    return "\n".join(lines + [f"  Keyword arguments: {kwargs}"])
 
 
 def _parameters(fullargspec):

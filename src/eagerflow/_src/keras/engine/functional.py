@@ -48,6 +48,9 @@ class Functional(Model):
     """A model of layers connected by calls on `Input` tensors (``Model(inputs, outputs)``)."""
 
     _DEFAULT_NAME = "model"
+    # configs name it as tf_keras does, by the module it is defined in (not a public one)
+    _serialized_module = "tf_keras.src.engine.functional"
+    _serialized_registered_name = "Functional"
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)

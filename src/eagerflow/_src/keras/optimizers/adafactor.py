@@ -8,6 +8,8 @@ matrix is kept factored, as row and column means.
 array([0.8418861, 1.8418862], dtype=float32)
 """
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, _shared_name
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 
@@ -46,17 +48,29 @@ class Adafactor(Optimizer):
         self.relative_step = relative_step
 
     def build(self, var_list):
-        """Creates, variable by variable, ``r`` and ``c`` (rank 2 or more) and ``v``."""
+        """Creates, variable by variable, ``r`` and ``c`` (rank 2 or more) and ``v``.
+
+        As in tf_keras, the lists ``_r`` and ``_c`` hold a variable's factors, or an
+        integer 0 placeholder for a variable of rank under 2: a checkpoint saves them
+        (as ``optimizer/_r/<i>``), and one written by TF restores only where they are.
+        """
         if getattr(self, "_built", False):
             return
         super().build(var_list)
+        self._r, self._c = [], []
         for var, slots in zip(var_list, self._slots):
             shape = var.shape
+            name = _shared_name(var)
             if shape.rank >= 2:
-                name = _shared_name(var)
                 slots["r"] = self.add_variable(shape[:-1], var.dtype, name=f"r/{name}")
                 slots["c"] = self.add_variable(shape[:-2].concatenate(shape[-1:]), var.dtype,
                                                name=f"c/{name}")
+                self._r.append(slots["r"])
+                self._c.append(slots["c"])
+            else:
+                with context.init_scope():
+                    self._r.append(Variable(0, name=f"r/{name}"))
+                    self._c.append(Variable(0, name=f"c/{name}"))
             slots["v"] = self.add_variable_from_reference(var, "v")
         self._built = True
 

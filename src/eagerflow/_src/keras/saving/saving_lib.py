@@ -57,10 +57,6 @@ _logger = _log.logger
 _CONFIG = "config.json"
 _METADATA = "metadata.json"
 _KERAS_VERSION = "2.21.0"
-# Where tf_keras finds the model classes its archives name.
-_MODEL_MODULES = {"Sequential": {"module": "keras"},
-                  "Functional": {"module": "tf_keras.src.engine.functional",
-                                 "registered_name": "Functional"}}
 
 
 @export("keras.saving.save_model", "keras.models.save_model")
@@ -135,7 +131,6 @@ def _model_config(model, compile_config):
     config, how to build it and (when compiled) `compile_config`."""
     config = layers_mod.serialize(model)
     config["build_config"] = model.get_build_config()
-    config.update(_MODEL_MODULES.get(config["class_name"], {}))
     if compile_config is not None:
         config["compile_config"] = compile_config
     return config

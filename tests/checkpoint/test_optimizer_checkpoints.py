@@ -1,0 +1,42 @@
+"""Every Keras optimizer's state saved by tf_keras's ``save_weights`` resumes training here.
+
+data/tf/optimizers/ was written by data/make_optimizer_checkpoints.py with real
+TF: the weights and optimizer state after two steps, and what one more step
+gave TF.
+"""
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from tests.checkpoint.reference import DATA
+
+HERE = os.path.join(DATA, "tf", "optimizers")
+_spec = importlib.util.spec_from_file_location(
+    "make_optimizer_checkpoints", os.path.join(DATA, "make_optimizer_checkpoints.py"))
+make = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make)
+
+
+@pytest.fixture(scope="module")
+def expected():
+    with np.load(os.path.join(HERE, "expected.npz")) as f:
+        return dict(f)
+
+
+@pytest.mark.parametrize("name", sorted(make.OPTIMIZERS))
+def test_training_resumed_from_tf_checkpoint_takes_tfs_next_step(name, expected):
+    model = make.build(tf.keras, name)
+    status = model.load_weights(os.path.join(HERE, name, "w"))
+    x, y = make.data()
+    model.train_on_batch(x[:8], y[:8])
+    status.assert_consumed()
+    for i, w in enumerate(model.get_weights()):
+        np.testing.assert_allclose(w, expected[f"{name}/weights/{i}"], rtol=1e-5, atol=1e-6)
+    variables = model.optimizer.variables
+    assert f"{name}/optimizer/{len(variables)}" not in expected
+    for i, v in enumerate(variables):
+        np.testing.assert_allclose(v.numpy(), expected[f"{name}/optimizer/{i}"],
+                                   rtol=1e-5, atol=1e-6, err_msg=v.name)
