@@ -20,9 +20,10 @@ FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq", "transformer_ptq", "ups
 CONVERTED_FULL_INTEGER = FULL_INTEGER - set(QUANTIZED_FROM)
 # recurrent models, converted from a function of batch 1 (as TF's converter needs for
 # Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
-RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2)}
-# (TF writes GRUs and simple RNNs as WHILE loops; eagerflow's converter does not convert them)
-RECURRENT_CONVERTED = {"lstm", "lstm_seq"}
+RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2),
+             "bidi_gru": (5, 3), "bidi_lstm": (4, 2)}
+# (TF writes GRUs and simple RNNs as WHILE loops, eagerflow's converter as their steps)
+RECURRENT_CONVERTED = set(RECURRENT)
 # models whose inputs are token ids
 INTEGER_INPUTS = {"text", "transformer", "transformer_ptq"}
 
@@ -123,6 +124,12 @@ def build_recurrent(tf, name):
     if name == "simple_rnn":
         return tf.keras.Sequential([L.SimpleRNN(3, return_sequences=True,
                                                 input_shape=RECURRENT[name])])
+    if name == "bidi_gru":   # (the backward layer's input and output reversed)
+        return tf.keras.Sequential([L.Bidirectional(L.GRU(3, return_sequences=True),
+                                                    input_shape=RECURRENT[name])])
+    if name == "bidi_lstm":
+        return tf.keras.Sequential([L.Bidirectional(L.LSTM(2), merge_mode="sum",
+                                                    input_shape=RECURRENT[name])])
     raise ValueError(name)
 
 

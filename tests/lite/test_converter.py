@@ -500,16 +500,24 @@ def test_full_integer_operators_as_tf_writes_them():
 
 
 @pytest.mark.parametrize("name", sorted(models.RECURRENT_CONVERTED))
-def test_keras_lstm_converts_to_tfs_fused_operator(name):
+def test_keras_recurrent_layers_convert_with_tfs_results(name):
+    # LSTMs: TF's fused operator, its state carried from one invoke to the next; GRUs and
+    # simple RNNs (which TF writes as WHILE loops): their steps, stateless
     content = _write_ours().converted(name)
     interpreter = tf.lite.Interpreter(model_content=content)
     ops = [op["op_name"] for op in interpreter._get_ops_details()]
-    assert ops[0] == "UNIDIRECTIONAL_SEQUENCE_LSTM"
-    assert ops == [op["op_name"] for op in tf.lite.Interpreter(
-        model_path=os.path.join(DATA, f"{name}.tflite"))._get_ops_details()][:1] + ops[1:]
+    theirs = [op["op_name"] for op in tf.lite.Interpreter(
+        model_path=os.path.join(DATA, f"{name}.tflite"))._get_ops_details()]
+    lstm = ops.count("UNIDIRECTIONAL_SEQUENCE_LSTM")
+    assert lstm == theirs.count("UNIDIRECTIONAL_SEQUENCE_LSTM")
+    assert ("WHILE" in theirs) is (not lstm) and "WHILE" not in ops
+    if name.startswith("lstm"):
+        assert ops[0] == theirs[0] == "UNIDIRECTIONAL_SEQUENCE_LSTM"
+    if "bidi" in name:
+        assert "REVERSE_V2" in ops
     states = [d for d in lite_schema.read_model(content)["subgraphs"][0]["tensors"]
               if d["is_variable"]]
-    assert len(states) == 2
+    assert len(states) == 2 * lstm
     data = np.load(os.path.join(DATA, f"{name}.npz"))
     ours = np.load(os.path.join(DATA, f"ours_{name}.npz"))   # (TF's interpreter, our file)
     for value, key in zip(models.run_twice(interpreter, data["x"]),
@@ -518,12 +526,37 @@ def test_keras_lstm_converts_to_tfs_fused_operator(name):
         np.testing.assert_allclose(value, ours[key], rtol=1e-5, atol=1e-6)
 
 
-def test_lstm_of_unknown_batch_fails_to_convert():
-    # (its state tensors need a batch size, as TF's converter needs one)
-    model = tf.keras.Sequential([tf.keras.layers.LSTM(2, input_shape=(3, 2))])
-    with pytest.raises(Exception, match=r"^Could not translate MLIR to FlatBuffer\.") as info:
+@pytest.mark.parametrize("layer", ["LSTM", "GRU", "SimpleRNN"])
+def test_recurrent_layer_of_unknown_batch_fails_to_convert(layer):
+    # (TF's converter needs the batch size of the sequence it writes)
+    model = tf.keras.Sequential([getattr(tf.keras.layers, layer)(2, input_shape=(3, 2))])
+    with pytest.raises(Exception, match=r": error: 'tf\.TensorListReserve' op requires "
+                                        r"element_shape to be static during TF Lite "
+                                        r"transformation pass$") as info:
         tf.lite.TFLiteConverter.from_keras_model(model).convert()
     assert type(info.value).__name__ == "ConverterError"
+
+
+@pytest.mark.parametrize("layer", [
+    lambda L: L.GRU(4), lambda L: L.GRU(3, return_sequences=True, reset_after=False),
+    lambda L: L.SimpleRNN(4, return_sequences=True),
+    lambda L: L.SimpleRNN(2, activation="relu"),
+    lambda L: L.Bidirectional(L.GRU(3), merge_mode="mul"),
+    lambda L: L.Bidirectional(L.SimpleRNN(2, return_sequences=True)),
+    lambda L: L.Bidirectional(L.LSTM(2, return_sequences=True), merge_mode="ave")])
+def test_keras_recurrent_model_of_fixed_batch_converts_with_its_values(layer):
+    # (an Input of a batch size: TF converts such models, GRUs and simple RNNs as loops)
+    tf.keras.backend.clear_session()
+    inputs = tf.keras.Input((5, 3), batch_size=2, name="sequence")
+    model = tf.keras.Model(inputs, layer(tf.keras.layers)(inputs))
+    model.set_weights(models.weights(model))
+    x = np.random.RandomState(3).uniform(-1, 1, (2, 5, 3)).astype(np.float32)
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    (detail,) = interpreter.get_input_details()
+    assert detail["shape_signature"].tolist() == [2, 5, 3]
+    (got,) = interpreter.get_signature_runner()(sequence=x).values()
+    np.testing.assert_allclose(got, model(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_full_integer_resize_keeps_its_input_parameters():

@@ -220,10 +220,12 @@ def test_tf_recurrent_files_with_tfs_results(name):
     # TF's UNIDIRECTIONAL_SEQUENCE_LSTM keeps its output and cell state in variable
     # tensors: a second invoke goes on from the first's state; reset_all_variables zeroes
     # it. GRUs and simple RNNs: WHILE loops of a condition and a body subgraph, stateless
+    # (a bidirectional layer's backward one reads its input reversed: REVERSE_V2)
     data = recorded(name)
     interpreter = tf.lite.Interpreter(model_path=path(name))
     ops = [op["op_name"] for op in interpreter._get_ops_details()]
-    lstm = name.startswith("lstm")
+    lstm = "lstm" in name
+    assert ("REVERSE_V2" in ops) is name.startswith("bidi")
     assert ("UNIDIRECTIONAL_SEQUENCE_LSTM" if lstm else "WHILE") in ops
     got = models.run_twice(interpreter, data["x"])
     for value, key in zip(got, ("first", "second", "reset")):

@@ -7,7 +7,8 @@ True
 """
 import numpy as np
 
-from eagerflow._src.lite.rules import RULES, ConversionError, _operand, _weights, rule
+from eagerflow._src.lite.rules import RULES, UNKNOWN_BATCH, ConversionError, _operand, _weights, \
+    rule
 
 @rule("Einsum")
 def _einsum(sub, op):
@@ -232,6 +233,8 @@ def _fused_lstm(sub, op):
     values = [sub.value(t) for t in (kernel, recurrent, bias, *state)]
     seq, last, cell = op.outputs[:3]
     batch = x.shape[0] if x.shape.rank == 3 and not op.attrs.get("time_major") else None
+    if x.shape.rank == 3 and x.shape[1 if op.attrs.get("time_major") else 0] is None:
+        raise ConversionError(op, UNKNOWN_BATCH)
     if op.attrs.get("mode") != "lstm" or any(v is None for v in values) or batch is None or \
             any(np.any(v != 0) for v in values[3:]) or sub.users.get(id(cell)):
         raise ConversionError(op)

@@ -172,7 +172,7 @@ class TFLiteConverter:
                 self._functions, signatures=keyed)
         except ConversionError as e:
             flex = OpsSet.SELECT_TF_OPS in ops or self.allow_custom_ops
-            raise ConverterError(_unsupported_message(e.op, flex)) from None
+            raise ConverterError(_unsupported_message(e, flex)) from None
         if not full_integer:
             return content
         dataset = self.representative_dataset
@@ -201,8 +201,11 @@ def _tensor_base_name(n, t):
     return "Identity" if n == 0 else f"Identity_{n}"
 
 
-def _unsupported_message(op, flex):
+def _unsupported_message(error, flex):
+    op = error.op
     where = f"{op.location[0]}:{op.location[1]}:1" if op.location else "<unknown>:0"
+    if error.message:
+        return f"{where}: error: {error.message}"
     if flex:  # (TF would keep it as a TensorFlow (flex) or custom op, which cannot run here)
         return (f"Could not translate MLIR to FlatBuffer.{where}: error: 'tf.{op.type}' op has "
                 f"no TFLite builtin operator, and this converter writes no select TF (flex) "

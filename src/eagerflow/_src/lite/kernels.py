@@ -405,6 +405,17 @@ def _pack(inputs, options, out_types):
     return [np.stack(inputs, axis=options["axis"])]
 
 
+@_kernel("UNPACK")
+def _unpack(inputs, options, out_types):
+    x = np.moveaxis(inputs[0], options.get("axis", 0), 0)
+    return [np.array(part) for part in x]
+
+
+@_kernel("REVERSE_V2")
+def _reverse(inputs, options, out_types):
+    return [np.flip(inputs[0], tuple(int(a) for a in np.ravel(inputs[1])))]
+
+
 @_kernel("ARG_MAX")
 def _arg_max(inputs, options, out_types):
     # (TFLite keeps the first of the greatest by ``>``: a NaN never wins, unless it leads)

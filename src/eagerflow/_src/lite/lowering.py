@@ -17,12 +17,15 @@ are pruned at the end.
 """
 import numpy as np
 
+from eagerflow._src.core import context
+from eagerflow._src.core.node_forms import tf_nodes
+from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.pipeline import optimize
-from eagerflow._src.graph.passes.program import derive, rewrite
+from eagerflow._src.graph.passes.program import Program, derive, rewrite
 from eagerflow._src.lite import composite_rules, schema  # noqa: F401 (registers its rules)
 from eagerflow._src.lite.interpreter import _Subgraph
-from eagerflow._src.lite.rules import RULES, ConversionError
+from eagerflow._src.lite.rules import RULES, UNKNOWN_BATCH, ConversionError
 
 class ModelBuilder:
     """Buffers and operator codes shared by a model's subgraphs."""
@@ -92,6 +95,32 @@ def _frozen(op):
     return [const], list(const.outputs)
 
 
+def _unfused(op):
+    """The operations of a fused GRU or SimpleRNN (``_FusedRNN``, which no TFLite operator
+    runs: TF's converter writes these layers' steps) and the tensors of its outputs: its
+    steps as ops TF has (the form a GraphDef holds), reading `op`'s inputs. None for other
+    operations, and for a batch of unknown size (TF's converter needs one)."""
+    if op.type != "_FusedRNN" or op.attrs.get("mode") == "lstm":
+        return None
+    x = op.inputs[0]
+    if x.shape.rank != 3 or x.shape[1 if op.attrs.get("time_major") else 0] is None:
+        raise ConversionError(op, UNKNOWN_BATCH)
+    graph = Graph(f"{op.name}_steps")
+    with context.building(graph), graph.name_scope(op.name):
+        args = [graph.placeholder(t.dtype, t.shape, f"arg{i}") for i, t in enumerate(op.inputs)]
+        outputs = list(tf_nodes.get(op.op_def).lower(args, dict(op.attrs)))
+    fed = {id(a.op): t for a, t in zip(args, op.inputs)}
+    steps = rewrite(Program.from_graph(graph, args, outputs),
+                    lambda o: ((), [fed[id(o)]]) if id(o) in fed else None)
+    return steps.operations, steps.outputs
+
+
+def _prepared(op):
+    """What stands in for `op` before lowering (see `rewrite`): a variable read's value,
+    a fused GRU's or SimpleRNN's steps, or None (kept)."""
+    return _frozen(op) or _unfused(op)
+
+
 class SubgraphBuilder:
     """Lowers one concrete function into a ``SubGraph`` dict."""
 
@@ -102,7 +131,8 @@ class SubgraphBuilder:
         self.call = "StatefulPartitionedCall" if any(
             op.type == "ReadVariableOp" for op in program.operations) else "PartitionedCall"
         # (variables read become constants, and what follows from constants folds)
-        self.program = fold_constants(rewrite(program, _frozen))
+        # (and fused GRUs and SimpleRNNs become their steps)
+        self.program = fold_constants(rewrite(program, _prepared))
         self.key, self.in_names, self.out_names = key, in_names, out_names
         self.tensors, self.operators = [], []
         self.index = {}     # id(graph tensor) -> TFLite tensor index

@@ -18,11 +18,19 @@ _UNFUSED = {b"Sigmoid": "LOGISTIC", b"Tanh": "TANH", b"Elu": "ELU"}
 
 
 class ConversionError(Exception):
-    """An operation no rule lowers (the converter raises TF's ``ConverterError`` for it)."""
+    """An operation no rule lowers (the converter raises TF's ``ConverterError`` for it);
+    `message`, when given, TF's error for it (``'tf.Op' op ...``) instead of an unsupported
+    operator's."""
 
-    def __init__(self, op):
+    def __init__(self, op, message=None):
         super().__init__(op.type)
-        self.op = op
+        self.op, self.message = op, message
+
+
+# (TF's converter writes a recurrent layer's sequence as a tensor list, which needs its
+# batch size)
+UNKNOWN_BATCH = ("'tf.TensorListReserve' op requires element_shape to be static during TF "
+                 "Lite transformation pass")
 
 
 rule = registrar(RULES)   # ``@rule("Conv2D", ...)``: the lowering of those graph ops
@@ -504,6 +512,19 @@ def _arg_max(sub, op):
 def _pack(sub, op):
     sub.emit("PACK", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
              "PackOptions", values_count=len(op.inputs), axis=int(op.attrs.get("axis", 0)))
+
+
+@rule("Unpack")
+def _unpack(sub, op):
+    axis = int(op.attrs.get("axis", 0))
+    sub.emit("UNPACK", [sub.input(op.inputs[0])], [sub.result(t) for t in op.outputs],
+             "UnpackOptions", num=len(op.outputs), axis=axis)
+
+
+@rule("ReverseV2")
+def _reverse(sub, op):
+    sub.emit("REVERSE_V2", [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+             [sub.result(op.outputs[0])], "ReverseV2Options")
 
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask")
