@@ -21,7 +21,7 @@ CONVERTED_FULL_INTEGER = FULL_INTEGER - set(QUANTIZED_FROM)
 # recurrent models, converted from a function of batch 1 (as TF's converter needs for
 # Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
 RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2),
-             "bidi_gru": (5, 3), "bidi_lstm": (4, 2)}
+             "bidi_gru": (5, 3), "bidi_lstm": (4, 2), "lstm_quant": (5, 40)}
 # (TF writes GRUs and simple RNNs as WHILE loops, eagerflow's converter as their steps)
 RECURRENT_CONVERTED = set(RECURRENT)
 # models whose inputs are token ids
@@ -124,6 +124,8 @@ def build_recurrent(tf, name):
     if name == "simple_rnn":
         return tf.keras.Sequential([L.SimpleRNN(3, return_sequences=True,
                                                 input_shape=RECURRENT[name])])
+    if name == "lstm_quant":   # (weights of 1024 elements and more: int8)
+        return tf.keras.Sequential([L.LSTM(64, input_shape=RECURRENT[name])])
     if name == "bidi_gru":   # (the backward layer's input and output reversed)
         return tf.keras.Sequential([L.Bidirectional(L.GRU(3, return_sequences=True),
                                                     input_shape=RECURRENT[name])])
@@ -137,8 +139,10 @@ def recurrent_converter(tf, model, name):
     """A converter of `model`'s function of one sequence (batch 1)."""
     fn = tf.function(lambda x: model(x))
     spec = tf.TensorSpec((1,) + RECURRENT[name], tf.float32)
-    return tf.lite.TFLiteConverter.from_concrete_functions([fn.get_concrete_function(spec)],
-                                                           model)
+    converter = tf.lite.TFLiteConverter.from_concrete_functions(
+        [fn.get_concrete_function(spec)], model)
+    configure(converter, name, tf)
+    return converter
 
 
 def run_twice(interpreter, x):

@@ -513,6 +513,16 @@ def test_keras_recurrent_layers_convert_with_tfs_results(name):
     assert ("WHILE" in theirs) is (not lstm) and "WHILE" not in ops
     if name.startswith("lstm"):
         assert ops[0] == theirs[0] == "UNIDIRECTIONAL_SEQUENCE_LSTM"
+        # (TF clips the cell state to [-10, 10]; dynamic range quantization: the eight
+        # weights int8, one scale each, the inputs quantized asymmetrically per step)
+        ours_options, their_options = (
+            lite_schema.read_model(data)["subgraphs"][0]["operators"][0]["builtin_options"]
+            for data in (content, open(os.path.join(DATA, f"{name}.tflite"), "rb").read()))
+        assert ours_options == their_options
+        weights = [d for d in interpreter.get_tensor_details()
+                   if d["index"] in interpreter._get_ops_details()[0]["inputs"][1:9]]
+        assert [(d["dtype"], len(d["quantization_parameters"]["scales"])) for d in weights] \
+            == [(np.int8, 1) if name.endswith("_quant") else (np.float32, 0)] * 8
     if "bidi" in name:
         assert "REVERSE_V2" in ops
     states = [d for d in lite_schema.read_model(content)["subgraphs"][0]["tensors"]

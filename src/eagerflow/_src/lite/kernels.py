@@ -463,13 +463,18 @@ LSTM_STATE = (18, 19)
 
 
 @_kernel("UNIDIRECTIONAL_SEQUENCE_LSTM")
-def _sequence_lstm(inputs, options, out_types):
+def sequence_lstm(inputs, options, out_types, scales=None):
     """TFLite's float LSTM over a sequence: gates ``i, f, o = sigmoid(...)`` and cell input
     ``g = act(...)`` from the input and the previous output (plus peepholes of the cell
     when given; ``i = 1 - f`` without input gate weights), ``c = f * c + i * g`` (clipped
     to `cell_clip`), ``h = o * act(c)`` (projected and clipped to `proj_clip` when
     given). Returns the outputs of every step, then the last output and cell state (the
-    variable inputs 18 and 19, which the interpreter updates)."""
+    variable inputs 18 and 19, which the interpreter updates).
+
+    With int8 input and recurrent weights (`scales`: each input's scale, None for a
+    float one), the hybrid kernel: each step's input and previous output quantized per
+    batch row (`_quantize_rows`), multiplied by the weights in integers and scaled, added
+    to the gate's bias in float32."""
     x = inputs[0]
     (w_i, w_f, w_c, w_o), (r_i, r_f, r_c, r_o) = inputs[1:5], inputs[5:9]
     (p_i, p_f, p_o), (b_i, b_f, b_c, b_o) = inputs[9:12], inputs[12:16]
@@ -481,15 +486,35 @@ def _sequence_lstm(inputs, options, out_types):
     act = _act(options)
     cell_clip, proj_clip = options.get("cell_clip", 0.0), options.get("proj_clip", 0.0)
     steps = x if options.get("time_major") else np.swapaxes(x, 0, 1)
+    hybrid = scales is not None and any(v is not None for v in scales[1:9])
+    asymmetric = bool(options.get("asymmetric_quantize_inputs"))
+    # (each gate's weights and their scale: None for float ones)
+    weight_scales = {id(inputs[n]): scales[n] for n in range(1, 9)} if hybrid else {}
+
+    def product(rows, quantized_rows, w):   # rows @ w.T (in integers for int8 weights)
+        scale = weight_scales.get(id(w))
+        if scale is None:
+            return rows @ w.T
+        q, row_scales, offsets = quantized_rows
+        w = w.astype(np.int32)
+        acc = q @ w.T - offsets[:, None] * w.sum(axis=1)[None, :]
+        return acc.astype(np.float32) * (row_scales * np.float32(scale))[:, None]
 
     def gate(w, r, b, peephole, cell):
-        z = step @ w.T + h @ r.T + (b if b is not None else 0)
+        if hybrid:   # (in float32: the bias, plus the input's part, plus the recurrent one)
+            z = np.zeros((len(h), len(w)), np.float32) + (b if b is not None else 0)
+            z = z + product(step, step_q, w)
+            z = z + product(h, h_q, r)
+        else:
+            z = step @ w.T + h @ r.T + (b if b is not None else 0)
         if peephole is not None:
             z = z + cell * peephole
         return z
 
     outputs = []
     for step in steps:
+        if hybrid:
+            step_q, h_q = _quantize_rows(step, asymmetric), _quantize_rows(h, asymmetric)
         f = _sigmoid(gate(w_f, r_f, b_f, p_f, c))
         i = 1 - f if w_i is None else _sigmoid(gate(w_i, r_i, b_i, p_i, c))
         g = activate(gate(w_c, r_c, b_c, None, c).astype(np.float32), act)
