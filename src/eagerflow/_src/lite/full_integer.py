@@ -29,7 +29,8 @@ _INT8 = frozenset({
     "SUM", "REDUCE_MAX", "REDUCE_MIN", "PAD", "STRIDED_SLICE", "SLICE", "RESIZE_BILINEAR",
     "RESIZE_NEAREST_NEIGHBOR", "MAXIMUM", "MINIMUM", "HARD_SWISH", "GATHER", "SPLIT",
     "SPLIT_V", "TILE", "PACK", "EXP", "GELU", "SQUARED_DIFFERENCE", "RSQRT",
-    "LOG_SOFTMAX", "SHAPE", "ARG_MAX", "ABS", "DIV", "SQRT", "LOG", "TRANSPOSE_CONV"})
+    "LOG_SOFTMAX", "SHAPE", "ARG_MAX", "ABS", "DIV", "SQRT", "LOG", "TRANSPOSE_CONV",
+    "BATCH_MATMUL"})
 # per-channel weights: operator -> the weights' channel axis
 _WEIGHTS = {"FULLY_CONNECTED": 0, "CONV_2D": 0, "DEPTHWISE_CONV_2D": 3, "TRANSPOSE_CONV": 0}
 # (positions of the data input and the bias of those operators, when not 0 and 2)
