@@ -636,3 +636,32 @@ def test_full_integer_transposed_convolution_and_float_elu():
     got = interpreter.get_signature_runner()(**{key: data["x"]})["conv2d_transpose"]
     step = _step_of(interpreter, interpreter.get_output_details()[0]["index"])
     assert np.abs(got - data["out_conv2d_transpose"]).max() <= 3 * step
+
+
+def test_keras_outputs_in_model_order_signatures_by_name():
+    # (TF's converter: the subgraph's outputs in the model's order, named by their place
+    # among the output names; a signature's inputs and outputs listed by name)
+    L = tf.keras.layers
+    zeta, alpha = L.Input((2,), name="zeta"), L.Input((2,), name="alpha")
+    h = L.Concatenate()([zeta, alpha])
+    model = tf.keras.Model([zeta, alpha], [L.Dense(1, name="z_out")(h),
+                                           L.Dense(2, name="a_out")(h),
+                                           L.Dense(3, name="m_out")(h)])
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    assert interpreter.get_signature_list() == {
+        "serving_default": {"inputs": ["alpha", "zeta"], "outputs": ["a_out", "m_out", "z_out"]}}
+    assert [(d["name"], d["shape"].tolist()) for d in interpreter.get_output_details()] == [
+        ("StatefulPartitionedCall:2", [1, 1]), ("StatefulPartitionedCall:0", [1, 2]),
+        ("StatefulPartitionedCall:1", [1, 3])]
+    x = {"zeta": np.float32([[1, 2]]), "alpha": np.float32([[-1, 3]])}
+    got = interpreter.get_signature_runner()(**x)
+    want = model([x["zeta"], x["alpha"]])
+    for name, value in zip(["z_out", "a_out", "m_out"], want):
+        np.testing.assert_allclose(got[name], value.numpy(), rtol=1e-6)
+    interpreter.allocate_tensors()
+    for d in interpreter.get_input_details():
+        interpreter.set_tensor(d["index"], x[d["name"][len("serving_default_"):-2]])
+    interpreter.invoke()
+    first = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+    np.testing.assert_allclose(first, want[0].numpy(), rtol=1e-6)

@@ -104,7 +104,14 @@ class TFLiteConverter:
         signatures = _save._canonical_signatures(model, None,
                                                  _save._keras_default_signature(model))
         # (a model not built yet has no serving function: converting it fails, as in TF)
-        return cls(_signature_functions(signatures), model)
+        functions = _signature_functions(signatures)
+        # (the outputs in the model's order, named ``StatefulPartitionedCall:n`` by their
+        # names' order, as TF's converter writes a Keras model's)
+        names = list(getattr(model, "output_names", None) or ())
+        for n, (key, concrete, in_names, out_names) in enumerate(functions):
+            if sorted(names) == sorted(out_names):
+                functions[n] += ([out_names.index(k) for k in names],)
+        return cls(functions, model)
 
     @classmethod
     def from_concrete_functions(cls, funcs, trackable_obj=None):

@@ -118,7 +118,10 @@ def quantize_model(model, samples, input_type, output_type):
     `output_type` the NumPy dtypes of its float inputs and outputs (float32, int8 or uint8).
     """
     signature = (model.get("signature_defs") or [None])[0]
-    names = [m["name"] for m in signature["inputs"]] if signature else ()
+    # (the inputs' names in the subgraph's order: a signature lists them by name)
+    by_index = {int(m["tensor_index"]): m["name"] for m in signature["inputs"]} \
+        if signature else {}
+    names = [by_index[int(i)] for i in model["subgraphs"][0]["inputs"]] if by_index else ()
     ranges = calibrate(model, samples, 0, names)
     _Quantizer(model, 0, ranges).run(np.dtype(input_type), np.dtype(output_type))
     _prune(model, 0)

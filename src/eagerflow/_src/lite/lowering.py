@@ -50,20 +50,26 @@ class ModelBuilder:
 
     def model(self, functions, signatures=True):
         """The ``.tflite`` bytes of `functions`: ``(signature key, concrete function,
-        input names, output names)`` each, one subgraph each."""
+        input names, output names[, order])`` each, one subgraph each; `order`, the
+        positions of the function's outputs in the order the subgraph lists them (a Keras
+        model's own order of its outputs)."""
         subgraphs, signature_defs = [], []
-        for n, (key, concrete, in_names, out_names) in enumerate(functions):
+        for n, (key, concrete, in_names, out_names, *order) in enumerate(functions):
+            order = list(order[0]) if order else list(range(len(out_names)))
             sub = SubgraphBuilder(self, concrete, key if signatures else None,
-                                  in_names, out_names)
+                                  in_names, out_names, order)
             subgraphs.append(sub.build())
             if sub.unknown:
                 _infer_shapes(self, subgraphs, n)
-            if signatures:
+            if signatures:   # (by name, as TF's converter lists them)
+                outputs = dict(zip(order, subgraphs[-1]["outputs"]))
                 signature_defs.append({
-                    "inputs": [{"name": k, "tensor_index": i}
-                               for k, i in zip(in_names, subgraphs[-1]["inputs"])],
-                    "outputs": [{"name": k, "tensor_index": i}
-                                for k, i in zip(out_names, subgraphs[-1]["outputs"])],
+                    "inputs": sorted(({"name": k, "tensor_index": i}
+                                      for k, i in zip(in_names, subgraphs[-1]["inputs"])),
+                                     key=lambda m: m["name"]),
+                    "outputs": sorted(({"name": k, "tensor_index": outputs[p]}
+                                       for p, k in enumerate(out_names)),
+                                      key=lambda m: m["name"]),
                     "signature_key": key, "subgraph_index": n})
         model = {"version": schema.SCHEMA_VERSION, "operator_codes": self.codes,
                  "subgraphs": subgraphs, "description": "MLIR Converted.",
@@ -124,7 +130,7 @@ def _prepared(op):
 class SubgraphBuilder:
     """Lowers one concrete function into a ``SubGraph`` dict."""
 
-    def __init__(self, model, concrete, key, in_names, out_names):
+    def __init__(self, model, concrete, key, in_names, out_names, order=None):
         self.model = model
         program = optimize(concrete.graph, concrete._inputs, concrete.outputs)
         # (TF's signature calls a function reading variables with StatefulPartitionedCall)
@@ -134,6 +140,7 @@ class SubgraphBuilder:
         # (and fused GRUs and SimpleRNNs become their steps)
         self.program = fold_constants(rewrite(program, _prepared))
         self.key, self.in_names, self.out_names = key, in_names, out_names
+        self.order = list(range(len(out_names))) if order is None else order
         self.tensors, self.operators = [], []
         self.index = {}     # id(graph tensor) -> TFLite tensor index
         self.known = {}     # id(graph tensor) -> its constant value
@@ -244,7 +251,8 @@ class SubgraphBuilder:
                 raise ConversionError(op)
             lower(self, op)
         outputs = []
-        for n, t in enumerate(program.outputs):
+        for n in self.order:
+            t = program.outputs[n]
             if id(t) not in self.index or self.index[id(t)] in outputs or \
                     self.index[id(t)] in inputs:
                 # (an output that is a constant, an input or another output: copied)
