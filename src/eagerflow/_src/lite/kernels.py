@@ -97,7 +97,8 @@ for _name, _fn in [("ADD", np.add), ("SUB", np.subtract), ("MUL", np.multiply),
                    ("LOGICAL_NOT", np.logical_not), ("SELECT", np.where),
                    ("SELECT_V2", np.where), ("SIN", _wide(np.sin)), ("COS", _wide(np.cos)),
                    ("FLOOR_DIV", _floor_div), ("FLOOR_MOD", np.mod), ("CEIL", np.ceil),
-                   ("ROUND", np.round), ("SIGN", np.sign), ("ZEROS_LIKE", np.zeros_like)]:
+                   ("ROUND", np.round), ("SIGN", np.sign), ("ZEROS_LIKE", np.zeros_like),
+                   ("ATAN2", np.arctan2)]:
     _elementwise(_name, _fn)
 
 
@@ -283,6 +284,101 @@ KERNELS["SUM"] = _reducer(np.sum)
 KERNELS["REDUCE_MAX"] = _reducer(np.max)
 KERNELS["REDUCE_PROD"] = _reducer(np.prod)
 KERNELS["REDUCE_MIN"] = _reducer(np.min)
+KERNELS["REDUCE_ANY"] = _reducer(np.any)
+
+
+@_kernel("ADD_N")
+def _add_n(inputs, options, out_types):
+    total = inputs[0]
+    for x in inputs[1:]:
+        total = total + x
+    return [np.asarray(total, out_types[0])]
+
+
+@_kernel("CUMSUM")
+def _cumsum(inputs, options, out_types):
+    x, axis = inputs[0], int(np.ravel(inputs[1])[0])
+    if options.get("reverse"):
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if options.get("exclusive"):   # (each sum without its own element)
+        out = out - x
+    if options.get("reverse"):
+        out = np.flip(out, axis)
+    return [np.ascontiguousarray(out, out_types[0])]
+
+
+@_kernel("DEPTH_TO_SPACE")
+def _depth_to_space(inputs, options, out_types):
+    x, b = inputs[0], int(options["block_size"])
+    n, h, w, c = x.shape
+    out = x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
+    return [out.reshape(n, h * b, w * b, c // (b * b))]
+
+
+@_kernel("SPACE_TO_DEPTH")
+def _space_to_depth(inputs, options, out_types):
+    x, b = inputs[0], int(options["block_size"])
+    n, h, w, c = x.shape
+    out = x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
+    return [out.reshape(n, h // b, w // b, b * b * c)]
+
+
+@_kernel("L2_NORMALIZATION")
+def _l2_normalization(inputs, options, out_types):
+    # (over the last axis, the norm at least 1e-6, as TFLite's kernel divides)
+    x = inputs[0]
+    norm = np.sqrt(np.sum(np.square(x), axis=-1, keepdims=True, dtype=np.float32))
+    return [activate((x / np.maximum(norm, np.float32(1e-6))).astype(out_types[0]),
+                     _act(options))]
+
+
+@_kernel("TOPK_V2")
+def _top_k(inputs, options, out_types):
+    x, k = inputs[0], int(np.ravel(inputs[1])[0])
+    order = np.argsort(-x, axis=-1, kind="stable")[..., :k]   # (ties: the first first)
+    return [np.take_along_axis(x, order, -1), order.astype(out_types[1])]
+
+
+@_kernel("ONE_HOT")
+def _one_hot(inputs, options, out_types):
+    indices, depth, on, off = inputs[0], int(np.ravel(inputs[1])[0]), inputs[2], inputs[3]
+    axis = options.get("axis", -1)
+    hot = np.expand_dims(indices, -1) == np.arange(depth)
+    out = np.where(hot, on, off).astype(out_types[0])
+    return [np.moveaxis(out, -1, axis) if axis != -1 else out]
+
+
+@_kernel("RANGE")
+def _range(inputs, options, out_types):
+    start, limit, delta = (np.ravel(v)[0] for v in inputs[:3])
+    return [np.arange(start, limit, delta).astype(out_types[0])]
+
+
+@_kernel("MIRROR_PAD")
+def _mirror_pad(inputs, options, out_types):
+    mode = "reflect" if options.get("mode", 0) == 0 else "symmetric"
+    return [np.pad(inputs[0], [[int(a), int(b)] for a, b in inputs[1]], mode=mode)]
+
+
+@_kernel("GATHER_ND")
+def _gather_nd(inputs, options, out_types):
+    params, indices = inputs[:2]
+    return [np.array(params[tuple(np.moveaxis(indices, -1, 0))])]
+
+
+@_kernel("MATRIX_DIAG")
+def _matrix_diag(inputs, options, out_types):
+    x = inputs[0]
+    return [x[..., np.newaxis] * np.eye(x.shape[-1], dtype=x.dtype)]
+
+
+@_kernel("SEGMENT_SUM")
+def _segment_sum(inputs, options, out_types):
+    data, ids = inputs[0], np.ravel(inputs[1]).astype(np.int64)
+    out = np.zeros((int(ids.max()) + 1 if ids.size else 0,) + data.shape[1:], data.dtype)
+    np.add.at(out, ids, data)
+    return [out]
 
 
 @_kernel("SLICE")
@@ -416,17 +512,23 @@ def _reverse(inputs, options, out_types):
     return [np.flip(inputs[0], tuple(int(a) for a in np.ravel(inputs[1])))]
 
 
-@_kernel("ARG_MAX")
-def _arg_max(inputs, options, out_types):
-    # (TFLite keeps the first of the greatest by ``>``: a NaN never wins, unless it leads)
-    x, axis = inputs[0], int(np.ravel(inputs[1])[0])
-    if x.dtype.kind == "f":
-        lead = np.isnan(np.take(x, [0], axis=axis))
-        x = np.where(np.isnan(x), -np.inf, x)
-        found = np.where(np.squeeze(lead, axis), 0, np.argmax(x, axis=axis))
-    else:
-        found = np.argmax(x, axis=axis)
-    return [np.asarray(found, out_types[0])]
+def _arg(pick, worst):
+    def kernel(inputs, options, out_types):
+        # (TFLite keeps the first of the greatest (least) by ``>`` (``<``): a NaN never
+        # wins, unless it leads)
+        x, axis = inputs[0], int(np.ravel(inputs[1])[0])
+        if x.dtype.kind == "f":
+            lead = np.isnan(np.take(x, [0], axis=axis))
+            x = np.where(np.isnan(x), worst, x)
+            found = np.where(np.squeeze(lead, axis), 0, pick(x, axis=axis))
+        else:
+            found = pick(x, axis=axis)
+        return [np.asarray(found, out_types[0])]
+    return kernel
+
+
+KERNELS["ARG_MAX"] = _arg(np.argmax, -np.inf)
+KERNELS["ARG_MIN"] = _arg(np.argmin, np.inf)
 
 
 @_kernel("BATCH_MATMUL")
