@@ -11,18 +11,20 @@ INPUTS = {"mlp": (8,), "cnn": (8, 8, 2), "branches": (8, 8, 3), "mlp_quant": (48
           "cnn_int8": (8, 8, 2), "cnn_f16": (6, 6, 2), "transformer": (6,),
           "resize": (6, 6, 3), "mlp_uint8": (6,), "branches_ptq": (5,),
           "transformer_ptq": (6,), "upsample_ptq": (5, 5, 4), "dilated": (9, 2)}
-# models quantized fully from another's layers (TF's files only run here: TF's quantizer
-# writes int8 BATCH_MATMUL and TRANSPOSE_CONV, which eagerflow's leaves in float)
+# models quantized fully from another's layers (their float operators differ from TF's:
+# attention's products and layer normalization arranged otherwise, an upsampling as tiles)
 QUANTIZED_FROM = {"transformer_ptq": "transformer", "upsample_ptq": "upsample"}
 # models quantized fully (int8 kernels): ``_int8`` int8 inputs and outputs and only int8
 # operators, ``_uint8`` uint8 inputs and outputs, ``_ptq`` float inputs and outputs
 FULL_INTEGER = {"cnn_int8", "mlp_uint8", "branches_ptq", "transformer_ptq", "upsample_ptq"}
-CONVERTED_FULL_INTEGER = FULL_INTEGER - set(QUANTIZED_FROM)
+# (those eagerflow converts with TF's results: the upsampling's tiles round otherwise)
+CONVERTED_FULL_INTEGER = FULL_INTEGER - {"upsample_ptq"}
 # recurrent models, converted from a function of batch 1 (as TF's converter needs for
 # Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
-RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2)}
-# (TF writes GRUs and simple RNNs as WHILE loops; eagerflow's converter does not convert them)
-RECURRENT_CONVERTED = {"lstm", "lstm_seq"}
+RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2),
+             "bidi_gru": (5, 3), "bidi_lstm": (4, 2), "lstm_quant": (5, 40)}
+# (TF writes GRUs and simple RNNs as WHILE loops, eagerflow's converter as their steps)
+RECURRENT_CONVERTED = set(RECURRENT)
 # models whose inputs are token ids
 INTEGER_INPUTS = {"text", "transformer", "transformer_ptq"}
 
@@ -123,6 +125,14 @@ def build_recurrent(tf, name):
     if name == "simple_rnn":
         return tf.keras.Sequential([L.SimpleRNN(3, return_sequences=True,
                                                 input_shape=RECURRENT[name])])
+    if name == "lstm_quant":   # (weights of 1024 elements and more: int8)
+        return tf.keras.Sequential([L.LSTM(64, input_shape=RECURRENT[name])])
+    if name == "bidi_gru":   # (the backward layer's input and output reversed)
+        return tf.keras.Sequential([L.Bidirectional(L.GRU(3, return_sequences=True),
+                                                    input_shape=RECURRENT[name])])
+    if name == "bidi_lstm":
+        return tf.keras.Sequential([L.Bidirectional(L.LSTM(2), merge_mode="sum",
+                                                    input_shape=RECURRENT[name])])
     raise ValueError(name)
 
 
@@ -130,8 +140,10 @@ def recurrent_converter(tf, model, name):
     """A converter of `model`'s function of one sequence (batch 1)."""
     fn = tf.function(lambda x: model(x))
     spec = tf.TensorSpec((1,) + RECURRENT[name], tf.float32)
-    return tf.lite.TFLiteConverter.from_concrete_functions([fn.get_concrete_function(spec)],
-                                                           model)
+    converter = tf.lite.TFLiteConverter.from_concrete_functions(
+        [fn.get_concrete_function(spec)], model)
+    configure(converter, name, tf)
+    return converter
 
 
 def run_twice(interpreter, x):

@@ -458,7 +458,8 @@ def _quantized_outputs(interpreter):
     return {k: sorted(v) for k, v in outputs.items()}, weights
 
 
-@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER))
+@pytest.mark.parametrize("name", sorted(models.CONVERTED_FULL_INTEGER -
+                                         set(models.QUANTIZED_FROM)))
 def test_full_integer_parameters_are_tfs(name):
     # calibrated activation ranges (min and max per tensor, zero included), fixed softmax,
     # logistic and tanh outputs, per-channel symmetric weights: TF's parameters
@@ -492,6 +493,13 @@ def test_full_integer_operators_as_tf_writes_them():
     assert "float32" not in types and types.count("int32") == 2
     # (TF's operators: the logistic's output requantized to the concatenation's parameters
     # for all its readers; sin, without int8 kernel, on the dequantized output)
+    # (attention's products: int8 BATCH_MATMULs, as TF's quantizer writes them)
+    ours = tf.lite.Interpreter(model_content=_write_ours().converted("transformer_ptq"))
+    details = {d["index"]: d for d in ours.get_tensor_details()}
+    products = [op for op in ours._get_ops_details() if op["op_name"] == "BATCH_MATMUL"]
+    assert len(products) == 2 and all(
+        details[int(i)]["dtype"] is np.int8 for op in products
+        for i in list(op["inputs"]) + list(op["outputs"]))
     for name in ("branches_ptq", "mlp_uint8"):
         ours = tf.lite.Interpreter(model_content=_write_ours().converted(name))
         theirs = tf.lite.Interpreter(model_path=os.path.join(DATA, f"{name}.tflite"))
@@ -500,16 +508,34 @@ def test_full_integer_operators_as_tf_writes_them():
 
 
 @pytest.mark.parametrize("name", sorted(models.RECURRENT_CONVERTED))
-def test_keras_lstm_converts_to_tfs_fused_operator(name):
+def test_keras_recurrent_layers_convert_with_tfs_results(name):
+    # LSTMs: TF's fused operator, its state carried from one invoke to the next; GRUs and
+    # simple RNNs (which TF writes as WHILE loops): their steps, stateless
     content = _write_ours().converted(name)
     interpreter = tf.lite.Interpreter(model_content=content)
     ops = [op["op_name"] for op in interpreter._get_ops_details()]
-    assert ops[0] == "UNIDIRECTIONAL_SEQUENCE_LSTM"
-    assert ops == [op["op_name"] for op in tf.lite.Interpreter(
-        model_path=os.path.join(DATA, f"{name}.tflite"))._get_ops_details()][:1] + ops[1:]
+    theirs = [op["op_name"] for op in tf.lite.Interpreter(
+        model_path=os.path.join(DATA, f"{name}.tflite"))._get_ops_details()]
+    lstm = ops.count("UNIDIRECTIONAL_SEQUENCE_LSTM")
+    assert lstm == theirs.count("UNIDIRECTIONAL_SEQUENCE_LSTM")
+    assert ("WHILE" in theirs) is (not lstm) and "WHILE" not in ops
+    if name.startswith("lstm"):
+        assert ops[0] == theirs[0] == "UNIDIRECTIONAL_SEQUENCE_LSTM"
+        # (TF clips the cell state to [-10, 10]; dynamic range quantization: the eight
+        # weights int8, one scale each, the inputs quantized asymmetrically per step)
+        ours_options, their_options = (
+            lite_schema.read_model(data)["subgraphs"][0]["operators"][0]["builtin_options"]
+            for data in (content, open(os.path.join(DATA, f"{name}.tflite"), "rb").read()))
+        assert ours_options == their_options
+        weights = [d for d in interpreter.get_tensor_details()
+                   if d["index"] in interpreter._get_ops_details()[0]["inputs"][1:9]]
+        assert [(d["dtype"], len(d["quantization_parameters"]["scales"])) for d in weights] \
+            == [(np.int8, 1) if name.endswith("_quant") else (np.float32, 0)] * 8
+    if "bidi" in name:
+        assert "REVERSE_V2" in ops
     states = [d for d in lite_schema.read_model(content)["subgraphs"][0]["tensors"]
               if d["is_variable"]]
-    assert len(states) == 2
+    assert len(states) == 2 * lstm
     data = np.load(os.path.join(DATA, f"{name}.npz"))
     ours = np.load(os.path.join(DATA, f"ours_{name}.npz"))   # (TF's interpreter, our file)
     for value, key in zip(models.run_twice(interpreter, data["x"]),
@@ -518,12 +544,37 @@ def test_keras_lstm_converts_to_tfs_fused_operator(name):
         np.testing.assert_allclose(value, ours[key], rtol=1e-5, atol=1e-6)
 
 
-def test_lstm_of_unknown_batch_fails_to_convert():
-    # (its state tensors need a batch size, as TF's converter needs one)
-    model = tf.keras.Sequential([tf.keras.layers.LSTM(2, input_shape=(3, 2))])
-    with pytest.raises(Exception, match=r"^Could not translate MLIR to FlatBuffer\.") as info:
+@pytest.mark.parametrize("layer", ["LSTM", "GRU", "SimpleRNN"])
+def test_recurrent_layer_of_unknown_batch_fails_to_convert(layer):
+    # (TF's converter needs the batch size of the sequence it writes)
+    model = tf.keras.Sequential([getattr(tf.keras.layers, layer)(2, input_shape=(3, 2))])
+    with pytest.raises(Exception, match=r": error: 'tf\.TensorListReserve' op requires "
+                                        r"element_shape to be static during TF Lite "
+                                        r"transformation pass$") as info:
         tf.lite.TFLiteConverter.from_keras_model(model).convert()
     assert type(info.value).__name__ == "ConverterError"
+
+
+@pytest.mark.parametrize("layer", [
+    lambda L: L.GRU(4), lambda L: L.GRU(3, return_sequences=True, reset_after=False),
+    lambda L: L.SimpleRNN(4, return_sequences=True),
+    lambda L: L.SimpleRNN(2, activation="relu"),
+    lambda L: L.Bidirectional(L.GRU(3), merge_mode="mul"),
+    lambda L: L.Bidirectional(L.SimpleRNN(2, return_sequences=True)),
+    lambda L: L.Bidirectional(L.LSTM(2, return_sequences=True), merge_mode="ave")])
+def test_keras_recurrent_model_of_fixed_batch_converts_with_its_values(layer):
+    # (an Input of a batch size: TF converts such models, GRUs and simple RNNs as loops)
+    tf.keras.backend.clear_session()
+    inputs = tf.keras.Input((5, 3), batch_size=2, name="sequence")
+    model = tf.keras.Model(inputs, layer(tf.keras.layers)(inputs))
+    model.set_weights(models.weights(model))
+    x = np.random.RandomState(3).uniform(-1, 1, (2, 5, 3)).astype(np.float32)
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    (detail,) = interpreter.get_input_details()
+    assert detail["shape_signature"].tolist() == [2, 5, 3]
+    (got,) = interpreter.get_signature_runner()(sequence=x).values()
+    np.testing.assert_allclose(got, model(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_full_integer_resize_keeps_its_input_parameters():
@@ -585,3 +636,32 @@ def test_full_integer_transposed_convolution_and_float_elu():
     got = interpreter.get_signature_runner()(**{key: data["x"]})["conv2d_transpose"]
     step = _step_of(interpreter, interpreter.get_output_details()[0]["index"])
     assert np.abs(got - data["out_conv2d_transpose"]).max() <= 3 * step
+
+
+def test_keras_outputs_in_model_order_signatures_by_name():
+    # (TF's converter: the subgraph's outputs in the model's order, named by their place
+    # among the output names; a signature's inputs and outputs listed by name)
+    L = tf.keras.layers
+    zeta, alpha = L.Input((2,), name="zeta"), L.Input((2,), name="alpha")
+    h = L.Concatenate()([zeta, alpha])
+    model = tf.keras.Model([zeta, alpha], [L.Dense(1, name="z_out")(h),
+                                           L.Dense(2, name="a_out")(h),
+                                           L.Dense(3, name="m_out")(h)])
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    assert interpreter.get_signature_list() == {
+        "serving_default": {"inputs": ["alpha", "zeta"], "outputs": ["a_out", "m_out", "z_out"]}}
+    assert [(d["name"], d["shape"].tolist()) for d in interpreter.get_output_details()] == [
+        ("StatefulPartitionedCall:2", [1, 1]), ("StatefulPartitionedCall:0", [1, 2]),
+        ("StatefulPartitionedCall:1", [1, 3])]
+    x = {"zeta": np.float32([[1, 2]]), "alpha": np.float32([[-1, 3]])}
+    got = interpreter.get_signature_runner()(**x)
+    want = model([x["zeta"], x["alpha"]])
+    for name, value in zip(["z_out", "a_out", "m_out"], want):
+        np.testing.assert_allclose(got[name], value.numpy(), rtol=1e-6)
+    interpreter.allocate_tensors()
+    for d in interpreter.get_input_details():
+        interpreter.set_tensor(d["index"], x[d["name"][len("serving_default_"):-2]])
+    interpreter.invoke()
+    first = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
+    np.testing.assert_allclose(first, want[0].numpy(), rtol=1e-6)

@@ -220,12 +220,33 @@ def test_tf_recurrent_files_with_tfs_results(name):
     # TF's UNIDIRECTIONAL_SEQUENCE_LSTM keeps its output and cell state in variable
     # tensors: a second invoke goes on from the first's state; reset_all_variables zeroes
     # it. GRUs and simple RNNs: WHILE loops of a condition and a body subgraph, stateless
+    # (a bidirectional layer's backward one reads its input reversed: REVERSE_V2)
     data = recorded(name)
     interpreter = tf.lite.Interpreter(model_path=path(name))
     ops = [op["op_name"] for op in interpreter._get_ops_details()]
-    lstm = name.startswith("lstm")
+    lstm = "lstm" in name
+    assert ("REVERSE_V2" in ops) is name.startswith("bidi")
     assert ("UNIDIRECTIONAL_SEQUENCE_LSTM" if lstm else "WHILE") in ops
     got = models.run_twice(interpreter, data["x"])
     for value, key in zip(got, ("first", "second", "reset")):
         np.testing.assert_allclose(value, data[key], rtol=1e-5, atol=1e-6)
     assert np.allclose(data["first"], data["second"]) is not lstm
+
+
+OPS = sorted(f[:-len(".tflite")] for f in os.listdir(os.path.join(DATA, "ops"))
+             if f.endswith(".tflite"))
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_tf_files_of_single_operations_with_tfs_results(name):
+    # (data/make_op_files.py: TF's converter's file of one operation, TF's outputs)
+    data = np.load(os.path.join(DATA, "ops", f"{name}.npz"))
+    interpreter = tf.lite.Interpreter(model_path=os.path.join(DATA, "ops", f"{name}.tflite"))
+    interpreter.allocate_tensors()
+    for n, d in enumerate(interpreter.get_input_details()):
+        interpreter.set_tensor(d["index"], data[f"in_{n}"])
+    interpreter.invoke()
+    for n, d in enumerate(interpreter.get_output_details()):
+        got, want = interpreter.get_tensor(d["index"]), data[f"out_{n}"]
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)

@@ -41,6 +41,22 @@ def test_save_spec_is_the_first_calls_inputs_named_as_tf_keras_names_them():
     assert functional.save_spec() == ([tf.TensorSpec([None, 3], tf.float32, "features")], {})
 
 
+def test_save_spec_keeps_an_inputs_own_batch_size():
+    # (an Input's or batch_input_shape's batch size stays, also in the serving signature;
+    # a Sequential whose input a call or build inferred has a dynamic one)
+    inputs = tf.keras.Input((5,), batch_size=2, name="features")
+    functional = tf.keras.Model(inputs, tf.keras.layers.Dense(1)(inputs))
+    assert functional.save_spec() == ([tf.TensorSpec([2, 5], tf.float32, "features")], {})
+    assert functional._default_save_signature().inputs[0].shape.as_list() == [2, 5]
+    sequential = tf.keras.Sequential([tf.keras.layers.Dense(1, batch_input_shape=(3, 5))])
+    assert sequential.save_spec()[0][0].shape.as_list() == [3, 5]
+    for build in (lambda m: m(np.ones((3, 4), np.float32)), lambda m: m.build((3, 4))):
+        inferred = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+        build(inferred)
+        assert inferred.save_spec()[0][0].shape.as_list() == [None, 4]
+        assert inferred.save_spec(dynamic_batch=False)[0][0].shape.as_list() == [3, 4]
+
+
 def test_savedmodel_of_a_subclassed_model_holds_its_call_functions(tmp_path):
     tf.keras.utils.set_random_seed(5)
     model = Subclassed()

@@ -7,7 +7,8 @@ True
 """
 import numpy as np
 
-from eagerflow._src.lite.rules import RULES, ConversionError, _operand, _weights, rule
+from eagerflow._src.lite.rules import MIN_QUANTIZED, RULES, UNKNOWN_BATCH, ConversionError, \
+    _operand, _weights, rule
 
 @rule("Einsum")
 def _einsum(sub, op):
@@ -227,22 +228,31 @@ def _fused_lstm(sub, op):
     writes it: one UNIDIRECTIONAL_SEQUENCE_LSTM of the input, input and recurrent weights
     of each gate (Keras's kernel columns: input, forget, cell, output) and the gate biases,
     its output and cell state held in variable tensors (which TFLite carries from one
-    invoke to the next); the last output a STRIDED_SLICE of the sequence."""
+    invoke to the next); the last output a STRIDED_SLICE of the sequence. The cell state
+    is clipped to [-10, 10], as TF's converter writes Keras's LSTMs. Dynamic range
+    quantization makes the eight weights int8 (one scale each) when each has 1024
+    elements or more; the operator then quantizes its input and output state per step."""
     x, kernel, recurrent, bias, *state = op.inputs
     values = [sub.value(t) for t in (kernel, recurrent, bias, *state)]
     seq, last, cell = op.outputs[:3]
     batch = x.shape[0] if x.shape.rank == 3 and not op.attrs.get("time_major") else None
+    if x.shape.rank == 3 and x.shape[1 if op.attrs.get("time_major") else 0] is None:
+        raise ConversionError(op, UNKNOWN_BATCH)
     if op.attrs.get("mode") != "lstm" or any(v is None for v in values) or batch is None or \
             any(np.any(v != 0) for v in values[3:]) or sub.users.get(id(cell)):
         raise ConversionError(op)
     kernel, recurrent, bias = values[:3]
     units = recurrent.shape[0]
     gates = range(4)   # (input, forget, cell, output)
+    hybrid = sub.model.quantize and min(kernel.shape[0], units) * units >= MIN_QUANTIZED
+
+    def weights(array, name):
+        return _weights(sub, array, name, None) if hybrid else sub.const(array, name)
     ins = [sub.input(x)]
-    ins += [sub.const(np.ascontiguousarray(kernel[:, g * units:(g + 1) * units].T),
-                      f"{op.name}/input_weights_{g}") for g in gates]
-    ins += [sub.const(np.ascontiguousarray(recurrent[:, g * units:(g + 1) * units].T),
-                      f"{op.name}/recurrent_weights_{g}") for g in gates]
+    ins += [weights(np.ascontiguousarray(kernel[:, g * units:(g + 1) * units].T),
+                    f"{op.name}/input_weights_{g}") for g in gates]
+    ins += [weights(np.ascontiguousarray(recurrent[:, g * units:(g + 1) * units].T),
+                    f"{op.name}/recurrent_weights_{g}") for g in gates]
     ins += [-1, -1, -1]   # (no peepholes)
     ins += [sub.const(bias[g * units:(g + 1) * units], f"{op.name}/bias_{g}") for g in gates]
     ins += [-1, -1]       # (no projection)
@@ -254,7 +264,7 @@ def _fused_lstm(sub, op):
         else sub.scratch(seq, "/sequence")
     sub.emit("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, [sequence],
              "UnidirectionalSequenceLSTMOptions", fused_activation_function=4,
-             time_major=False)
+             cell_clip=10.0, time_major=False, asymmetric_quantize_inputs=bool(hybrid))
     if sub.users.get(id(last)):
         spec = [sub.const(np.int32(v), f"{op.name}/last_{k}")
                 for k, v in (("begin", [0, -1, 0]), ("end", [0, 0, 0]),

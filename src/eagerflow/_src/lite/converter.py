@@ -104,7 +104,14 @@ class TFLiteConverter:
         signatures = _save._canonical_signatures(model, None,
                                                  _save._keras_default_signature(model))
         # (a model not built yet has no serving function: converting it fails, as in TF)
-        return cls(_signature_functions(signatures), model)
+        functions = _signature_functions(signatures)
+        # (the outputs in the model's order, named ``StatefulPartitionedCall:n`` by their
+        # names' order, as TF's converter writes a Keras model's)
+        names = list(getattr(model, "output_names", None) or ())
+        for n, (key, concrete, in_names, out_names) in enumerate(functions):
+            if sorted(names) == sorted(out_names):
+                functions[n] += ([out_names.index(k) for k in names],)
+        return cls(functions, model)
 
     @classmethod
     def from_concrete_functions(cls, funcs, trackable_obj=None):
@@ -172,7 +179,7 @@ class TFLiteConverter:
                 self._functions, signatures=keyed)
         except ConversionError as e:
             flex = OpsSet.SELECT_TF_OPS in ops or self.allow_custom_ops
-            raise ConverterError(_unsupported_message(e.op, flex)) from None
+            raise ConverterError(_unsupported_message(e, flex)) from None
         if not full_integer:
             return content
         dataset = self.representative_dataset
@@ -201,8 +208,11 @@ def _tensor_base_name(n, t):
     return "Identity" if n == 0 else f"Identity_{n}"
 
 
-def _unsupported_message(op, flex):
+def _unsupported_message(error, flex):
+    op = error.op
     where = f"{op.location[0]}:{op.location[1]}:1" if op.location else "<unknown>:0"
+    if error.message:
+        return f"{where}: error: {error.message}"
     if flex:  # (TF would keep it as a TensorFlow (flex) or custom op, which cannot run here)
         return (f"Could not translate MLIR to FlatBuffer.{where}: error: 'tf.{op.type}' op has "
                 f"no TFLite builtin operator, and this converter writes no select TF (flex) "

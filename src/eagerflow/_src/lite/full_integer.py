@@ -29,7 +29,8 @@ _INT8 = frozenset({
     "SUM", "REDUCE_MAX", "REDUCE_MIN", "PAD", "STRIDED_SLICE", "SLICE", "RESIZE_BILINEAR",
     "RESIZE_NEAREST_NEIGHBOR", "MAXIMUM", "MINIMUM", "HARD_SWISH", "GATHER", "SPLIT",
     "SPLIT_V", "TILE", "PACK", "EXP", "GELU", "SQUARED_DIFFERENCE", "RSQRT",
-    "LOG_SOFTMAX", "SHAPE", "ARG_MAX", "ABS", "DIV", "SQRT", "LOG", "TRANSPOSE_CONV"})
+    "LOG_SOFTMAX", "SHAPE", "ARG_MAX", "ABS", "DIV", "SQRT", "LOG", "TRANSPOSE_CONV",
+    "BATCH_MATMUL"})
 # per-channel weights: operator -> the weights' channel axis
 _WEIGHTS = {"FULLY_CONNECTED": 0, "CONV_2D": 0, "DEPTHWISE_CONV_2D": 3, "TRANSPOSE_CONV": 0}
 # (positions of the data input and the bias of those operators, when not 0 and 2)
@@ -117,7 +118,10 @@ def quantize_model(model, samples, input_type, output_type):
     `output_type` the NumPy dtypes of its float inputs and outputs (float32, int8 or uint8).
     """
     signature = (model.get("signature_defs") or [None])[0]
-    names = [m["name"] for m in signature["inputs"]] if signature else ()
+    # (the inputs' names in the subgraph's order: a signature lists them by name)
+    by_index = {int(m["tensor_index"]): m["name"] for m in signature["inputs"]} \
+        if signature else {}
+    names = [by_index[int(i)] for i in model["subgraphs"][0]["inputs"]] if by_index else ()
     ranges = calibrate(model, samples, 0, names)
     _Quantizer(model, 0, ranges).run(np.dtype(input_type), np.dtype(output_type))
     _prune(model, 0)

@@ -201,6 +201,12 @@ class _Subgraph:
                     out_types[0])
             return [kernels.hybrid_fully_connected(*args) if name == "FULLY_CONNECTED"
                     else kernels.hybrid_conv(name, *args)]
+        if name == "UNIDIRECTIONAL_SEQUENCE_LSTM" and any(
+                v is not None and v.dtype == np.int8 for v in raw[1:9]):
+            # (int8 weights: the hybrid kernel, of the weights' integers and scales)
+            scales = [quantized.params(self.tensors[i])[0][0] if v is not None and
+                      v.dtype == np.int8 else None for i, v in zip(ins, raw)]
+            return kernels.sequence_lstm(raw, options, out_types, scales)
         real = any(self.quantized(i) for i in ins + outs)
         # (other operators on quantized tensors: on their real values, quantized again; an
         # int32 bias of a scale among them too)

@@ -97,7 +97,8 @@ for _name, _fn in [("ADD", np.add), ("SUB", np.subtract), ("MUL", np.multiply),
                    ("LOGICAL_NOT", np.logical_not), ("SELECT", np.where),
                    ("SELECT_V2", np.where), ("SIN", _wide(np.sin)), ("COS", _wide(np.cos)),
                    ("FLOOR_DIV", _floor_div), ("FLOOR_MOD", np.mod), ("CEIL", np.ceil),
-                   ("ROUND", np.round), ("SIGN", np.sign), ("ZEROS_LIKE", np.zeros_like)]:
+                   ("ROUND", np.round), ("SIGN", np.sign), ("ZEROS_LIKE", np.zeros_like),
+                   ("ATAN2", np.arctan2)]:
     _elementwise(_name, _fn)
 
 
@@ -283,6 +284,101 @@ KERNELS["SUM"] = _reducer(np.sum)
 KERNELS["REDUCE_MAX"] = _reducer(np.max)
 KERNELS["REDUCE_PROD"] = _reducer(np.prod)
 KERNELS["REDUCE_MIN"] = _reducer(np.min)
+KERNELS["REDUCE_ANY"] = _reducer(np.any)
+
+
+@_kernel("ADD_N")
+def _add_n(inputs, options, out_types):
+    total = inputs[0]
+    for x in inputs[1:]:
+        total = total + x
+    return [np.asarray(total, out_types[0])]
+
+
+@_kernel("CUMSUM")
+def _cumsum(inputs, options, out_types):
+    x, axis = inputs[0], int(np.ravel(inputs[1])[0])
+    if options.get("reverse"):
+        x = np.flip(x, axis)
+    out = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if options.get("exclusive"):   # (each sum without its own element)
+        out = out - x
+    if options.get("reverse"):
+        out = np.flip(out, axis)
+    return [np.ascontiguousarray(out, out_types[0])]
+
+
+@_kernel("DEPTH_TO_SPACE")
+def _depth_to_space(inputs, options, out_types):
+    x, b = inputs[0], int(options["block_size"])
+    n, h, w, c = x.shape
+    out = x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5)
+    return [out.reshape(n, h * b, w * b, c // (b * b))]
+
+
+@_kernel("SPACE_TO_DEPTH")
+def _space_to_depth(inputs, options, out_types):
+    x, b = inputs[0], int(options["block_size"])
+    n, h, w, c = x.shape
+    out = x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
+    return [out.reshape(n, h // b, w // b, b * b * c)]
+
+
+@_kernel("L2_NORMALIZATION")
+def _l2_normalization(inputs, options, out_types):
+    # (over the last axis, the norm at least 1e-6, as TFLite's kernel divides)
+    x = inputs[0]
+    norm = np.sqrt(np.sum(np.square(x), axis=-1, keepdims=True, dtype=np.float32))
+    return [activate((x / np.maximum(norm, np.float32(1e-6))).astype(out_types[0]),
+                     _act(options))]
+
+
+@_kernel("TOPK_V2")
+def _top_k(inputs, options, out_types):
+    x, k = inputs[0], int(np.ravel(inputs[1])[0])
+    order = np.argsort(-x, axis=-1, kind="stable")[..., :k]   # (ties: the first first)
+    return [np.take_along_axis(x, order, -1), order.astype(out_types[1])]
+
+
+@_kernel("ONE_HOT")
+def _one_hot(inputs, options, out_types):
+    indices, depth, on, off = inputs[0], int(np.ravel(inputs[1])[0]), inputs[2], inputs[3]
+    axis = options.get("axis", -1)
+    hot = np.expand_dims(indices, -1) == np.arange(depth)
+    out = np.where(hot, on, off).astype(out_types[0])
+    return [np.moveaxis(out, -1, axis) if axis != -1 else out]
+
+
+@_kernel("RANGE")
+def _range(inputs, options, out_types):
+    start, limit, delta = (np.ravel(v)[0] for v in inputs[:3])
+    return [np.arange(start, limit, delta).astype(out_types[0])]
+
+
+@_kernel("MIRROR_PAD")
+def _mirror_pad(inputs, options, out_types):
+    mode = "reflect" if options.get("mode", 0) == 0 else "symmetric"
+    return [np.pad(inputs[0], [[int(a), int(b)] for a, b in inputs[1]], mode=mode)]
+
+
+@_kernel("GATHER_ND")
+def _gather_nd(inputs, options, out_types):
+    params, indices = inputs[:2]
+    return [np.array(params[tuple(np.moveaxis(indices, -1, 0))])]
+
+
+@_kernel("MATRIX_DIAG")
+def _matrix_diag(inputs, options, out_types):
+    x = inputs[0]
+    return [x[..., np.newaxis] * np.eye(x.shape[-1], dtype=x.dtype)]
+
+
+@_kernel("SEGMENT_SUM")
+def _segment_sum(inputs, options, out_types):
+    data, ids = inputs[0], np.ravel(inputs[1]).astype(np.int64)
+    out = np.zeros((int(ids.max()) + 1 if ids.size else 0,) + data.shape[1:], data.dtype)
+    np.add.at(out, ids, data)
+    return [out]
 
 
 @_kernel("SLICE")
@@ -405,17 +501,34 @@ def _pack(inputs, options, out_types):
     return [np.stack(inputs, axis=options["axis"])]
 
 
-@_kernel("ARG_MAX")
-def _arg_max(inputs, options, out_types):
-    # (TFLite keeps the first of the greatest by ``>``: a NaN never wins, unless it leads)
-    x, axis = inputs[0], int(np.ravel(inputs[1])[0])
-    if x.dtype.kind == "f":
-        lead = np.isnan(np.take(x, [0], axis=axis))
-        x = np.where(np.isnan(x), -np.inf, x)
-        found = np.where(np.squeeze(lead, axis), 0, np.argmax(x, axis=axis))
-    else:
-        found = np.argmax(x, axis=axis)
-    return [np.asarray(found, out_types[0])]
+@_kernel("UNPACK")
+def _unpack(inputs, options, out_types):
+    x = np.moveaxis(inputs[0], options.get("axis", 0), 0)
+    return [np.array(part) for part in x]
+
+
+@_kernel("REVERSE_V2")
+def _reverse(inputs, options, out_types):
+    return [np.flip(inputs[0], tuple(int(a) for a in np.ravel(inputs[1])))]
+
+
+def _arg(pick, worst):
+    def kernel(inputs, options, out_types):
+        # (TFLite keeps the first of the greatest (least) by ``>`` (``<``): a NaN never
+        # wins, unless it leads)
+        x, axis = inputs[0], int(np.ravel(inputs[1])[0])
+        if x.dtype.kind == "f":
+            lead = np.isnan(np.take(x, [0], axis=axis))
+            x = np.where(np.isnan(x), worst, x)
+            found = np.where(np.squeeze(lead, axis), 0, pick(x, axis=axis))
+        else:
+            found = pick(x, axis=axis)
+        return [np.asarray(found, out_types[0])]
+    return kernel
+
+
+KERNELS["ARG_MAX"] = _arg(np.argmax, -np.inf)
+KERNELS["ARG_MIN"] = _arg(np.argmin, np.inf)
 
 
 @_kernel("BATCH_MATMUL")
@@ -452,13 +565,18 @@ LSTM_STATE = (18, 19)
 
 
 @_kernel("UNIDIRECTIONAL_SEQUENCE_LSTM")
-def _sequence_lstm(inputs, options, out_types):
+def sequence_lstm(inputs, options, out_types, scales=None):
     """TFLite's float LSTM over a sequence: gates ``i, f, o = sigmoid(...)`` and cell input
     ``g = act(...)`` from the input and the previous output (plus peepholes of the cell
     when given; ``i = 1 - f`` without input gate weights), ``c = f * c + i * g`` (clipped
     to `cell_clip`), ``h = o * act(c)`` (projected and clipped to `proj_clip` when
     given). Returns the outputs of every step, then the last output and cell state (the
-    variable inputs 18 and 19, which the interpreter updates)."""
+    variable inputs 18 and 19, which the interpreter updates).
+
+    With int8 input and recurrent weights (`scales`: each input's scale, None for a
+    float one), the hybrid kernel: each step's input and previous output quantized per
+    batch row (`_quantize_rows`), multiplied by the weights in integers and scaled, added
+    to the gate's bias in float32."""
     x = inputs[0]
     (w_i, w_f, w_c, w_o), (r_i, r_f, r_c, r_o) = inputs[1:5], inputs[5:9]
     (p_i, p_f, p_o), (b_i, b_f, b_c, b_o) = inputs[9:12], inputs[12:16]
@@ -470,15 +588,35 @@ def _sequence_lstm(inputs, options, out_types):
     act = _act(options)
     cell_clip, proj_clip = options.get("cell_clip", 0.0), options.get("proj_clip", 0.0)
     steps = x if options.get("time_major") else np.swapaxes(x, 0, 1)
+    hybrid = scales is not None and any(v is not None for v in scales[1:9])
+    asymmetric = bool(options.get("asymmetric_quantize_inputs"))
+    # (each gate's weights and their scale: None for float ones)
+    weight_scales = {id(inputs[n]): scales[n] for n in range(1, 9)} if hybrid else {}
+
+    def product(rows, quantized_rows, w):   # rows @ w.T (in integers for int8 weights)
+        scale = weight_scales.get(id(w))
+        if scale is None:
+            return rows @ w.T
+        q, row_scales, offsets = quantized_rows
+        w = w.astype(np.int32)
+        acc = q @ w.T - offsets[:, None] * w.sum(axis=1)[None, :]
+        return acc.astype(np.float32) * (row_scales * np.float32(scale))[:, None]
 
     def gate(w, r, b, peephole, cell):
-        z = step @ w.T + h @ r.T + (b if b is not None else 0)
+        if hybrid:   # (in float32: the bias, plus the input's part, plus the recurrent one)
+            z = np.zeros((len(h), len(w)), np.float32) + (b if b is not None else 0)
+            z = z + product(step, step_q, w)
+            z = z + product(h, h_q, r)
+        else:
+            z = step @ w.T + h @ r.T + (b if b is not None else 0)
         if peephole is not None:
             z = z + cell * peephole
         return z
 
     outputs = []
     for step in steps:
+        if hybrid:
+            step_q, h_q = _quantize_rows(step, asymmetric), _quantize_rows(h, asymmetric)
         f = _sigmoid(gate(w_f, r_f, b_f, p_f, c))
         i = 1 - f if w_i is None else _sigmoid(gate(w_i, r_i, b_i, p_i, c))
         g = activate(gate(w_c, r_c, b_c, None, c).astype(np.float32), act)

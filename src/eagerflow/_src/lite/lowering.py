@@ -17,12 +17,15 @@ are pruned at the end.
 """
 import numpy as np
 
+from eagerflow._src.core import context
+from eagerflow._src.core.node_forms import tf_nodes
+from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.pipeline import optimize
-from eagerflow._src.graph.passes.program import derive, rewrite
+from eagerflow._src.graph.passes.program import Program, derive, rewrite
 from eagerflow._src.lite import composite_rules, schema  # noqa: F401 (registers its rules)
 from eagerflow._src.lite.interpreter import _Subgraph
-from eagerflow._src.lite.rules import RULES, ConversionError
+from eagerflow._src.lite.rules import RULES, UNKNOWN_BATCH, ConversionError
 
 class ModelBuilder:
     """Buffers and operator codes shared by a model's subgraphs."""
@@ -47,20 +50,26 @@ class ModelBuilder:
 
     def model(self, functions, signatures=True):
         """The ``.tflite`` bytes of `functions`: ``(signature key, concrete function,
-        input names, output names)`` each, one subgraph each."""
+        input names, output names[, order])`` each, one subgraph each; `order`, the
+        positions of the function's outputs in the order the subgraph lists them (a Keras
+        model's own order of its outputs)."""
         subgraphs, signature_defs = [], []
-        for n, (key, concrete, in_names, out_names) in enumerate(functions):
+        for n, (key, concrete, in_names, out_names, *order) in enumerate(functions):
+            order = list(order[0]) if order else list(range(len(out_names)))
             sub = SubgraphBuilder(self, concrete, key if signatures else None,
-                                  in_names, out_names)
+                                  in_names, out_names, order)
             subgraphs.append(sub.build())
             if sub.unknown:
                 _infer_shapes(self, subgraphs, n)
-            if signatures:
+            if signatures:   # (by name, as TF's converter lists them)
+                outputs = dict(zip(order, subgraphs[-1]["outputs"]))
                 signature_defs.append({
-                    "inputs": [{"name": k, "tensor_index": i}
-                               for k, i in zip(in_names, subgraphs[-1]["inputs"])],
-                    "outputs": [{"name": k, "tensor_index": i}
-                                for k, i in zip(out_names, subgraphs[-1]["outputs"])],
+                    "inputs": sorted(({"name": k, "tensor_index": i}
+                                      for k, i in zip(in_names, subgraphs[-1]["inputs"])),
+                                     key=lambda m: m["name"]),
+                    "outputs": sorted(({"name": k, "tensor_index": outputs[p]}
+                                       for p, k in enumerate(out_names)),
+                                      key=lambda m: m["name"]),
                     "signature_key": key, "subgraph_index": n})
         model = {"version": schema.SCHEMA_VERSION, "operator_codes": self.codes,
                  "subgraphs": subgraphs, "description": "MLIR Converted.",
@@ -92,18 +101,46 @@ def _frozen(op):
     return [const], list(const.outputs)
 
 
+def _unfused(op):
+    """The operations of a fused GRU or SimpleRNN (``_FusedRNN``, which no TFLite operator
+    runs: TF's converter writes these layers' steps) and the tensors of its outputs: its
+    steps as ops TF has (the form a GraphDef holds), reading `op`'s inputs. None for other
+    operations, and for a batch of unknown size (TF's converter needs one)."""
+    if op.type != "_FusedRNN" or op.attrs.get("mode") == "lstm":
+        return None
+    x = op.inputs[0]
+    if x.shape.rank != 3 or x.shape[1 if op.attrs.get("time_major") else 0] is None:
+        raise ConversionError(op, UNKNOWN_BATCH)
+    graph = Graph(f"{op.name}_steps")
+    with context.building(graph), graph.name_scope(op.name):
+        args = [graph.placeholder(t.dtype, t.shape, f"arg{i}") for i, t in enumerate(op.inputs)]
+        outputs = list(tf_nodes.get(op.op_def).lower(args, dict(op.attrs)))
+    fed = {id(a.op): t for a, t in zip(args, op.inputs)}
+    steps = rewrite(Program.from_graph(graph, args, outputs),
+                    lambda o: ((), [fed[id(o)]]) if id(o) in fed else None)
+    return steps.operations, steps.outputs
+
+
+def _prepared(op):
+    """What stands in for `op` before lowering (see `rewrite`): a variable read's value,
+    a fused GRU's or SimpleRNN's steps, or None (kept)."""
+    return _frozen(op) or _unfused(op)
+
+
 class SubgraphBuilder:
     """Lowers one concrete function into a ``SubGraph`` dict."""
 
-    def __init__(self, model, concrete, key, in_names, out_names):
+    def __init__(self, model, concrete, key, in_names, out_names, order=None):
         self.model = model
         program = optimize(concrete.graph, concrete._inputs, concrete.outputs)
         # (TF's signature calls a function reading variables with StatefulPartitionedCall)
         self.call = "StatefulPartitionedCall" if any(
             op.type == "ReadVariableOp" for op in program.operations) else "PartitionedCall"
         # (variables read become constants, and what follows from constants folds)
-        self.program = fold_constants(rewrite(program, _frozen))
+        # (and fused GRUs and SimpleRNNs become their steps)
+        self.program = fold_constants(rewrite(program, _prepared))
         self.key, self.in_names, self.out_names = key, in_names, out_names
+        self.order = list(range(len(out_names))) if order is None else order
         self.tensors, self.operators = [], []
         self.index = {}     # id(graph tensor) -> TFLite tensor index
         self.known = {}     # id(graph tensor) -> its constant value
@@ -214,7 +251,8 @@ class SubgraphBuilder:
                 raise ConversionError(op)
             lower(self, op)
         outputs = []
-        for n, t in enumerate(program.outputs):
+        for n in self.order:
+            t = program.outputs[n]
             if id(t) not in self.index or self.index[id(t)] in outputs or \
                     self.index[id(t)] in inputs:
                 # (an output that is a constant, an input or another output: copied)

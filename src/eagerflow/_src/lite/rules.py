@@ -18,14 +18,24 @@ _UNFUSED = {b"Sigmoid": "LOGISTIC", b"Tanh": "TANH", b"Elu": "ELU"}
 
 
 class ConversionError(Exception):
-    """An operation no rule lowers (the converter raises TF's ``ConverterError`` for it)."""
+    """An operation no rule lowers (the converter raises TF's ``ConverterError`` for it);
+    `message`, when given, TF's error for it (``'tf.Op' op ...``) instead of an unsupported
+    operator's."""
 
-    def __init__(self, op):
+    def __init__(self, op, message=None):
         super().__init__(op.type)
-        self.op = op
+        self.op, self.message = op, message
+
+
+# (TF's converter writes a recurrent layer's sequence as a tensor list, which needs its
+# batch size)
+UNKNOWN_BATCH = ("'tf.TensorListReserve' op requires element_shape to be static during TF "
+                 "Lite transformation pass")
 
 
 rule = registrar(RULES)   # ``@rule("Conv2D", ...)``: the lowering of those graph ops
+# (dynamic range quantization leaves smaller weights in float, as TF's converter does)
+MIN_QUANTIZED = 1024
 
 
 def _activation(sub, op, fused_ops):
@@ -84,21 +94,23 @@ def _matmul(sub, op):
 
 
 def _weights(sub, array, name, axis):
-    """A constant weights tensor: int8 with per-channel scales along `axis` when the model
-    is quantized (dynamic range) and the weights are large enough, else float."""
+    """A constant weights tensor: int8 with per-channel scales along `axis` (None: one
+    scale for all) when the model is quantized (dynamic range) and the weights are large
+    enough, else float."""
     array = np.ascontiguousarray(array)
-    if not sub.model.quantize or array.dtype != np.float32 or array.size < 1024:
+    if not sub.model.quantize or array.dtype != np.float32 or array.size < MIN_QUANTIZED:
         return sub.const(array, name)
-    moved = np.moveaxis(array, axis, 0).reshape(array.shape[axis], -1)
-    scales = np.abs(moved).max(axis=1) / 127.0
+    channels = array[np.newaxis] if axis is None else np.moveaxis(array, axis, 0)
+    scales = np.abs(channels.reshape(len(channels), -1)).max(axis=1) / 127.0
     scales[scales == 0] = 1.0
     shape = [1] * array.ndim
-    shape[axis] = -1
+    if axis is not None:
+        shape[axis] = -1
     q = np.clip(np.round(array / scales.reshape(shape)), -127, 127).astype(np.int8)
     i = sub.const(q, name)
     sub.tensors[i]["quantization"] = {"scale": scales.astype(np.float32),
                                       "zero_point": np.zeros(len(scales), np.int64),
-                                      "quantized_dimension": axis}
+                                      "quantized_dimension": axis or 0}
     return i
 
 
@@ -504,6 +516,19 @@ def _arg_max(sub, op):
 def _pack(sub, op):
     sub.emit("PACK", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
              "PackOptions", values_count=len(op.inputs), axis=int(op.attrs.get("axis", 0)))
+
+
+@rule("Unpack")
+def _unpack(sub, op):
+    axis = int(op.attrs.get("axis", 0))
+    sub.emit("UNPACK", [sub.input(op.inputs[0])], [sub.result(t) for t in op.outputs],
+             "UnpackOptions", num=len(op.outputs), axis=axis)
+
+
+@rule("ReverseV2")
+def _reverse(sub, op):
+    sub.emit("REVERSE_V2", [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+             [sub.result(op.outputs[0])], "ReverseV2Options")
 
 
 _MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask")

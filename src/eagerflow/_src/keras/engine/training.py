@@ -1032,10 +1032,13 @@ class Model(Layer):
     def save_spec(self, dynamic_batch=True):
         """The `tf.TensorSpec`s of the model's inputs, ``([inputs], {})``, as its first call
         (or its `Input`s) gave them, named by input (``input_1``, ... when the inputs are not
-        named); None before the model was called. `dynamic_batch` makes the batch size None.
+        named); None before the model was called. `dynamic_batch` makes the batch size of
+        specs a call gave None (an `Input`'s own batch size stays, as tf_keras keeps it).
         """
         from eagerflow._src.core.tensor_spec import TensorSpec  # noqa: PLC0415
         inputs = getattr(self, "inputs", None)
+        # (a Sequential's inputs inferred from a call or `build` are a call's: batch relaxed)
+        inferred = getattr(self, "_inferred_input_shape", None) is not None
         if inputs:
             # (a sparse or ragged input: its own spec, unnamed, as tf_keras gives it)
             specs = [TensorSpec(t.shape, t.dtype, name) if isinstance(t, Tensor) else
@@ -1046,13 +1049,15 @@ class Model(Layer):
                 specs = nest.pack_sequence_as(nested, specs)  # (as the Inputs were given)
             else:
                 specs = specs[0] if len(specs) == 1 else specs
+            if dynamic_batch and inferred:
+                specs = nest.map_structure(_without_batch_size, specs)
         else:
             specs = self.__dict__.get("_saved_model_inputs_spec")
             if specs is None:
                 return None
             specs = _named_specs(specs)
-        if dynamic_batch:
-            specs = nest.map_structure(_without_batch_size, specs)
+            if dynamic_batch:
+                specs = nest.map_structure(_without_batch_size, specs)
         return [specs], {}
 
     def _saved_model_call(self):
