@@ -281,9 +281,9 @@ def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn
             np.asarray(values, a_values.dtype).reshape(-1))
 
 
-def _check_same_shape(a, b):
-    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add` refuses):
-    a ValueError while tracing, else the SparseAdd kernel's."""
+def _check_same_shape(a, b, op_name="SparseAdd"):
+    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add`, `maximum`
+    and `minimum` refuse): a ValueError while tracing, else the kernel's of `op_name`."""
     if not context.executing_eagerly():
         a.shape.assert_is_compatible_with(b.shape)
         return
@@ -292,12 +292,15 @@ def _check_same_shape(a, b):
         return
     message = None
     if len(sa) != len(sb):
-        message = f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
+        message = (f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
+                   if op_name == "SparseAdd" else
+                   "Operands do not have the same ranks; got shapes: "
+                   f"{' '.join(map(str, sa))} and {' '.join(map(str, sb))}")
     else:
         message = next((f"Operands' shapes do not match: got {x} and {y} for dimension {i}"
                         for i, (x, y) in enumerate(zip(sa, sb)) if x != y), None)
     if message is not None:
-        raise errors.eager_error(errors.InvalidArgumentError, "SparseAdd", message)
+        raise errors.eager_error(errors.InvalidArgumentError, op_name, message)
 
 
 @export("sparse.concat")
@@ -615,7 +618,7 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             None, "SparseTensorDenseMatMul",
             f"Cannot multiply A and B because inner dimension does not match: {a_dims[1]} vs. "
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
-            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: {b.shape.as_list()} "
+            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: [{','.join(map(str, b.shape.as_list()))}] "
             f"[Op:SparseTensorDenseMatMul]")
     if context.executing_eagerly():
         _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
@@ -1118,6 +1121,7 @@ def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
 def _binary_sparse(a, b, fn, op_name, np_fn):
     a, b = _sparse(a, "sp_a"), _sparse(b, "sp_b")
     _check_values_type(op_name, 4, "b_values", a.dtype, b.dtype)
+    _check_same_shape(a, b, op_name)
     if context.executing_eagerly() and not all(_in_order(t.indices, t.dense_shape)
                                                 for t in (a, b)):
         return SparseTensor(*_merge_as_given(*[t.numpy() for t in (
