@@ -202,3 +202,29 @@ def test_evaluate_and_fit_with_ragged_labels():
     history = model.fit(x, y, epochs=2, verbose=0).history
     assert history["loss"] == pytest.approx([1.0986123] * 2)
     assert history["sparse_categorical_accuracy"] == pytest.approx([1 / 3] * 2)
+
+
+def test_input_of_a_ragged_or_sparse_type_spec():
+    spec = tf.RaggedTensorSpec([None, None, None], tf.int32, ragged_rank=1)
+    inp = tf.keras.Input(type_spec=spec)
+    assert inp.type_spec == spec
+    inp = tf.keras.Input(type_spec=tf.RaggedTensorSpec([None, None], tf.float32))
+    assert inp.type_spec == tf.RaggedTensorSpec([None, None], tf.float32)
+    sparse = tf.keras.Input(type_spec=tf.SparseTensorSpec([None, 3], tf.float32))
+    assert sparse.type_spec == tf.SparseTensorSpec([None, 3], tf.float32)
+    model = tf.keras.Model(inp, tf.reduce_sum(inp, axis=1))
+    assert model.layers[0].get_config()["type_spec"] == inp.type_spec
+    config = json.loads(model.to_json())["config"]["layers"][0]["config"]
+    assert config["type_spec"] == {
+        "class_name": "__typespec__", "spec_name": "RaggedTensorSpec",
+        "module": "tensorflow.python.ops.ragged.ragged_tensor",
+        "config": [[None, None], "float32", 1, "int64"], "registered_name": None}
+    loaded = tf.keras.models.model_from_json(model.to_json())
+    assert loaded.inputs[0].type_spec == inp.type_spec
+    assert loaded(tf.ragged.constant([[1.0, 2.0], [3.0]])).numpy().tolist() == [3.0, 3.0]
+    with pytest.raises(ValueError, match="Cannot set both `sparse` and `ragged` to `True` in "
+                                         "a Keras `Input`."):
+        tf.keras.Input(shape=(None,), ragged=True, sparse=True)
+    with pytest.raises(ValueError, match="Cannot set both sparse and ragged to True in a "
+                                         "TF-Keras input."):
+        tf.keras.layers.InputLayer(input_shape=(None,), ragged=True, sparse=True)
