@@ -228,3 +228,18 @@ def test_input_of_a_ragged_or_sparse_type_spec():
     with pytest.raises(ValueError, match="Cannot set both sparse and ragged to True in a "
                                          "TF-Keras input."):
         tf.keras.layers.InputLayer(input_shape=(None,), ragged=True, sparse=True)
+
+
+def test_time_distributed_applies_its_layer_to_every_step_of_ragged_rows():
+    rows = tf.ragged.constant([[[1.0]], [[2.0], [3.0]]], ragged_rank=1)
+    layer = tf.keras.layers.TimeDistributed(
+        tf.keras.layers.Dense(2, kernel_initializer="ones"))
+    out = layer(rows)
+    assert isinstance(out, tf.RaggedTensor)
+    assert out.to_list() == [[[1.0, 1.0]], [[2.0, 2.0], [3.0, 3.0]]]
+    inp = tf.keras.Input(shape=(None, 1), ragged=True)
+    model = tf.keras.Model(inp, layer(inp))
+    assert model(rows).to_list() == out.to_list()
+    with pytest.raises(ValueError, match="All inputs has to be either ragged or not"):
+        tf.keras.layers.TimeDistributed(tf.keras.layers.Concatenate())(
+            [rows, tf.ones([2, 2, 1])])
