@@ -434,3 +434,23 @@ def test_sparse_maximum_and_minimum_refuse_operands_of_other_shapes():
         with pytest.raises(tf.errors.InvalidArgumentError,
                            match="Operands do not have the same ranks; got shapes: 3 5 and 3 5 1"):
             fn(tf.sparse.reorder(a), c)
+
+
+def test_sparse_divided_by_a_dense_zero_at_an_entry_is_an_error():
+    st = tf.sparse.SparseTensor([[0, 0], [1, 1]], [2.0, 3.0], [2, 2])
+    # zeros the entries do not meet do not count
+    assert (st / tf.constant([[1.0, 0.0], [0.0, 2.0]])).values.numpy().tolist() == [2.0, 1.5]
+    for divisor in (tf.constant(0.0), tf.constant([[0.0, 1.0], [1.0, 1.0]]), 0.0):
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            st / divisor
+        assert str(e.value) == (
+            "{{function_node __wrapped__SparseDenseCwiseDiv_device_/job:localhost/replica:0/"
+            "task:0/device:CPU:0}} SparseDenseCwiseDiv cannot divide by zero,but input dense "
+            "tensor contains zero  [Op:SparseDenseCwiseDiv] name: ")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="cannot divide by zero"):
+        tf.function(lambda x, y: x / y)(st, tf.constant(0.0))
+    assert tf.function(lambda x, y: x / y)(st, tf.constant(2.0)).values.numpy().tolist() == \
+        [1.0, 1.5]
+    # a SparseTensor operand is no dense one: TF's conversion error
+    with pytest.raises(ValueError, match="Attempt to convert a value"):
+        st * st

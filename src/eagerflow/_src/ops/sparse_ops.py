@@ -1449,9 +1449,7 @@ def _cwise(fn, op_name):
     """`fn` of each entry of a SparseTensor and the element of a dense tensor at its index
     (the dense tensor broadcast to the sparse shape); the result keeps the entries."""
     def method(self, other):
-        if isinstance(other, SparseTensor):
-            return NotImplemented
-        other = convert_to_tensor(other, self.dtype)
+        other = convert_to_tensor(other, self.dtype)  # (a SparseTensor: TF's ValueError)
         rank, other_rank = self.shape.rank, other.shape.rank
         if other_rank == 0:
             picked = other
@@ -1463,9 +1461,27 @@ def _cwise(fn, op_name):
             spread = math_ops.not_equal(array_ops.shape(other, out_type=_I64), np.int64(1))
             picked = array_ops.gather_nd(other, math_ops.multiply(
                 self.indices[:, rank - other_rank:], cast_ops.cast(spread, _I64)))
+        if fn is math_ops.truediv:
+            _check_no_zero_divisor(picked)
         return SparseTensor(self.indices, fn(self.values, picked), self.dense_shape)
     method.__name__ = op_name
     return method
+
+
+_ZERO_DIVISOR = ("SparseDenseCwiseDiv cannot divide by zero,but input dense tensor contains "
+                 "zero ")
+
+
+def _check_no_zero_divisor(picked):
+    """TF's SparseDenseCwiseDiv refuses a zero among the dense elements the entries meet
+    (zeros elsewhere do not count): eagerly at once, in a graph when it runs."""
+    if context.executing_eagerly():
+        if (picked.numpy() == 0).any():
+            raise errors.eager_error(errors.InvalidArgumentError, "SparseDenseCwiseDiv",
+                                     _ZERO_DIVISOR)
+        return
+    debugging_ops.Assert(reduction_ops.reduce_all(math_ops.not_equal(
+        picked, array_ops.zeros_like(picked))), [_ZERO_DIVISOR])
 
 
 SparseTensor.__mul__ = _cwise(math_ops.multiply, "__mul__")
