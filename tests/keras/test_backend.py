@@ -391,3 +391,9 @@ def test_local_convolutions_and_resize_volumes_give_tf_keras_values():
                             "channels_first").shape == (2, 1, 4, 2, 4)
     with pytest.raises(ValueError, match="^Invalid data_format: bad$"):
         K.resize_volumes(v, 2, 2, 2, "bad")
+
+
+def test_dot_of_a_sparse_matrix_and_a_dense_one():
+    x = tf.sparse.from_dense([[1.0, 0.0], [0.0, 2.0]])
+    out = tf.keras.backend.dot(x, tf.ones([2, 3]))
+    assert out.numpy().tolist() == [[1.0] * 3, [2.0] * 3]

@@ -43,7 +43,8 @@ def test_errors_name_the_op():
     x = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 3])
     with pytest.raises(tf.errors.InvalidArgumentError, match="SparseReshape"):
         tf.sparse.reshape(x, [4, 2])
-    with pytest.raises(tf.errors.InvalidArgumentError, match="inner dimension"):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"inner dimension .* Dimensions of B: \[2,2\] "):
         tf.sparse.sparse_dense_matmul(x, tf.ones([2, 2]))
     with pytest.raises(TypeError, match="SparseTensor"):
         tf.sparse.reorder(tf.ones([2]))
@@ -399,3 +400,57 @@ def test_sparse_split_is_one_op_without_a_gradient_as_in_tf():
         loss = tf.reduce_sum(parts[0].values)
     with pytest.raises(LookupError, match="gradient registry has no entry for: SparseSplit"):
         tape.gradient(loss, v)
+
+
+def test_shape_size_and_rank_of_a_sparse_tensor_read_its_dense_shape():
+    st = tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [3, 5])
+    assert tf.shape(st).dtype == tf.int32 and tf.shape(st).numpy().tolist() == [3, 5]
+    assert tf.shape(st, out_type=tf.int64).dtype == tf.int64
+    assert tf.size(st).numpy() == 15 and tf.size(st).dtype == tf.int32
+    assert tf.size(st, out_type=tf.int64).dtype == tf.int64
+    assert tf.rank(st).numpy() == 2 and tf.rank(st).dtype == tf.int32
+    assert tf.compat.v1.shape(st).numpy().tolist() == [3, 5]
+
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, 5], tf.float32)])
+    def f(x):
+        assert tf.shape(x).shape == [2] and tf.size(x).shape == []
+        return tf.shape(x), tf.size(x), tf.rank(x)
+
+    assert [t.numpy().tolist() for t in f(st)] == [[3, 5], 15, 2]
+
+
+def test_sparse_maximum_and_minimum_refuse_operands_of_other_shapes():
+    a = tf.sparse.SparseTensor([[1, 1], [0, 0]], [1.0, 2.0], [3, 5])  # not in order
+    b = tf.sparse.SparseTensor([[0, 0]], [3.0], [3, 6])
+    c = tf.sparse.SparseTensor([[0, 0, 0]], [3.0], [3, 5, 1])
+    for fn, op in ((tf.sparse.maximum, "SparseSparseMaximum"),
+                   (tf.sparse.minimum, "SparseSparseMinimum")):
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            fn(a, b)
+        assert str(e.value) == (
+            f"{{{{function_node __wrapped__{op}_device_/job:localhost/replica:0/task:0/"
+            f"device:CPU:0}}}} Operands' shapes do not match: got 5 and 6 for dimension 1 "
+            f"[Op:{op}] name: ")
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Operands do not have the same ranks; got shapes: 3 5 and 3 5 1"):
+            fn(tf.sparse.reorder(a), c)
+
+
+def test_sparse_divided_by_a_dense_zero_at_an_entry_is_an_error():
+    st = tf.sparse.SparseTensor([[0, 0], [1, 1]], [2.0, 3.0], [2, 2])
+    # zeros the entries do not meet do not count
+    assert (st / tf.constant([[1.0, 0.0], [0.0, 2.0]])).values.numpy().tolist() == [2.0, 1.5]
+    for divisor in (tf.constant(0.0), tf.constant([[0.0, 1.0], [1.0, 1.0]]), 0.0):
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            st / divisor
+        assert str(e.value) == (
+            "{{function_node __wrapped__SparseDenseCwiseDiv_device_/job:localhost/replica:0/"
+            "task:0/device:CPU:0}} SparseDenseCwiseDiv cannot divide by zero,but input dense "
+            "tensor contains zero  [Op:SparseDenseCwiseDiv] name: ")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="cannot divide by zero"):
+        tf.function(lambda x, y: x / y)(st, tf.constant(0.0))
+    assert tf.function(lambda x, y: x / y)(st, tf.constant(2.0)).values.numpy().tolist() == \
+        [1.0, 1.5]
+    # a SparseTensor operand is no dense one: TF's conversion error
+    with pytest.raises(ValueError, match="Attempt to convert a value"):
+        st * st

@@ -494,3 +494,18 @@ def test_unsorted_segment_join_puts_the_separator_only_after_text():
     got = tf.strings.unsorted_segment_join(tf.constant([["", "x"], ["y", ""]]), [1, 1], 2,
                                            separator="-")
     assert got.numpy().tolist() == [[b"", b""], [b"y", b"x-"]]
+
+
+def test_unsorted_segment_join_of_no_strings_gives_empty_segments():
+    empty = tf.constant([], tf.string)
+    _assert_strings(tf.strings.unsorted_segment_join(empty, tf.constant([], tf.int32), 2),
+                    [b"", b""])
+    assert tf.strings.unsorted_segment_join(empty, tf.constant([], tf.int32), 0).shape == [0]
+    got = tf.strings.unsorted_segment_join(tf.zeros([0, 3], tf.string),
+                                           tf.constant([], tf.int32), 2)
+    assert got.shape == [2, 3] and got.numpy().tolist() == [[b""] * 3] * 2
+    # what joins a ragged tensor's rows, and prints one
+    joined = tf.strings.reduce_join(tf.ragged.constant([[]], dtype=tf.string), axis=1)
+    assert joined.numpy().tolist() == [b""]
+    assert tf.strings.format("{}", tf.ragged.constant([[]], dtype=tf.float32)).numpy() == b"[[]]"
+    assert tf.strings.format("{}", tf.ragged.constant([[[]], []])).numpy() == b"[[[]], []]"

@@ -1,5 +1,7 @@
 """`tf.map_fn` over dense rows with ragged results (``fn_output_signature`` a
 `RaggedTensorSpec`), as TF's map_fn documents it (expected values from TF 2.21)."""
+import pytest
+
 import eagerflow as tf
 
 
@@ -30,3 +32,34 @@ def test_ragged_results_in_a_function_of_unknown_length():
     out = tf.map_fn(lambda t: tf.range(t[0], t[1]), (tf.constant([0, 1]), tf.constant([2, 4])),
                     fn_output_signature=tf.RaggedTensorSpec([None], tf.int32))
     assert out.to_list() == [[0, 1], [1, 2, 3]]
+
+
+def test_map_fn_over_a_structure_holding_ragged_tensors():
+    yt = tf.ragged.constant([[1.0, 0.0], [1.0], [0.0, 1.0, 1.0]])
+    yp = tf.ragged.constant([[0.8, 0.1], [0.6], [0.3, 0.7, 0.9]])
+    w = tf.constant([1.0, 2.0, 3.0])
+    sig = tf.TensorSpec([], tf.float32)
+    ragged_sig = tf.RaggedTensorSpec([None], tf.float32)
+
+    def run(a, b, w):
+        dot = tf.map_fn(lambda x: tf.reduce_sum(x[0] * x[1]), (a, b), fn_output_signature=sig)
+        weighted = tf.map_fn(lambda x: tf.reduce_sum(x["r"]) * x["w"], {"r": a, "w": w},
+                             fn_output_signature=sig)
+        both = tf.map_fn(lambda x: (tf.reduce_sum(x[0]), tf.reduce_max(x[1])), (a, b),
+                         fn_output_signature=(sig, sig))
+        summed = tf.map_fn(lambda x: x[0] + x[1], (a, b), fn_output_signature=ragged_sig)
+        return dot, weighted, both, summed
+
+    for f in (run, tf.function(run)):
+        dot, weighted, both, summed = f(yt, yp, w)
+        assert dot.numpy().tolist() == pytest.approx([0.8, 0.6, 1.6])
+        assert weighted.numpy().tolist() == [1.0, 2.0, 6.0]
+        assert both[0].numpy().tolist() == [1.0, 1.0, 2.0]
+        assert both[1].numpy().tolist() == pytest.approx([0.8, 0.6, 0.9])
+        assert summed.to_list() == (yt + yp).to_list()
+    nested = tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]]])
+    out = tf.map_fn(lambda x: x[0].flat_values * x[1], (nested, tf.constant([1.0, 2.0])),
+                    fn_output_signature=ragged_sig)
+    assert out.to_list() == [[1.0, 2.0, 3.0], [8.0]]
+    with pytest.raises(ValueError, match="Dimensions 3 and 2 are not compatible"):
+        tf.map_fn(lambda x: tf.reduce_sum(x[0]), (yt, yp[:2]), fn_output_signature=sig)

@@ -1393,3 +1393,16 @@ def test_from_sparse_error_is_tfs_assert_showing_the_indices():
     assert str(e.value) == ("Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
                             "Summarized data: b'SparseTensor is not right-ragged'\n"
                             "b'SparseTensor.indices ='\n0, 0, 0, ...")
+
+
+def test_a_dense_value_per_row_broadcasts_over_deeper_ragged_tensors():
+    r3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    per_row = tf.constant([[[1]], [[2]], [[3]]])
+    assert (r3 * per_row).to_list() == [[[1, 2], [3]], [], [[12, 15, 18]]]
+    assert tf.function(lambda a, b: a * b)(r3, per_row).to_list() == \
+        [[[1, 2], [3]], [], [[12, 15, 18]]]
+    r4 = tf.ragged.constant([[[[1, 2]], [[3, 4], [5, 6]]], [[[7, 8]]]], ragged_rank=2)
+    assert (r4 + tf.constant([[[[1, 2]]], [[[10, 20]]]])).to_list() == \
+        [[[[2, 4]], [[4, 6], [6, 8]]], [[[17, 28]]]]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        r3 + tf.ones([2, 1, 1], tf.int32)

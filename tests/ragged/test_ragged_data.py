@@ -170,3 +170,19 @@ def test_ragged_factory_of_a_list_of_tensors_in_a_dataset_map():
         "RaggedTensorSpec(TensorShape([None, 2, None]), tf.int64, 2, tf.int64)")
     assert [e.to_list() for e in ds] == [[[[], []], [[0], [1]]],
                                          [[[0, 1], [2, 3]], [[0, 1, 2], [3, 4, 5]]]]
+
+
+def test_flat_map_and_interleave_over_rows_of_a_ragged_tensor():
+    rt = tf.ragged.constant([[1, 2, 3], [4], [5, 6], [], [7]])
+    rows = tf.data.Dataset.from_tensor_slices(rt)
+    ds = rows.flat_map(tf.data.Dataset.from_tensor_slices)
+    assert [int(x) for x in ds] == [1, 2, 3, 4, 5, 6, 7]
+    ds = rows.interleave(tf.data.Dataset.from_tensor_slices, cycle_length=2)
+    assert [int(x) for x in ds] == [1, 4, 2, 3, 5, 6, 7]
+    # a batch's function sees a ragged tensor: its slices are rows (ragged rank 0)
+    ds = rows.batch(2).flat_map(tf.data.Dataset.from_tensor_slices)
+    assert ds.element_spec == tf.RaggedTensorSpec([None], tf.int32, 0)
+    assert [t.numpy().tolist() for t in ds] == [[1, 2, 3], [4], [5, 6], [], [7]]
+    nested = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]]]))
+    ds = nested.flat_map(tf.data.Dataset.from_tensor_slices)
+    assert [t.numpy().tolist() for t in ds] == [[1], [2, 3], [4]]

@@ -14,6 +14,7 @@ the input's first element, with unknown dimensions.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
@@ -22,6 +23,7 @@ from eagerflow._src.data.structured_function import sparse_argument, reusing_tra
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 
 @export("data.DatasetSpec", "data.experimental.DatasetStructure")
@@ -162,12 +164,17 @@ class DatasetFunction:
         if isinstance(spec, SparseTensorSpec):
             return sparse_argument(spec, [graph.placeholder(c.dtype, c.shape, "args_0")
                                            for c in spec._component_specs])
+        if isinstance(spec, RaggedTensorSpec):  # (of ragged rank 0: a tensor)
+            return spec._from_components([graph.placeholder(c.dtype, c.shape, "args_0")
+                                          for c in spec._component_specs])
         return graph.placeholder(spec.dtype, spec.shape, "args_0")
 
     def _called(self, flat):
-        """The function's result for one element (a flat tuple of arrays and datasets)."""
+        """The function's result for one element (a flat tuple of arrays and datasets; a
+        sparse or ragged component, or a ragged tensor's row, comes as its eager value)."""
         element = structure.pack(self._spec, [
-            v if v is None or isinstance(v, (Dataset, SparseTensor)) else structure.wrap(v)
+            v if v is None or isinstance(v, (Dataset, SparseTensor, RaggedTensor, EagerTensor))
+            else structure.wrap(v)
             for v in flat])
         args = tuple(element) if self._unpack else (element,)
         with reusing_traces(self._traces):

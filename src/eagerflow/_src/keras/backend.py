@@ -646,7 +646,10 @@ def one_hot(indices, num_classes):
 @export("keras.backend.dot")
 def dot(x, y):
     """The matrix product, contracting the last axis of `x` with the second to last of `y`
-    (so ``(2, 3, 4) . (4, 5)`` is ``(2, 3, 5)`` and ``(3, 4) . (2, 4, 5)`` is ``(3, 2, 5)``)."""
+    (so ``(2, 3, 4) . (4, 5)`` is ``(2, 3, 5)`` and ``(3, 4) . (2, 4, 5)`` is ``(3, 2, 5)``).
+    A sparse matrix `x` multiplies a dense `y` (``tf.sparse.sparse_dense_matmul``)."""
+    if is_sparse(x):
+        return sparse_ops.sparse_dense_matmul(x, y)
     x, y = as_tensor(x), as_tensor(y)
     if ndim(x) <= 2 and ndim(y) <= 2:
         return linalg_ops.matmul(x, y)

@@ -8,6 +8,7 @@ weighs and reduces those per-sample losses in one place, `compute_weighted_loss`
 >>> tf.keras.losses.MeanSquaredError()([[0., 1.], [0., 0.]], [[1., 1.], [1., 0.]])
 <tf.Tensor: shape=(), dtype=float32, numpy=0.5>
 """
+import functools
 import warnings
 
 import numpy as np
@@ -18,12 +19,15 @@ from eagerflow._src.core import context, distribution_context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import is_tensor
 from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.graph import functional_ops
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils import serialization
-from eagerflow._src.ops import array_ops, math_ops, nn_ops, reduction_ops
+from eagerflow._src.ops import array_ops, debugging_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 # log(2) as Keras computes it (a float32 constant), so that float64 losses match too.
 _LOG_2 = float(np.float32(np.log(2.0)))
@@ -127,7 +131,8 @@ def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OV
     Reduction.validate(reduction)
     if reduction == Reduction.AUTO:
         reduction = Reduction.SUM_OVER_BATCH_SIZE
-    losses = as_tensor(losses)
+    if not isinstance(losses, RaggedTensor):  # (a ragged one is reduced over its values)
+        losses = as_tensor(losses)
     input_dtype = losses.dtype
     if not input_dtype.is_floating:
         losses = cast(losses, _d.float32)
@@ -261,6 +266,44 @@ class LossFunctionWrapper(Loss):
 
 # ----------------------------------------------------------------------------- helpers
 
+def assert_splits_match(nested_splits_lists):
+    """Checks that ragged tensors (by their `nested_row_splits`) share one row partition:
+    a ValueError for different ragged ranks, else assertions (which, in a graph, run in
+    order)."""
+    message = "Inputs must have identical ragged splits"
+    first = nested_splits_lists[0]
+    if any(len(splits) != len(first) for splits in nested_splits_lists):
+        raise ValueError(f"{message}. Input received: {nested_splits_lists}")
+    for splits in nested_splits_lists[1:]:
+        for a, b in zip(first, splits):
+            debugging_ops.assert_equal(a, b, message=message)
+
+
+def _ragged_loss(loss_fn, y_true, y_pred, y_pred_extra_dim=False, **kwargs):
+    """`loss_fn` (with `kwargs`) of a ragged `y_pred`, as TF Keras computes it: with a ragged
+    `y_true`, row by row, the rows' losses stacked (a ragged tensor when each row's loss is a
+    vector); a dense `y_true` meets `y_pred` padded. With `y_pred_extra_dim`, `y_pred` has
+    one more axis (class scores), which may be ragged."""
+    loss_fn = functools.partial(loss_fn, **kwargs)
+    if not isinstance(y_true, RaggedTensor):
+        return loss_fn(y_true, y_pred.to_tensor())
+    inner = y_pred.shape.as_list()[1:-1]
+    spec = RaggedTensorSpec(inner, y_pred.dtype) if inner else TensorSpec([], y_pred.dtype)
+    true_splits, pred_splits = y_true.nested_row_splits, y_pred.nested_row_splits
+    if y_pred_extra_dim and len(true_splits) == len(pred_splits) - 1:
+        pred_splits = pred_splits[:-1]  # (the class axis: ragged or not)
+    assert_splits_match([true_splits, pred_splits])
+
+    def row_loss(row):
+        loss = loss_fn(*row)
+        if len(inner) > 1 and not isinstance(loss, RaggedTensor):
+            return RaggedTensor.from_tensor(loss)
+        return loss.to_tensor() if len(inner) <= 1 and isinstance(loss, RaggedTensor) \
+            else loss
+
+    return functional_ops.map_fn(row_loss, (y_true, y_pred), fn_output_signature=spec)
+
+
 def _inputs(y_true, y_pred):
     """(`y_true` cast to y_pred's dtype, `y_pred` as a tensor)."""
     y_pred = as_tensor(y_pred)
@@ -360,6 +403,8 @@ def mean_squared_error(y_true, y_pred):
     >>> tf.keras.losses.mean_squared_error([[0.0, 1.0]], [[1.0, 1.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.5], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(mean_squared_error, y_true, y_pred)
     y_true, y_pred = _inputs(y_true, y_pred)
     return _mean(math_ops.squared_difference(y_pred, y_true))
 
@@ -372,6 +417,8 @@ def mean_absolute_error(y_true, y_pred):
     >>> tf.keras.losses.mean_absolute_error([[0.0, 1.0]], [[1.0, 3.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([1.5], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(mean_absolute_error, y_true, y_pred)
     y_true, y_pred = _inputs(y_true, y_pred)
     return _mean(math_ops.abs(math_ops.subtract(y_pred, y_true)))
 
@@ -385,6 +432,8 @@ def mean_absolute_percentage_error(y_true, y_pred):
     >>> tf.keras.losses.mean_absolute_percentage_error([[2.0, 4.0]], [[1.0, 4.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([25.], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(mean_absolute_percentage_error, y_true, y_pred)
     y_true, y_pred = _inputs(y_true, y_pred)
     denominator = math_ops.maximum(math_ops.abs(y_true), backend.epsilon())
     diff = math_ops.abs(math_ops.truediv(math_ops.subtract(y_true, y_pred), denominator))
@@ -400,6 +449,8 @@ def mean_squared_logarithmic_error(y_true, y_pred):
     >>> tf.keras.losses.mean_squared_logarithmic_error([[0.0, 1.0]], [[1.0, 1.0]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.24022643], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(mean_squared_logarithmic_error, y_true, y_pred)
     y_true, y_pred = _inputs(y_true, y_pred)
     eps = backend.epsilon()
     first = math_ops.log(math_ops.add(math_ops.maximum(y_pred, eps), 1.0))
@@ -495,6 +546,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     ...                                          [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.05129331, 2.3025851 ], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(categorical_crossentropy, y_true, y_pred, from_logits=from_logits,
+                            label_smoothing=label_smoothing, axis=axis)
     _check_axis(axis)
     y_true, y_pred = _inputs(y_true, y_pred)
     _warn_one_class(y_pred, "categorical_crossentropy")
@@ -517,6 +571,10 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     >>> tf.keras.losses.categorical_focal_crossentropy([[0, 1, 0]], [[0.05, 0.9, 0.05]])
     <tf.Tensor: shape=(1,), dtype=float32, numpy=array([0.0002634], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(categorical_focal_crossentropy, y_true, y_pred, alpha=alpha,
+                            gamma=gamma, from_logits=from_logits,
+                            label_smoothing=label_smoothing, axis=axis)
     _check_axis(axis)
     y_true, y_pred = _inputs(y_true, y_pred)
     _warn_one_class(y_pred, "categorical_focal_crossentropy")
@@ -544,6 +602,10 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1,
     >>> tf.keras.losses.sparse_categorical_crossentropy([1, 2], [[0.05, 0.95, 0], [0.1, 0.8, 0.1]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.05129344, 2.3025851 ], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(sparse_categorical_crossentropy, y_true, y_pred,
+                            y_pred_extra_dim=True, from_logits=from_logits, axis=axis,
+                            ignore_class=ignore_class)
     target, output = as_tensor(y_true), as_tensor(y_pred)
     if target.dtype not in (_d.int32, _d.int64):
         target = cast(target, _d.int64)
@@ -597,6 +659,9 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     >>> tf.keras.losses.binary_crossentropy([[0, 1], [0, 0]], [[0.6, 0.4], [0.4, 0.6]])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.9162905 , 0.71355796], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(binary_crossentropy, y_true, y_pred, from_logits=from_logits,
+                            label_smoothing=label_smoothing, axis=axis)
     y_true, y_pred = _inputs(y_true, y_pred)
     y_true = _smooth(y_true, label_smoothing)
     return _mean(_binary_crossentropy(y_true, y_pred, from_logits), axis)
@@ -614,6 +679,11 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     ...                                           gamma=2)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.3298646 , 0.20579833], dtype=float32)>
     """
+    if isinstance(y_pred, RaggedTensor):
+        return _ragged_loss(binary_focal_crossentropy, y_true, y_pred,
+                            apply_class_balancing=apply_class_balancing, alpha=alpha,
+                            gamma=gamma, from_logits=from_logits,
+                            label_smoothing=label_smoothing, axis=axis)
     y_true, y_pred = _inputs(y_true, y_pred)
     y_true = _smooth(y_true, label_smoothing)
     probs = math_ops.sigmoid(y_pred) if from_logits else y_pred

@@ -2886,8 +2886,14 @@ def shape(input, out_type=None, name=None):
     >>> tf.shape([[1, 2, 3]])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([1, 3], dtype=int32)>
     """
+    if _is_sparse(input):  # a SparseTensor's shape is its dense_shape
+        return cast_ops.cast(input.dense_shape, _out_type(out_type, "Shape"), name=name)
     return dispatch(_SHAPE, (as_tensor(input),), {"out_type": _out_type(out_type, "Shape")},
                     name)
+
+
+def _is_sparse(x):
+    return type(x) is not EagerTensor and isinstance(x, late.sparse_tensor.SparseTensor)
 
 
 @export("shape_n")
@@ -2913,6 +2919,9 @@ def size(input, out_type=None, name=None):
     >>> tf.size([[1, 2, 3]])
     <tf.Tensor: shape=(), dtype=int32, numpy=3>
     """
+    if _is_sparse(input):  # the number of elements of its dense form
+        return late.reduction_ops.reduce_prod(
+            cast_ops.cast(input.dense_shape, _out_type(out_type, "Size")), name=name)
     return dispatch(_SIZE, (as_tensor(input),), {"out_type": _out_type(out_type, "Size")}, name)
 
 
@@ -2923,6 +2932,8 @@ def rank(input, name=None):
     >>> tf.rank([[1, 2, 3]])
     <tf.Tensor: shape=(), dtype=int32, numpy=2>
     """
+    if _is_sparse(input):  # the length of its dense_shape
+        return size(input.dense_shape, name=name)
     return dispatch(_RANK, (as_tensor(input),), name=name)
 
 

@@ -281,9 +281,9 @@ def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn
             np.asarray(values, a_values.dtype).reshape(-1))
 
 
-def _check_same_shape(a, b):
-    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add` refuses):
-    a ValueError while tracing, else the SparseAdd kernel's."""
+def _check_same_shape(a, b, op_name="SparseAdd"):
+    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add`, `maximum`
+    and `minimum` refuse): a ValueError while tracing, else the kernel's of `op_name`."""
     if not context.executing_eagerly():
         a.shape.assert_is_compatible_with(b.shape)
         return
@@ -292,12 +292,15 @@ def _check_same_shape(a, b):
         return
     message = None
     if len(sa) != len(sb):
-        message = f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
+        message = (f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
+                   if op_name == "SparseAdd" else
+                   "Operands do not have the same ranks; got shapes: "
+                   f"{' '.join(map(str, sa))} and {' '.join(map(str, sb))}")
     else:
         message = next((f"Operands' shapes do not match: got {x} and {y} for dimension {i}"
                         for i, (x, y) in enumerate(zip(sa, sb)) if x != y), None)
     if message is not None:
-        raise errors.eager_error(errors.InvalidArgumentError, "SparseAdd", message)
+        raise errors.eager_error(errors.InvalidArgumentError, op_name, message)
 
 
 @export("sparse.concat")
@@ -615,7 +618,7 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             None, "SparseTensorDenseMatMul",
             f"Cannot multiply A and B because inner dimension does not match: {a_dims[1]} vs. "
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
-            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: {b.shape.as_list()} "
+            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: [{','.join(map(str, b.shape.as_list()))}] "
             f"[Op:SparseTensorDenseMatMul]")
     if context.executing_eagerly():
         _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
@@ -1118,6 +1121,7 @@ def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
 def _binary_sparse(a, b, fn, op_name, np_fn):
     a, b = _sparse(a, "sp_a"), _sparse(b, "sp_b")
     _check_values_type(op_name, 4, "b_values", a.dtype, b.dtype)
+    _check_same_shape(a, b, op_name)
     if context.executing_eagerly() and not all(_in_order(t.indices, t.dense_shape)
                                                 for t in (a, b)):
         return SparseTensor(*_merge_as_given(*[t.numpy() for t in (
@@ -1445,9 +1449,7 @@ def _cwise(fn, op_name):
     """`fn` of each entry of a SparseTensor and the element of a dense tensor at its index
     (the dense tensor broadcast to the sparse shape); the result keeps the entries."""
     def method(self, other):
-        if isinstance(other, SparseTensor):
-            return NotImplemented
-        other = convert_to_tensor(other, self.dtype)
+        other = convert_to_tensor(other, self.dtype)  # (a SparseTensor: TF's ValueError)
         rank, other_rank = self.shape.rank, other.shape.rank
         if other_rank == 0:
             picked = other
@@ -1459,9 +1461,27 @@ def _cwise(fn, op_name):
             spread = math_ops.not_equal(array_ops.shape(other, out_type=_I64), np.int64(1))
             picked = array_ops.gather_nd(other, math_ops.multiply(
                 self.indices[:, rank - other_rank:], cast_ops.cast(spread, _I64)))
+        if fn is math_ops.truediv:
+            _check_no_zero_divisor(picked)
         return SparseTensor(self.indices, fn(self.values, picked), self.dense_shape)
     method.__name__ = op_name
     return method
+
+
+_ZERO_DIVISOR = ("SparseDenseCwiseDiv cannot divide by zero,but input dense tensor contains "
+                 "zero ")
+
+
+def _check_no_zero_divisor(picked):
+    """TF's SparseDenseCwiseDiv refuses a zero among the dense elements the entries meet
+    (zeros elsewhere do not count): eagerly at once, in a graph when it runs."""
+    if context.executing_eagerly():
+        if (picked.numpy() == 0).any():
+            raise errors.eager_error(errors.InvalidArgumentError, "SparseDenseCwiseDiv",
+                                     _ZERO_DIVISOR)
+        return
+    debugging_ops.Assert(reduction_ops.reduce_all(math_ops.not_equal(
+        picked, array_ops.zeros_like(picked))), [_ZERO_DIVISOR])
 
 
 SparseTensor.__mul__ = _cwise(math_ops.multiply, "__mul__")

@@ -590,15 +590,17 @@ def _expand_dims(fn, arguments):
 
 
 def _map_fn(fn, arguments):
-    """`map_fn` over the rows of one ragged tensor: eagerly row by row; in a graph as TF's
-    while loop over a tensor list of the rows, each encoded as a variant (TF's ops
-    RaggedTensorToVariant and RaggedTensorFromVariant), each result written to another (a
-    ragged result encoded too, and the list decoded into one ragged tensor after the loop)."""
+    """`map_fn` over the rows of ragged tensors (one, or a structure holding them beside dense
+    ones): eagerly row by row; in a graph as TF's while loop over tensor lists of the rows,
+    a ragged tensor's each encoded as a variant (TF's ops RaggedTensorToVariant and
+    RaggedTensorFromVariant), each result written to another (a ragged result encoded too,
+    and the list decoded into one ragged tensor after the loop)."""
     elems, func = arguments["elems"], arguments["fn"]
     signature = arguments.get("fn_output_signature") or arguments.get("dtype")
-    if not isinstance(elems, RaggedTensor):
-        raise TypeError("map_fn of a structure holding ragged tensors supports a single "
-                        "RaggedTensor as `elems`")
+    if signature is None and not isinstance(elems, RaggedTensor):
+        raise ValueError("The two structures don't have the same nested structure: map_fn "
+                         "of a structure holding ragged tensors needs `fn_output_signature` "
+                         "for results of another structure.")
     return _map_rows(fn, func, elems, signature, None)
 
 
@@ -608,9 +610,52 @@ def _map_dense_rows(func, elems, signature, rows_class):
     return _map_rows(None, func, elems, signature, rows_class(elems))
 
 
+class _RaggedRows:
+    """The rows of `elems`, a ragged tensor or a structure holding ragged and dense tensors
+    (of one number of rows, `count`); while a graph builds, held in tensor lists for a loop
+    to read (a ragged tensor's rows as variants)."""
+
+    def __init__(self, elems):
+        self._structure = elems
+        self._flat = [v if isinstance(v, RaggedTensor) else convert_to_tensor(v)
+                      for v in nest.flatten(elems)]
+        ragged = [v for v in self._flat if isinstance(v, RaggedTensor)]
+        self.dtype, self.row_splits_dtype = ragged[0].dtype, ragged[0].row_splits_dtype
+        counts = [v.nrows() if isinstance(v, RaggedTensor) else v.shape[0]
+                  for v in self._flat]
+        known = [int(c) if isinstance(c, int) else get_static_value(c) for c in counts]
+        known = [int(c) for c in known if c is not None]
+        for c in known[1:]:
+            if c != known[0]:
+                raise ValueError(f"Dimensions {known[0]} and {c} are not compatible")
+        if context.executing_eagerly():
+            self.count = known[0]
+            return
+        first = self._flat[0]
+        self.count = first.nrows(out_type=_d.int32) if isinstance(first, RaggedTensor) else \
+            array_ops.shape(first)[0]
+        self._arrays = [
+            TensorArray(_d.variant, size=self.count, element_shape=[]).unstack(
+                ragged_kernels.to_variant(v, batched=True)) if isinstance(v, RaggedTensor)
+            else TensorArray(v.dtype, size=self.count, element_shape=v.shape[1:]).unstack(v)
+            for v in self._flat]
+
+    def __getitem__(self, i):
+        """Row `i` of every tensor, in the structure of `elems`."""
+        if context.executing_eagerly():
+            parts = [ragged_ops.getitem(v, i) if isinstance(v, RaggedTensor) else v[i]
+                     for v in self._flat]
+        else:
+            parts = [ragged_kernels.from_variant(
+                ta.read(i), v.ragged_rank - 1, v.ragged_rank - 1, v.dtype, v.row_splits_dtype,
+                v.flat_values.shape[1:]) if isinstance(v, RaggedTensor) else ta.read(i)
+                for v, ta in zip(self._flat, self._arrays)]
+        return nest.pack_sequence_as(self._structure, parts)
+
+
 def _map_rows(fn, func, elems, signature, dense_rows):
-    """`map_fn` of `func` over the rows of ragged `elems`, or over `dense_rows` (a
-    `functional_ops._Rows` of dense elems, whose results are ragged)."""
+    """`map_fn` of `func` over the rows of `elems` (holding ragged tensors), or over
+    `dense_rows` (a `functional_ops._Rows` of dense elems, whose results are ragged)."""
     dense = signature is not None and not isinstance(signature, RaggedTensorSpec)
     if context.executing_eagerly():
         if dense_rows is not None:
@@ -625,39 +670,34 @@ def _map_rows(fn, func, elems, signature, dense_rows):
                     array_ops.zeros([0], signature.dtype), _constant([], splits_dtype),
                     validate=False)
             return ragged_ops.stack(results).with_row_splits_dtype(splits_dtype)
-        n = int(elems.nrows())
-        results = [user_functions.call(func, ragged_ops.getitem(elems, i)) for i in range(n)]
+        rows = _RaggedRows(elems)
+        n = rows.count
+        results = [user_functions.call(func, rows[i]) for i in range(n)]
         if dense:
             return fn(lambda i: results[int(i)], array_ops.range(n), fn_output_signature=signature)
         if not results:
-            return RaggedTensor.from_row_lengths(array_ops.zeros([0], elems.dtype), [],
+            return RaggedTensor.from_row_lengths(array_ops.zeros([0], rows.dtype), [],
                                                  validate=False)
         return ragged_ops.stack(results)
     if dense_rows is None:
-        n = elems.nrows(out_type=_d.int32)
-        rows = TensorArray(_d.variant, size=n, element_shape=[]).unstack(
-            ragged_kernels.to_variant(elems, batched=True))
-        row_rank, splits_dtype = elems.ragged_rank - 1, elems.row_splits_dtype
-        inner = elems.flat_values.shape[1:]
+        rows = _RaggedRows(elems)
+        n, splits_dtype = rows.count, rows.row_splits_dtype
     else:
+        rows = dense_rows
         n, splits_dtype = dense_rows.count, signature.row_splits_dtype
     if dense:
-        out = TensorArray(_d.as_dtype(getattr(signature, "dtype", signature)), size=n)
+        specs = nest.flatten(signature)
+        out = [TensorArray(_d.as_dtype(getattr(s, "dtype", s)), size=n) for s in specs]
     else:
-        out = TensorArray(_d.variant, size=n, element_shape=[])
+        out = [TensorArray(_d.variant, size=n, element_shape=[])]
         if isinstance(signature, RaggedTensorSpec):
             splits_dtype = signature.row_splits_dtype
     traced = {}
 
-    def body(i, out):
-        if dense_rows is not None:
-            result = func(dense_rows[i])
-        else:
-            row = ragged_kernels.from_variant(rows.read(i), row_rank, row_rank, elems.dtype,
-                                              elems.row_splits_dtype, inner)
-            result = user_functions.call(func, row)
+    def body(i, *out):
+        result = user_functions.call(func, rows[i]) if dense_rows is None else func(rows[i])
         if dense:
-            return i + 1, out.write(i, result)
+            return (i + 1, *[ta.write(i, r) for ta, r in zip(out, nest.flatten(result))])
         if isinstance(result, RaggedTensor):
             result = result.with_row_splits_dtype(splits_dtype)
         else:
@@ -665,12 +705,12 @@ def _map_rows(fn, func, elems, signature, dense_rows):
         traced["rank"] = result.ragged_rank if isinstance(result, RaggedTensor) else 0
         traced["dtype"], traced["inner"] = result.dtype, (
             result.flat_values if isinstance(result, RaggedTensor) else result).shape[1:]
-        return i + 1, out.write(i, ragged_kernels.to_variant(result, batched=False))
-    _, out = while_loop(lambda i, *_: i < n, body, (_constant(0), out))
+        return i + 1, out[0].write(i, ragged_kernels.to_variant(result, batched=False))
+    _, *out = while_loop(lambda i, *_: i < n, body, (_constant(0), *out))
     if dense:
-        return out.stack()
+        return nest.pack_sequence_as(signature, [ta.stack() for ta in out])
     rank = traced["rank"]
-    return ragged_kernels.from_variant(out.stack(), rank, rank + 1, traced["dtype"],
+    return ragged_kernels.from_variant(out[0].stack(), rank, rank + 1, traced["dtype"],
                                        splits_dtype, traced["inner"])
 
 

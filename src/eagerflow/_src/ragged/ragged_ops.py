@@ -265,8 +265,8 @@ def _aligned(values, ragged):
 def _broadcast_dense(v, ragged, flat_rank):
     """Dense `v` as an operand of `ragged`'s flat values. Its dimensions line up with the
     ragged tensor's last ones: those within the uniform inner dimensions broadcast as they
-    are; any reaching the ragged (or row) dimensions must be 1 there, or, for ragged rank 1 at
-    full rank, ``[nrows, 1, ...]`` (one value per row)."""
+    are; any reaching the ragged (or row) dimensions must be 1 there, or, at full rank,
+    ``[nrows, 1, ..., 1, inner...]`` (one value per row)."""
     shape = v.shape
     rank = shape.rank
     inner = None if flat_rank is None else flat_rank - 1
@@ -277,15 +277,25 @@ def _broadcast_dense(v, ragged, flat_rank):
     if all(d == 1 for d in outer):
         return array_ops.reshape(v, dims[rank - inner:]) if None not in dims[rank - inner:] \
             else array_ops.reshape(v, array_ops.shape(v)[rank - inner:])
-    full = ragged.shape.rank
-    if ragged.ragged_rank == 1 and rank == full and outer[1] == 1:
+    full, k = ragged.shape.rank, ragged.ragged_rank
+    if rank == full and all(d == 1 for d in outer[1:]):
         rows = array_ops.reshape(v, array_ops.concat([array_ops.shape(v)[:1],
-                                                      array_ops.shape(v)[2:]], 0))
+                                                      array_ops.shape(v)[k + 1:]], 0))
         nrows = ragged.shape[0]
         if outer[0] is not None and nrows is not None and outer[0] != nrows:
             raise _unbroadcastable(v, ragged)
-        return array_ops.gather(rows, ragged.value_rowids())
+        return array_ops.gather(rows, _row_of_each_value(ragged))
     raise _unbroadcastable(v, ragged)
+
+
+def _row_of_each_value(ragged):
+    """The (outermost) row of each of `ragged`'s flat values."""
+    ids = ragged.value_rowids()
+    inner = ragged.values
+    while isinstance(inner, RaggedTensor):
+        ids = array_ops.gather(ids, inner.value_rowids())
+        inner = inner.values
+    return ids
 
 
 def _unbroadcastable(v, ragged):

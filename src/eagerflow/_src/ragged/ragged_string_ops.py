@@ -553,8 +553,8 @@ def _unsorted_segment_join(xp, inputs, segment_ids, num_segments, separator):
             None, None, "segment_ids are not allowed to exceed num_segments or to have "
                         "negative values.")
     inner = inputs.shape[segment_ids.ndim:]
-    rows = inputs.reshape((ids.size, -1))
-    width = rows.shape[1] if ids.size else int(np.prod(inner, dtype=np.int64))
+    width = int(np.prod(inner, dtype=np.int64))
+    rows = inputs.reshape((ids.size, width))  # (no data: each segment's strings are empty)
     pieces = [[[] for _ in range(width)] for _ in range(n)]
     for row, i in zip(rows, ids):
         for j in range(width):

@@ -24,6 +24,7 @@ from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 from eagerflow._src.keras import backend
 from eagerflow._src.keras import losses as losses_mod
 from eagerflow._src.keras import metrics as metrics_mod
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 class _Outputs:
@@ -357,7 +358,8 @@ def _match_dtype_and_rank(y_true, y_pred, sample_weight):
     Keras does this before any loss or metric sees the labels, so a ``(batch,)`` label
     never broadcasts against a ``(batch, 1)`` prediction.
     """
-    y_true = convert_to_tensor(y_true)
+    if not isinstance(y_true, RaggedTensor):  # (ragged labels go to the losses as they are)
+        y_true = convert_to_tensor(y_true)
     if y_true.shape.rank == 1 and y_pred.shape.rank == 2:
         y_true = array_ops.expand_dims(y_true, -1)
     if (y_true.dtype.is_floating and y_pred.dtype.is_floating) or \

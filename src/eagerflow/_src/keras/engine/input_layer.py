@@ -12,6 +12,8 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.keras import backend
 from eagerflow._src.ops.extension_type import ExtensionTypeSpec
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensorSpec
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.utils import serialization
@@ -41,11 +43,19 @@ class InputLayer(Layer):
                 batch_size, input_shape = batch_input_shape[0], batch_input_shape[1:]
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments: {list(kwargs)}")
+        if sparse and ragged:
+            raise ValueError("Cannot set both sparse and ragged to True in a TF-Keras input.")
         if name is None:
             name = f"input_{backend.get_uid('input')}"
         placeholder = input_tensor is None  # (False for a given tensor, as in tf_keras)
         if isinstance(type_spec, dict):  # (a config's serialized spec)
             type_spec = serialization.deserialize_keras_object(type_spec)
+        if isinstance(type_spec, (RaggedTensorSpec, SparseTensorSpec)):
+            # (an input of the spec: its shape, dtype and, ragged, its ragged rank)
+            batch_size, input_shape = type_spec.shape[0], type_spec.shape[1:]
+            dtype = type_spec.dtype
+            ragged, sparse = isinstance(type_spec, RaggedTensorSpec), \
+                isinstance(type_spec, SparseTensorSpec)
         self._extension_spec = None
         if isinstance(type_spec, ExtensionTypeSpec):  # an extension type's input
             input_tensor = keras_tensor.extension_placeholder(type_spec, name)
@@ -56,7 +66,7 @@ class InputLayer(Layer):
             dtype = dtype or input_tensor.dtype.name
         dtype = _dtypes.as_dtype(dtype or backend.floatx()).name
         super().__init__(dtype=dtype, name=name)
-        if isinstance(type_spec, ExtensionTypeSpec):
+        if isinstance(type_spec, (ExtensionTypeSpec, RaggedTensorSpec, SparseTensorSpec)):
             self._extension_spec = type_spec
         self.built = True
         self.sparse, self.ragged = bool(sparse), bool(ragged)
@@ -72,8 +82,9 @@ class InputLayer(Layer):
                 input_tensor = keras_tensor.sparse_placeholder(_dtypes.as_dtype(dtype), shape,
                                                                name)
             elif ragged:
-                input_tensor = keras_tensor.ragged_placeholder(_dtypes.as_dtype(dtype), shape,
-                                                               name)
+                input_tensor = keras_tensor.ragged_placeholder(
+                    _dtypes.as_dtype(dtype), shape, name,
+                    type_spec.ragged_rank if isinstance(type_spec, RaggedTensorSpec) else None)
             else:
                 input_tensor = keras_tensor.placeholder(_dtypes.as_dtype(dtype), shape, name)
         elif isinstance(input_tensor, EagerTensor):
@@ -119,15 +130,18 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # no
     if shape is not None and batch_shape is not None:
         raise ValueError("Only provide the `shape` OR `batch_input_shape` argument to Input, "
                          "not both at the same time.")
+    if sparse and ragged:
+        raise ValueError("Cannot set both `sparse` and `ragged` to `True` in a Keras `Input`.")
     if shape is None and batch_shape is None and tensor is None and type_spec is None:
         raise ValueError("Please provide to Input a `shape` or a `tensor` or a `type_spec` "
                          "argument. Note that `shape` does not include the batch dimension.")
-    if isinstance(type_spec, ExtensionTypeSpec):
+    if isinstance(type_spec, (ExtensionTypeSpec, RaggedTensorSpec, SparseTensorSpec)):
         layer = InputLayer(dtype=dtype, name=name, type_spec=type_spec, optional=optional)
         return layer._inbound_nodes[0].outputs
     if type_spec is not None:
         shape, dtype = type_spec.shape, type_spec.dtype
         batch_shape, shape = shape.as_list(), None
+
     if batch_shape is not None:
         batch_size, shape = batch_shape[0], batch_shape[1:]
     if isinstance(shape, int):

@@ -22,6 +22,7 @@ from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers.recurrent import (
     _accepts, _deserialize, _is_shape, _standardize_args, rnn)
 from eagerflow._src.keras.utils import serialization
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 @export("keras.layers.Wrapper")
@@ -132,13 +133,23 @@ class TimeDistributed(Wrapper):
             _, outputs, _ = rnn(lambda x, _: (self.layer(x, **kwargs), []), inputs, [],
                                 mask=mask)
             return outputs
+        ragged = [isinstance(x, RaggedTensor) for x in nest.flatten(inputs)]
+        if all(ragged):  # the layer sees every row's steps as one batch: the values
+            outputs = self.layer(nest.map_structure(lambda x: x.values, inputs), **kwargs)
+            lengths = nest.flatten(inputs)[0].row_lengths()
+            return nest.map_structure(
+                lambda y: RaggedTensor.from_row_lengths(y, lengths), outputs)
+        if any(ragged):
+            raise ValueError(f"All inputs has to be either ragged or not, but not mixed. "
+                             f"Received: {inputs}")
         if mask is not None and _accepts(self.layer, "mask"):
             kwargs["mask"] = _merge_time(mask)
         outputs = self.layer(nest.map_structure(_merge_time, inputs), **kwargs)
         return nest.map_structure(lambda y: _split_time(y, inputs), outputs)
 
     def compute_mask(self, inputs, mask=None):
-        if not self._reshapes(inputs):
+        if not self._reshapes(inputs) or any(isinstance(x, RaggedTensor)
+                                             for x in nest.flatten(inputs)):
             return mask
         output_mask = self.layer.compute_mask(nest.map_structure(_merge_time, inputs),
                                               None if mask is None else _merge_time(mask))

@@ -7,7 +7,7 @@ sample) and as `MeanMetricWrapper`s of those functions.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.keras import backend
-from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper
+from eagerflow._src.keras.metrics.base_metric import MeanMetricWrapper, ragged_flat_values
 from eagerflow._src.ops import array_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
@@ -70,6 +70,7 @@ def accuracy(y_true, y_pred):
     >>> tf.keras.metrics.accuracy([1, 2], [1, 3])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>
     """
+    [y_pred, y_true], _ = ragged_flat_values([y_pred, y_true])
     y_true, y_pred = as_tensor(y_true), as_tensor(y_pred)
     y_true.shape.assert_is_compatible_with(y_pred.shape)
     if y_true.dtype != y_pred.dtype:

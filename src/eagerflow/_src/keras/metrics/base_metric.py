@@ -30,6 +30,7 @@ from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast, identity
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 @export("keras.metrics.Metric")
@@ -266,6 +267,28 @@ def apply_mask(values, sample_weight, mask):
     return math_ops.multiply(sample_weight, mask)
 
 
+def ragged_flat_values(values, mask=None):
+    """The list `values` (and a `mask` or sample weight) as a metric takes them: ragged ones,
+    all of one row partition, become their flat values with a last axis of 1 added (a
+    ragged `mask` too); dense ones stay as they are. Mixing ragged and dense is a TypeError.
+    """
+    ragged = [isinstance(v, RaggedTensor) for v in values]
+    if all(ragged) and (mask is None or isinstance(mask, RaggedTensor)):
+        splits = [v.nested_row_splits for v in values]
+        losses.assert_splits_match(splits)
+        if isinstance(mask, RaggedTensor):
+            losses.assert_splits_match([splits[0], mask.nested_row_splits])
+            mask = array_ops.expand_dims(mask.flat_values, -1)
+        values = [array_ops.expand_dims(v.flat_values, -1) for v in values]
+    elif any(ragged):
+        raise TypeError(f"Some of the inputs are not tf.RaggedTensor. Input received: "
+                        f"{values}")
+    elif isinstance(mask, RaggedTensor):
+        raise TypeError(f"Ragged mask is not allowed with non-ragged inputs. Input received: "
+                        f"{values}, mask received: {mask}")
+    return values, mask
+
+
 # ----------------------------------------------------------------------------- reductions
 
 class Reduction(enum.Enum):
@@ -293,6 +316,7 @@ class Reduce(Metric):
 
     def update_state(self, values, sample_weight=None):
         """Adds `values` (weighted by `sample_weight`, broadcastable to them) to the state."""
+        [values], sample_weight = ragged_flat_values([values], sample_weight)
         try:
             values = cast(values, self._value_dtype)
         except (ValueError, TypeError) as e:
@@ -363,6 +387,7 @@ class MeanMetricWrapper(Mean):
         """Adds the values of ``fn(y_true, y_pred)`` weighted by `sample_weight`."""
         y_true = cast(y_true, self._value_dtype)
         y_pred = cast(y_pred, self._value_dtype)
+        [y_true, y_pred], sample_weight = ragged_flat_values([y_true, y_pred], sample_weight)
         y_true, y_pred = losses._squeeze_pair(y_true, y_pred)
         fn = self._fn if context.executing_eagerly() else conversion.convert(self._fn)
         matches = fn(y_true, y_pred, **self._fn_kwargs)

@@ -18,10 +18,12 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend, losses
-from eagerflow._src.keras.metrics.base_metric import Metric, broadcast_weights
+from eagerflow._src.keras.metrics.base_metric import Metric, broadcast_weights, \
+    ragged_flat_values
 from eagerflow._src.ops import array_ops, debugging_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.wrappers import as_tensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 # The threshold of Precision/Recall with `top_k`: every score kept by top-k is above it.
 NEG_INF = -1e10
@@ -167,6 +169,8 @@ def update_confusion_matrix_variables(variables_to_update, y_true, y_pred, thres
     state = next(iter(variables_to_update.values()))
     dtype = state.dtype
     y_true, y_pred = cast(y_true, dtype), cast(y_pred, dtype)
+    if not multi_label:
+        [y_pred, y_true], _ = ragged_flat_values([y_pred, y_true], sample_weight)
     pred_rank = y_pred.shape.rank  # weights follow the rank before any squeeze, as in Keras
     y_true, y_pred = losses._squeeze_pair(y_true, y_pred)
     y_pred.shape.assert_is_compatible_with(y_true.shape)
@@ -563,7 +567,8 @@ class AUC(_ConfusionMatrixMetric):
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         """Adds the batch's counts; `sample_weight` weighs each prediction."""
-        y_pred = as_tensor(y_pred)
+        if not isinstance(y_pred, RaggedTensor):  # (whose values count, see below)
+            y_pred = as_tensor(y_pred)
         if not self._built:
             self._build(y_pred.shape)
         if self.multi_label or self.label_weights is not None:

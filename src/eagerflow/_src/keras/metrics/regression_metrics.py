@@ -10,7 +10,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.keras import losses
 from eagerflow._src.keras.metrics.base_metric import (
-    Mean, MeanMetricWrapper, Metric, check_2d_shapes)
+    Mean, MeanMetricWrapper, Metric, check_2d_shapes, ragged_flat_values)
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 
@@ -138,6 +138,7 @@ class MeanRelativeError(Mean):
         """Adds the relative errors of the batch, weighted by `sample_weight`."""
         y_true = cast(y_true, self._value_dtype)
         y_pred = cast(y_pred, self._value_dtype)
+        [y_pred, y_true], sample_weight = ragged_flat_values([y_pred, y_true], sample_weight)
         y_true, y_pred = losses._squeeze_pair(y_true, y_pred)
         normalizer, y_pred = losses._squeeze_pair(self.normalizer, y_pred)
         y_pred.shape.assert_is_compatible_with(y_true.shape)

@@ -30,6 +30,8 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.ops.extension_type import ExtensionTypeSpec
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
+from eagerflow._src.ragged.ragged_tensor import RaggedTensorSpec
 
 _GLOBAL_CUSTOM_OBJECTS = {}
 _GLOBAL_CUSTOM_NAMES = {}
@@ -189,7 +191,7 @@ def _serialize_value(value):
         return value.item()
     if isinstance(value, DType):
         return value.name
-    if isinstance(value, (TensorSpec, ExtensionTypeSpec)):
+    if isinstance(value, (TensorSpec, ExtensionTypeSpec, RaggedTensorSpec, SparseTensorSpec)):
         return _serialize_type_spec(value)
     if hasattr(value, "get_config") and not inspect.isclass(value) or \
             isinstance(value, types.FunctionType) and not keeping_objects():
@@ -206,6 +208,17 @@ def _serialize_type_spec(spec):
                 "module": "tensorflow.python.framework.tensor",
                 "config": [_serialize_value(spec.shape), spec.dtype.name, spec.name],
                 "registered_name": None}
+    if isinstance(spec, RaggedTensorSpec):
+        return {"class_name": "__typespec__", "spec_name": "RaggedTensorSpec",
+                "module": "tensorflow.python.ops.ragged.ragged_tensor",
+                "config": [_serialize_value(spec.shape), spec.dtype.name, spec.ragged_rank,
+                           spec.row_splits_dtype.name],
+                "registered_name": None}
+    if isinstance(spec, SparseTensorSpec):
+        return {"class_name": "__typespec__", "spec_name": "SparseTensorSpec",
+                "module": "tensorflow.python.framework.sparse_tensor",
+                "config": [_serialize_value(spec.shape), spec.dtype.name],
+                "registered_name": None}
     cls = type(spec)
     return {"class_name": "__typespec__", "spec_name": cls.__name__,
             "module": cls.value_type.__module__,
@@ -220,6 +233,10 @@ def _deserialize_type_spec(config, custom_objects):
     name, fields = config["spec_name"], config["config"]
     if name == "TensorSpec":
         return TensorSpec(*fields)
+    if name == "RaggedTensorSpec":
+        return RaggedTensorSpec(*fields)
+    if name == "SparseTensorSpec":
+        return SparseTensorSpec(*fields)
     cls = get_registered_object(config.get("registered_name") or name, custom_objects)
     if cls is None and "." in name:  # ("MaskedTensor.Spec": the type's Spec)
         cls = getattr(get_registered_object(name.rsplit(".", 1)[0], custom_objects),
