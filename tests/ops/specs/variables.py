@@ -43,7 +43,25 @@ def _is_initialized(x):
     return tf.raw_ops.VarIsInitializedOp(resource=variable.handle)
 
 
+def _by_name(x):
+    """A variable made by name (``VarHandleOp``), assigned `x` and read back."""
+    h = tf.raw_ops.VarHandleOp(dtype=x.dtype, shape=x.shape, shared_name="spec_by_name")
+    tf.raw_ops.AssignVariableOp(resource=h, value=x)
+    return tf.raw_ops.ReadVariableOp(resource=h, dtype=x.dtype)
+
+
+def _destroyed(x):
+    """Whether a variable made by name holds a value once destroyed (no)."""
+    h = tf.raw_ops.VarHandleOp(dtype=x.dtype, shape=x.shape, shared_name="spec_destroyed")
+    tf.raw_ops.AssignVariableOp(resource=h, value=x)
+    tf.raw_ops.DestroyResourceOp(resource=h)
+    return tf.raw_ops.VarIsInitializedOp(resource=h)
+
+
 SPECS = [
+    OpSpec("VarHandleOp", _by_name, [rand(2, 3)], lambda x: x, grad="resource"),
+    OpSpec("DestroyResourceOp", _destroyed, [rand(3)], lambda x: np.array(False),
+           grad="resource"),
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x,
            grad="a variable copies its initial value: checked in tests/autodiff"),
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x) * 1, [rand(4, dtype=np.int32)],

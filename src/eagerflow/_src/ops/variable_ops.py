@@ -17,7 +17,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.variables import Variable, _UnreadVariable
+from eagerflow._src.core.variables import Variable, _UnreadVariable, resource_variable_info
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_defaults, tf_nodes
 from eagerflow._src.ops import array_ops, late, math_ops, slicing
@@ -210,13 +210,13 @@ Variable.batch_scatter_update = _batch_scatter_update
 
 # -- ResourceGather: TF's read of a variable's rows (`sparse_read`, Keras's Embedding) -----
 
-def _resource_gather(xp, handle, indices, batch_dims=0):
+def _resource_gather(xp, handle, indices, batch_dims=0, dtype=None):
     return array_ops._gather_kernel(xp, handle.value, indices, batch_dims, batch_dims)
 
 
-def _resource_gather_rule(var, indices, batch_dims=0, **_):
-    shape = getattr(var, "shape", None)
-    dtype = var.dtype
+def _resource_gather_rule(var, indices, batch_dims=0, dtype=None, **_):
+    held, shape = resource_variable_info(var) or (None, None)
+    dtype = dtype or held
     if shape is None or shape.rank is None or indices.shape.rank is None:
         return TensorShape(None), dtype
     dims, index = shape.as_list(), indices.shape.as_list()
@@ -226,7 +226,8 @@ def _resource_gather_rule(var, indices, batch_dims=0, **_):
 _RESOURCE_GATHER = register("ResourceGather", _resource_gather, _resource_gather_rule,
                             tied=(), stateful=True, replayable=True)
 tf_nodes[_RESOURCE_GATHER] = NodeForm(types={"dtype": "out0", "Tindices": 1},
-                                      ignored=("validate_indices",), defaults={"batch_dims": 0})
+                                      ignored=("validate_indices",), defaults={"batch_dims": 0},
+                                      keep=("dtype",))
 tf_args[_RESOURCE_GATHER] = ("resource", "indices")
 
 
