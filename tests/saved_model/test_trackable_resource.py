@@ -98,6 +98,7 @@ def test_resource_tf_saved_is_recreated_and_initialized_on_load():
         expected = json.load(f)["tf_user_resource"]
     loaded = tf.saved_model.load(os.path.join(DATA, "tf_user_resource"))
     assert isinstance(loaded.counts, Resource)
+    assert type(loaded.counts).__name__ == expected["loaded_type"]
     np.testing.assert_array_equal(loaded.find(tf.constant(["a", "z", "b"])), expected["find"])
 
 

@@ -190,6 +190,9 @@ class _RestoredMutableTable(_RestoredResource):
         _import_table(self, tensors["table"]["-keys"], tensors["table"]["-values"])
 
 
+_RestoredMutableTable.__name__ = "RestoredResource"  # (TF's)
+
+
 @export("saved_model.Asset")
 class Asset:
     """A file a SavedModel keeps (a vocabulary): saving copies it into the SavedModel's
