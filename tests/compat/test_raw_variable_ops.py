@@ -134,3 +134,62 @@ def test_a_handle_prints_as_tfs_and_passes_out_of_a_function():
     assert made.dtype == tf.resource
     assert R.ReadVariableOp(resource=made, dtype=tf.float32).numpy() == 3.0
     assert twice(made).numpy() == 6.0
+
+
+ROWS = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+
+
+@pytest.mark.parametrize("op, want, scalar", [
+    # TF 2.21's values: rows 0, 2, 0 updated by [1, 1], [2, 2], [3, 3]; row 1 by 10.0
+    ("ResourceScatterAdd", [[5, 6], [3, 4], [7, 8]], [[1, 2], [13, 14], [5, 6]]),
+    ("ResourceScatterSub", [[-3, -2], [3, 4], [3, 4]], [[1, 2], [-7, -6], [5, 6]]),
+    ("ResourceScatterMul", [[3, 6], [3, 4], [10, 12]], [[1, 2], [30, 40], [5, 6]]),
+    ("ResourceScatterDiv", [[1 / 3, 2 / 3], [3, 4], [2.5, 3]], [[1, 2], [0.3, 0.4], [5, 6]]),
+    ("ResourceScatterMin", [[1, 1], [3, 4], [2, 2]], ROWS),
+    ("ResourceScatterMax", [[3, 3], [3, 4], [5, 6]], [[1, 2], [10, 10], [5, 6]]),
+    ("ResourceScatterUpdate", [[3, 3], [3, 4], [2, 2]], [[1, 2], [10, 10], [5, 6]]),
+])
+def test_scatter_updates_of_a_variables_rows(op, want, scalar):
+    v = tf.Variable(ROWS)
+    assert getattr(R, op)(resource=v.handle, indices=[0, 2, 0],
+                          updates=[[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]) is None
+    np.testing.assert_allclose(v.numpy(), want, rtol=1e-6)
+    v.assign(ROWS)
+    getattr(R, op)(resource=v.handle, indices=[1], updates=10.0)
+    np.testing.assert_allclose(v.numpy(), scalar, rtol=1e-6)
+
+
+def test_scatter_errors_and_variable_shape():
+    v = tf.Variable(ROWS)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[0\] = 5 is not in \[0, 3\) \[Op:ResourceScatterAdd\]"):
+        R.ResourceScatterAdd(resource=v.handle, indices=[5], updates=[[1.0, 1.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="DType of scatter resource and updates does not match"):
+        R.ResourceScatterAdd(resource=v.handle, indices=[0], updates=[[1, 1]])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Must have updates.shape"):
+        R.ResourceScatterAdd(resource=v.handle, indices=[0], updates=[[1.0, 1.0, 1.0]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'dtype' of string is not in the list"):
+        R.ResourceScatterAdd(resource=tf.Variable(["a"]).handle, indices=[0], updates=["z"])
+    words = tf.Variable(["a", "b"])
+    R.ResourceScatterUpdate(resource=words.handle, indices=[1], updates=["z"])
+    assert words.numpy().tolist() == [b"a", b"z"]
+    np.testing.assert_array_equal(v.numpy(), ROWS)
+    shape = R.VariableShape(input=v.handle)
+    assert shape.dtype == tf.int32 and shape.numpy().tolist() == [3, 2]
+    assert R.VariableShape(input=v.handle, out_type=tf.int64).dtype == tf.int64
+
+    @tf.function
+    def add_rows(i):
+        R.ResourceScatterAdd(resource=v.handle, indices=i, updates=tf.ones([tf.size(i), 2]))
+        return R.VariableShape(input=v.handle), v.read_value()
+    shape, value = add_rows(tf.constant([0, 0]))
+    assert shape.numpy().tolist() == [3, 2] and value.numpy()[0].tolist() == [3.0, 4.0]
+
+
+def test_a_handle_outlives_its_variable_object():
+    h = tf.Variable([1.0, 2.0]).handle  # (the variable object is gone; its value is not)
+    R.AssignAddVariableOp(resource=h, value=[1.0, 1.0])
+    assert R.ReadVariableOp(resource=h, dtype=tf.float32).numpy().tolist() == [2.0, 3.0]
+    assert R.VariableShape(input=h).numpy().tolist() == [2]

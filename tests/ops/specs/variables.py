@@ -58,7 +58,39 @@ def _destroyed(x):
     return tf.raw_ops.VarIsInitializedOp(resource=h)
 
 
+def _scatter(op):
+    """Raw op `op` on a variable of `x`'s value (rows 0, 2, 0 updated), read back."""
+    def fn(x, updates):
+        v = tf.Variable(x)
+        getattr(tf.raw_ops, op)(resource=v.handle, indices=[0, 2, 0], updates=updates)
+        return v.read_value()
+    return fn
+
+
+def _scatter_ref(ufunc):
+    def ref(x, updates):
+        out = x.copy()
+        if ufunc is None:
+            out[[0, 2, 0]] = updates
+        else:
+            ufunc.at(out, [0, 2, 0], updates)
+        return out
+    return ref
+
+
+def _shape_of(x):
+    return tf.raw_ops.VariableShape(input=tf.Variable(x).handle, out_type=tf.int64)
+
+
+_ROWS = [rand(3, 2), rand(3, 2) + 1.0]
 SPECS = [
+    *[OpSpec(f"ResourceScatter{name}", _scatter(f"ResourceScatter{name}"), _ROWS,
+             _scatter_ref(ufunc), grad="variable update")
+      for name, ufunc in (("Update", None), ("Add", np.add), ("Sub", np.subtract),
+                          ("Mul", np.multiply), ("Div", np.divide), ("Min", np.minimum),
+                          ("Max", np.maximum))],
+    OpSpec("VariableShape", _shape_of, [rand(4, 3)], lambda x: np.array(x.shape, np.int64),
+           grad="a shape"),
     OpSpec("VarHandleOp", _by_name, [rand(2, 3)], lambda x: x, grad="resource"),
     OpSpec("DestroyResourceOp", _destroyed, [rand(3)], lambda x: np.array(False),
            grad="resource"),

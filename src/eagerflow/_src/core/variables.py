@@ -115,6 +115,7 @@ class ResourceHandle:
     # (as TF's handle, a scalar resource tensor)
     dtype = _d.resource
     shape = TensorShape([])
+    ndim = 0
 
     def __init__(self, value):
         self.value = value

@@ -14,6 +14,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import registry
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -206,6 +208,74 @@ Variable.scatter_mul = _scale_rows(divide=False)
 Variable.scatter_div = _scale_rows(divide=True)
 Variable.sparse_read = _sparse_read
 Variable.batch_scatter_update = _batch_scatter_update
+
+
+# -- ResourceScatter*: TF's updates of a variable's rows, and VariableShape ----------------
+
+def _row_update(combine):
+    """The kernel of a ``ResourceScatter<X>`` op: each row `indices` names (in order, a row
+    named twice updated twice) set to ``combine(new, rows, updates)``, `updates` of shape
+    ``indices.shape + rows' shape``, or a scalar for every element."""
+    def kernel(xp, handle, indices, updates):
+        value = handle.value
+        if value.dtype != updates.dtype:
+            raise errors.InvalidArgumentError(
+                None, None, "DType of scatter resource and updates does not match.")
+        if value.ndim == 0:
+            raise errors.InvalidArgumentError(None, None, "params must be at least 1-D")
+        flat = indices.reshape(-1)
+        array_ops._check_range(xp, flat, len(value))
+        rows = value.shape[1:]
+        if updates.ndim:
+            want = tuple(indices.shape) + tuple(rows)
+            if updates.shape != want:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Must have updates.shape = indices.shape + params.shape[1:] "
+                                f"or updates.shape = [], got updates.shape "
+                                f"{errors.shape_text(updates.shape)}, indices.shape "
+                                f"{errors.shape_text(indices.shape)}, params.shape "
+                                f"{errors.shape_text(value.shape)}")
+            updates = updates.reshape((len(flat),) + tuple(rows))
+        new = value.copy()  # (earlier reads keep their snapshot)
+        combine(new, flat, updates)
+        handle.value = new
+        return ()
+    return kernel
+
+
+def _update_rows(new, flat, updates):
+    new[flat] = updates
+
+
+_SCATTERS = {"ResourceScatterUpdate": (_update_rows, None)}
+for _name, _ufunc in (("Add", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
+                      ("Div", np.divide), ("Min", np.minimum), ("Max", np.maximum)):
+    _SCATTERS[f"ResourceScatter{_name}"] = (
+        lambda new, flat, updates, _ufunc=_ufunc: _ufunc.at(new, flat, updates),
+        registry.NUMBER_TYPES if _name in ("Add", "Sub", "Mul", "Div")
+        else registry.REAL_NUMBER_TYPES)
+for _name, (_combine, _dtypes) in _SCATTERS.items():
+    _op = register(_name, _row_update(_combine), _no_outputs, multi=True, tied=(2,),
+                   dtypes=_dtypes, type_attr="dtype", stateful=True,
+                   not_differentiable="variable update", keeps_no_view=True)
+    tf_args[_op] = ("resource", "indices", "updates")
+    tf_nodes[_op] = NodeForm(types={"dtype": 2, "Tindices": 1})
+
+
+def _variable_shape(xp, handle, out_type=None):
+    return xp.asarray(handle.value.shape, (out_type or _d.int32).as_numpy_dtype)
+
+
+def _variable_shape_rule(var, out_type=None, **_):
+    info = resource_variable_info(var)
+    rank = None if info is None else info[1].rank
+    return TensorShape([rank]), out_type or _d.int32
+
+
+_VARIABLE_SHAPE = register("VariableShape", _variable_shape, _variable_shape_rule, tied=(),
+                           stateful=True, not_differentiable="a shape", replayable=True)
+tf_args[_VARIABLE_SHAPE] = ("input",)
+tf_nodes[_VARIABLE_SHAPE] = NodeForm(types={}, defaults={"out_type": _d.int32})
 
 
 # -- ResourceGather: TF's read of a variable's rows (`sparse_read`, Keras's Embedding) -----
