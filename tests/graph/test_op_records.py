@@ -120,7 +120,9 @@ FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "
          "FusedBatchNormGradV3", "_FusedBatchNormEx", "_FusedBatchNormGradEx",
          "_BroadcastReluGrad", "AddN"}
 # Ops that read their inputs without keeping them (an update makes a new array).
-READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp", "Mean"}
+READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp", "Mean",
+             *(f"ResourceScatter{name}" for name in (
+                 "Update", "Add", "Sub", "Mul", "Div", "Min", "Max"))}
 
 
 def _single_ufunc(op):

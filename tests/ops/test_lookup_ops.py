@@ -1,5 +1,6 @@
 """tf.lookup tables and the string hashing ops, against TF 2.21's values."""
 import os
+import re
 
 import pytest
 
@@ -433,3 +434,33 @@ def test_mutable_table_insert_of_another_dtype_errors_as_tf():
         table.insert(tf.constant([1], tf.int64), [1.5])
     with pytest.raises(ValueError, match="^values: Tensor conversion requested dtype int64"):
         table.insert(tf.constant([1], tf.int64), tf.constant([1.5]))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"initial_num_buckets": 3}, "Number of buckets must be at least 4 and a power of 2, got: 3"),
+    ({"initial_num_buckets": 2}, "Number of buckets must be at least 4 and a power of 2, got: 2"),
+    ({"deleted_key": 0}, "Empty and deleted keys cannot be equal"),
+])
+def test_dense_table_refuses_tfs_invalid_buckets_and_keys(kwargs, message):
+    args = {"default_value": -1, "empty_key": 0, "deleted_key": -1, **kwargs}
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"__wrapped__MutableDenseHashTableV2_device_.*"
+                             + re.escape(message) + r" \[Op:MutableDenseHashTableV2\] name: "
+                             r"MutableDenseHashTable$"):
+        tf.lookup.experimental.DenseHashTable(tf.int64, tf.int64, **args)
+    assert tf.lookup.experimental.DenseHashTable(
+        tf.int64, tf.int64, -1, 0, -1, initial_num_buckets=8).export()[0].shape == (8, 1)
+
+
+@pytest.mark.parametrize("keys, values, error, message", [
+    (["a", "a"], [1, 2], tf.errors.FailedPreconditionError,
+     "HashTable has different value for same key"),
+    (["a", "b"], [1], tf.errors.InvalidArgumentError, "Expected shape [2] for value, got [1]"),
+    (tf.constant([], tf.string), tf.constant([], tf.int64), tf.errors.InvalidArgumentError,
+     "keys and values cannot be empty tensors."),
+])
+def test_static_table_initializer_errors_name_tfs_import(keys, values, error, message):
+    # TF 2.21 fills the table by LookupTableImportV2, which its errors name
+    with pytest.raises(error, match=r"\{\{function_node __wrapped__LookupTableImportV2_device_"
+                                    r".*" + re.escape(message) + r".*\[Op:LookupTableImportV2\]"):
+        tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), -1)

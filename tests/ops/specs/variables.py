@@ -43,7 +43,57 @@ def _is_initialized(x):
     return tf.raw_ops.VarIsInitializedOp(resource=variable.handle)
 
 
+def _by_name(x):
+    """A variable made by name (``VarHandleOp``), assigned `x` and read back."""
+    h = tf.raw_ops.VarHandleOp(dtype=x.dtype, shape=x.shape, shared_name="spec_by_name")
+    tf.raw_ops.AssignVariableOp(resource=h, value=x)
+    return tf.raw_ops.ReadVariableOp(resource=h, dtype=x.dtype)
+
+
+def _destroyed(x):
+    """Whether a variable made by name holds a value once destroyed (no)."""
+    h = tf.raw_ops.VarHandleOp(dtype=x.dtype, shape=x.shape, shared_name="spec_destroyed")
+    tf.raw_ops.AssignVariableOp(resource=h, value=x)
+    tf.raw_ops.DestroyResourceOp(resource=h)
+    return tf.raw_ops.VarIsInitializedOp(resource=h)
+
+
+def _scatter(op):
+    """Raw op `op` on a variable of `x`'s value (rows 0, 2, 0 updated), read back."""
+    def fn(x, updates):
+        v = tf.Variable(x)
+        getattr(tf.raw_ops, op)(resource=v.handle, indices=[0, 2, 0], updates=updates)
+        return v.read_value()
+    return fn
+
+
+def _scatter_ref(ufunc):
+    def ref(x, updates):
+        out = x.copy()
+        if ufunc is None:
+            out[[0, 2, 0]] = updates
+        else:
+            ufunc.at(out, [0, 2, 0], updates)
+        return out
+    return ref
+
+
+def _shape_of(x):
+    return tf.raw_ops.VariableShape(input=tf.Variable(x).handle, out_type=tf.int64)
+
+
+_ROWS = [rand(3, 2), rand(3, 2) + 1.0]
 SPECS = [
+    *[OpSpec(f"ResourceScatter{name}", _scatter(f"ResourceScatter{name}"), _ROWS,
+             _scatter_ref(ufunc), grad="variable update")
+      for name, ufunc in (("Update", None), ("Add", np.add), ("Sub", np.subtract),
+                          ("Mul", np.multiply), ("Div", np.divide), ("Min", np.minimum),
+                          ("Max", np.maximum))],
+    OpSpec("VariableShape", _shape_of, [rand(4, 3)], lambda x: np.array(x.shape, np.int64),
+           grad="a shape"),
+    OpSpec("VarHandleOp", _by_name, [rand(2, 3)], lambda x: x, grad="resource"),
+    OpSpec("DestroyResourceOp", _destroyed, [rand(3)], lambda x: np.array(False),
+           grad="resource"),
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x).read_value(), [rand(2, 3)], lambda x: x,
            grad="a variable copies its initial value: checked in tests/autodiff"),
     OpSpec("ReadVariableOp", lambda x: tf.Variable(x) * 1, [rand(4, dtype=np.int32)],

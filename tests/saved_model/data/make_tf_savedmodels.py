@@ -95,6 +95,7 @@ def main():
     custom_gradients(outputs)
     assets(outputs)
     user_resource(outputs)
+    variable_resource(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -368,6 +369,39 @@ def user_resource(outputs):
     outputs["tf_user_resource"] = {
         "loaded_type": type(loaded.counts).__name__,
         "find": loaded.find(tf.constant(["a", "z", "b"])).numpy().tolist()}
+
+
+def variable_resource(outputs):
+    """A Module holding a user's TrackableResource whose ``_create_resource`` makes a variable
+    by TF's ``VarHandleOp``, which its ``_initialize`` assigns and its function counts up."""
+    class Counter(tf.saved_model.experimental.TrackableResource):
+        def _create_resource(self):
+            return tf.raw_ops.VarHandleOp(dtype=tf.int64, shape=[], shared_name="")
+
+        def _initialize(self):
+            tf.raw_ops.AssignVariableOp(resource=self.resource_handle,
+                                        value=tf.constant(10, tf.int64))
+
+        def _destroy_resource(self):
+            tf.raw_ops.DestroyResourceOp(resource=self.resource_handle)
+
+    m = tf.Module()
+    m.counter = Counter()
+    m.counter._initialize()
+
+    def bump():
+        handle = m.counter.resource_handle
+        tf.raw_ops.AssignAddVariableOp(resource=handle, value=tf.constant(1, tf.int64))
+        return tf.raw_ops.ReadVariableOp(resource=handle, dtype=tf.int64)
+    m.bump = tf.function(bump, input_signature=[])
+    m.bump()
+    path = os.path.join(HERE, "tf_variable_resource")
+    shutil.rmtree(path, ignore_errors=True)
+    tf.saved_model.save(m, path)
+    loaded = tf.saved_model.load(path)  # (its _initialize run: the variable is 10 again)
+    outputs["tf_variable_resource"] = {
+        "loaded_type": type(loaded.counter).__name__,
+        "bumps": [int(loaded.bump()), int(loaded.bump())]}
 
 
 def only(names):

@@ -128,7 +128,8 @@ def _resource_op(op):
 
 
 def _as_resource_ops(graph_def, refs):
-    """Rewrites the nodes of `graph_def` that use TF 1's ref variables `refs` (node names)
+    """Rewrites the nodes of `graph_def` that use TF 1's ref variables `refs` (node name ->
+    dtype enum)
     as the resource-variable ops eagerflow runs, in place: a variable's ``read`` Identity
     is a ``ReadVariableOp``, ``Assign``/``ApplyAdam``... the resource op updating it; a
     value such an update outputs (the ref) is a read after it, and any other use of the
@@ -173,7 +174,7 @@ def _as_resource_ops(graph_def, refs):
                                                               "VarIsInitializedOp")):
                 variable = name  # a ref used as a value: a read
                 read, waits = f"{name}/_value", [name]
-                dtype = next(n.attr["dtype"].type for n in graph_def.node if n.name == name)
+                dtype = refs[name]
             else:
                 continue
             node.input[i] = read
@@ -228,7 +229,8 @@ def import_with_variables(meta_graph_or_file, import_scope=None):
         if node.name in saver_nodes or (saver_scope and node.name.startswith(saver_scope)):
             continue  # (the saver's own ops)
         kept.node.add().CopyFrom(node)
-    refs = {n.name for n in meta.graph_def.node
+    # (by their dtypes: in `kept`, their nodes are placeholders of their handles)
+    refs = {n.name: n.attr["dtype"].type for n in meta.graph_def.node
             if n.name in definitions and n.op in _REF_HOLDERS}
     if refs:
         _as_resource_ops(kept, refs)

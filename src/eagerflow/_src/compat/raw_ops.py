@@ -211,10 +211,9 @@ def _tensors(op_def, args, values):
     for value, is_tied in flat:
         if isinstance(value, ResourceHandle):  # ``v.handle``: the variable, for a resource input
             variable = variable_of(value)
-            if variable is None:
-                raise ValueError(f"{op_def.name} was given the handle of a variable that no "
-                                 f"longer exists")
-            out.append((variable, None))
+            # (as TF's, a handle outlives its variable object: then the handle itself, a
+            # resource tensor, holds the variable's value)
+            out.append((EagerTensor._wrap(value) if variable is None else variable, None))
             continue
         t = convert_to_tensor(value, dtype=hint if is_tied and not isinstance(value, Tensor)
                               else None)

@@ -348,7 +348,7 @@ def from_tf_node(op_def, tf_attrs, tf_inputs):
     dropped |= set(_types(op_def, form, ()))
     attrs = {}
     for k, v in tf_attrs.items():
-        if k.startswith("_") and k not in form.keep or k in dropped:
+        if k not in form.keep and (k.startswith("_") or k in dropped):
             continue
         k = back.get(k, k)
         if k in form.byte_attrs:

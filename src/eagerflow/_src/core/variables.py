@@ -29,6 +29,7 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import RUNS_ONCE, register, register_gradient, runs_rules
+from eagerflow._src.core.registry import kernel_type_name, no_kernel_error
 from eagerflow._src.core.registry import takes_narrow
 from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -114,6 +115,7 @@ class ResourceHandle:
     # (as TF's handle, a scalar resource tensor)
     dtype = _d.resource
     shape = TensorShape([])
+    ndim = 0
 
     def __init__(self, value):
         self.value = value
@@ -126,13 +128,29 @@ def handle_text(name, kind, container="localhost"):
             f'container="{container}", type="{kind}", dtype and shapes : "[  ]")>')
 
 
-def _read(xp, handle):
-    if handle.value is None:
+def _read(xp, handle, dtype=None):
+    """The variable's array; `dtype`, where given (TF's raw op and graphs say it), must be
+    the dtype it holds."""
+    try:
+        value = handle.value
+    except errors.NotFoundError as e:  # (a `VarHandle` naming no variable)
+        raise errors.FailedPreconditionError(
+            None, None, f"Could not find variable {handle.name}. This could mean that the "
+                        f"variable has been deleted. In TF1, it can also mean the variable is "
+                        f"uninitialized. Debug info: container={handle.container}, status "
+                        f"error message={e.message}") from None
+    if value is None:
         raise errors.FailedPreconditionError(
             None, None, "Could not read from a variable that is not initialized yet: its "
             "initial value depends on the inputs of the function that creates it, and is "
             "assigned when that function is first called.")
-    return handle.value
+    if dtype is not None:
+        held = _dtype_of(value)
+        if held is not None and held != dtype:
+            raise errors.InvalidArgumentError(
+                None, None, f"Trying to read variable with wrong dtype. Expected "
+                            f"{kernel_type_name(dtype)} got {kernel_type_name(held)}")
+    return value
 
 
 def _row_major(value):
@@ -144,11 +162,32 @@ def _row_major(value):
 
 
 def _assign(xp, handle, value):
+    old = _held(handle)
+    if old is not None and getattr(old, "dtype", None) != value.dtype:
+        was, now = _dtype_of(old), _dtype_of(value)
+        if was != now and None not in (was, now):
+            raise errors.InvalidArgumentError(
+                None, None, f"Trying to assign variable with wrong dtype. Expected "
+                            f"{kernel_type_name(was)} got {kernel_type_name(now)}")
     handle.value = _row_major(value)
     return ()
 
 
-def _check_update(value, delta):
+def _dtype_of(array):
+    """The DType of a variable's array, or None where it has none (a variant's value)."""
+    try:
+        return _d.from_numpy(array.dtype)
+    except (AttributeError, TypeError):
+        return None
+
+
+def _check_update(value, delta, op_name):
+    dtype = _dtype_of(delta)
+    if dtype is not None and (dtype.is_bool or dtype == _d.string):  # (TF adds numbers only)
+        raise no_kernel_error(op_name, {"dtype": dtype}, (), graph=True)
+    if value.dtype != delta.dtype:
+        raise errors.InvalidArgumentError(None, None,
+                                          "DType of variable handle and value does not match.")
     if value.shape != delta.shape:  # (TF's kernels do not broadcast an update)
         raise errors.InvalidArgumentError(
             None, None, f"Cannot update variable with shape {errors.shape_text(value.shape)} "
@@ -157,20 +196,28 @@ def _check_update(value, delta):
 
 
 def _assign_add(xp, handle, delta):
-    _check_update(handle.value, delta)
+    _check_update(handle.value, delta, "AssignAddVariableOp")
     handle.value = handle.value + delta
     return ()
 
 
 def _assign_sub(xp, handle, delta):
-    _check_update(handle.value, delta)
+    _check_update(handle.value, delta, "AssignSubVariableOp")
     handle.value = handle.value - delta
     return ()
 
 
-def _var_rule(var, **_):
+def _var_rule(var, dtype=None, **_):
     # (the dtype stored: a Keras AutoCastVariable tells the dtype its reads are cast to)
-    return var.shape, getattr(var, "true_dtype", var.dtype)
+    if isinstance(var, Variable):
+        return var.shape, getattr(var, "true_dtype", var.dtype)
+    # a resource tensor (``VarHandleOp``'s): the dtype the read names, the shape if known
+    found = resource_variable_info(var)
+    if dtype is None:
+        if found is None:
+            raise TypeError("A read of a resource tensor must name the variable's dtype")
+        dtype = found[0]
+    return (TensorShape(None) if found is None else found[1]), dtype
 
 
 def _no_outputs(*_, **__):
@@ -203,13 +250,18 @@ tf_args[_ASSIGN_SUB] = ("resource", "value")
 takes_narrow(_d.NARROW, _READ, _ASSIGN)  # (TF keeps float8 and int4 variables, no updates)
 
 
+def _held(handle):
+    """The variable's array, or None while it has none."""
+    try:
+        return handle.value
+    except (errors.FailedPreconditionError,  # (a v1 session's variable not initialized)
+            errors.NotFoundError):  # (a `VarHandle` naming no variable)
+        return None
+
+
 def _is_initialized(xp, handle):
     """Whether the variable has a value (a graph variable's, in the running session)."""
-    try:
-        found = handle.value
-    except errors.FailedPreconditionError:  # (a v1 session's variable not initialized)
-        found = None
-    return xp.asarray(found is not None)
+    return xp.asarray(_held(handle) is not None)
 
 
 def _bool_scalar_rule(var, **_):
@@ -220,13 +272,133 @@ VAR_IS_INITIALIZED = register("VarIsInitializedOp", _is_initialized, _bool_scala
                               tied=(), stateful=True, not_differentiable="boolean")
 tf_args[VAR_IS_INITIALIZED] = ("resource",)
 tf_nodes[VAR_IS_INITIALIZED] = NodeForm(outputs=("is_initialized",))
-tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",))
+# (a read of a resource tensor, as TF's raw op and graphs make it, names the dtype read)
+tf_nodes[_READ] = NodeForm(types={"dtype": "out0"}, outputs=("value",), keep=("dtype",))
 tf_args[_READ] = ("resource",)
 for _op in (_ASSIGN_ADD, _ASSIGN_SUB):
     tf_nodes[_op] = NodeForm(types={"dtype": 1})
 # (TF's AssignVariableOp may say whether to check the value's shape: eagerflow always checks)
 tf_nodes[_ASSIGN] = NodeForm(types={"dtype": 1}, ignored=("validate_shape",))
 tf_args[_ASSIGN] = ("resource", "value")
+
+
+# -- variables by name: ``tf.raw_ops.VarHandleOp`` -------------------------------------------
+
+_NAMED = {}  # (container, shared_name) -> the array of the variable of that name
+
+
+class VarHandle:
+    """What ``VarHandleOp`` makes: the name of a variable, which its first assignment makes
+    (TF's resource manager holds it by name, each handle of that name reaching it) and
+    ``DestroyResourceOp`` deletes.  It passes for a scalar ``resource`` array (`shape`,
+    `ndim`, `dtype`) and, as a `ResourceHandle`, holds the variable's `value` (NotFoundError
+    while there is none)."""
+
+    __slots__ = ("container", "name", "var_dtype", "var_shape", "_table", "__weakref__")
+    shape = ()
+    ndim = 0
+    dtype = _d.resource
+    captured_as_argument = True  # (as tables: a SavedModel's function takes it as argument)
+
+    def __init__(self, container, name, var_dtype, var_shape, table):
+        self.container, self.name = container, name
+        self.var_dtype, self.var_shape = var_dtype, TensorShape(var_shape)
+        self._table = table
+
+    def _missing(self):
+        return errors.NotFoundError(None, None, f"Resource {self.container}/{self.name}/"
+                                                f"N10tensorflow3VarE does not exist.")
+
+    @property
+    def value(self):
+        found = self._table.get((self.container, self.name))
+        if found is None:
+            raise self._missing()
+        return found
+
+    @value.setter
+    def value(self, array):
+        self._table[(self.container, self.name)] = array
+
+    def destroy(self, ignore_lookup_error):
+        if self._table.pop((self.container, self.name), None) is None and \
+                not ignore_lookup_error:
+            raise errors.NotFoundError(None, None, f"Resource {self.container}/{self.name}/"
+                                                   f"<unknown> does not exist.")
+
+    def __repr__(self):
+        dims = self.var_shape.as_list() if self.var_shape.rank is not None else None
+        shape = "<unknown>" if dims is None else \
+            "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+        return (f'<ResourceHandle(name="{self.name}", device="{errors.EAGER_DEVICE}", '
+                f'container="{self.container}", type="tensorflow::Var", dtype and shapes : '
+                f'"[ DType enum: {self.var_dtype.as_datatype_enum}, Shape: {shape} ]")>')
+
+
+class _VariablesOfNode:
+    """The variables of one ``VarHandleOp`` node given no `shared_name`: TF names them after
+    the node, so every run of the node (eagerly: every call of the same attrs) reaches one."""
+
+    __slots__ = ("table",)
+
+    def __init__(self):
+        self.table = {}
+
+
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else str(value or "")
+
+
+def _var_handle(xp, dtype, shape, container="", shared_name="", node=None, **_):
+    if _text(shared_name):
+        return VarHandle(_text(container) or "localhost", _text(shared_name), dtype, shape,
+                         _NAMED)
+    return VarHandle(_text(container) or "localhost", "VarHandleOp", dtype, shape,
+                     (node or _VariablesOfNode()).table)
+
+
+def _var_handle_rule(**_):
+    return TensorShape([]), _d.resource
+
+
+VAR_HANDLE = register("VarHandleOp", _var_handle, _var_handle_rule, tied=(), stateful=True,
+                      not_differentiable="resource")
+tf_nodes[VAR_HANDLE] = NodeForm(types={}, outputs=("resource",),
+                                local={"node": _VariablesOfNode},
+                                ignored=("allowed_devices", "debug_name"),
+                                defaults={"container": "", "shared_name": ""})
+tf_args[VAR_HANDLE] = ()
+
+
+def _destroy_resource(xp, handle, ignore_lookup_error=True):
+    destroy = getattr(handle, "destroy", None)
+    if destroy is not None:  # (a `tf.Variable`'s own handle, as TF's, outlives the op)
+        destroy(ignore_lookup_error)
+    return ()
+
+
+DESTROY_RESOURCE = register("DestroyResourceOp", _destroy_resource, _no_outputs, multi=True,
+                            tied=(), stateful=True, not_differentiable="resource")
+tf_args[DESTROY_RESOURCE] = ("resource",)
+tf_nodes[DESTROY_RESOURCE] = NodeForm(types={}, defaults={"ignore_lookup_error": True})
+
+
+def resource_variable_info(handle):
+    """``(dtype, shape)`` of the variable a resource input stands for: a `Variable`, or a
+    tensor of a ``VarHandleOp`` (eager, captured, or built into the graph); None if
+    unknown."""
+    if isinstance(handle, Variable) or handle.dtype != _d.resource:  # (or its static stand-in)
+        return getattr(handle, "true_dtype", handle.dtype), handle.shape
+    data = getattr(handle, "_data", None)
+    if isinstance(data, VarHandle):
+        return data.var_dtype, data.var_shape
+    op = getattr(handle, "op", None)
+    if getattr(op, "type", None) == "VarHandleOp":
+        return op.attrs["dtype"], TensorShape(op.attrs["shape"])
+    value = getattr(op, "value", None)
+    if isinstance(value, VarHandle):
+        return value.var_dtype, value.var_shape
+    return None
 
 
 # Set by the TF 1 layer: ``() -> class or None``, the class of the variables that

@@ -556,7 +556,10 @@ class KeyValueTensorInitializer(TableInitializerBase):
             with context.name_scope_push(_v1_graph().unique_name(self._name) + "/"):
                 dispatch(_IMPORT, (table.resource_handle, self._keys, self._values))
             return
-        dispatch(_IMPORT_MORE, (table.resource_handle, self._keys, self._values))
+        try:
+            dispatch(_IMPORT_MORE, (table.resource_handle, self._keys, self._values))
+        except errors.OpError as e:  # (TF 2 fills the table by an import, named so)
+            raise errors.renamed(e, "LookupTableImportV2") from None
 
 
 def _init_more(xp, table, keys, values):
@@ -1028,11 +1031,16 @@ class DenseHashTable(_MutableTable):
             empty = convert_to_tensor(empty_key, self._key_dtype)
             deleted = convert_to_tensor(deleted_key, self._key_dtype)
         self._empty_key, self._deleted_key = empty.numpy(), deleted.numpy()
+        buckets = int(initial_num_buckets or DEFAULT_NUM_BUCKETS)
+        if buckets < 4 or buckets & (buckets - 1):  # (TF's table doubles its buckets)
+            raise errors.eager_error(
+                errors.InvalidArgumentError, "MutableDenseHashTableV2",
+                f"Number of buckets must be at least 4 and a power of 2, got: {buckets}", name)
         if np.array_equal(self._empty_key, self._deleted_key):
-            raise errors.InvalidArgumentError(
-                None, "MutableDenseHashTableV2", "Empty and deleted keys must differ")
+            raise errors.eager_error(errors.InvalidArgumentError, "MutableDenseHashTableV2",
+                                     "Empty and deleted keys cannot be equal", name)
         self._value.reserved = (self._empty_key, self._deleted_key)
-        self._num_buckets = int(initial_num_buckets or DEFAULT_NUM_BUCKETS)
+        self._num_buckets = buckets
 
     def remove(self, keys, name=None):
         if isinstance(keys, Tensor) and keys.dtype != self._key_dtype:

@@ -14,10 +14,12 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import registry
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.variables import Variable, _UnreadVariable
+from eagerflow._src.core.variables import Variable, _UnreadVariable, resource_variable_info
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_defaults, tf_nodes
 from eagerflow._src.ops import array_ops, late, math_ops, slicing
@@ -208,15 +210,83 @@ Variable.sparse_read = _sparse_read
 Variable.batch_scatter_update = _batch_scatter_update
 
 
+# -- ResourceScatter*: TF's updates of a variable's rows, and VariableShape ----------------
+
+def _row_update(combine):
+    """The kernel of a ``ResourceScatter<X>`` op: each row `indices` names (in order, a row
+    named twice updated twice) set to ``combine(new, rows, updates)``, `updates` of shape
+    ``indices.shape + rows' shape``, or a scalar for every element."""
+    def kernel(xp, handle, indices, updates):
+        value = handle.value
+        if value.dtype != updates.dtype:
+            raise errors.InvalidArgumentError(
+                None, None, "DType of scatter resource and updates does not match.")
+        if value.ndim == 0:
+            raise errors.InvalidArgumentError(None, None, "params must be at least 1-D")
+        flat = indices.reshape(-1)
+        array_ops._check_range(xp, flat, len(value))
+        rows = value.shape[1:]
+        if updates.ndim:
+            want = tuple(indices.shape) + tuple(rows)
+            if updates.shape != want:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Must have updates.shape = indices.shape + params.shape[1:] "
+                                f"or updates.shape = [], got updates.shape "
+                                f"{errors.shape_text(updates.shape)}, indices.shape "
+                                f"{errors.shape_text(indices.shape)}, params.shape "
+                                f"{errors.shape_text(value.shape)}")
+            updates = updates.reshape((len(flat),) + tuple(rows))
+        new = value.copy()  # (earlier reads keep their snapshot)
+        combine(new, flat, updates)
+        handle.value = new
+        return ()
+    return kernel
+
+
+def _update_rows(new, flat, updates):
+    new[flat] = updates
+
+
+_SCATTERS = {"ResourceScatterUpdate": (_update_rows, None)}
+for _name, _ufunc in (("Add", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
+                      ("Div", np.divide), ("Min", np.minimum), ("Max", np.maximum)):
+    _SCATTERS[f"ResourceScatter{_name}"] = (
+        lambda new, flat, updates, _ufunc=_ufunc: _ufunc.at(new, flat, updates),
+        registry.NUMBER_TYPES if _name in ("Add", "Sub", "Mul", "Div")
+        else registry.REAL_NUMBER_TYPES)
+for _name, (_combine, _dtypes) in _SCATTERS.items():
+    _op = register(_name, _row_update(_combine), _no_outputs, multi=True, tied=(2,),
+                   dtypes=_dtypes, type_attr="dtype", stateful=True,
+                   not_differentiable="variable update", keeps_no_view=True)
+    tf_args[_op] = ("resource", "indices", "updates")
+    tf_nodes[_op] = NodeForm(types={"dtype": 2, "Tindices": 1})
+
+
+def _variable_shape(xp, handle, out_type=None):
+    return xp.asarray(handle.value.shape, (out_type or _d.int32).as_numpy_dtype)
+
+
+def _variable_shape_rule(var, out_type=None, **_):
+    info = resource_variable_info(var)
+    rank = None if info is None else info[1].rank
+    return TensorShape([rank]), out_type or _d.int32
+
+
+_VARIABLE_SHAPE = register("VariableShape", _variable_shape, _variable_shape_rule, tied=(),
+                           stateful=True, not_differentiable="a shape", replayable=True)
+tf_args[_VARIABLE_SHAPE] = ("input",)
+tf_nodes[_VARIABLE_SHAPE] = NodeForm(types={}, defaults={"out_type": _d.int32})
+
+
 # -- ResourceGather: TF's read of a variable's rows (`sparse_read`, Keras's Embedding) -----
 
-def _resource_gather(xp, handle, indices, batch_dims=0):
+def _resource_gather(xp, handle, indices, batch_dims=0, dtype=None):
     return array_ops._gather_kernel(xp, handle.value, indices, batch_dims, batch_dims)
 
 
-def _resource_gather_rule(var, indices, batch_dims=0, **_):
-    shape = getattr(var, "shape", None)
-    dtype = var.dtype
+def _resource_gather_rule(var, indices, batch_dims=0, dtype=None, **_):
+    held, shape = resource_variable_info(var) or (None, None)
+    dtype = dtype or held
     if shape is None or shape.rank is None or indices.shape.rank is None:
         return TensorShape(None), dtype
     dims, index = shape.as_list(), indices.shape.as_list()
@@ -226,7 +296,8 @@ def _resource_gather_rule(var, indices, batch_dims=0, **_):
 _RESOURCE_GATHER = register("ResourceGather", _resource_gather, _resource_gather_rule,
                             tied=(), stateful=True, replayable=True)
 tf_nodes[_RESOURCE_GATHER] = NodeForm(types={"dtype": "out0", "Tindices": 1},
-                                      ignored=("validate_indices",), defaults={"batch_dims": 0})
+                                      ignored=("validate_indices",), defaults={"batch_dims": 0},
+                                      keep=("dtype",))
 tf_args[_RESOURCE_GATHER] = ("resource", "indices")
 
 

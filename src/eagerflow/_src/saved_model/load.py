@@ -26,7 +26,7 @@ from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.core.variables import Variable
+from eagerflow._src.core.variables import Variable, VarHandle
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
@@ -163,6 +163,9 @@ class _RestoredResource(_UserObject, TrackableResource):
         return None
 
 
+_RestoredResource.__name__ = _RestoredResource.__qualname__ = "RestoredResource"  # (TF's)
+
+
 class _RestoredMutableTable(_RestoredResource):
     """A restored mutable table: a checkpoint (or a SavedModel saved again) holds its
     entries, as TF's ``table-keys`` and ``table-values``."""
@@ -185,6 +188,9 @@ class _RestoredMutableTable(_RestoredResource):
 
     def _restore_from_tensors(self, tensors):
         _import_table(self, tensors["table"]["-keys"], tensors["table"]["-values"])
+
+
+_RestoredMutableTable.__name__ = "RestoredResource"  # (TF's)
 
 
 @export("saved_model.Asset", "compat.v1.saved_model.Asset")
@@ -542,8 +548,17 @@ class _Loader:
                     fdef = self.library.functions.get(name)
                     if found is None:
                         found = next((n for n in getattr(fdef, "node_def", ())
-                                      if n.op in _TABLE_OPS), None)
+                                      if n.op in _TABLE_OPS or n.op == "VarHandleOp"), None)
                         made_by = fdef
+        from eagerflow._src.core.tensor import EagerTensor  # noqa: PLC0415
+        if found is not None and found.op == "VarHandleOp":
+            # a variable of its own (its saved `_initialize` assigns it), whatever the name
+            handle = VarHandle("localhost", found.attr["shared_name"].s.decode() or found.name,
+                               _d.as_dtype(found.attr["dtype"].type),
+                               shape_from_proto(found.attr["shape"].shape), {})
+            creator = fw_pb.NodeDef()
+            creator.CopyFrom(found)
+            return _RestoredResource(EagerTensor._wrap(handle), creator)
         if found is None:
             raise errors.UnimplementedError(None, None, f"The SavedModel's resource (node {i}) "
                                                         f"is not a lookup table: eagerflow "
@@ -559,7 +574,6 @@ class _Loader:
             value.reserved = tuple(
                 tensor_from_proto(consts[ref.split(":")[0]].attr["value"].tensor)
                 .reshape(()).item() for ref in found.input[:2])
-        from eagerflow._src.core.tensor import EagerTensor  # noqa: PLC0415
         creator = fw_pb.NodeDef()
         creator.CopyFrom(found)
         kind = _RestoredMutableTable if found.op.startswith(("MutableHashTable",

@@ -31,7 +31,7 @@ from eagerflow._src.core.protos.tensors import shape_proto
 from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.core.variables import Variable
+from eagerflow._src.core.variables import Variable, VarHandle
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.graph import graph_def as gd
@@ -157,16 +157,21 @@ _TABLES = (TrackableResource,)
 _ASSETS = (_Asset, _load._RestoredAsset)
 
 
+# the values of the resource tensors a SavedModel re-creates: tables, and variables made
+# by name (``VarHandleOp``)
+_RESOURCE_VALUES = (lookup_ops.TableValue, VarHandle)
+
+
 def _table_value(resource):
-    """The table behind a resource's handle (made now, as TF makes it when saving); TF's
-    loader re-creates a user's resource by its ``_create_resource`` function, which eagerflow
-    writes only for a table's."""
+    """The table or variable behind a resource's handle (made now, as TF makes it when
+    saving); TF's loader re-creates a user's resource by its ``_create_resource`` function,
+    which eagerflow writes for a table's and a ``VarHandleOp``'s."""
     value = getattr(resource.resource_handle, "_data", None)
-    if not isinstance(value, lookup_ops.TableValue):
+    if not isinstance(value, _RESOURCE_VALUES):
         raise errors.UnimplementedError(
             None, None, f"Cannot save {type(resource).__name__}: eagerflow saves a "
                         f"TrackableResource only when its _create_resource returns a lookup "
-                        f"table's resource_handle.")
+                        f"table's resource_handle or a VarHandleOp's resource.")
     return value
 
 
@@ -593,9 +598,9 @@ class _Writer:
     def _captured(self, value, cf):
         """The node id of a value a function captures: a saved variable or table, or a
         constant."""
-        table = value if isinstance(value, lookup_ops.TableValue) else \
+        table = value if isinstance(value, _RESOURCE_VALUES) else \
             getattr(value, "_data", None)
-        if isinstance(table, lookup_ops.TableValue):
+        if isinstance(table, _RESOURCE_VALUES):
             found = self.graph.tables.get(id(table))
             if found is None:
                 raise AssertionError(
@@ -768,6 +773,8 @@ class _Writer:
         (a GraphDef or FunctionDef)."""
         creator = getattr(table, "_creator", None)  # (a loaded table's: written as it was)
         data = table.resource_handle._data
+        if isinstance(data, VarHandle):
+            return self._variable_node(table, data, graph_def)
         key_dtype = getattr(table, "key_dtype", data.key_dtype)
         value_dtype = getattr(table, "value_dtype", data.value_dtype)
         op = "HashTableV2" if getattr(table, "_initializer", None) is not None or \
@@ -820,6 +827,21 @@ class _Writer:
         node.attr["use_node_name_sharing"].b = False
         return node
 
+    def _variable_node(self, resource, handle, graph_def):
+        """The ``VarHandleOp`` making the variable of `resource`'s `handle`, added to
+        `graph_def` (a GraphDef or FunctionDef)."""
+        if isinstance(graph_def, fw_pb.GraphDef):
+            node = graph_def.node.add(name=self._node_name("VarHandleOp"), op="VarHandleOp")
+        else:
+            node = graph_def.node_def.add(name="VarHandleOp", op="VarHandleOp")
+        node.attr["dtype"].type = handle.var_dtype.as_datatype_enum
+        node.attr["shape"].shape.CopyFrom(shape_proto(handle.var_shape))
+        node.attr["shared_name"].s = \
+            f"resource_{self.graph.tables[id(handle)]}".encode()  # (unique in the SavedModel)
+        node.attr["container"].s = b""
+        node.attr["allowed_devices"].list.SetInParent()
+        return node
+
     def _resource_function(self, obj):
         """Writes the FunctionDef of a table's `_ResourceFunction` and its
         SavedConcreteFunction; returns its name."""
@@ -833,7 +855,7 @@ class _Writer:
         table_id = self.graph.tables[id(table.resource_handle._data)]
         resource = _d.resource.as_datatype_enum
         init = getattr(table, "_initializer", None)
-        last = None
+        last = result = None
         saved = getattr(table, "_saved_initializer", None)
         if kind == "_initialize" and saved is not None:
             # a loaded table's saved function, written again as it was
@@ -848,10 +870,11 @@ class _Writer:
                      for c in captured]
         elif kind == "_create_resource":
             out_dtype = _d.resource
-            last = self._table_node(table, fdef).name
+            made = self._table_node(table, fdef)
+            last = made.name
             fdef.signature.control_output.append(last)
             fdef.control_ret[last] = last
-            result = f"{last}:table_handle:0"
+            result = f"{last}:{'resource' if made.op == 'VarHandleOp' else 'table_handle'}:0"
         elif kind == "_initialize" and isinstance(init, lookup_ops.KeyValueTensorInitializer):
             fdef.signature.input_arg.add(name="table_handle", type=resource)
             keys, values = init._keys, init._values
@@ -894,14 +917,16 @@ class _Writer:
             node = fdef.node_def.add(name="Identity", op="Identity", input=[result])
             node.attr["T"].type = resource
             result = "Identity:output:0"
-        if not fdef.signature.output_arg:
+        if not fdef.signature.output_arg and result is not None:  # (a saved one: as it was)
             fdef.signature.output_arg.add(name="identity", type=out_dtype.as_datatype_enum)
             fdef.ret["identity"] = result
         self.library.functions[name] = fdef
         saved = self.proto.concrete_functions[name]
         saved.bound_inputs.extend(bound)
         saved.canonicalized_input_signature.CopyFrom(_encode(((), {}), "a table's function"))
-        saved.output_signature.CopyFrom(_encode(TensorSpec([], out_dtype), "a table's function"))
+        saved.output_signature.CopyFrom(_encode(
+            TensorSpec([], out_dtype) if fdef.signature.output_arg else None,
+            "a table's function"))
         if kind == "_initialize":
             self.table_inits.append((name, bound))
         return name
