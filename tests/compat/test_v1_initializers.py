@@ -109,3 +109,47 @@ def test_graph_variables_are_resource_ones_with_v2_behavior():
     tf1.disable_eager_execution()
     assert repr(tf1.Variable(1.0, name="W")) == "<tf.Variable 'W:0' shape=() dtype=float32>"
     assert repr(tf1.get_variable("v", [2])) == "<tf.Variable 'v:0' shape=(2,) dtype=float32>"
+
+
+def test_v1_zeros_ones_and_constant_take_a_dtype_and_partition_info():
+    import eagerflow as tf
+    zeros = tf1.zeros_initializer(dtype=tf.int32)
+    assert zeros([2]).numpy().tolist() == [0, 0] and zeros([2]).dtype == tf.int32
+    assert zeros.get_config() == {"dtype": "int32"}
+    assert tf1.zeros_initializer()([2], tf.string).numpy().tolist() == [b"", b""]
+    assert tf1.zeros_initializer()([1], partition_info=None).numpy().tolist() == [0.0]
+    assert tf1.ones_initializer(dtype=tf.int64)([2]).dtype == tf.int64
+    const = tf1.constant_initializer(3, dtype=tf.int32)
+    assert const([2]).numpy().tolist() == [3, 3]
+    assert const.get_config() == {"value": 3, "dtype": "int32"}
+    assert tf1.constant_initializer([1, 2, 3], verify_shape=True)([3]).numpy().tolist() == \
+        [1.0, 2.0, 3.0]
+    with pytest.raises(TypeError, match="Invalid type for initial value"):
+        tf1.constant_initializer({"a": 1})
+
+
+def test_v1_constant_initializer_pads_with_its_last_value_in_a_graph():
+    with tf1.Graph().as_default():
+        v = tf1.get_variable("v", [2, 2], initializer=tf1.constant_initializer([1, 2, 3]))
+        with tf1.Session() as sess:
+            sess.run(v.initializer)
+            assert sess.run(v).tolist() == [[1.0, 2.0], [3.0, 3.0]]
+        with pytest.raises(ValueError, match="Too many elements provided. Takes at most 2"):
+            tf1.get_variable("w", [2], initializer=tf1.constant_initializer([1, 2, 3]))
+
+
+def test_get_variable_defaults_by_dtype_and_refuses_a_value_with_a_shape():
+    import eagerflow as tf
+    with tf1.Graph().as_default():
+        s = tf1.get_variable("s", [2], dtype=tf.string)
+        b = tf1.get_variable("b", [2], dtype=tf.bool)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            assert sess.run(s).tolist() == [b"", b""] and sess.run(b).tolist() == [False] * 2
+        with pytest.raises(ValueError, match=r"An initializer for variable c of "
+                                             r"<dtype: 'complex64'> is required"):
+            tf1.get_variable("c", [1], dtype=tf.complex64)
+        for value in (tf.constant([1.0, 2.0]), [1.0, 2.0], np.array([1.0, 2.0])):
+            with pytest.raises(ValueError, match="If initializer is a constant, do not "
+                                                 "specify shape."):
+                tf1.get_variable("k", [2], initializer=value)

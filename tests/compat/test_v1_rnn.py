@@ -9,7 +9,7 @@ import pytest
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
 
-from tests.compat.v1_rnn_programs import recurrent
+from tests.compat.v1_rnn_programs import recurrent, wrapped
 
 with open(os.path.join(os.path.dirname(__file__), "data", "v1_rnn.json")) as _f:
     RECORDED = json.load(_f)
@@ -32,6 +32,17 @@ def test_cells_over_sequences_give_tfs_outputs_states_and_variables():
     for name, want in RECORDED["values"].items():
         _close(got["values"][name]["outputs"], want["outputs"], f"{name} outputs")
         _close(got["values"][name]["state"], want["state"], f"{name} state")
+
+
+def test_wrappers_and_bidirectional_functions_give_tfs_values_names_and_errors():
+    got, want = wrapped(tf1), RECORDED["wrapped"]
+    assert got["variables"] == want["variables"]
+    assert got["errors"] == want["errors"]
+    for run, (got_run, want_run) in enumerate(zip(got["values"], want["values"])):
+        assert sorted(got_run) == sorted(want_run)
+        for name, values in want_run.items():
+            _close(got_run[name]["outputs"], values["outputs"], f"{name} outputs, run {run}")
+            _close(got_run[name]["state"], values["state"], f"{name} state, run {run}")
 
 
 def test_cells_eagerly_and_their_errors():

@@ -97,3 +97,17 @@ def test_training_step_reports_the_uninitialized_variable_before_a_missing_feed(
         assert type(e) is tf.errors.InvalidArgumentError
         sess.run(train, {x: [[1.0, 2.0]], labels: [[1.0, 0.0, 0.0]]})
         assert np.isfinite(sess.run(loss, {x: [[1.0, 2.0]], labels: [[1.0, 0.0, 0.0]]}))
+
+
+def test_feeding_a_tensor_names_both_tensors_as_tf_prints_them():
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [2], name="x")
+        c = tf.constant([1.0, 2.0], name="c")
+        with tf1.Session() as sess:
+            assert sess.sess_str == b""
+            with pytest.raises(TypeError) as info:
+                sess.run(x, {x: c})
+    assert str(info.value).endswith(
+        'For reference, the tensor object was Tensor("c:0", shape=(2,), dtype=float32) which '
+        'was passed to the argument `feed_dict` with key Tensor("x:0", shape=(2,), '
+        'dtype=float32).')

@@ -146,6 +146,20 @@ def _cases(tf):
         "mean_tensor_unweighted": binary(lambda ph: M.mean_tensor(s(ph), name="mt")),
         "percentage_below": binary(lambda ph: M.percentage_below(s(ph), 0.5, weights=w(ph))),
         "percentage_below_unweighted": binary(lambda ph: M.percentage_below(s(ph), 0.3)),
+        "auc_roc": binary(lambda ph: M.auc(lab(ph), s(ph), weights=w(ph), num_thresholds=20)),
+        "auc_roc_minoring": binary(lambda ph: M.auc(lab(ph), s(ph), num_thresholds=20,
+                                                    summation_method="minoring")),
+        "auc_roc_majoring": binary(lambda ph: M.auc(lab(ph), s(ph), weights=w(ph),
+                                                    summation_method="majoring")),
+        "auc_pr_trapezoidal": binary(lambda ph: M.auc(lab(ph), s(ph), curve="PR")),
+        "auc_pr_careful_interpolation": binary(lambda ph: M.auc(
+            lab(ph), s(ph), weights=w(ph), curve="PR",
+            summation_method="careful_interpolation")),
+        "auc_pr_careful_thresholds": binary(lambda ph: M.auc(
+            lab(ph), s(ph), curve="PR", thresholds=thresholds,
+            summation_method="careful_interpolation")),
+        "auc_pr_minoring": binary(lambda ph: M.auc(lab(ph), s(ph), curve="PR",
+                                                   summation_method="minoring")),
     }
 
 
@@ -226,6 +240,9 @@ def graph_errors(tf):
             [True], [0.5], -0.1),
         "labels_rank": lambda: M.precision_at_top_k(
             tf.constant([[[1]]], tf.int64), tf.constant([[1, 2]], tf.int64)),
+        "auc_summation_method": lambda: M.auc(tf.constant([True]), tf.constant([0.5]),
+                                              summation_method="simpson"),
+        "auc_curve": lambda: M.auc([True], [0.5], curve="DET"),
     }
     out = {}
     for name, call in calls.items():

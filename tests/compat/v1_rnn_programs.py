@@ -51,3 +51,99 @@ def recurrent(tf):
     for name, (outputs, state) in values.items():
         results[name] = {"outputs": _json(outputs), "state": _json(state)}
     return {"values": results, "variables": names}
+
+
+WRAPPED_INPUTS = np.cos(np.arange(24, dtype=np.float32)).reshape(2, 4, 3)
+WRAPPED_LENGTHS = [4, 2]
+
+
+def wrapped(tf):
+    """Cell wrappers (dropout with a seed, residual, device) and the bidirectional
+    functions, over fed inputs of unknown length, each scope's kernels drawn from a seeded
+    initializer: outputs, final states, the variables' names and the wrappers' errors."""
+    rnn = tf.nn.rnn_cell
+    g = tf.Graph()
+    built = {}
+    with g.as_default():
+        tf.set_random_seed(7)
+        x = tf.placeholder(tf.float32, [None, None, 3])
+        lengths = tf.placeholder(tf.int32, [None])
+
+        def scope(name):
+            return tf.variable_scope(
+                name, initializer=tf.random_uniform_initializer(-0.5, 0.5, seed=11))
+        with scope("bidirectional"):
+            (fw, bw), states = tf.nn.bidirectional_dynamic_rnn(
+                rnn.LSTMCell(4, use_peepholes=True, num_proj=2), rnn.GRUCell(3), x,
+                sequence_length=lengths, dtype=tf.float32)
+            built["bidirectional"] = ((fw, bw), states)
+        with scope("bidirectional_time_major"):
+            xt = tf.transpose(x, [1, 0, 2])
+            outputs, states = tf.nn.bidirectional_dynamic_rnn(
+                rnn.BasicRNNCell(2), rnn.BasicRNNCell(3), xt, time_major=True,
+                initial_state_fw=tf.fill([2, 2], 0.5), dtype=tf.float32)
+            built["bidirectional_time_major"] = (outputs, states)
+        with scope("static_bidirectional"):
+            steps = tf.unstack(tf.constant(WRAPPED_INPUTS), axis=1)
+            outputs, fw_state, bw_state = tf.nn.static_bidirectional_rnn(
+                rnn.BasicLSTMCell(2), rnn.GRUCell(2), steps, dtype=tf.float32,
+                sequence_length=WRAPPED_LENGTHS)
+            built["static_bidirectional"] = (tf.stack(outputs, 1), (fw_state, bw_state))
+        with scope("dropout"):
+            cell = rnn.MultiRNNCell([
+                rnn.DropoutWrapper(rnn.LSTMCell(3), input_keep_prob=0.8,
+                                   output_keep_prob=0.7, state_keep_prob=0.9, seed=3),
+                rnn.ResidualWrapper(rnn.GRUCell(3))])
+            built["dropout"] = tf.nn.dynamic_rnn(cell, x, initial_state=cell.zero_state(
+                2, tf.float32), parallel_iterations=1)
+        with scope("dropout_variational"):
+            cell = rnn.DropoutWrapper(rnn.GRUCell(3), input_keep_prob=0.6,
+                                      state_keep_prob=0.7, output_keep_prob=0.8,
+                                      variational_recurrent=True, input_size=3,
+                                      dtype=tf.float32, seed=5)
+            built["dropout_variational"] = tf.nn.dynamic_rnn(
+                cell, x, sequence_length=lengths, dtype=tf.float32, parallel_iterations=1)
+        with scope("dropout_lstm_state"):
+            cell = rnn.DropoutWrapper(rnn.BasicLSTMCell(3), state_keep_prob=0.5, seed=2)
+            built["dropout_lstm_state"] = tf.nn.dynamic_rnn(
+                cell, x, dtype=tf.float32, parallel_iterations=1)
+        with scope("dropout_known_steps"):  # (a loop all the same: new masks at each step)
+            cell = rnn.DropoutWrapper(rnn.BasicLSTMCell(3), state_keep_prob=0.5,
+                                      output_keep_prob=0.7, seed=2)
+            built["dropout_known_steps"] = tf.nn.dynamic_rnn(
+                cell, tf.constant(WRAPPED_INPUTS), sequence_length=[2, 1], dtype=tf.float32,
+                parallel_iterations=1)
+        with scope("device"):
+            cell = rnn.DeviceWrapper(rnn.GRUCell(2), "/cpu:0")
+            outputs, state = tf.nn.static_rnn(cell, tf.unstack(x, 4, axis=1),
+                                              dtype=tf.float32)
+            built["device"] = (tf.stack(outputs, 1), state)
+        names = [v.name for v in tf.global_variables()]
+        init = tf.global_variables_initializer()
+        errors = {}
+        for name, make in {
+            "keep_prob_range": lambda: rnn.DropoutWrapper(rnn.GRUCell(2), input_keep_prob=1.5),
+            "not_a_cell": lambda: rnn.DropoutWrapper(3),
+            "variational_dtype": lambda: rnn.DropoutWrapper(
+                rnn.GRUCell(2), variational_recurrent=True),
+            "variational_input_size": lambda: rnn.DropoutWrapper(
+                rnn.GRUCell(2), input_keep_prob=0.5, variational_recurrent=True,
+                dtype=tf.float32),
+            "filter_not_callable": lambda: rnn.DropoutWrapper(
+                rnn.GRUCell(2), dropout_state_filter_visitor=3),
+            "bidirectional_not_a_cell": lambda: tf.nn.bidirectional_dynamic_rnn(
+                rnn.GRUCell(2), "cell", x, dtype=tf.float32),
+        }.items():
+            try:
+                make()
+                errors[name] = None
+            except Exception as e:  # noqa: BLE001 (recording whichever TF raises)
+                errors[name] = [type(e).__name__, str(e).splitlines()[0].split(" (<")[0]]
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        # (twice: the second run's masks show how much of its stream each op took)
+        runs = [sess.run(built, {x: WRAPPED_INPUTS, lengths: WRAPPED_LENGTHS})
+                for _ in range(2)]
+    return {"values": [{name: {"outputs": _json(outputs), "state": _json(state)}
+                        for name, (outputs, state) in values.items()} for values in runs],
+            "variables": names, "errors": errors}

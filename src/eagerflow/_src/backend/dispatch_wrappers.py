@@ -2643,6 +2643,17 @@ def _w513cf89269(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w51605c7da2(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(cell_fw, cell_bw, inputs, sequence_length=None, initial_state_fw=None, initial_state_bw=None, dtype=None, parallel_iterations=None, swap_memory=None, time_major=None, scope=None):
+        try:
+            return _export_fn(cell_fw, cell_bw, inputs, sequence_length, initial_state_fw, initial_state_bw, dtype, parallel_iterations, swap_memory, time_major, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell_fw': cell_fw, 'cell_bw': cell_bw, 'inputs': inputs, 'sequence_length': sequence_length, 'initial_state_fw': initial_state_fw, 'initial_state_bw': initial_state_bw, 'dtype': dtype, 'parallel_iterations': parallel_iterations, 'swap_memory': swap_memory, 'time_major': time_major, 'scope': scope})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w516c51c92a(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(labels, predictions, sensitivity, weights=None, num_thresholds=None, metrics_collections=None, updates_collections=None, name=None):
         try:
@@ -4002,6 +4013,17 @@ def _w77d39530b2(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(examples, classes, scores)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'examples': examples, 'classes': classes, 'scores': scores})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w780009e3e2(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(cell_fw, cell_bw, inputs, initial_state_fw=None, initial_state_bw=None, dtype=None, sequence_length=None, scope=None):
+        try:
+            return _export_fn(cell_fw, cell_bw, inputs, initial_state_fw, initial_state_bw, dtype, sequence_length, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell_fw': cell_fw, 'cell_bw': cell_bw, 'inputs': inputs, 'initial_state_fw': initial_state_fw, 'initial_state_bw': initial_state_bw, 'dtype': dtype, 'sequence_length': sequence_length, 'scope': scope})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -8813,6 +8835,7 @@ WRAPPERS = {
     'compat.v1.multinomial': _w02f546b14b,
     'compat.v1.nn.avg_pool': _wff9ff6cf45,
     'compat.v1.nn.avg_pool_v2': _w22d1e0d894,
+    'compat.v1.nn.bidirectional_dynamic_rnn': _w51605c7da2,
     'compat.v1.nn.conv1d': _wf76b4d94c5,
     'compat.v1.nn.conv2d': _wfc3cac999c,
     'compat.v1.nn.conv2d_backprop_filter': _w23a57e86b6,
@@ -8843,6 +8866,7 @@ WRAPPERS = {
     'compat.v1.nn.softmax_cross_entropy_with_logits': _w7d3cf4deef,
     'compat.v1.nn.softmax_cross_entropy_with_logits_v2': _we64485e8ff,
     'compat.v1.nn.space_to_depth': _w8798b08331,
+    'compat.v1.nn.static_bidirectional_rnn': _w780009e3e2,
     'compat.v1.nn.static_rnn': _w9d83bda412,
     'compat.v1.nn.sufficient_statistics': _webe245bb3d,
     'compat.v1.nn.weighted_moments': _waad9e05272,

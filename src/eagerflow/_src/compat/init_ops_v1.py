@@ -12,7 +12,10 @@ and they take a `dtype`.
 
 import math
 
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import v1_names as _v1_names
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.keras import initializers as _init
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, random_ops
@@ -51,6 +54,55 @@ class _V1(_init.Initializer):
         config = dict(config)
         config.pop("partition_info", None)
         return cls(**config)
+
+
+class Zeros(_V1):
+    """Zeros of the dtype asked (strings too: empty ones).
+
+    >>> tf.compat.v1.zeros_initializer(dtype=tf.int32)([2]).numpy()
+    array([0, 0], dtype=int32)
+    """
+
+    def __init__(self, dtype=_d.float32):
+        self.dtype = _d.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        return array_ops.zeros(shape, self._dtype(dtype))
+
+    def get_config(self):
+        return {"dtype": self.dtype.name}
+
+
+class Ones(Zeros):
+    """Ones of the dtype asked."""
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        return array_ops.ones(shape, self._dtype(dtype))
+
+
+class Constant(_V1):
+    """`value` (a scalar, or values in the order of the shape) as TF 1's `tf.constant` makes
+    it of `shape`: while a graph is built, fewer values than the shape holds are padded
+    with the last one; with `verify_shape`, `value` must have the shape exactly.
+
+    >>> tf.compat.v1.constant_initializer(3, dtype=tf.int32)([2]).numpy()
+    array([3, 3], dtype=int32)
+    """
+
+    def __init__(self, value=0, dtype=_d.float32, verify_shape=False):
+        if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
+            raise TypeError(f"Invalid type for initial value: {type(value)} (expected Python "
+                            f"scalar, list or tuple of values, or numpy.ndarray).")
+        self.value, self._verify_shape = value, verify_shape
+        self.dtype = _d.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None, verify_shape=None):
+        verify = self._verify_shape if verify_shape is None else verify_shape
+        return _v1_names.constant(self.value, self._dtype(dtype), shape, verify_shape=verify)
+
+    def get_config(self):
+        # (the value as given: a numpy array stays one, as TF's config keeps it)
+        return {"value": self.value, "dtype": self.dtype.name}
 
 
 class RandomUniform(_V1):

@@ -287,11 +287,19 @@ def _thresholds_of(num_thresholds, last=1.0 + 1e-7):
 def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None,
         updates_collections=None, curve="ROC", name=None, summation_method="trapezoidal",
         thresholds=None):
-    """The area under the ROC (or PR) curve so far, by the trapezoidal rule over
-    `num_thresholds` thresholds of `predictions` (in [0, 1])."""
+    """The area under the ROC (or PR) curve so far, over `num_thresholds` thresholds of
+    `predictions` (in [0, 1]), summed as `summation_method` says: ``"trapezoidal"``,
+    ``"minoring"`` / ``"majoring"`` (the lower / higher end of each interval), or
+    ``"careful_interpolation"`` (for PR: precision interpolated along the positives
+    predicted, as Davis and Goadrich's; for ROC the trapezoidal rule)."""
     _graph_only("auc")
     if curve not in ("ROC", "PR"):
         raise ValueError(f'Curve must be either ROC or PR. Curve {curve} is unknown.')
+    if summation_method not in ("trapezoidal", "careful_interpolation", "minoring",
+                                "majoring"):
+        raise ValueError(f"Invalid summation_method: {summation_method} summation_method "
+                         "should be 'trapezoidal', 'careful_interpolation', 'minoring', "
+                         "or 'majoring'.")
     with vs.variable_scope(name, "auc"):
         if thresholds is not None:
             kept = [0.0 - 1e-7, *sorted(thresholds), 1.0 + 1e-7]
@@ -301,16 +309,43 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
         values, updates = _at_thresholds(labels, predictions, kept, weights)
 
         def area(tp, fn, tn, fp, name):
+            if curve == "PR" and summation_method == "careful_interpolation":
+                return _interpolated_pr_area(tp, fp, fn, n, name)
             epsilon = 1.0e-6
             rec = math_ops.divide(tp + epsilon, tp + fn + epsilon)
             if curve == "ROC":
                 x, y = math_ops.divide(fp, fp + tn + epsilon), rec
             else:
                 x, y = rec, math_ops.divide(tp + epsilon, tp + fp + epsilon)
-            return reduction_ops.reduce_sum(
-                math_ops.multiply(x[:n - 1] - x[1:], (y[:n - 1] + y[1:]) / 2.0), name=name)
+            if summation_method == "minoring":
+                height = math_ops.minimum(y[:n - 1], y[1:])
+            elif summation_method == "majoring":
+                height = math_ops.maximum(y[:n - 1], y[1:])
+            else:
+                height = (y[:n - 1] + y[1:]) / 2.0
+            return reduction_ops.reduce_sum(math_ops.multiply(x[:n - 1] - x[1:], height),
+                                            name=name)
         return _both(metrics_collections, updates_collections, area,
                      [values[k] for k in _CONFUSION_KEYS], [updates[k] for k in _CONFUSION_KEYS])
+
+
+def _interpolated_pr_area(tp, fp, fn, n, name):
+    """The PR curve's area with precision interpolated between thresholds: within an
+    interval the true and all predicted positives (P) vary linearly, so precision is
+    ``(intercept + slope * P) / P`` and its integral over recall is
+    ``slope * (dTP + intercept * log(P_A / P_B)) / positives`` (``slope * dTP`` for an
+    interval starting at no predicted positives)."""
+    dtp = tp[:n - 1] - tp[1:]
+    p = tp + fp
+    slope = math_ops.divide_no_nan(dtp, math_ops.maximum(p[:n - 1] - p[1:], 0.0))
+    intercept = tp[1:] - math_ops.multiply(slope, p[1:])
+    ratio = array_ops.where(
+        math_ops.logical_and(p[:n - 1] > 0, p[1:] > 0),
+        math_ops.divide_no_nan(p[:n - 1], math_ops.maximum(p[1:], 0.0)),
+        array_ops.ones_like(p[1:]))
+    return reduction_ops.reduce_sum(
+        math_ops.divide_no_nan(slope * (dtp + intercept * math_ops.log(ratio)),
+                            math_ops.maximum(tp[1:] + fn[1:], 0.0)), name=name)
 
 
 def _count_at_thresholds(key):

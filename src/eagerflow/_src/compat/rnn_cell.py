@@ -18,12 +18,15 @@ import collections
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import layers
 from eagerflow._src.compat import variable_scope as vs
+from eagerflow._src.core import context, nest
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import initializers as _initializers
 from eagerflow._src.keras.engine import base_layer
-from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops
+from eagerflow._src.keras.layers import cell_wrappers as _cell_wrappers
+from eagerflow._src.ops import array_ops, cast_ops, composite_ops, linalg_ops, math_ops, nn_ops, \
+    reduction_ops
 
 
 @export("compat.v1.nn.rnn_cell.LSTMStateTuple")
@@ -305,38 +308,87 @@ class MultiRNNCell(RNNCell):
                      else array_ops.concat(new_states, 1))
 
 
-@export("compat.v1.nn.rnn_cell.DropoutWrapper")
-class DropoutWrapper(RNNCell):
-    """`cell` with dropout on its inputs, outputs and state (each kept with its
-    probability; 1 keeps all)."""
+def _assert_like_rnncell(cell_name, cell):
+    """TypeError naming what `cell` lacks of a cell's interface."""
+    missing = [error for error, ok in (
+        ("'output_size' property is missing", hasattr(cell, "output_size")),
+        ("'state_size' property is missing", hasattr(cell, "state_size")),
+        ("either 'zero_state' or 'get_initial_state' method is required",
+         hasattr(cell, "get_initial_state") or hasattr(cell, "zero_state")),
+        ("is not callable", callable(cell))) if not ok]
+    if missing:
+        raise TypeError(f"The argument {cell_name!r} ({cell}) is not an RNNCell: "
+                        f"{', '.join(missing)}.")
 
-    def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
-                 variational_recurrent=False, input_size=None, dtype=None, seed=None,
-                 dropout_state_filter_visitor=None, **kwargs):
-        super().__init__(dtype=dtype, **kwargs)
-        self._cell, self._seed = cell, seed
-        self._keep = (input_keep_prob, output_keep_prob, state_keep_prob)
 
-    state_size = property(lambda self: self._cell.state_size)
-    output_size = property(lambda self: self._cell.output_size)
+class _Wrapper(RNNCell):
+    """A cell around `cell`: called, it runs `_call_wrapped_cell` with the wrapped cell's
+    own call (the cell keeps its own variable scope; the wrapper has none)."""
+
+    def __init__(self, cell, **kwargs):
+        super().__init__(**kwargs)
+        _assert_like_rnncell("cell", cell)
+        self.cell = cell
+
+    state_size = property(lambda self: self.cell.state_size)
+    output_size = property(lambda self: self.cell.output_size)
 
     def zero_state(self, batch_size, dtype):
-        return self._cell.zero_state(batch_size, dtype)
+        with context.name_scope(type(self).__name__ + "ZeroState"):
+            return self.cell.zero_state(batch_size, dtype)
 
     def build(self, inputs_shape):
         self.built = True
 
-    def _drop(self, value, keep):
-        if isinstance(keep, (int, float)) and keep == 1:
-            return value
-        return nn_ops.dropout(value, 1 - keep, seed=self._seed)
-
     def __call__(self, inputs, state, scope=None):
-        # (the wrapped cell keeps its own scope, as in TF: no scope of the wrapper's)
-        output, new_state = self._cell(self._drop(inputs, self._keep[0]), state, scope=scope)
-        output = self._drop(output, self._keep[1])
-        new_state = nest.map_structure(lambda s: self._drop(s, self._keep[2]), new_state)
-        return output, new_state
+        return self._call_wrapped_cell(inputs, state, self.cell.__call__, scope=scope)
+
+
+@export("compat.v1.nn.rnn_cell.DropoutWrapper")
+class DropoutWrapper(_cell_wrappers.DropoutWrapperBase, _Wrapper):
+    """`cell` with dropout on its inputs, its new state and its outputs (in that order), each
+    kept with its probability (a constant 1.0 adds none). With a `seed`, each dropped part
+    draws with its own seed derived from it (its kind and its place in the structure), as
+    TF's; an LSTM's memory ``c`` is not dropped unless `dropout_state_filter_visitor` says
+    so. With `variational_recurrent`, one mask per part is drawn when the wrapper is made
+    and used at every step (for every example).
+
+    >>> cell = tf.compat.v1.nn.rnn_cell.DropoutWrapper(
+    ...     tf.compat.v1.nn.rnn_cell.BasicRNNCell(2), output_keep_prob=0.5, seed=1)
+    >>> out, _ = cell(tf.ones([1, 3]), tf.zeros([1, 2]))
+    >>> out.shape
+    TensorShape([1, 2])
+    """
+
+    @staticmethod
+    def _filter_error(visitor):
+        return f"dropout_state_filter_visitor must be callable. Received: {visitor}"
+
+    @staticmethod
+    def _keep_prob_error(name, value):
+        return f"Parameter {name} must be between 0 and 1. Received {value}"
+
+    @property
+    def wrapped_cell(self):
+        return self.cell
+
+
+@export("compat.v1.nn.rnn_cell.ResidualWrapper")
+class ResidualWrapper(_cell_wrappers.ResidualWrapperBase, _Wrapper):
+    """`cell` whose output is its input added to its own output (or `residual_fn(inputs,
+    outputs)`).
+
+    >>> cell = tf.compat.v1.nn.rnn_cell.ResidualWrapper(
+    ...     tf.compat.v1.nn.rnn_cell.BasicRNNCell(2))
+    >>> out, _ = cell(tf.ones([1, 2]), tf.zeros([1, 2]))
+    >>> out.shape
+    TensorShape([1, 2])
+    """
+
+
+@export("compat.v1.nn.rnn_cell.DeviceWrapper")
+class DeviceWrapper(_cell_wrappers.DeviceWrapperBase, _Wrapper):
+    """`cell` run (and its zero state made) on `device`."""
 
 
 # -- running a cell over a sequence ---------------------------------------------------
@@ -392,7 +444,11 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
                 parallel_iterations=None, swap_memory=False, time_major=False, scope=None):
     """`cell` over the time axis of `inputs` (``[batch, time, depth]``, or
     ``[time, batch, depth]`` with `time_major`), in variable scope `scope` (``rnn``):
-    the outputs (in the same layout) and the final state."""
+    the outputs (in the same layout) and the final state.
+
+    In a graph the steps run in a while loop, as TF's do even when their number is known,
+    so that a random op of the cell (a seeded `DropoutWrapper`'s) draws anew at each step;
+    with `sequence_length` the loop stops after the longest sequence."""
     del parallel_iterations, swap_memory
     inputs = convert_to_tensor(inputs)
     axis = 0 if time_major else 1
@@ -407,23 +463,126 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
         state = _initial(cell, batch, initial_state, dtype)
         lengths = None if sequence_length is None else cast_ops.cast(
             convert_to_tensor(sequence_length), _d.int32)
-        if steps is not None:
+        if steps is not None and context.executing_eagerly():
             outputs, state = _unrolled(cell, array_ops.unstack(inputs, axis=axis), state,
                                        lengths)
             return array_ops.stack(outputs, axis=axis), state
         if axis:
             inputs = array_ops.transpose(inputs, [1, 0] + list(range(2, inputs.shape.rank)))
         outputs, state = _looped(cell, inputs, state, lengths)
+        outputs.set_shape(TensorShape([steps]).concatenate(outputs.shape[1:]))
         if axis:
             outputs = array_ops.transpose(outputs, [1, 0] + list(range(2, outputs.shape.rank)))
         return outputs, state
 
 
+def _reverse(value, lengths, seq_axis, batch_axis):
+    """`value` reversed along its time axis: each sequence's first `lengths` steps only,
+    with lengths."""
+    if lengths is None:
+        return array_ops.reverse(value, axis=[seq_axis])
+    return composite_ops.reverse_sequence(value, lengths, seq_axis=seq_axis,
+                                          batch_axis=batch_axis)
+
+
+@export("compat.v1.nn.bidirectional_dynamic_rnn")
+def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
+                              initial_state_fw=None, initial_state_bw=None, dtype=None,
+                              parallel_iterations=None, swap_memory=False, time_major=False,
+                              scope=None):
+    """`dynamic_rnn` of `cell_fw` over `inputs` and of `cell_bw` over them reversed (each
+    sequence within its `sequence_length`), in variable scopes ``bidirectional_rnn/fw`` and
+    ``.../bw``: ``((output_fw, output_bw), (state_fw, state_bw))``, the backward outputs
+    reversed back to the inputs' order.
+
+    >>> rnn = tf.compat.v1.nn.rnn_cell
+    >>> (fw, bw), _ = tf.compat.v1.nn.bidirectional_dynamic_rnn(
+    ...     rnn.GRUCell(2), rnn.GRUCell(3), tf.ones([1, 4, 5]), dtype=tf.float32)
+    >>> fw.shape, bw.shape
+    (TensorShape([1, 4, 2]), TensorShape([1, 4, 3]))
+    """
+    _assert_like_rnncell("cell_fw", cell_fw)
+    _assert_like_rnncell("cell_bw", cell_bw)
+    time_axis, batch_axis = (0, 1) if time_major else (1, 0)
+    with vs.variable_scope(scope or "bidirectional_rnn"):
+        with vs.variable_scope("fw") as fw_scope:
+            output_fw, state_fw = dynamic_rnn(
+                cell_fw, inputs, sequence_length=sequence_length,
+                initial_state=initial_state_fw, dtype=dtype,
+                parallel_iterations=parallel_iterations, swap_memory=swap_memory,
+                time_major=time_major, scope=fw_scope)
+        with vs.variable_scope("bw") as bw_scope:
+            reversed_inputs = nest.map_structure(
+                lambda x: _reverse(x, sequence_length, time_axis, batch_axis), inputs)
+            reversed_outputs, state_bw = dynamic_rnn(
+                cell_bw, reversed_inputs, sequence_length=sequence_length,
+                initial_state=initial_state_bw, dtype=dtype,
+                parallel_iterations=parallel_iterations, swap_memory=swap_memory,
+                time_major=time_major, scope=bw_scope)
+    output_bw = _reverse(reversed_outputs, sequence_length, time_axis, batch_axis)
+    return (output_fw, output_bw), (state_fw, state_bw)
+
+
+def _reverse_steps(steps, lengths):
+    """The list of per-step (batch-major) values reversed in time: each sequence's first
+    `lengths` steps only, with lengths (the rest stay where they are)."""
+    if lengths is None:
+        return list(reversed(steps))
+    flat = [nest.flatten(step) for step in steps]
+    lengths = cast_ops.cast(convert_to_tensor(lengths), _d.int64)
+    parts = []
+    for component in zip(*flat):
+        stacked = array_ops.stack(list(component))
+        reversed_ = composite_ops.reverse_sequence(stacked, lengths, seq_axis=0, batch_axis=1)
+        parts.append(array_ops.unstack(reversed_))
+    return [nest.pack_sequence_as(step, list(values))
+            for step, values in zip(steps, zip(*parts))]
+
+
+@export("compat.v1.nn.static_bidirectional_rnn")
+def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
+                             initial_state_bw=None, dtype=None, sequence_length=None,
+                             scope=None):
+    """`static_rnn` of `cell_fw` over the list `inputs` and of `cell_bw` over it reversed
+    (within `sequence_length`), in variable scopes ``bidirectional_rnn/fw`` and ``.../bw``:
+    ``(outputs, state_fw, state_bw)``, each output the forward and backward ones of its
+    step concatenated.
+
+    >>> rnn = tf.compat.v1.nn.rnn_cell
+    >>> outputs, _, _ = tf.compat.v1.nn.static_bidirectional_rnn(
+    ...     rnn.BasicRNNCell(2), rnn.BasicRNNCell(3), [tf.ones([1, 4])] * 2,
+    ...     dtype=tf.float32)
+    >>> len(outputs), outputs[0].shape
+    (2, TensorShape([1, 5]))
+    """
+    _assert_like_rnncell("cell_fw", cell_fw)
+    _assert_like_rnncell("cell_bw", cell_bw)
+    if not nest.is_nested(inputs):
+        raise TypeError("inputs must be a sequence")
+    if not inputs:
+        raise ValueError("inputs must not be empty")
+    with vs.variable_scope(scope or "bidirectional_rnn"):
+        with vs.variable_scope("fw") as fw_scope:
+            output_fw, state_fw = static_rnn(cell_fw, inputs, initial_state_fw, dtype,
+                                             sequence_length, scope=fw_scope)
+        with vs.variable_scope("bw") as bw_scope:
+            reversed_outputs, state_bw = static_rnn(
+                cell_bw, _reverse_steps(list(inputs), sequence_length), initial_state_bw,
+                dtype, sequence_length, scope=bw_scope)
+    output_bw = _reverse_steps(reversed_outputs, sequence_length)
+    flat = tuple(array_ops.concat([fw, bw], 1) for fw, bw in
+                 zip(nest.flatten(output_fw), nest.flatten(output_bw)))
+    return nest.pack_sequence_as(output_fw, flat), state_fw, state_bw
+
+
 def _looped(cell, inputs, state, lengths):
-    """`cell` over the steps of the time-major `inputs` (their number known when the graph
-    runs) in a while loop."""
+    """`cell` over the steps of the time-major `inputs` in a while loop, which stops after
+    the longest of `lengths` (one step at least); the outputs of the steps not run are
+    zeros."""
     from eagerflow._src.graph import control_flow, tensor_array  # noqa: PLC0415
     count = array_ops.shape(inputs)[0]
+    bound = count if lengths is None else math_ops.minimum(
+        count, math_ops.maximum(1, reduction_ops.reduce_max(lengths)))
     # (the first step's call outside the loop makes the cell's variables; its ops stay unrun)
     output, _ = cell(inputs[0], state)
     steps = tensor_array.TensorArray(inputs.dtype, size=count).unstack(inputs)
@@ -433,6 +592,6 @@ def _looped(cell, inputs, state, lengths):
         output, new_state = cell(steps.read(t), state)
         output, new_state = _masked(t, lengths, output, new_state, state)
         return t + 1, new_state, outputs.write(t, output)
-    _, state, outputs = control_flow.while_loop(lambda t, *_: t < count, body,
+    _, state, outputs = control_flow.while_loop(lambda t, *_: t < bound, body,
                                                 (0, state, outputs))
     return outputs.stack(), state

@@ -195,7 +195,7 @@ class Session:
 
     graph = property(lambda self: self._graph)
     graph_def = property(lambda self: self._graph.as_graph_def())
-    sess_str = ""
+    sess_str = b""  # (the target: in-process)
 
     def as_default(self):
         """Makes this the default session (`Tensor.eval`, `Operation.run`) in the block."""
@@ -398,8 +398,8 @@ class Session:
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable "
                                 "feed values include Python scalars, strings, lists, numpy "
                                 "ndarrays, or TensorHandles. For reference, the tensor object "
-                                f"was {value!r} which was passed to the argument `feed_dict` "
-                                f"with key {t!r}.")
+                                f"was {value} which was passed to the argument `feed_dict` "
+                                f"with key {t}.")
             feed_keys.append(t)
             values.append(self._feed_value(t, value))
         # (after the feeds, whose errors TF reports first)

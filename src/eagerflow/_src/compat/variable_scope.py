@@ -578,7 +578,8 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
             initializer.dtype.base_dtype if isinstance(initializer, Tensor) else scope.dtype)
         return _partitioned.get_partitioned_variable(
             shard, full, name, shape, dtype,
-            _default_initializer(dtype) if initializer is None else initializer, partitioner,
+            _default_initializer(dtype, full) if initializer is None else initializer,
+            partitioner,
             scope.reuse, partitioned)
     full = _full_name(scope, name)
     if f"{full}/part_0" in getattr(graph, "variable_store", ()):
@@ -639,8 +640,14 @@ def _is_value(initializer):
     return not callable(initializer) or hasattr(initializer, "shape")
 
 
-def _default_initializer(dtype):
-    return _v1_init.GlorotUniform() if dtype.is_floating else _init.Zeros()
+def _default_initializer(dtype, name):
+    """TF 1's initializer of a variable given none: Glorot's uniform for floats, zeros
+    (false, empty strings) for integers, booleans and strings; others need one."""
+    if dtype.is_floating:
+        return _v1_init.GlorotUniform()
+    if dtype.is_integer or dtype.is_unsigned or dtype.is_bool or dtype == _d.string:
+        return _v1_init.Zeros()
+    raise ValueError(f"An initializer for variable {name} of {dtype.base_dtype} is required")
 
 
 def _full_name(scope, name):
@@ -674,6 +681,8 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
                          f"VarScope?")
     initializer = initializer if initializer is not None else scope.initializer
+    if initializer is not None and not callable(initializer) and shape is not None:
+        raise ValueError("If initializer is a constant, do not specify shape.")
     if dtype is not None:
         dtype = _d.as_dtype(dtype)
     elif initializer is None or not _is_value(initializer):
@@ -682,7 +691,7 @@ def _single_variable(scope, graph, name, shape, dtype, initializer, regularizer,
         if shape is None:
             raise ValueError(f"Variable {full} did not get an initializer, so its `shape` "
                              f"argument must be specified.")
-        initializer = _default_initializer(dtype)
+        initializer = _default_initializer(dtype, full)
     if isinstance(initializer, type):  # (an initializer's class: an instance of it, as TF)
         initializer = initializer()
     if not _is_value(initializer):
@@ -905,8 +914,8 @@ def moving_average_variables(scope=None):
 
 
 # TF 1's spellings of the initializers.
-zeros_initializer, ones_initializer = _init.Zeros, _init.Ones
-constant_initializer = _init.Constant
+zeros_initializer, ones_initializer = _v1_init.Zeros, _v1_init.Ones
+constant_initializer = _v1_init.Constant
 random_normal_initializer, random_uniform_initializer = _v1_init.RandomNormal, _v1_init.RandomUniform
 truncated_normal_initializer = _v1_init.TruncatedNormal
 glorot_uniform_initializer = _v1_init.GlorotUniform

@@ -149,27 +149,9 @@ def _enumerated(func):
     return lambda *args: func(next(count), *args)
 
 
-@export("nn.RNNCellDropoutWrapper")
-class DropoutWrapper(_CellWrapper):
-    """Dropout of a cell's inputs, states and outputs, each with its keep probability.
-
-    Each step draws new masks, unless `variational_recurrent`: then masks of
-    one row each, drawn as the wrapper is made (it needs the `dtype`, and the
-    `input_size` to drop inputs), drop the same units of every step and
-    every batch row.  ``dropout_state_filter_visitor(substate)`` says which
-    states drop: a bool, or a structure of bools, one per part of `substate`
-    (by default every state but an LSTM state tuple's ``c``).  With `seed`,
-    each mask's seed is derived from it, as TF's.
-
-    >>> cell = tf.nn.RNNCellDropoutWrapper(tf.keras.layers.GRUCell(4), output_keep_prob=0.5)
-    >>> outputs = tf.keras.layers.RNN(cell, return_sequences=True)(tf.ones((2, 3, 5)))
-    >>> sorted(set((outputs.numpy() == 0).ravel().tolist()))  # dropped even in inference
-    [False, True]
-    """
-
-    _serialized_module = _TF_MODULE
-    _serialized_registered_name = "DropoutWrapper"
-    _functions = {"dropout_fn": ("_dropout_state_filter", "dropout_state_filter_visitor")}
+class DropoutWrapperBase:
+    """The dropout of `DropoutWrapper`, for a wrapper class of a cell class (this one's, or
+    TF 1's ``tf.compat.v1.nn.rnn_cell.DropoutWrapper``) that calls `_call_wrapped_cell`."""
 
     def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
                  variational_recurrent=False, input_size=None, dtype=None, seed=None,
@@ -177,7 +159,7 @@ class DropoutWrapper(_CellWrapper):
         super().__init__(cell, dtype=dtype, **kwargs)
         if dropout_state_filter_visitor is not None and not callable(
                 dropout_state_filter_visitor):
-            raise TypeError("dropout_state_filter_visitor must be callable")
+            raise TypeError(self._filter_error(dropout_state_filter_visitor))
         self._dropout_state_filter = dropout_state_filter_visitor or _default_state_filter
         with context.name_scope("DropoutWrapperInit"):
             for name, prob in (("input_keep_prob", input_keep_prob),
@@ -186,7 +168,7 @@ class DropoutWrapper(_CellWrapper):
                 tensor = convert_to_tensor(prob)
                 value = get_static_value(tensor)
                 if value is not None and not 0 <= value <= 1:
-                    raise ValueError("Parameter %s must be between 0 and 1: %d" % (name, value))
+                    raise ValueError(self._keep_prob_error(name, value))
                 setattr(self, "_" + name, tensor if value is None else float(value))
         self._variational_recurrent = variational_recurrent
         self._input_size = input_size
@@ -205,6 +187,14 @@ class DropoutWrapper(_CellWrapper):
             self._recurrent_input_noise = self._noise("input", input_size, dtype)
         self._recurrent_state_noise = self._noise("state", cell.state_size, dtype)
         self._recurrent_output_noise = self._noise("output", cell.output_size, dtype)
+
+    @staticmethod
+    def _filter_error(visitor):
+        return "dropout_state_filter_visitor must be callable"
+
+    @staticmethod
+    def _keep_prob_error(name, value):
+        return "Parameter %s must be between 0 and 1: %d" % (name, value)
 
     def _gen_seed(self, salt, index):
         """The seed of mask `index` of `salt` ("input", "state", "output"), from `seed`."""
@@ -250,6 +240,29 @@ class DropoutWrapper(_CellWrapper):
                                    self._output_keep_prob)
         return output, new_state
 
+
+@export("nn.RNNCellDropoutWrapper")
+class DropoutWrapper(DropoutWrapperBase, _CellWrapper):
+    """Dropout of a cell's inputs, states and outputs, each with its keep probability.
+
+    Each step draws new masks, unless `variational_recurrent`: then masks of
+    one row each, drawn as the wrapper is made (it needs the `dtype`, and the
+    `input_size` to drop inputs), drop the same units of every step and
+    every batch row.  ``dropout_state_filter_visitor(substate)`` says which
+    states drop: a bool, or a structure of bools, one per part of `substate`
+    (by default every state but an LSTM state tuple's ``c``).  With `seed`,
+    each mask's seed is derived from it, as TF's.
+
+    >>> cell = tf.nn.RNNCellDropoutWrapper(tf.keras.layers.GRUCell(4), output_keep_prob=0.5)
+    >>> outputs = tf.keras.layers.RNN(cell, return_sequences=True)(tf.ones((2, 3, 5)))
+    >>> sorted(set((outputs.numpy() == 0).ravel().tolist()))  # dropped even in inference
+    [False, True]
+    """
+
+    _serialized_module = _TF_MODULE
+    _serialized_registered_name = "DropoutWrapper"
+    _functions = {"dropout_fn": ("_dropout_state_filter", "dropout_state_filter_visitor")}
+
     def _wrapper_config(self):
         return {"input_keep_prob": self._input_keep_prob,
                 "output_keep_prob": self._output_keep_prob,
@@ -258,8 +271,21 @@ class DropoutWrapper(_CellWrapper):
                 "input_size": self._input_size, "seed": self._seed}
 
 
+class ResidualWrapperBase:
+    """The residual sum of `ResidualWrapper`, for a wrapper class of a cell class (see
+    `DropoutWrapperBase`)."""
+
+    def __init__(self, cell, residual_fn=None, **kwargs):
+        super().__init__(cell, **kwargs)
+        self._residual_fn = residual_fn
+
+    def _call_wrapped_cell(self, inputs, state, cell_call_fn, **kwargs):
+        outputs, new_state = cell_call_fn(inputs, state, **kwargs)
+        return (self._residual_fn or _sum)(inputs, outputs), new_state
+
+
 @export("nn.RNNCellResidualWrapper")
-class ResidualWrapper(_CellWrapper):
+class ResidualWrapper(ResidualWrapperBase, _CellWrapper):
     """A cell whose outputs are ``residual_fn(inputs, outputs)``: by default their sum
     (inputs and outputs then have the same structure and shapes).
 
@@ -274,15 +300,6 @@ class ResidualWrapper(_CellWrapper):
     _serialized_registered_name = "ResidualWrapper"
     _functions = {"residual_fn": ("_residual_fn", "residual_fn")}
 
-    def __init__(self, cell, residual_fn=None, **kwargs):
-        super().__init__(cell, **kwargs)
-        self._residual_fn = residual_fn
-
-    def _call_wrapped_cell(self, inputs, state, cell_call_fn, **kwargs):
-        outputs, new_state = cell_call_fn(inputs, state, **kwargs)
-        return (self._residual_fn or _sum)(inputs, outputs), new_state
-
-
 
 def _sum(inputs, outputs):
     """`inputs` + `outputs`, leaf by leaf, once their structures and shapes match."""
@@ -291,17 +308,9 @@ def _sum(inputs, outputs):
     return nest.map_structure(math_ops.add, inputs, outputs)
 
 
-@export("nn.RNNCellDeviceWrapper")
-class DeviceWrapper(_CellWrapper):
-    """A cell whose steps (and zero states) run on `device` (``'/cpu:0'``).
-
-    >>> cell = tf.nn.RNNCellDeviceWrapper(tf.keras.layers.GRUCell(2), "/cpu:0")
-    >>> tf.keras.layers.RNN(cell)(tf.ones((1, 3, 2))).device
-    '/job:localhost/replica:0/task:0/device:CPU:0'
-    """
-
-    _serialized_module = _TF_MODULE
-    _serialized_registered_name = "DeviceWrapper"
+class DeviceWrapperBase:
+    """The device of `DeviceWrapper`, for a wrapper class of a cell class (see
+    `DropoutWrapperBase`)."""
 
     def __init__(self, cell, device, **kwargs):
         super().__init__(cell, **kwargs)
@@ -315,6 +324,19 @@ class DeviceWrapper(_CellWrapper):
     def _call_wrapped_cell(self, inputs, state, cell_call_fn, **kwargs):
         with context.device(self._device):
             return cell_call_fn(inputs, state, **kwargs)
+
+
+@export("nn.RNNCellDeviceWrapper")
+class DeviceWrapper(DeviceWrapperBase, _CellWrapper):
+    """A cell whose steps (and zero states) run on `device` (``'/cpu:0'``).
+
+    >>> cell = tf.nn.RNNCellDeviceWrapper(tf.keras.layers.GRUCell(2), "/cpu:0")
+    >>> tf.keras.layers.RNN(cell)(tf.ones((1, 3, 2))).device
+    '/job:localhost/replica:0/task:0/device:CPU:0'
+    """
+
+    _serialized_module = _TF_MODULE
+    _serialized_registered_name = "DeviceWrapper"
 
     def _wrapper_config(self):
         return {"device": self._device}
