@@ -1,4 +1,6 @@
 """Bad input to the colour, metric and suppression ops of ``tf.image`` raises TF's errors."""
+import re
+
 import numpy as np
 import pytest
 
@@ -207,3 +209,17 @@ def test_conversions_traced_give_three_channels_where_unknown(convert):
     traced = tf.function(convert, input_signature=[tf.TensorSpec([None, None, None, None])])
     assert traced.get_concrete_function().structured_outputs.shape.as_list() == \
         [None, None, None, 3]
+
+
+@pytest.mark.parametrize("shape, text", [([2, 8, 8, 3], "[2,8,8,3]"),
+                                         ([None, 8, 8, 3], "[?,8,8,3]"),
+                                         ([8, 20, 1], "[1,8,20,1]")])
+def test_ssim_traced_on_images_smaller_than_its_filter(shape, text):
+    # TF's filter refuses them as the graph is built (eagerly, its Assert fails first)
+    traced = tf.function(lambda x: tf.image.ssim(x, x, 1.0),
+                         input_signature=[tf.TensorSpec(shape)])
+    with pytest.raises(ValueError, match=re.escape(
+            f"Negative dimension size caused by subtracting 11 from 8 for '{{{{node "
+            f"SSIM/depthwise}}}} = DepthwiseConv2dNative")) as info:
+        traced.get_concrete_function()
+    assert f"with input shapes: {text}, [11,11,?,1]." in str(info.value)

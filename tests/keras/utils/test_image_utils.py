@@ -57,6 +57,14 @@ def test_errors(tmp_path):
         keras.utils.load_img(tmp_path / "a.png", target_size=(1, 1), interpolation="q")
 
 
+def test_data_format_is_taken_as_given():
+    # each function's own word; no lowercasing
+    with pytest.raises(ValueError, match="^Invalid data_format: Channels_Last$"):
+        keras.utils.array_to_img(IMAGE, data_format="Channels_Last")
+    with pytest.raises(ValueError, match="^Unknown data_format: foo$"):
+        keras.utils.img_to_array(IMAGE, data_format="foo")
+
+
 def test_to_ordinal():
     assert keras.utils.to_ordinal([0, 2, 1]).tolist() == [[0, 0], [1, 1], [1, 0]]
     assert keras.utils.to_ordinal([[1], [3]], num_classes=4).shape == (2, 3)

@@ -785,9 +785,31 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
     <tf.Tensor: shape=(), dtype=float32, numpy=1.0>
     """
     img1, img2, max_val = _as_float_pair(img1, img2, max_val)
+    for img in (img1, img2):
+        if not isinstance(img, EagerTensor):
+            _check_filter_fits(img, filter_size)
     per_channel, _ = _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2,
                                        return_index_map)
     return reduction_ops.reduce_mean(per_channel, [-1])
+
+
+def _check_filter_fits(img, filter_size):
+    """TF's ValueError as a graph is built (from its filter's shape function) for images whose
+    known height or width is under the filter's size; eagerly, its Assert fails first."""
+    shape = img.shape
+    if shape.rank is None or shape.rank < 3:
+        return
+    for dim in shape[-3:-1].as_list():
+        if dim is not None and dim < filter_size:
+            outer = shape[:-3]
+            batch = outer.num_elements() if outer.is_fully_defined() else None
+            raise ValueError(
+                f"Negative dimension size caused by subtracting {filter_size} from {dim} for "
+                f"'{{{{node SSIM/depthwise}}}} = DepthwiseConv2dNative[T=DT_FLOAT, "
+                f"data_format=\"NHWC\", dilations=[1, 1, 1, 1], explicit_paddings=[], "
+                f"padding=\"VALID\", strides=[1, 1, 1, 1]](SSIM/Reshape_4, SSIM/Tile)' with "
+                f"input shapes: {errors.shape_text([batch] + shape[-3:].as_list())}, "
+                f"[{filter_size},{filter_size},?,1].")
 
 
 def _even(images):

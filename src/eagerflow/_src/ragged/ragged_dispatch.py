@@ -16,7 +16,8 @@ from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.graph import functional_ops
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.graph import control_flow, functional_ops
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, logging_ops, math_ops, \
@@ -780,6 +781,39 @@ def _reverse_axis(rt, axis):
                           else array_ops.gather(values, source))
 
 
+def _resize_images(fn, arguments):
+    """TF's resize of a ragged batch of images ``[batch, (height), (width), channels]``: each
+    image resized alone (as a dense one), into a dense float32 batch."""
+    images = arguments["images"]
+    if images.shape.rank != 4:
+        raise ValueError("tf.image.resize: images.shape.rank must be 4 if images is ragged.")
+    size = convert_to_tensor(arguments["size"], _d.int32)
+    known = get_static_value(size)
+    out_shape = [None, None] if known is None else [int(v) for v in known]
+    signature = TensorSpec(out_shape + images.shape[-1:].as_list(), _d.float32)
+    options = {k: v for k, v in arguments.items() if k not in ("images", "size", "name")}
+
+    def one(image):
+        if isinstance(image, RaggedTensor):
+            image = image.to_tensor()
+        return fn(image, size, **options)
+
+    def resized():
+        return _map_rows(api_export.undispatched(_public("map_fn")), one, images, signature,
+                         None)
+
+    def empty():
+        channels = array_ops.shape(images.flat_values)[-1:]
+        return array_ops.zeros(array_ops.concat([[0], size, channels], 0))
+
+    batch = images.shape[0]
+    if batch is not None:
+        return empty() if batch == 0 else resized()
+    result = control_flow.cond(math_ops.equal(images.nrows(), 0), empty, resized)
+    result.set_shape([None] + signature.shape.as_list())
+    return result
+
+
 def _reduce_join(fn, arguments):
     join = ragged_string_ops.Join(arguments.get("separator") or "")
     return ragged_ops.reduce(arguments["inputs"], join, arguments.get("axis"),
@@ -866,7 +900,8 @@ def _register():
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
                "math.cumsum": _cumsum, "one_hot": _one_hot,
-               "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True)}
+               "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True),
+               "image.resize": _resize_images, "compat.v1.image.resize": _resize_images}
     for kind in ("equal", "none_equal", "less", "less_equal", "greater", "greater_equal",
                  "near"):
         special[f"debugging.assert_{kind}"] = _assert

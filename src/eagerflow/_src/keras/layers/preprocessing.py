@@ -14,7 +14,8 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.graph import control_flow
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.graph import control_flow, functional_ops
 from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops, nn_ops, reduction_ops, \
     sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -349,7 +350,15 @@ class Resizing(Layer):
     def call(self, inputs):
         dtype = self.compute_dtype if self._method == "nearest" else _dtypes.float32
         images = cast_ops.cast(inputs, dtype)
-        if self.crop_to_aspect_ratio:
+        if self.crop_to_aspect_ratio and hasattr(images, "flat_values"):
+            # a ragged batch of images: each cropped and resized alone
+            signature = TensorSpec([self.height, self.width] + images.shape[-1:].as_list(),
+                                   dtype)
+            outputs = functional_ops.map_fn(
+                lambda image: _smart_resize(getattr(image, "to_tensor", lambda: image)(),
+                                            self.height, self.width, self._method),
+                images, fn_output_signature=signature)
+        elif self.crop_to_aspect_ratio:
             outputs = _smart_resize(images, self.height, self.width, self._method)
         else:
             outputs = _resize(images, self.height, self.width, self._method)

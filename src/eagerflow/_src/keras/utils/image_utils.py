@@ -25,10 +25,12 @@ def _need_pil(name):
         raise ImportError(f"Could not import PIL.Image. The use of `{name}` requires PIL.")
 
 
-def _channels_first(data_format):
-    data_format = backend.normalize_data_format(data_format)
+def _channels_first(data_format, refused="Invalid"):
+    """Whether `data_format` (as given: not lowercased) is channels first; `refused`: the
+    word of the ValueError for another value (Keras's two functions differ)."""
+    data_format = data_format or backend.image_data_format()
     if data_format not in {"channels_first", "channels_last"}:
-        raise ValueError(f"Invalid data_format: {data_format}")
+        raise ValueError(f"{refused} data_format: {data_format}")
     return data_format == "channels_first"
 
 
@@ -64,7 +66,7 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
 @export("keras.utils.img_to_array", "keras.preprocessing.image.img_to_array")
 def img_to_array(img, data_format=None, dtype=None):
     """The PIL image `img` as a rank-3 array of `dtype` (floatx by default)."""
-    channels_first = _channels_first(data_format)
+    channels_first = _channels_first(data_format, "Unknown")
     x = np.asarray(img, dtype=dtype or backend.floatx())
     if x.ndim == 3:
         return x.transpose(2, 0, 1) if channels_first else x
