@@ -655,3 +655,21 @@ def test_second_derivative_of_an_unfused_batch_normalization_is_tfs(compiled):
                                              [-1.87809, -0.49537, 0.29165],
                                              [-2.22697, -1.17712, 0.24118],
                                              [1.13048, 1.20674, 0.29072]], atol=2e-5)
+
+
+def test_second_derivative_of_group_normalization_is_tfs():
+    # Keras 2 takes the groups' moments weighted (by ones without a mask), the variance's
+    # gradient following the mean: a gradient of a gradient through the layer is TF's
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(4, 6) ** 1.5 / 10.0)
+    w = tf.constant(np.cos(np.arange(24, dtype=np.float32)).reshape(4, 6))
+    layer = GroupNormalization(2)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(layer(x) ** 2 * w)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(tf.sin(g * 1.7 + 0.3))
+    np.testing.assert_allclose(outer.gradient(s, x).numpy()[0],
+                               [-6.069, 78.5773, -72.5084, -7.1776, -21.9176, 29.0951],
+                               rtol=1e-4, atol=1e-3)

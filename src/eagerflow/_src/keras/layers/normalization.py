@@ -691,13 +691,13 @@ class GroupNormalization(_AffineNormalization):
         grouped = array_ops.reshape(inputs, grouped_shape)
         # statistics over everything but the batch and group axes
         reduction_axes = [i for i in range(1, rank + 1) if i != axis]
-        if mask is None:
-            mean, variance = nn_ops.moments(grouped, reduction_axes, keepdims=True)
-        else:
-            weights = array_ops.broadcast_to(cast_ops.cast(mask, inputs.dtype), shape)
-            mean, variance = nn_ops.weighted_moments(
-                grouped, reduction_axes, array_ops.reshape(weights, grouped_shape),
-                keepdims=True)
+        # weighted moments (weights of one without a mask), as Keras 2 takes them: their
+        # variance's gradient follows the mean too (tf.nn.moments' takes it as a constant),
+        # so second derivatives through the layer are TF's
+        mask = array_ops.ones_like(inputs) if mask is None else mask
+        weights = array_ops.broadcast_to(cast_ops.cast(mask, inputs.dtype), shape)
+        mean, variance = nn_ops.weighted_moments(
+            grouped, reduction_axes, array_ops.reshape(weights, grouped_shape), keepdims=True)
         # (the channels the layer was built for: a call may not know them statically)
         channels = self.input_spec.axes[self.axis]
         broadcast_shape = [1] * (rank + 1)
