@@ -116,3 +116,27 @@ def test_fused_batch_norm_trains_and_infers_with_its_gradient():
                                rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="Both `mean` and `variance`"):
         tf.compat.v1.nn.fused_batch_norm(x, tf.ones([4]), tf.zeros([4]), is_training=False)
+
+
+@pytest.mark.parametrize("strategy, rows", [
+    ("mod", [[[0., 1.], [8., 9.]], [[4., 5.], [6., 7.]]]),
+    ("div", [[[0., 1.], [6., 7.]], [[8., 9.], [2., 3.]]])])
+def test_sharded_embedding_lookup_gives_each_shard_a_sparse_gradient(strategy, rows):
+    # TF's values; each shard's gradient is an IndexedSlices, and the shards may have dims
+    # known only when the function runs
+    a = tf.Variable(np.arange(6, dtype=np.float32).reshape(3, 2))
+    b = tf.Variable(np.arange(6, 10, dtype=np.float32).reshape(2, 2))
+    ids = [[0, 3], [4, 1]]
+    with tf.GradientTape() as tape:
+        y = tf1.nn.embedding_lookup([a, b], ids, partition_strategy=strategy)
+        loss = tf.reduce_sum(y * [[1.], [2.]])
+    assert y.numpy().tolist() == rows
+    grads = tape.gradient(loss, [a, b])
+    assert [type(g) for g in grads] == [tf.IndexedSlices] * 2
+    dense = {"mod": [[[1., 1.], [0., 0.], [1., 1.]], [[2., 2.], [2., 2.]]],
+             "div": [[[1., 1.], [2., 2.], [0., 0.]], [[2., 2.], [1., 1.]]]}[strategy]
+    assert [tf.convert_to_tensor(g).numpy().tolist() for g in grads] == dense
+    lookup = tf.function(
+        lambda p, q: tf1.nn.embedding_lookup([p, q], ids, partition_strategy=strategy),
+        input_signature=[tf.TensorSpec([None, None])] * 2)
+    assert lookup(a, b).numpy().tolist() == rows

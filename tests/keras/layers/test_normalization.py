@@ -629,3 +629,47 @@ def test_layer_normalization_on_inputs_without_its_axis_fails_as_tf_keras():
     layer(tf.ones([2, 4]))
     with pytest.raises(IndexError, match="^list index out of range$"):
         layer.call(tf.ones([2]))
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_second_derivative_of_an_unfused_batch_normalization_is_tfs(compiled):
+    # Keras 2 normalizes a rank-2 batch from tf.nn.moments (its variance taking the mean as a
+    # constant): a gradient of a gradient through the layer, as in a gradient penalty, is
+    # TF's (recorded), not the fused kernel's exact second derivative
+    x = tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3) ** 1.5 / 10.0)
+    w = tf.constant(np.cos(np.arange(12, dtype=np.float32)).reshape(4, 3))
+    layer = tf.keras.layers.BatchNormalization()
+
+    def second():
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.reduce_sum(layer(x, training=True) ** 2 * w)
+            g = inner.gradient(y, x)
+            s = tf.reduce_sum(tf.sin(g * 1.7 + 0.3))
+        return outer.gradient(s, x)
+
+    got = tf.function(second)() if compiled else second()
+    np.testing.assert_allclose(got.numpy(), [[0.51831, 0.04009, 0.09041],
+                                             [-1.87809, -0.49537, 0.29165],
+                                             [-2.22697, -1.17712, 0.24118],
+                                             [1.13048, 1.20674, 0.29072]], atol=2e-5)
+
+
+def test_second_derivative_of_group_normalization_is_tfs():
+    # Keras 2 takes the groups' moments weighted (by ones without a mask), the variance's
+    # gradient following the mean: a gradient of a gradient through the layer is TF's
+    x = tf.constant(np.arange(24, dtype=np.float32).reshape(4, 6) ** 1.5 / 10.0)
+    w = tf.constant(np.cos(np.arange(24, dtype=np.float32)).reshape(4, 6))
+    layer = GroupNormalization(2)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.reduce_sum(layer(x) ** 2 * w)
+        g = inner.gradient(y, x)
+        s = tf.reduce_sum(tf.sin(g * 1.7 + 0.3))
+    np.testing.assert_allclose(outer.gradient(s, x).numpy()[0],
+                               [-6.069, 78.5773, -72.5084, -7.1776, -21.9176, 29.0951],
+                               rtol=1e-4, atol=1e-3)

@@ -130,7 +130,8 @@ class BatchNormalization(_AffineNormalization):
     statistics. As in Keras 2, 4-D/5-D inputs normalized over their channel axis
     (``fused``) move the variance with its Bessel-corrected batch value. ``renorm`` (batch
     renormalization), ``virtual_batch_size`` (statistics per virtual batch) and
-    ``adjustment`` (a training-time scale and offset) take Keras 2's unfused path.
+    ``adjustment`` (a training-time scale and offset) take Keras 2's unfused path, as does
+    training any layer not ``fused``.
 
     >>> layer = tf.keras.layers.BatchNormalization(momentum=0.5)
     >>> _ = layer(tf.constant([[0.0], [2.0]]), training=True)
@@ -181,8 +182,9 @@ class BatchNormalization(_AffineNormalization):
             self.renorm_clipping = renorm_clipping
             self.renorm_momentum = renorm_momentum
 
-    # `fused` only decides Keras 2's semantics (which variance the moving one follows);
-    # every single-axis normalization runs the fused kernel.
+    # `fused` decides Keras 2's semantics (which variance the moving one follows) and, while
+    # training, the computation: an unfused layer's moments are ops, as Keras 2's (for their
+    # second derivatives); every other single-axis normalization runs the fused kernel.
     def _raise_if_fused_cannot_be_used(self):
         if self.renorm:
             raise ValueError("Passing both `fused=True` and `renorm=True` is not supported")
@@ -298,8 +300,11 @@ class BatchNormalization(_AffineNormalization):
                           "when calling the layer. For the moment `mask` will be ignored for "
                           "the normalization.")
             mask = None
+        # (a training layer Keras 2 runs unfused computes its moments as ops: their second
+        # derivatives are TF's, which the fused kernel's exact ones are not)
         composite = mask is not None or self.renorm or self.virtual_batch_size is not None \
-            or self.adjustment is not None
+            or self.adjustment is not None or (
+            not self.fused and training is not None and training is not False)
         layout = None if composite else self._kernel_layout(inputs.shape)
         if layout is None:
             return self._normalize_composite(inputs, mask, training, split)
@@ -686,13 +691,13 @@ class GroupNormalization(_AffineNormalization):
         grouped = array_ops.reshape(inputs, grouped_shape)
         # statistics over everything but the batch and group axes
         reduction_axes = [i for i in range(1, rank + 1) if i != axis]
-        if mask is None:
-            mean, variance = nn_ops.moments(grouped, reduction_axes, keepdims=True)
-        else:
-            weights = array_ops.broadcast_to(cast_ops.cast(mask, inputs.dtype), shape)
-            mean, variance = nn_ops.weighted_moments(
-                grouped, reduction_axes, array_ops.reshape(weights, grouped_shape),
-                keepdims=True)
+        # weighted moments (weights of one without a mask), as Keras 2 takes them: their
+        # variance's gradient follows the mean too (tf.nn.moments' takes it as a constant),
+        # so second derivatives through the layer are TF's
+        mask = array_ops.ones_like(inputs) if mask is None else mask
+        weights = array_ops.broadcast_to(cast_ops.cast(mask, inputs.dtype), shape)
+        mean, variance = nn_ops.weighted_moments(
+            grouped, reduction_axes, array_ops.reshape(weights, grouped_shape), keepdims=True)
         # (the channels the layer was built for: a call may not know them statically)
         channels = self.input_spec.axes[self.axis]
         broadcast_shape = [1] * (rank + 1)
