@@ -665,3 +665,26 @@ def test_keras_outputs_in_model_order_signatures_by_name():
     interpreter.invoke()
     first = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
     np.testing.assert_allclose(first, want[0].numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(models.single_ops(tf)))
+def test_single_operations_convert_as_tf_with_its_results(name):
+    # (data/make_op_files.py: TF's file of the function and its outputs; eagerflow's
+    # depth_to_space, space_to_depth and l2_normalize are several ops, converted so)
+    fn, specs = models.single_ops(tf)[name]
+    content = tf.lite.TFLiteConverter.from_concrete_functions(
+        [tf.function(fn).get_concrete_function(*specs)]).convert()
+    ours = tf.lite.Interpreter(model_content=content)
+    theirs = tf.lite.Interpreter(model_path=os.path.join(DATA, "ops", f"{name}.tflite"))
+    if name not in ("depth_to_space", "space_to_depth", "l2_normalize"):
+        assert [op["op_name"] for op in ours._get_ops_details()] == \
+            [op["op_name"] for op in theirs._get_ops_details()]
+    data = np.load(os.path.join(DATA, "ops", f"{name}.npz"))
+    ours.allocate_tensors()
+    for n, d in enumerate(ours.get_input_details()):
+        ours.set_tensor(d["index"], data[f"in_{n}"])
+    ours.invoke()
+    for n, d in enumerate(ours.get_output_details()):
+        got, want = ours.get_tensor(d["index"]), data[f"out_{n}"]
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)

@@ -297,6 +297,7 @@ class SubgraphBuilder:
             if needed.intersection(op["outputs"]):
                 kept.append(op)
                 needed.update(i for i in op["inputs"] if i >= 0)
+                needed.update(op["outputs"])   # (those nothing reads too: it writes them)
         kept.reverse()
         for op in kept:
             op.pop("name", None)
