@@ -22,7 +22,8 @@ CONVERTED_FULL_INTEGER = FULL_INTEGER - {"upsample_ptq"}
 # recurrent models, converted from a function of batch 1 (as TF's converter needs for
 # Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
 RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2),
-             "bidi_gru": (5, 3), "bidi_lstm": (4, 2), "lstm_quant": (5, 40)}
+             "bidi_gru": (5, 3), "bidi_lstm": (4, 2), "lstm_quant": (5, 40),
+             "gru_quant": (4, 40)}
 # (TF writes GRUs and simple RNNs as WHILE loops, eagerflow's converter as their steps)
 RECURRENT_CONVERTED = set(RECURRENT)
 # models whose inputs are token ids
@@ -127,6 +128,8 @@ def build_recurrent(tf, name):
                                                 input_shape=RECURRENT[name])])
     if name == "lstm_quant":   # (weights of 1024 elements and more: int8)
         return tf.keras.Sequential([L.LSTM(64, input_shape=RECURRENT[name])])
+    if name == "gru_quant":    # (TF's loop of int8 weights; eagerflow's steps)
+        return tf.keras.Sequential([L.GRU(32, input_shape=RECURRENT[name])])
     if name == "bidi_gru":   # (the backward layer's input and output reversed)
         return tf.keras.Sequential([L.Bidirectional(L.GRU(3, return_sequences=True),
                                                     input_shape=RECURRENT[name])])

@@ -533,6 +533,8 @@ def test_keras_recurrent_layers_convert_with_tfs_results(name):
             == [(np.int8, 1) if name.endswith("_quant") else (np.float32, 0)] * 8
     if "bidi" in name:
         assert "REVERSE_V2" in ops
+    if name == "gru_quant":   # (the steps' products by int8 weights, as TF's loop's)
+        assert np.int8 in {d["dtype"] for d in interpreter.get_tensor_details()}
     states = [d for d in lite_schema.read_model(content)["subgraphs"][0]["tensors"]
               if d["is_variable"]]
     assert len(states) == 2 * lstm
