@@ -380,6 +380,11 @@ def test_integer_settings_checked_as_tf_checks_them():
                                          r"to be in \('tf.uint8', 'tf.int8'\), instead got "
                                          r"tf.int16.$"):
         converter.convert()
+    converter.inference_input_type = tf.float16   # (not an integer or float32 type at all)
+    with pytest.raises(ValueError, match=r"^The inference_input_type and inference_output_type "
+                                         r"must be in \['tf.float32', 'tf.int8', 'tf.uint8', "
+                                         r"'tf.int16'\].$"):
+        converter.convert()
     converter.inference_input_type = tf.int8
     converter.representative_dataset = lambda: iter([np.zeros((1, 3), np.float32)])
     with pytest.raises(ValueError, match="^You need to provide either a dictionary with input "
@@ -690,3 +695,21 @@ def test_single_operations_convert_as_tf_with_its_results(name):
         got, want = ours.get_tensor(d["index"]), data[f"out_{n}"]
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_converter_errors_of_what_it_cannot_convert():
+    # (not a Keras model: TF's converter fails when it calls it; a string tensor: the ops
+    # reading it have no TFLite operator)
+    converter = tf.lite.TFLiteConverter.from_keras_model(lambda x: x)
+    with pytest.raises(AttributeError, match="^'function' object has no attribute 'call'$"):
+        converter.convert()
+    concrete = tf.function(lambda s: tf.strings.length(s)).get_concrete_function(
+        tf.TensorSpec([2], tf.string))
+    with pytest.raises(Exception, match=r"error: 'tf\.StringLength' op is neither a custom op "
+                                        r"nor a flex op") as info:
+        tf.lite.TFLiteConverter.from_concrete_functions([concrete]).convert()
+    assert type(info.value).__name__ == "ConverterError"
+    # (TF's options of its own converter's internals are there, with TF's defaults)
+    assert converter.experimental_new_dynamic_range_quantizer is True
+    assert converter.unfold_batchmatmul is False
+    assert converter._experimental_lower_tensor_list_ops is True
