@@ -713,3 +713,38 @@ def test_converter_errors_of_what_it_cannot_convert():
     assert converter.experimental_new_dynamic_range_quantizer is True
     assert converter.unfold_batchmatmul is False
     assert converter._experimental_lower_tensor_list_ops is True
+
+
+def test_full_integer_quantization_of_each_signature(tmp_path):
+    # (each signature's subgraph calibrated on its own samples and quantized; TF 2.21's
+    # outputs: `b`'s saturate at the top of its calibrated range)
+    class Module(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(np.random.RandomState(0).uniform(-1, 1, (4, 3)).astype(
+                np.float32))
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32, name="x")])
+        def a(self, x):
+            return {"y": tf.matmul(x, self.w)}
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32, name="x")])
+        def b(self, x):
+            return {"z": tf.nn.relu(tf.matmul(x, self.w) + 1.0)}
+
+    module = Module()
+    tf.saved_model.save(module, str(tmp_path), signatures={"a": module.a, "b": module.b})
+    converter = tf.lite.TFLiteConverter.from_saved_model(str(tmp_path))
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    rng = np.random.RandomState(1)
+
+    def samples():
+        for _ in range(5):
+            yield "a", {"x": rng.uniform(-1, 1, (1, 4)).astype(np.float32)}
+            yield "b", {"x": rng.uniform(-1, 1, (1, 4)).astype(np.float32)}
+    converter.representative_dataset = samples
+    interpreter = tf.lite.Interpreter(model_content=converter.convert())
+    x = np.float32([[0.5, -0.5, 0.25, 1.0]])
+    np.testing.assert_allclose(interpreter.get_signature_runner("a")(x=x)["y"],
+                               [[-0.239272, 0.545009, 0.239272]], atol=2e-6)
+    np.testing.assert_allclose(interpreter.get_signature_runner("b")(x=x)["z"],
+                               [[0.751373, 1.140478, 1.140478]], atol=2e-6)

@@ -63,7 +63,8 @@ class _Subgraph:
         buffers = model["buffers"] or []
         self.constants, self.variables = {}, {}
         for i, t in enumerate(self.tensors):
-            data = buffers[t["buffer"]]["data"] if t["buffer"] < len(buffers) else None
+            # (a model being rewritten may hold empty buffers as ``{}``)
+            data = buffers[t["buffer"]].get("data") if t["buffer"] < len(buffers) else None
             if data is not None and len(data):
                 value = np.frombuffer(data, self.dtype(i)).reshape(
                     [int(d) for d in self.file_shape(i)])
