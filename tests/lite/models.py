@@ -22,7 +22,8 @@ CONVERTED_FULL_INTEGER = FULL_INTEGER - {"upsample_ptq"}
 # recurrent models, converted from a function of batch 1 (as TF's converter needs for
 # Keras's LSTM): their TFLite files carry the LSTM's state from one invoke to the next
 RECURRENT = {"lstm": (4, 2), "lstm_seq": (5, 3), "gru": (4, 2), "simple_rnn": (3, 2),
-             "bidi_gru": (5, 3), "bidi_lstm": (4, 2), "lstm_quant": (5, 40)}
+             "bidi_gru": (5, 3), "bidi_lstm": (4, 2), "lstm_quant": (5, 40),
+             "gru_quant": (4, 40)}
 # (TF writes GRUs and simple RNNs as WHILE loops, eagerflow's converter as their steps)
 RECURRENT_CONVERTED = set(RECURRENT)
 # models whose inputs are token ids
@@ -127,6 +128,8 @@ def build_recurrent(tf, name):
                                                 input_shape=RECURRENT[name])])
     if name == "lstm_quant":   # (weights of 1024 elements and more: int8)
         return tf.keras.Sequential([L.LSTM(64, input_shape=RECURRENT[name])])
+    if name == "gru_quant":    # (TF's loop of int8 weights; eagerflow's steps)
+        return tf.keras.Sequential([L.GRU(32, input_shape=RECURRENT[name])])
     if name == "bidi_gru":   # (the backward layer's input and output reversed)
         return tf.keras.Sequential([L.Bidirectional(L.GRU(3, return_sequences=True),
                                                     input_shape=RECURRENT[name])])
@@ -211,3 +214,40 @@ def configure(converter, name, tf):
     if name.endswith("_uint8"):
         converter.inference_input_type = tf.uint8
         converter.inference_output_type = tf.uint8
+
+
+def single_ops(tf):
+    """``{name: (function, input specs)}``: functions of one operation TF's converter writes
+    as one TFLite operator (or two), for ``data/make_op_files.py`` and the tests."""
+    S = tf.TensorSpec
+    return {
+        "add_n": (lambda x, y: tf.add_n([x, y, x]), [S([2, 5]), S([2, 5])]),
+        "arg_min": (lambda x: tf.argmin(x, axis=1), [S([2, 5])]),
+        "atan2": (lambda x, y: tf.atan2(x, y), [S([2, 5]), S([2, 5])]),
+        "cumsum": (lambda x: tf.cumsum(x, axis=1, exclusive=True, reverse=True), [S([2, 5])]),
+        "depth_to_space": (lambda x: tf.nn.depth_to_space(x, 2), [S([1, 2, 3, 8])]),
+        "space_to_depth": (lambda x: tf.nn.space_to_depth(x, 2), [S([1, 4, 2, 3])]),
+        "gather_nd": (lambda x, i: tf.gather_nd(x, i), [S([3, 4]), S([2, 2], tf.int32)]),
+        "l2_normalize": (lambda x: tf.math.l2_normalize(x, axis=-1), [S([2, 5])]),
+        "matrix_diag": (lambda x: tf.linalg.diag(x), [S([2, 3])]),
+        "mirror_pad": (lambda x: tf.pad(x, [[1, 1], [2, 2]], mode="REFLECT") +
+                       tf.pad(x, [[1, 1], [2, 2]], mode="SYMMETRIC"), [S([3, 4])]),
+        "one_hot": (lambda i: tf.one_hot(i, 4, on_value=2.0, off_value=-1.0, axis=0),
+                    [S([3], tf.int32)]),
+        "range": (lambda n: tf.range(1, n, 2), [S([], tf.int32)]),
+        "reduce_any": (lambda x: tf.reduce_any(x > 0.5, axis=1), [S([2, 5])]),
+        "segment_sum": (lambda x: tf.math.segment_sum(x, [0, 0, 1]), [S([3, 2])]),
+        "top_k": (lambda x: tf.math.top_k(x, 3), [S([2, 5])]),
+        "sort": (lambda x: tf.sort(x, axis=-1, direction="DESCENDING"), [S([2, 5])]),
+        "batch_matmul": (lambda a, b: tf.matmul(a, b, transpose_b=True),
+                         [S([2, 3, 4]), S([2, 5, 4])]),
+        "log1p_expm1": (lambda x: tf.math.log1p(tf.abs(x)) + tf.math.expm1(x), [S([2, 5])]),
+        "unstack": (lambda x: tf.unstack(x, axis=1)[2], [S([2, 5])]),
+    }
+
+
+def op_sample(spec, rng):
+    """An input of `spec` for `single_ops` (integers: indices within the cases' shapes)."""
+    if spec.dtype.name == "int32":
+        return rng.randint(0, 3 if spec.shape.rank else 9, spec.shape).astype(np.int32)
+    return rng.uniform(-1, 1, spec.shape).astype(np.float32)

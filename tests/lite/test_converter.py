@@ -380,6 +380,11 @@ def test_integer_settings_checked_as_tf_checks_them():
                                          r"to be in \('tf.uint8', 'tf.int8'\), instead got "
                                          r"tf.int16.$"):
         converter.convert()
+    converter.inference_input_type = tf.float16   # (not an integer or float32 type at all)
+    with pytest.raises(ValueError, match=r"^The inference_input_type and inference_output_type "
+                                         r"must be in \['tf.float32', 'tf.int8', 'tf.uint8', "
+                                         r"'tf.int16'\].$"):
+        converter.convert()
     converter.inference_input_type = tf.int8
     converter.representative_dataset = lambda: iter([np.zeros((1, 3), np.float32)])
     with pytest.raises(ValueError, match="^You need to provide either a dictionary with input "
@@ -533,6 +538,8 @@ def test_keras_recurrent_layers_convert_with_tfs_results(name):
             == [(np.int8, 1) if name.endswith("_quant") else (np.float32, 0)] * 8
     if "bidi" in name:
         assert "REVERSE_V2" in ops
+    if name == "gru_quant":   # (the steps' products by int8 weights, as TF's loop's)
+        assert np.int8 in {d["dtype"] for d in interpreter.get_tensor_details()}
     states = [d for d in lite_schema.read_model(content)["subgraphs"][0]["tensors"]
               if d["is_variable"]]
     assert len(states) == 2 * lstm
@@ -665,3 +672,79 @@ def test_keras_outputs_in_model_order_signatures_by_name():
     interpreter.invoke()
     first = interpreter.get_tensor(interpreter.get_output_details()[0]["index"])
     np.testing.assert_allclose(first, want[0].numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(models.single_ops(tf)))
+def test_single_operations_convert_as_tf_with_its_results(name):
+    # (data/make_op_files.py: TF's file of the function and its outputs; eagerflow's
+    # depth_to_space, space_to_depth and l2_normalize are several ops, converted so)
+    fn, specs = models.single_ops(tf)[name]
+    content = tf.lite.TFLiteConverter.from_concrete_functions(
+        [tf.function(fn).get_concrete_function(*specs)]).convert()
+    ours = tf.lite.Interpreter(model_content=content)
+    theirs = tf.lite.Interpreter(model_path=os.path.join(DATA, "ops", f"{name}.tflite"))
+    if name not in ("depth_to_space", "space_to_depth", "l2_normalize"):
+        assert [op["op_name"] for op in ours._get_ops_details()] == \
+            [op["op_name"] for op in theirs._get_ops_details()]
+    data = np.load(os.path.join(DATA, "ops", f"{name}.npz"))
+    ours.allocate_tensors()
+    for n, d in enumerate(ours.get_input_details()):
+        ours.set_tensor(d["index"], data[f"in_{n}"])
+    ours.invoke()
+    for n, d in enumerate(ours.get_output_details()):
+        got, want = ours.get_tensor(d["index"]), data[f"out_{n}"]
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+
+
+def test_converter_errors_of_what_it_cannot_convert():
+    # (not a Keras model: TF's converter fails when it calls it; a string tensor: the ops
+    # reading it have no TFLite operator)
+    converter = tf.lite.TFLiteConverter.from_keras_model(lambda x: x)
+    with pytest.raises(AttributeError, match="^'function' object has no attribute 'call'$"):
+        converter.convert()
+    concrete = tf.function(lambda s: tf.strings.length(s)).get_concrete_function(
+        tf.TensorSpec([2], tf.string))
+    with pytest.raises(Exception, match=r"error: 'tf\.StringLength' op is neither a custom op "
+                                        r"nor a flex op") as info:
+        tf.lite.TFLiteConverter.from_concrete_functions([concrete]).convert()
+    assert type(info.value).__name__ == "ConverterError"
+    # (TF's options of its own converter's internals are there, with TF's defaults)
+    assert converter.experimental_new_dynamic_range_quantizer is True
+    assert converter.unfold_batchmatmul is False
+    assert converter._experimental_lower_tensor_list_ops is True
+
+
+def test_full_integer_quantization_of_each_signature(tmp_path):
+    # (each signature's subgraph calibrated on its own samples and quantized; TF 2.21's
+    # outputs: `b`'s saturate at the top of its calibrated range)
+    class Module(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(np.random.RandomState(0).uniform(-1, 1, (4, 3)).astype(
+                np.float32))
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32, name="x")])
+        def a(self, x):
+            return {"y": tf.matmul(x, self.w)}
+
+        @tf.function(input_signature=[tf.TensorSpec([1, 4], tf.float32, name="x")])
+        def b(self, x):
+            return {"z": tf.nn.relu(tf.matmul(x, self.w) + 1.0)}
+
+    module = Module()
+    tf.saved_model.save(module, str(tmp_path), signatures={"a": module.a, "b": module.b})
+    converter = tf.lite.TFLiteConverter.from_saved_model(str(tmp_path))
+    converter.optimizations = [tf.lite.Optimize.DEFAULT]
+    rng = np.random.RandomState(1)
+
+    def samples():
+        for _ in range(5):
+            yield "a", {"x": rng.uniform(-1, 1, (1, 4)).astype(np.float32)}
+            yield "b", {"x": rng.uniform(-1, 1, (1, 4)).astype(np.float32)}
+    converter.representative_dataset = samples
+    interpreter = tf.lite.Interpreter(model_content=converter.convert())
+    x = np.float32([[0.5, -0.5, 0.25, 1.0]])
+    np.testing.assert_allclose(interpreter.get_signature_runner("a")(x=x)["y"],
+                               [[-0.239272, 0.545009, 0.239272]], atol=2e-6)
+    np.testing.assert_allclose(interpreter.get_signature_runner("b")(x=x)["z"],
+                               [[0.751373, 1.140478, 1.140478]], atol=2e-6)

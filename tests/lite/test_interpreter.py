@@ -117,6 +117,15 @@ def test_errors_as_tf_raises_them():
         tf.lite.Interpreter(model_path="/nonexistent.tflite")
     with pytest.raises(ValueError, match="^`model_path` or `model_content` must be specified.$"):
         tf.lite.Interpreter()
+    # (a strict resize: a dimension the signature fixes, or another rank)
+    with pytest.raises(RuntimeError, match=r"^Attempting to resize dimension 1 of tensor 0 "
+                                           r"with value 8 to 9\. ResizeInputTensorStrict only "
+                                           r"allows mutating unknown dimensions identified by "
+                                           r"-1\.$"):
+        interpreter.resize_tensor_input(0, [1, 9, 8, 2], strict=True)
+    with pytest.raises(RuntimeError, match=r"^tensorflow/lite/core/subgraph\.cc:1260 "
+                                           r"tensor->dims->size != dims\.size\(\) \(4 != 3\)$"):
+        interpreter.resize_tensor_input(0, [1, 8, 8], strict=True)
 
 
 def test_flatbuffer_round_trip_keeps_tfs_file():

@@ -13,33 +13,10 @@ import numpy as np
 import tensorflow as tf
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops")
-S = tf.TensorSpec
-CASES = {   # name -> (function, input specs)
-    "add_n": (lambda x, y: tf.add_n([x, y, x]), [S([2, 5]), S([2, 5])]),
-    "arg_min": (lambda x: tf.argmin(x, axis=1), [S([2, 5])]),
-    "atan2": (lambda x, y: tf.atan2(x, y), [S([2, 5]), S([2, 5])]),
-    "cumsum": (lambda x: tf.cumsum(x, axis=1, exclusive=True, reverse=True), [S([2, 5])]),
-    "depth_to_space": (lambda x: tf.nn.depth_to_space(x, 2), [S([1, 2, 3, 8])]),
-    "space_to_depth": (lambda x: tf.nn.space_to_depth(x, 2), [S([1, 4, 2, 3])]),
-    "gather_nd": (lambda x, i: tf.gather_nd(x, i), [S([3, 4]), S([2, 2], tf.int32)]),
-    "l2_normalize": (lambda x: tf.math.l2_normalize(x, axis=-1), [S([2, 5])]),
-    "matrix_diag": (lambda x: tf.linalg.diag(x), [S([2, 3])]),
-    "mirror_pad": (lambda x: tf.pad(x, [[1, 1], [2, 2]], mode="REFLECT") +
-                   tf.pad(x, [[1, 1], [2, 2]], mode="SYMMETRIC"), [S([3, 4])]),
-    "one_hot": (lambda i: tf.one_hot(i, 4, on_value=2.0, off_value=-1.0, axis=0),
-                [S([3], tf.int32)]),
-    "range": (lambda n: tf.range(1, n, 2), [S([], tf.int32)]),
-    "reduce_any": (lambda x: tf.reduce_any(x > 0.5, axis=1), [S([2, 5])]),
-    "segment_sum": (lambda x: tf.math.segment_sum(x, [0, 0, 1]), [S([3, 2])]),
-    "top_k": (lambda x: tf.math.top_k(x, 3), [S([2, 5])]),
-    "sort": (lambda x: tf.sort(x, axis=-1, direction="DESCENDING"), [S([2, 5])]),
-}
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+import models  # noqa: E402
 
-
-def sample(spec, rng):
-    if spec.dtype == tf.int32:   # (indices of the cases' shapes)
-        return rng.randint(0, 3 if spec.shape.rank else 9, spec.shape).astype(np.int32)
-    return rng.uniform(-1, 1, spec.shape).astype(np.float32)
+CASES = models.single_ops(tf)
 
 
 def main(names):
@@ -52,7 +29,7 @@ def main(names):
         interpreter = tf.lite.Interpreter(model_content=content)
         interpreter.allocate_tensors()
         rng = np.random.RandomState(0)
-        inputs = [sample(spec, rng) for spec in specs]
+        inputs = [models.op_sample(spec, rng) for spec in specs]
         for d, x in zip(interpreter.get_input_details(), inputs):
             interpreter.set_tensor(d["index"], x)
         interpreter.invoke()

@@ -97,6 +97,17 @@ class TFLiteConverter:
         self.experimental_new_quantizer = True
         self.experimental_enable_resource_variables = True
         self.exclude_conversion_metadata = False
+        # (TF's options of its converter's internals: kept, without effect here)
+        self.experimental_new_dynamic_range_quantizer = True
+        self.experimental_lower_to_saved_model = True
+        self.experimental_use_stablehlo_quantizer = False
+        self.unfold_batchmatmul = False
+        self.legalize_custom_tensor_list_ops = False
+        self.canonicalizing_inf_as_min_max_float = True
+        self.serialize_debug_metadata = False
+        self.enable_timing = None
+        self._experimental_lower_tensor_list_ops = True
+        self._not_a_model = None
 
     @classmethod
     def from_keras_model(cls, model):
@@ -105,6 +116,10 @@ class TFLiteConverter:
                                                  _save._keras_default_signature(model))
         # (a model not built yet has no serving function: converting it fails, as in TF)
         functions = _signature_functions(signatures)
+        if not hasattr(model, "call"):   # (TF's converter fails calling it)
+            converter = cls([], model)
+            converter._not_a_model = type(model).__name__
+            return converter
         # (the outputs in the model's order, named ``StatefulPartitionedCall:n`` by their
         # names' order, as TF's converter writes a Keras model's)
         names = list(getattr(model, "output_names", None) or ())
@@ -146,6 +161,8 @@ class TFLiteConverter:
 
     def convert(self):
         """The converted model, the bytes of a ``.tflite`` file."""
+        if self._not_a_model:
+            raise AttributeError(f"'{self._not_a_model}' object has no attribute 'call'")
         ops = set(self.target_spec.supported_ops)
         quantize = bool({Optimize.DEFAULT, Optimize.OPTIMIZE_FOR_SIZE,
                          Optimize.OPTIMIZE_FOR_LATENCY}.intersection(self.optimizations or ()))
@@ -155,6 +172,10 @@ class TFLiteConverter:
         full_integer = quantize and not float16 and self.representative_dataset is not None
         io_types = [dtypes.as_dtype(self.inference_input_type),
                     dtypes.as_dtype(self.inference_output_type)]
+        if full_integer and any(t not in (dtypes.float32, dtypes.int8, dtypes.uint8,
+                                          dtypes.int16) for t in io_types):
+            raise ValueError("The inference_input_type and inference_output_type must be in "
+                             "['tf.float32', 'tf.int8', 'tf.uint8', 'tf.int16'].")
         for kind, t in zip(("input", "output"), io_types):
             if full_integer and t not in (dtypes.float32, dtypes.int8, dtypes.uint8):
                 raise ValueError(f"Unsupported `inference_{kind}_type` value. Expected to be "

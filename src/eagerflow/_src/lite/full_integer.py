@@ -114,17 +114,27 @@ def calibrate(model, samples, index=0, names=()):
 def quantize_model(model, samples, input_type, output_type):
     """The model dict `model` (float, as `schema.read_model` gives it) fully quantized.
 
-    `samples` are the representative inputs of its first subgraph; `input_type` and
-    `output_type` the NumPy dtypes of its float inputs and outputs (float32, int8 or uint8).
+    `samples` are the representative inputs: of its only subgraph, or, for a model of
+    several signatures, ``(signature key, inputs by name)`` pairs, each signature's
+    subgraph calibrated on its own; `input_type` and `output_type` the NumPy dtypes of its
+    float inputs and outputs (float32, int8 or uint8).
     """
-    signature = (model.get("signature_defs") or [None])[0]
-    # (the inputs' names in the subgraph's order: a signature lists them by name)
-    by_index = {int(m["tensor_index"]): m["name"] for m in signature["inputs"]} \
-        if signature else {}
-    names = [by_index[int(i)] for i in model["subgraphs"][0]["inputs"]] if by_index else ()
-    ranges = calibrate(model, samples, 0, names)
-    _Quantizer(model, 0, ranges).run(np.dtype(input_type), np.dtype(output_type))
-    _prune(model, 0)
+    signatures = model.get("signature_defs") or [None]
+    samples = list(samples) if len(signatures) > 1 else samples
+    for signature in signatures:
+        index = signature["subgraph_index"] if signature else 0
+        mine = samples
+        if len(signatures) > 1:
+            mine = [s for s in samples if isinstance(s, tuple) and len(s) == 2 and
+                    s[0] == signature["signature_key"]]
+        # (the inputs' names in the subgraph's order: a signature lists them by name)
+        by_index = {int(m["tensor_index"]): m["name"] for m in signature["inputs"]} \
+            if signature else {}
+        names = [by_index[int(i)] for i in model["subgraphs"][index]["inputs"]] \
+            if by_index else ()
+        ranges = calibrate(model, mine, index, names)
+        _Quantizer(model, index, ranges).run(np.dtype(input_type), np.dtype(output_type))
+        _prune(model, index)
     return model
 
 

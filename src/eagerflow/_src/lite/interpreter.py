@@ -63,7 +63,8 @@ class _Subgraph:
         buffers = model["buffers"] or []
         self.constants, self.variables = {}, {}
         for i, t in enumerate(self.tensors):
-            data = buffers[t["buffer"]]["data"] if t["buffer"] < len(buffers) else None
+            # (a model being rewritten may hold empty buffers as ``{}``)
+            data = buffers[t["buffer"]].get("data") if t["buffer"] < len(buffers) else None
             if data is not None and len(data):
                 value = np.frombuffer(data, self.dtype(i)).reshape(
                     [int(d) for d in self.file_shape(i)])
@@ -351,9 +352,15 @@ class Interpreter:
         size = np.asarray(tensor_size, np.int32)
         if strict:
             signature = self._details(sub, i)["shape_signature"]
-            if len(signature) != len(size) or any(
-                    s != -1 and s != n for s, n in zip(signature, size)):
-                raise RuntimeError("Attempting to resize a fixed-size tensor.")
+            if len(signature) != len(size):
+                raise RuntimeError(f"tensorflow/lite/core/subgraph.cc:1260 tensor->dims->size "
+                                   f"!= dims.size() ({len(signature)} != {len(size)})")
+            for d, (s, n) in enumerate(zip(signature, size)):
+                if s != -1 and s != n:
+                    raise RuntimeError(
+                        f"Attempting to resize dimension {d} of tensor {i} with value {s} to "
+                        f"{n}. ResizeInputTensorStrict only allows mutating unknown "
+                        f"dimensions identified by -1.")
         sub.shapes[i] = size
         sub.values = None
         sub.resized = True

@@ -153,7 +153,8 @@ class SubgraphBuilder:
 
     def add_tensor(self, name, shape, dtype, buffer=0, signature=None):
         t = {"name": name, "shape": [int(d) for d in shape],
-             "type": schema.TYPE_NUMBERS[np.dtype(dtype)], "buffer": buffer}
+             "type": schema.STRING if np.dtype(dtype) == object else
+             schema.TYPE_NUMBERS[np.dtype(dtype)], "buffer": buffer}
         if signature is not None and any(d == -1 for d in signature):
             t["shape_signature"] = [int(d) for d in signature]
         self.tensors.append(t)
@@ -297,6 +298,7 @@ class SubgraphBuilder:
             if needed.intersection(op["outputs"]):
                 kept.append(op)
                 needed.update(i for i in op["inputs"] if i >= 0)
+                needed.update(op["outputs"])   # (those nothing reads too: it writes them)
         kept.reverse()
         for op in kept:
             op.pop("name", None)

@@ -185,7 +185,7 @@ _BINARY = {"AddV2": ("ADD", "AddOptions"), "Add": ("ADD", "AddOptions"),
            "Equal": ("EQUAL", None), "NotEqual": ("NOT_EQUAL", None),
            "LogicalOr": ("LOGICAL_OR", None), "LogicalAnd": ("LOGICAL_AND", None),
            "FloorDiv": ("FLOOR_DIV", None), "FloorMod": ("FLOOR_MOD", None),
-           "SelectV2": ("SELECT_V2", None)}
+           "SelectV2": ("SELECT_V2", None), "Atan2": ("ATAN2", None)}
 
 
 @rule(*_BINARY)
@@ -370,6 +370,16 @@ def _softplus(sub, op):   # (as TF's converter: log(exp(x) + 1))
                      ("LOG", None, None, False)])
 
 
+@rule("Log1p")
+def _log1p(sub, op):   # (as TF's converter: log(x + 1))
+    _chain(sub, op, [("ADD", "AddOptions", 1, False), ("LOG", None, None, False)])
+
+
+@rule("Expm1")
+def _expm1(sub, op):   # (exp(x) - 1)
+    _chain(sub, op, [("EXP", None, None, False), ("SUB", "SubOptions", 1, False)])
+
+
 @rule("Softsign")
 def _softsign(sub, op):   # (x / (|x| + 1))
     x = sub.input(op.inputs[0])
@@ -403,7 +413,7 @@ def _reshape(sub, op):
 
 
 _REDUCERS = {"Mean": "MEAN", "Sum": "SUM", "Max": "REDUCE_MAX", "Min": "REDUCE_MIN",
-             "Prod": "REDUCE_PROD"}
+             "Prod": "REDUCE_PROD", "Any": "REDUCE_ANY"}
 
 
 @rule(*_REDUCERS)
@@ -504,12 +514,90 @@ def _transpose_conv(sub, op):
              [sub.result(op.outputs[0])], "TransposeConvOptions", **options)
 
 
-@rule("ArgMax")
+@rule("ArgMax", "ArgMin")
 def _arg_max(sub, op):
     out = op.outputs[0]
-    sub.emit("ARG_MAX", [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
-             [sub.result(out)], "ArgMaxOptions",
+    name = "ARG_MAX" if op.type == "ArgMax" else "ARG_MIN"
+    sub.emit(name, [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+             [sub.result(out)], "ArgMaxOptions" if op.type == "ArgMax" else "ArgMinOptions",
              output_type=schema.TYPE_NUMBERS[np.dtype(out.dtype.as_numpy_dtype)])
+
+
+@rule("Cumsum")
+def _cumsum(sub, op):
+    sub.emit("CUMSUM", [sub.input(op.inputs[0]), _operand(sub, op, 1, "axis")],
+             [sub.result(op.outputs[0])], "CumsumOptions",
+             exclusive=bool(op.attrs.get("exclusive")), reverse=bool(op.attrs.get("reverse")))
+
+
+@rule("OneHot")
+def _one_hot(sub, op):
+    indices, on, off = op.inputs[0], op.inputs[-2], op.inputs[-1]
+    depth = sub.input(op.inputs[1]) if len(op.inputs) == 4 else \
+        sub.const(np.int32(op.attrs["depth"]), op.name + "/depth")
+    sub.emit("ONE_HOT", [sub.input(indices), depth, sub.input(on), sub.input(off)],
+             [sub.result(op.outputs[0])], "OneHotOptions", axis=int(op.attrs.get("axis", -1)))
+
+
+@rule("Range")
+def _range(sub, op):
+    sub.emit("RANGE", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
+             "RangeOptions")
+
+
+@rule("MirrorPad")
+def _mirror_pad(sub, op):
+    mode = op.attrs["mode"]
+    mode = mode.decode() if isinstance(mode, bytes) else mode
+    sub.emit("MIRROR_PAD", [sub.input(op.inputs[0]), _operand(sub, op, 1, "paddings")],
+             [sub.result(op.outputs[0])], "MirrorPadOptions",
+             mode=0 if mode.upper() == "REFLECT" else 1)
+
+
+@rule("TopKV2")
+def _top_k(sub, op):
+    if not op.attrs.get("sorted", True):
+        raise ConversionError(op)
+    sub.emit("TOPK_V2", [sub.input(op.inputs[0]), _operand(sub, op, 1, "k")],
+             [sub.result(t) for t in op.outputs], "TopKV2Options")
+
+
+@rule("GatherNd")
+def _gather_nd(sub, op):
+    if op.attrs.get("batch_dims", 0):
+        raise ConversionError(op)
+    sub.emit("GATHER_ND", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
+             "GatherNdOptions")
+
+
+@rule("BatchMatMulV2", "BatchMatMulV3", "BatchMatMul")
+def _batch_matmul(sub, op):
+    sub.emit("BATCH_MATMUL", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
+             "BatchMatMulOptions", adj_x=bool(op.attrs.get("adj_x")),
+             adj_y=bool(op.attrs.get("adj_y")))
+
+
+@rule("AddN")
+def _add_n(sub, op):
+    sub.emit("ADD_N", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
+             "AddNOptions")
+
+
+@rule("SegmentSum")
+def _segment_sum(sub, op):
+    sub.emit("SEGMENT_SUM", [sub.input(t) for t in op.inputs], [sub.result(op.outputs[0])],
+             "SegmentSumOptions")
+
+
+@rule("MatrixDiagV3", "MatrixDiag")
+def _matrix_diag(sub, op):
+    if op.type == "MatrixDiagV3" and (
+            any(np.any(np.asarray(op.attrs.get(a, d)) != d)
+                for a, d in (("k", 0), ("num_rows", -1), ("num_cols", -1),
+                             ("padding_value", 0))) or len(op.inputs) > 1):
+        raise ConversionError(op)
+    sub.emit("MATRIX_DIAG", [sub.input(op.inputs[0])], [sub.result(op.outputs[0])],
+             "MatrixDiagOptions")
 
 
 @rule("Pack")

@@ -169,6 +169,7 @@ TENSOR_TYPES = {0: np.dtype(np.float32), 1: np.dtype(np.float16), 2: np.dtype(np
                 7: np.dtype(np.int16), 9: np.dtype(np.int8), 10: np.dtype(np.float64),
                 12: np.dtype(np.uint64), 15: np.dtype(np.uint32), 16: np.dtype(np.uint16)}
 TYPE_NUMBERS = {dtype: number for number, dtype in TENSOR_TYPES.items()}
+STRING = 5   # (the type of string tensors, which this project's kernels do not hold)
 TYPE_NAMES = {0: "FLOAT32", 1: "FLOAT16", 2: "INT32", 3: "UINT8", 4: "INT64", 5: "STRING",
               6: "BOOL", 7: "INT16", 8: "COMPLEX64", 9: "INT8", 10: "FLOAT64",
               11: "COMPLEX128", 12: "UINT64", 15: "UINT32", 16: "UINT16"}
