@@ -1406,3 +1406,22 @@ def test_a_dense_value_per_row_broadcasts_over_deeper_ragged_tensors():
         [[[[2, 4]], [[4, 6], [6, 8]]], [[[17, 28]]]]
     with pytest.raises(tf.errors.InvalidArgumentError):
         r3 + tf.ones([2, 1, 1], tf.int32)
+
+
+def test_slices_of_negative_step_inside_ragged_rows():
+    rt = tf.ragged.constant([[1, 2, 3, 4, 5], [], [6, 7], [8]])
+    assert rt[:, ::-1].to_list() == [[5, 4, 3, 2, 1], [], [7, 6], [8]]
+    assert rt[:, 3::-2].to_list() == [[4, 2], [], [7], [8]]
+    assert rt[:, -2::-1].to_list() == [[4, 3, 2, 1], [], [6], []]
+    assert rt[:, 4:0:-2].to_list() == [[5, 3], [], [7], []]
+    assert rt[:, 10:-10:-1].to_list() == [[5, 4, 3, 2, 1], [], [7, 6], [8]]
+    assert rt[:, 1:3:-1].to_list() == [[], [], [], []]
+    r3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert r3[:, ::-1].to_list() == [[[3], [1, 2]], [], [[4, 5, 6]]]
+    assert r3[:, :, ::-1].to_list() == [[[2, 1], [3]], [], [[6, 5, 4]]]
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def f(start):
+        return rt[:, start::-1]
+    assert f(tf.constant(1)).to_list() == [[2, 1], [], [7, 6], [8]]
+    assert f(tf.constant(-1)).to_list() == [[5, 4, 3, 2, 1], [], [7, 6], [8]]

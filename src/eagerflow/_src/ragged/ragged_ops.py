@@ -738,15 +738,16 @@ def _inner_getitem(rt, key):
         raise ValueError("Cannot index into an inner ragged dimension.")
     if isinstance(first, slice):
         step = 1 if first.step is None else int(first.step)
-        if step <= 0:
-            raise errors.UnimplementedError(None, None, "slices of negative step inside ragged "
-                                                        "rows are not supported")
+        if step == 0:
+            raise ValueError("slice step cannot be zero")
         lengths = math_ops.subtract(limits, starts)
 
-        def bound(b, default):
+        def bound(b, default, least=None, most=lengths):
+            """Python's bound `b` of each row: within [0, length] going forward, within
+            [-1, length - 1] (`least`, `most`) going backward (-1: before the first)."""
             if b is None:
                 return default
-            zero = array_ops.zeros_like(lengths)
+            zero = array_ops.zeros_like(lengths) if least is None else least
             known = b if not isinstance(b, Tensor) else get_static_value(b)
             if known is None:  # (a bound known when the graph runs)
                 b = cast_ops.cast(b, splits.dtype)
@@ -755,9 +756,15 @@ def _inner_getitem(rt, key):
             else:
                 b = _constant(int(known), splits.dtype)
                 full = math_ops.add(lengths, b) if int(known) < 0 else b
-            return math_ops.minimum(math_ops.maximum(full, zero), lengths)
-        lo = bound(first.start, array_ops.zeros_like(lengths))
-        hi = math_ops.maximum(bound(first.stop, lengths), lo)
+            return math_ops.minimum(math_ops.maximum(full, zero), most)
+        if step > 0:
+            lo = bound(first.start, array_ops.zeros_like(lengths))
+            hi = math_ops.maximum(bound(first.stop, lengths), lo)
+        else:
+            least = math_ops.subtract(array_ops.zeros_like(lengths), 1)
+            most = math_ops.subtract(lengths, 1)
+            lo = bound(first.start, most, least, most)
+            hi = math_ops.minimum(bound(first.stop, least, least, most), lo)
         picked = range(math_ops.add(starts, lo), math_ops.add(starts, hi), step,
                        row_splits_dtype=splits.dtype)
         inner = gather(rt.values, picked.values) if isinstance(rt.values, RaggedTensor) else \
