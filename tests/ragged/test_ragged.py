@@ -1425,3 +1425,14 @@ def test_slices_of_negative_step_inside_ragged_rows():
         return rt[:, start::-1]
     assert f(tf.constant(1)).to_list() == [[2, 1], [], [7, 6], [8]]
     assert f(tf.constant(-1)).to_list() == [[5, 4, 3, 2, 1], [], [7, 6], [8]]
+
+
+def test_boolean_mask_of_fewer_ragged_dimensions_than_the_data():
+    r3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    mask = tf.ragged.constant([[True, False], [], [True]])
+    assert tf.ragged.boolean_mask(r3, mask).to_list() == [[[1, 2]], [], [[4, 5, 6]]]
+    assert tf.function(tf.ragged.boolean_mask)(r3, mask).to_list() == [[[1, 2]], [], [[4, 5, 6]]]
+    none = tf.ragged.constant([[False, False], [], [False]])
+    assert tf.ragged.boolean_mask(r3, none).to_list() == [[], [], []]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.ragged.boolean_mask(r3, tf.ragged.constant([[True], [], [True]]))

@@ -204,9 +204,10 @@ def _to_ragged(value, ragged_rank, splits_dtype=_I64):
     return RaggedTensor.from_tensor(t, ragged_rank=ragged_rank, row_splits_dtype=splits_dtype)
 
 
-def _same_splits(a, b):
-    """Whether ragged tensors `a` and `b` have one row partition (checked eagerly)."""
-    sa, sb = a.nested_row_splits, b.nested_row_splits
+def _same_splits(a, b, levels=None):
+    """Whether ragged tensors `a` and `b` have one row partition (checked eagerly); of their
+    first `levels` ragged dimensions only, when given."""
+    sa, sb = a.nested_row_splits[:levels], b.nested_row_splits[:levels]
     if len(sa) != len(sb):
         return False
     for x, y in zip(sa, sb):
@@ -393,7 +394,8 @@ def _boolean_mask_ragged(data, mask):
     if isinstance(data.values, RaggedTensor) and isinstance(mask.values, RaggedTensor):
         return data.with_values(_boolean_mask_ragged(data.values, mask.values))
     keep = mask.values
-    values = array_ops.boolean_mask(data.values, keep)
+    values = gather(data.values, array_ops.reshape(array_ops.where(keep), [-1])) \
+        if isinstance(data.values, RaggedTensor) else array_ops.boolean_mask(data.values, keep)
     lengths = reduction_ops.unsorted_segment_sum(cast_ops.cast(keep, data.row_splits_dtype),
                                                  data.value_rowids(), data.nrows())
     return RaggedTensor.from_row_lengths(values, lengths, validate=False)
@@ -409,7 +411,9 @@ def boolean_mask(data, mask, name=None):
     """
     if isinstance(mask, RaggedTensor):
         data = _to_ragged(data, mask.ragged_rank, mask.row_splits_dtype)
-        if not _same_splits(data, mask):
+        # (the mask's ragged dimensions are data's first ones; data may have more)
+        if data.ragged_rank < mask.ragged_rank or \
+                not _same_splits(data, mask, mask.ragged_rank):
             raise _incompatible(data, mask)
         return _boolean_mask_ragged(data, mask)
     mask = convert_to_tensor(mask, _d.bool)
