@@ -618,8 +618,8 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             None, "SparseTensorDenseMatMul",
             f"Cannot multiply A and B because inner dimension does not match: {a_dims[1]} vs. "
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
-            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: [{','.join(map(str, b.shape.as_list()))}] "
-            f"[Op:SparseTensorDenseMatMul]")
+            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: "
+            f"[{','.join(map(str, b.shape.as_list()))}] [Op:SparseTensorDenseMatMul]")
     if context.executing_eagerly():
         _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
     # b's rows picked as [0, col] of a [1, K, N] view: gather_nd's gradient for such
