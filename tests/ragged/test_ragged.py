@@ -1436,3 +1436,11 @@ def test_boolean_mask_of_fewer_ragged_dimensions_than_the_data():
     assert tf.ragged.boolean_mask(r3, none).to_list() == [[], [], []]
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.ragged.boolean_mask(r3, tf.ragged.constant([[True], [], [True]]))
+
+
+def test_stack_dynamic_partitions_of_ragged_rows():
+    rt = tf.ragged.constant([[1.0, 2.0, 3.0], [], [4.0, 5.0]])
+    out = tf.ragged.stack_dynamic_partitions(rt, [0, 1, 0], 2)
+    assert out.to_list() == [[[1.0, 2.0, 3.0], [4.0, 5.0]], [[]]]
+    assert tf.function(tf.ragged.stack_dynamic_partitions)(
+        rt, tf.constant([2, 2, 0]), 3).to_list() == [[[4.0, 5.0]], [], [[1.0, 2.0, 3.0], []]]

@@ -171,10 +171,12 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     >>> tf.ragged.stack_dynamic_partitions([1, 2, 3, 4], [1, 0, 1, 1], 3).to_list()
     [[2], [1, 3, 4], []]
     """
-    data = convert_to_tensor(data)
+    if not isinstance(data, RaggedTensor):  # (a ragged tensor's rows are its elements)
+        data = convert_to_tensor(data)
     partitions = convert_to_tensor(partitions, dtype_hint=_d.int32)  # row splits: its dtype
     if partitions.shape.rank is not None and partitions.shape.rank != 1 and \
-            partitions.shape != data.shape[:partitions.shape.rank]:
+            (isinstance(data, RaggedTensor) or
+             partitions.shape != data.shape[:partitions.shape.rank]):
         raise ValueError("partitions must have the shape of data's outer dimensions")
     if partitions.shape.rank != 1:
         data = array_ops.reshape(data, array_ops.concat(
@@ -188,8 +190,9 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     order = reduction_ops.argsort(partitions, stable=True)
     lengths = reduction_ops.unsorted_segment_sum(array_ops.ones_like(partitions),
                                                  partitions, num_partitions)
-    return RaggedTensor.from_row_lengths(array_ops.gather(data, order), lengths,
-                                         validate=False)
+    picked = gather(data, order) if isinstance(data, RaggedTensor) else \
+        array_ops.gather(data, order)
+    return RaggedTensor.from_row_lengths(picked, lengths, validate=False)
 
 
 # -- helpers -------------------------------------------------------------------------------------
