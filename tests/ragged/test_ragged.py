@@ -1444,3 +1444,19 @@ def test_stack_dynamic_partitions_of_ragged_rows():
     assert out.to_list() == [[[1.0, 2.0, 3.0], [4.0, 5.0]], [[]]]
     assert tf.function(tf.ragged.stack_dynamic_partitions)(
         rt, tf.constant([2, 2, 0]), 3).to_list() == [[[4.0, 5.0]], [], [[1.0, 2.0, 3.0], []]]
+
+
+def test_newaxis_inside_ragged_rows():
+    rt = tf.ragged.constant([[1.0, 2.0, 3.0], [], [4.0, 5.0]])
+    out = rt[:, tf.newaxis]
+    assert out.shape.as_list() == [3, 1, None]
+    assert out.to_list() == [[[1.0, 2.0, 3.0]], [[]], [[4.0, 5.0]]]
+    out = rt[:, tf.newaxis, 1:]
+    assert out.shape.as_list() == [3, 1, None]
+    assert out.to_list() == [[[2.0, 3.0]], [[]], [[5.0]]]
+    assert rt[tf.newaxis, :, tf.newaxis].shape.as_list() == [1, 3, 1, None]
+    assert rt[:, :, tf.newaxis].to_list() == [[[1.0], [2.0], [3.0]], [], [[4.0], [5.0]]]
+    r3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert r3[:, tf.newaxis].to_list() == [[[[1, 2], [3]]], [[]], [[[4, 5, 6]]]]
+    assert tf.function(lambda x: x[:, tf.newaxis])(rt).to_list() == \
+        [[[1.0, 2.0, 3.0]], [[]], [[4.0, 5.0]]]

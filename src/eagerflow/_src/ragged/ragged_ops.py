@@ -738,11 +738,17 @@ def _inner_getitem(rt, key):
         if not rest:
             return rt
         return rt.with_flat_values(slicing.getitem(rt.flat_values, (Ellipsis,) + rest))
-    if first is None:
-        raise ValueError("tf.newaxis inside a ragged tensor's rows is not supported")
+    if first is None:  # each row alone in a new row of length 1: [nrows, 1, ...]
+        wrapped = RaggedTensor.from_uniform_row_length(rt, 1, nrows=rt.nrows(), validate=False)
+        return getitem(wrapped, (slice(None), slice(None)) + rest) if rest else wrapped
     if isinstance(first, (int, np.integer, Tensor)):
         # (TF's rule: only uniform dimensions take an integer index)
         raise ValueError("Cannot index into an inner ragged dimension.")
+    if first == slice(None) and rest and rt.uniform_row_length is not None:
+        # (every element of uniform rows: the partition kept, its length known)
+        values = rt.values
+        return rt.with_values(_inner_getitem(values, rest) if isinstance(
+            values, RaggedTensor) else slicing.getitem(values, (slice(None),) + rest))
     if isinstance(first, slice):
         step = 1 if first.step is None else int(first.step)
         if step == 0:
