@@ -1460,3 +1460,34 @@ def test_newaxis_inside_ragged_rows():
     assert r3[:, tf.newaxis].to_list() == [[[[1, 2], [3]]], [[]], [[[4, 5, 6]]]]
     assert tf.function(lambda x: x[:, tf.newaxis])(rt).to_list() == \
         [[[1.0, 2.0, 3.0]], [[]], [[4.0, 5.0]]]
+
+
+def test_ragged_constant_checks_ranks_and_inner_shapes_as_tf():
+    # a pylist that fits no ragged dimension is a tensor of `inner_shape`, as TF's
+    with pytest.raises(TypeError, match="Eager execution of tf.constant with unsupported shape"):
+        tf.ragged.constant([[1, 2], [3, 4]], inner_shape=(2,))
+    with pytest.raises(TypeError, match="Eager execution of tf.constant with unsupported shape"):
+        tf.ragged.constant([[], []], inner_shape=(3,))
+    with pytest.raises(ValueError, match=r"incompatible with ragged_rank=1 and "
+                                         r"dim\(inner_shape\)=1"):
+        tf.ragged.constant([[1, 2], [3, 4]], inner_shape=(2,), ragged_rank=1)
+    with pytest.raises(ValueError, match="pylist has scalar values depth 2, but ragged_rank=2 "
+                                         "requires scalar value depth greater than 2"):
+        tf.ragged.constant([[1, 2], [3]], ragged_rank=2)
+    with pytest.raises(ValueError, match="empty list nesting is greater than scalar value "
+                                         "nesting"):
+        tf.ragged.constant([[[]], [1]])
+    assert tf.ragged.constant([[[1], [2]], [[3]]], inner_shape=(1,)).shape.as_list() == \
+        [2, None, 1]
+
+
+def test_merge_dims_names_an_axis_out_of_bounds():
+    rt = tf.ragged.constant([[[1, 2], [3]], [[4]]])
+    with pytest.raises(ValueError, match=r"^inner_axis=3 out of bounds: expected "
+                                         r"-3<=inner_axis<3$"):
+        rt.merge_dims(0, 3)
+    with pytest.raises(ValueError, match=r"^outer_axis=-4 out of bounds"):
+        rt.merge_dims(-4, 1)
+    with pytest.raises(ValueError, match=r"^Expected outer_axis \(1\) to be less than or equal "
+                                         r"to inner_axis \(0\)\.$"):
+        rt.merge_dims(1, -3)

@@ -73,19 +73,33 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     _depths(pylist, 0, scalars, lists)
     if len(scalars) > 1:
         raise ValueError("all scalar values must have the same nesting depth")
-    depth = scalars.pop() if scalars else max(lists, default=0)
-    if scalars == set() and lists and max(lists) > depth:
-        raise ValueError("pylist has scalar values depth %d, but ragged_rank=%d requires "
-                         "scalar value depth greater than %d" % (depth, ragged_rank, ragged_rank))
-    if inner_shape is not None and ragged_rank is None:
-        ragged_rank = max(depth - 1 - len(inner_shape), 0)
+    if ragged_rank is not None and ragged_rank < 0:
+        raise ValueError(f"Invalid ragged_rank={ragged_rank}: must be nonnegative")
+    scalar_depth = next(iter(scalars)) if scalars else None
+    max_depth = max(lists, default=0)
+    if scalar_depth is not None:
+        if max_depth > scalar_depth:
+            raise ValueError(f"Invalid pylist={pylist!r}: empty list nesting is greater than "
+                             f"scalar value nesting")
+        if ragged_rank is not None and max_depth < ragged_rank:
+            raise ValueError(f"Invalid pylist={pylist}, max depth smaller than "
+                             f"ragged_rank={ragged_rank}")
+    if inner_shape is not None and ragged_rank is not None:
+        expected = ragged_rank + len(inner_shape) + 1
+        if (scalar_depth is not None and expected != scalar_depth) or \
+                (scalar_depth is None and expected < max_depth):
+            raise ValueError(f"Invalid pylist={pylist!r}: incompatible with ragged_rank="
+                             f"{ragged_rank} and dim(inner_shape)={len(inner_shape)}")
+    if ragged_rank == 0 or ragged_rank is None and (
+            max_depth < 2 or inner_shape is not None and max_depth - len(inner_shape) < 2):
+        return _constant(pylist, dtype, shape=inner_shape)  # (a tensor, as TF's)
     if ragged_rank is None:
-        ragged_rank = max(depth - 1, 0)
-    if ragged_rank > 0 and depth <= ragged_rank and scalars:
-        raise ValueError(f"pylist has scalar values depth {depth}, but ragged_rank="
+        ragged_rank = max(1, max_depth - 1) if scalar_depth is None else \
+            max(1, scalar_depth - 1 - len(inner_shape or ()))
+    depth = max_depth if scalar_depth is None else scalar_depth
+    if scalar_depth is not None and scalar_depth <= ragged_rank:
+        raise ValueError(f"pylist has scalar values depth {scalar_depth}, but ragged_rank="
                          f"{ragged_rank} requires scalar value depth greater than {ragged_rank}")
-    if ragged_rank == 0:
-        return _constant(pylist, dtype)
     items, nested_lengths = list(pylist), []
     for _ in builtins.range(ragged_rank - 1):
         nested_lengths.append([len(r) for r in items])
