@@ -138,6 +138,10 @@ class SparseTensorSpec(TypeSpec):
             value._shape_hint = self._shape  # (components of unknown value: the spec knows)
         return value
 
+    def _with_shape(self, shape):
+        """This spec of another (a function trace's relaxed) shape."""
+        return SparseTensorSpec(shape, self._dtype)
+
     def __eq__(self, other):
         return (type(other) is SparseTensorSpec and self._dtype == other.dtype
                 and self._shape.as_list() == other.shape.as_list()
