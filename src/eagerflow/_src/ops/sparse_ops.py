@@ -1275,9 +1275,10 @@ def reset_shape(sp_input, new_shape=None):
     new_shape = _i64(new_shape)
     old, new = get_static_value(sp.dense_shape), get_static_value(new_shape)
     if old is not None and new is not None and (len(old) != len(new) or np.any(new < old)):
+        # (TF's text, which names the shapes the other way round)
         raise ValueError(f"Requested new_shape should have dimension sizes >= sp_input.shape."
-                         f"  Found new_shape ({list(map(int, new))}), sp_input.shape "
-                         f"({list(map(int, old))}).")
+                         f"  Found new_shape ({np.asarray(old)}), sp_input.shape "
+                         f"({np.asarray(new)}).")
     return SparseTensor(sp.indices, sp.values, new_shape)
 
 

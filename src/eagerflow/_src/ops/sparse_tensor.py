@@ -64,6 +64,17 @@ class SparseTensor:
     def get_shape(self):
         return self.shape
 
+    def set_shape(self, shape):
+        """Narrows the static shape to `shape` where that says more (a ValueError where
+        they disagree); the dense shape itself is not changed.
+
+        >>> st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 3])
+        >>> st.set_shape([None, 3])
+        >>> st.shape
+        TensorShape([2, 3])
+        """
+        self._shape_hint = self.shape.merge_with(TensorShape(shape))
+
     @property
     def _type_spec(self):
         return SparseTensorSpec(self.shape, self.dtype)
