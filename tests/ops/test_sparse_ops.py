@@ -57,7 +57,8 @@ def test_sparse_dense_matmul_takes_the_dense_operand_as_given():
     x = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
     for b in (np.ones((2, 2)), tf.Variable(np.ones((2, 2))), [[1, 2], [3, 4]]):
         with pytest.raises(tf.errors.InvalidArgumentError,
-                           match=r"input #3\(zero-based\) was expected to be a float tensor"):
+                           match=r"input #3\(zero-based\) was expected to be a float tensor "
+                                 r"but is a .* tensor \[Op:SparseTensorDenseMatMul\] name: $"):
             tf.sparse.sparse_dense_matmul(x, b)
     with pytest.raises(TypeError, match="Input 'b' of 'SparseTensorDenseMatMul' Op has type "
                                         "float64 that does not match type float32"):

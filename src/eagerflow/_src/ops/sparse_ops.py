@@ -588,15 +588,7 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
         return array_ops.transpose(out, conjugate=out.dtype.is_complex)
     sp = _sparse(sp_a, "sp_a")
     b = convert_to_tensor(b)  # as given, like TF's kernel input: no cast to the values' type
-    if b.dtype != sp.dtype:
-        if not context.executing_eagerly():
-            raise TypeError(f"Input 'b' of 'SparseTensorDenseMatMul' Op has type {b.dtype.name} "
-                            f"that does not match type {sp.dtype.name} of argument 'a_values'.")
-        raise errors.InvalidArgumentError(
-            None, "SparseTensorDenseMatMul",
-            f"cannot compute SparseTensorDenseMatMul as input #3(zero-based) was expected to be "
-            f"a {registry.kernel_type_name(sp.dtype)} tensor but is a "
-            f"{registry.kernel_type_name(b.dtype)} tensor [Op:SparseTensorDenseMatMul]")
+    _check_values_type("SparseTensorDenseMatMul", 3, "b", sp.dtype, b.dtype)
     if sp.shape.rank is not None and sp.shape.rank != 2:
         raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
     if adjoint_b:
