@@ -322,3 +322,38 @@ def test_first_call_names_keyword_only_arguments_by_their_names():
     assert lines[1] == ("  1. first call: x=TensorSpec(shape=(), dtype=tf.float32, name=None), "
                         "y=int 2, z=NoneType None")
     assert lines[2].startswith("  2. z changed from NoneType None to TensorSpec(shape=()")
+
+
+def test_sparse_and_ragged_arguments_reuse_a_trace_of_a_relaxed_shape():
+    traces = []
+
+    @tf.function
+    def f(x):
+        traces.append(x.shape.as_list())
+        return tf.sparse.to_dense(x)
+
+    f.get_concrete_function(tf.SparseTensorSpec([None, 5], tf.float32))
+    assert f(tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 5])).shape == [2, 5]
+    assert f(tf.sparse.SparseTensor([[0, 1]], [1.0], [3, 5])).shape == [3, 5]
+    assert traces == [[None, 5]]
+
+    traces.clear()
+
+    @tf.function(reduce_retracing=True)
+    def g(x):
+        traces.append(x.shape.as_list())
+        return tf.shape(tf.sparse.to_dense(x))
+
+    for n in (2, 1, 3, 4):
+        assert g(tf.sparse.SparseTensor([[0, 1]], [1.0], [n, 5])).numpy().tolist() == [n, 5]
+    assert traces == [[2, 5], [None, 5]]  # (the relaxed trace knows no more than its shape)
+
+    @tf.function
+    def h(x):
+        traces.append(x.shape.as_list())
+        return tf.reduce_sum(x)
+
+    traces.clear()
+    h.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.float32))
+    assert h(tf.ragged.constant([[1.0], [2.0, 3.0]])).numpy() == 6.0
+    assert traces == [[None, None]]

@@ -57,7 +57,8 @@ def test_sparse_dense_matmul_takes_the_dense_operand_as_given():
     x = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
     for b in (np.ones((2, 2)), tf.Variable(np.ones((2, 2))), [[1, 2], [3, 4]]):
         with pytest.raises(tf.errors.InvalidArgumentError,
-                           match=r"input #3\(zero-based\) was expected to be a float tensor"):
+                           match=r"input #3\(zero-based\) was expected to be a float tensor "
+                                 r"but is a .* tensor \[Op:SparseTensorDenseMatMul\] name: $"):
             tf.sparse.sparse_dense_matmul(x, b)
     with pytest.raises(TypeError, match="Input 'b' of 'SparseTensorDenseMatMul' Op has type "
                                         "float64 that does not match type float32"):
@@ -454,3 +455,23 @@ def test_sparse_divided_by_a_dense_zero_at_an_entry_is_an_error():
     # a SparseTensor operand is no dense one: TF's conversion error
     with pytest.raises(ValueError, match="Attempt to convert a value"):
         st * st
+
+
+def test_set_shape_of_a_sparse_tensor_narrows_its_static_shape():
+    st = tf.sparse.SparseTensor([[0, 1], [1, 2]], [1.0, 2.0], [2, 3])
+    st.set_shape([None, 3])
+    assert st.shape == [2, 3]
+    with pytest.raises(ValueError, match=r"Shapes \(2, 3\) and \(3, 3\) are not compatible"):
+        st.set_shape([3, 3])
+
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, None], tf.float32)])
+    def f(x):
+        x.set_shape([None, 3])
+        assert x.shape.as_list() == [None, 3]
+        return tf.sparse.to_dense(x)
+
+    assert f(st).numpy().tolist() == [[0.0, 1.0, 0.0], [0.0, 0.0, 2.0]]
+    # TF's text names the two shapes the other way round
+    with pytest.raises(ValueError, match=r"Found new_shape \(\[2 3\]\), sp_input.shape "
+                                         r"\(\[1 3\]\)\.$"):
+        tf.sparse.reset_shape(st, [1, 3])

@@ -1406,3 +1406,88 @@ def test_a_dense_value_per_row_broadcasts_over_deeper_ragged_tensors():
         [[[[2, 4]], [[4, 6], [6, 8]]], [[[17, 28]]]]
     with pytest.raises(tf.errors.InvalidArgumentError):
         r3 + tf.ones([2, 1, 1], tf.int32)
+
+
+def test_slices_of_negative_step_inside_ragged_rows():
+    rt = tf.ragged.constant([[1, 2, 3, 4, 5], [], [6, 7], [8]])
+    assert rt[:, ::-1].to_list() == [[5, 4, 3, 2, 1], [], [7, 6], [8]]
+    assert rt[:, 3::-2].to_list() == [[4, 2], [], [7], [8]]
+    assert rt[:, -2::-1].to_list() == [[4, 3, 2, 1], [], [6], []]
+    assert rt[:, 4:0:-2].to_list() == [[5, 3], [], [7], []]
+    assert rt[:, 10:-10:-1].to_list() == [[5, 4, 3, 2, 1], [], [7, 6], [8]]
+    assert rt[:, 1:3:-1].to_list() == [[], [], [], []]
+    r3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert r3[:, ::-1].to_list() == [[[3], [1, 2]], [], [[4, 5, 6]]]
+    assert r3[:, :, ::-1].to_list() == [[[2, 1], [3]], [], [[6, 5, 4]]]
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def f(start):
+        return rt[:, start::-1]
+    assert f(tf.constant(1)).to_list() == [[2, 1], [], [7, 6], [8]]
+    assert f(tf.constant(-1)).to_list() == [[5, 4, 3, 2, 1], [], [7, 6], [8]]
+
+
+def test_boolean_mask_of_fewer_ragged_dimensions_than_the_data():
+    r3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    mask = tf.ragged.constant([[True, False], [], [True]])
+    assert tf.ragged.boolean_mask(r3, mask).to_list() == [[[1, 2]], [], [[4, 5, 6]]]
+    assert tf.function(tf.ragged.boolean_mask)(r3, mask).to_list() == [[[1, 2]], [], [[4, 5, 6]]]
+    none = tf.ragged.constant([[False, False], [], [False]])
+    assert tf.ragged.boolean_mask(r3, none).to_list() == [[], [], []]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.ragged.boolean_mask(r3, tf.ragged.constant([[True], [], [True]]))
+
+
+def test_stack_dynamic_partitions_of_ragged_rows():
+    rt = tf.ragged.constant([[1.0, 2.0, 3.0], [], [4.0, 5.0]])
+    out = tf.ragged.stack_dynamic_partitions(rt, [0, 1, 0], 2)
+    assert out.to_list() == [[[1.0, 2.0, 3.0], [4.0, 5.0]], [[]]]
+    assert tf.function(tf.ragged.stack_dynamic_partitions)(
+        rt, tf.constant([2, 2, 0]), 3).to_list() == [[[4.0, 5.0]], [], [[1.0, 2.0, 3.0], []]]
+
+
+def test_newaxis_inside_ragged_rows():
+    rt = tf.ragged.constant([[1.0, 2.0, 3.0], [], [4.0, 5.0]])
+    out = rt[:, tf.newaxis]
+    assert out.shape.as_list() == [3, 1, None]
+    assert out.to_list() == [[[1.0, 2.0, 3.0]], [[]], [[4.0, 5.0]]]
+    out = rt[:, tf.newaxis, 1:]
+    assert out.shape.as_list() == [3, 1, None]
+    assert out.to_list() == [[[2.0, 3.0]], [[]], [[5.0]]]
+    assert rt[tf.newaxis, :, tf.newaxis].shape.as_list() == [1, 3, 1, None]
+    assert rt[:, :, tf.newaxis].to_list() == [[[1.0], [2.0], [3.0]], [], [[4.0], [5.0]]]
+    r3 = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert r3[:, tf.newaxis].to_list() == [[[[1, 2], [3]]], [[]], [[[4, 5, 6]]]]
+    assert tf.function(lambda x: x[:, tf.newaxis])(rt).to_list() == \
+        [[[1.0, 2.0, 3.0]], [[]], [[4.0, 5.0]]]
+
+
+def test_ragged_constant_checks_ranks_and_inner_shapes_as_tf():
+    # a pylist that fits no ragged dimension is a tensor of `inner_shape`, as TF's
+    with pytest.raises(TypeError, match="Eager execution of tf.constant with unsupported shape"):
+        tf.ragged.constant([[1, 2], [3, 4]], inner_shape=(2,))
+    with pytest.raises(TypeError, match="Eager execution of tf.constant with unsupported shape"):
+        tf.ragged.constant([[], []], inner_shape=(3,))
+    with pytest.raises(ValueError, match=r"incompatible with ragged_rank=1 and "
+                                         r"dim\(inner_shape\)=1"):
+        tf.ragged.constant([[1, 2], [3, 4]], inner_shape=(2,), ragged_rank=1)
+    with pytest.raises(ValueError, match="pylist has scalar values depth 2, but ragged_rank=2 "
+                                         "requires scalar value depth greater than 2"):
+        tf.ragged.constant([[1, 2], [3]], ragged_rank=2)
+    with pytest.raises(ValueError, match="empty list nesting is greater than scalar value "
+                                         "nesting"):
+        tf.ragged.constant([[[]], [1]])
+    assert tf.ragged.constant([[[1], [2]], [[3]]], inner_shape=(1,)).shape.as_list() == \
+        [2, None, 1]
+
+
+def test_merge_dims_names_an_axis_out_of_bounds():
+    rt = tf.ragged.constant([[[1, 2], [3]], [[4]]])
+    with pytest.raises(ValueError, match=r"^inner_axis=3 out of bounds: expected "
+                                         r"-3<=inner_axis<3$"):
+        rt.merge_dims(0, 3)
+    with pytest.raises(ValueError, match=r"^outer_axis=-4 out of bounds"):
+        rt.merge_dims(-4, 1)
+    with pytest.raises(ValueError, match=r"^Expected outer_axis \(1\) to be less than or equal "
+                                         r"to inner_axis \(0\)\.$"):
+        rt.merge_dims(1, -3)

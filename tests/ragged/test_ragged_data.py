@@ -186,3 +186,20 @@ def test_flat_map_and_interleave_over_rows_of_a_ragged_tensor():
     nested = tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]]]))
     ds = nested.flat_map(tf.data.Dataset.from_tensor_slices)
     assert [t.numpy().tolist() for t in ds] == [[1], [2, 3], [4]]
+
+
+def test_ragged_batch_makes_every_dimension_up_to_the_last_unknown_one_ragged():
+    ds = tf.data.Dataset.range(3).map(lambda n: tf.ones([n, n]))
+    batched = ds.ragged_batch(3)
+    assert batched.element_spec == tf.RaggedTensorSpec([None, None, None], tf.float32, 2)
+    assert [b.to_list() for b in batched] == [[[], [[1.0]], [[1.0, 1.0], [1.0, 1.0]]]]
+    ds = tf.data.Dataset.range(1, 3).map(lambda n: tf.ones([n, 3, n], tf.int32))
+    batched = ds.ragged_batch(2, row_splits_dtype=tf.int32)
+    assert batched.element_spec == tf.RaggedTensorSpec([None, None, 3, None], tf.int32, 3,
+                                                       tf.int32)
+    out = next(iter(batched))
+    assert out.shape.as_list() == [2, None, 3, None]
+    assert out.to_list() == [[[[1], [1], [1]]], [[[1, 1]] * 3] * 2]
+    ds = tf.data.Dataset.range(1, 3).map(lambda n: tf.ones([2, n]))
+    assert ds.ragged_batch(2).element_spec == tf.RaggedTensorSpec([None, 2, None],
+                                                                  tf.float32, 2)

@@ -243,3 +243,20 @@ def test_time_distributed_applies_its_layer_to_every_step_of_ragged_rows():
     with pytest.raises(ValueError, match="All inputs has to be either ragged or not"):
         tf.keras.layers.TimeDistributed(tf.keras.layers.Concatenate())(
             [rows, tf.ones([2, 2, 1])])
+
+
+def test_validation_split_names_ragged_and_sparse_inputs_it_cannot_split():
+    inp = tf.keras.Input(shape=(None,), ragged=True)
+    model = tf.keras.Model(inp, tf.reduce_sum(inp, axis=1, keepdims=True))
+    model.compile("sgd", "mse")
+    x = tf.ragged.constant([[1.0, 2.0], [3.0], [4.0], [5.0, 6.0]])
+    with pytest.raises(ValueError) as e:
+        model.fit(x, np.ones((4, 1)), validation_split=0.5, verbose=0)
+    assert str(e.value) == ("`validation_split` is only supported for Tensors or NumPy arrays, "
+                            f"found following types in the input: {[type(x)]}")
+    st = tf.sparse.from_dense(np.eye(4, dtype=np.float32))
+    dense = tf.keras.Sequential([tf.keras.layers.Dense(1)])
+    dense.compile("sgd", "mse")
+    with pytest.raises(ValueError, match=r"found following types in the input: \[<class "
+                                         r"'[a-z_.]*SparseTensor'>\]$"):
+        dense.fit(st, np.ones((4, 1)), validation_split=0.5, verbose=0)

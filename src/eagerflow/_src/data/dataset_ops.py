@@ -437,7 +437,10 @@ class Dataset:
         def as_ragged(s):  # (a ragged element keeps its row splits dtype)
             if isinstance(s, TensorSpec) and s.shape.rank != 0 and (
                     not s.shape.is_fully_defined()):
-                return RaggedTensorSpec(s.shape, s.dtype, 0, row_splits_dtype)
+                # ragged up to its last unknown dimension, as TF makes it
+                dims = s.shape.as_list() if s.shape.rank is not None else [None]
+                last = max(i for i, d in enumerate(dims) if d is None)
+                return RaggedTensorSpec(s.shape, s.dtype, last, row_splits_dtype)
             return s
         spec = structure.map_structure(as_ragged, self.element_spec)
         return _BatchDataset(_AsSpec(self, spec, _d.as_dtype(row_splits_dtype)), batch_size,
@@ -1217,19 +1220,38 @@ class _AsSpec(_UnaryDataset):
     def __init__(self, input_dataset, spec, splits_dtype):
         super().__init__(input_dataset)
         self._spec = spec
-        self._rows = [isinstance(s, RaggedTensorSpec) and s.ragged_rank == 0
-                      for s in structure.flatten(spec)]
+        # (the ragged rank each dense component takes; None: it stays as it is)
+        self._rows = [s.ragged_rank if isinstance(s, RaggedTensorSpec) and
+                      not isinstance(a, RaggedTensorSpec) else None
+                      for s, a in zip(structure.flatten(spec),
+                                      structure.flatten(input_dataset.element_spec))]
         self._splits = splits_dtype.as_numpy_dtype
 
     @input_made_first
     def _iterator(self, source):
-        rows, wrap = self._rows, structure.wrap
+        rows, splits = self._rows, self._splits
         for element in source:
-            yield tuple(wrap(a) if r else a for a, r in zip(element, rows))
+            yield tuple(a if k is None else _uniform_ragged(a, k, splits)
+                        for a, k in zip(element, rows))
 
     def _batches(self, batch_size, drop_remainder):
         # (its rows batch into ragged tensors of the row splits dtype asked for)
         return _stacked_batches(self._iterator(), batch_size, drop_remainder, self._splits)
+
+
+def _uniform_ragged(array, ragged_rank, splits_dtype):
+    """Dense `array` as an eager ragged tensor of `ragged_rank` (its rows all full); of
+    ragged rank 0, a tensor (a row of a ragged tensor)."""
+    value = structure.wrap(array)
+    dims = array.shape
+    if ragged_rank:
+        value = structure.wrap(array.reshape((int(np.prod(dims[:ragged_rank + 1])),)
+                                             + dims[ragged_rank + 1:]))
+    for level in builtins.range(ragged_rank, 0, -1):
+        n = int(np.prod(dims[:level]))
+        splits = np.arange(n + 1, dtype=splits_dtype) * dims[level]
+        value = RaggedTensor(value, structure.wrap(splits), internal=True)
+    return value
 
 
 def stack_components(elements, op="IteratorGetNext", splits_dtype=np.int64, fused=False):

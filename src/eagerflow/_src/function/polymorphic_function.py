@@ -25,6 +25,7 @@ from eagerflow._src.core import config, context, nest
 from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function import autograph_slot, binding, trace_key
@@ -657,6 +658,9 @@ def _key_leaves(key):
         return [key]
     if key[:1] in (("P",), ("O",), ("X",)):
         return []
+    if len(key) >= 3 and type(key[1]) is tuple and key[1][:1] == ("shape",):
+        # a composite: its (maybe relaxed) shape, then its components' keys
+        return [("C", key[1][1])] + [leaf for part in key[2:] for leaf in _key_leaves(part)]
     return [leaf for part in key for leaf in _key_leaves(part)]
 
 
@@ -689,6 +693,11 @@ def _placeholders(value, leaves, graph, name):
     parts = trace_key.composite_parts(value)
     if parts is not None:  # a SparseTensor or its spec: one made of placeholders
         spec = getattr(value, "_type_spec", value)
+        if leaves is not None:  # (of the trace's shape: relaxed, a call's may be known)
+            dims = next(leaves)[1]
+            with_shape = getattr(spec, "_with_shape", None)
+            if with_shape is not None:
+                spec = with_shape(TensorShape(None if dims is None else list(dims)))
         return spec._from_components([_placeholders(p, leaves, graph, name) for p in parts])
     if isinstance(value, (list, tuple)) and not isinstance(value, str):
         items = [_placeholders(v, leaves, graph, name) for v in value]

@@ -220,15 +220,27 @@ def relaxed(old, new):
     if old[:1] in _SHAPED and new[:1] == old[:1]:
         if old[1] != new[1] or old[3:] != new[3:]:
             return None
-        a, b = old[2], new[2]
-        if a is None or b is None or len(a) != len(b):
-            return (old[0], old[1], None, *old[3:])
-        return (old[0], old[1], tuple(x if x == y else None for x, y in zip(a, b)), *old[3:])
+        return (old[0], old[1], _relaxed_dims(old[2], new[2]), *old[3:])
+    if old[:1] == ("shape",) and new[:1] == old[:1]:  # a composite's shape
+        return ("shape", _relaxed_dims(old[1], new[1]))
     parts = [relaxed(a, b) for a, b in zip(old, new)]
     return None if any(p is None for p in parts) else tuple(parts)
 
 
 _SHAPED = (("T",), ("V",))  # keys of a dtype and a shape (then, for variables, the rest)
+
+
+def _relaxed_dims(a, b):
+    """Dims covering both `a` and `b` (tuples; None: unknown rank): those that differ None."""
+    if a is None or b is None or len(a) != len(b):
+        return None
+    return tuple(x if x == y else None for x, y in zip(a, b))
+
+
+def _dims_cover(general, dims):
+    """Whether `general` dims (None: any) accept `dims`."""
+    return general is None or dims is not None and len(general) == len(dims) and all(
+        g is None or g == k for g, k in zip(general, dims))
 
 
 def covers(general, key):
@@ -240,8 +252,9 @@ def covers(general, key):
     if general[:1] in _SHAPED and key[:1] == general[:1]:
         if general[1] != key[1] or general[3:] != key[3:]:
             return False
-        return general[2] is None or key[2] is not None and len(general[2]) == len(key[2]) and all(
-            g is None or g == k for g, k in zip(general[2], key[2]))
+        return _dims_cover(general[2], key[2])
+    if general[:1] == ("shape",) and key[:1] == general[:1]:  # a composite's shape
+        return _dims_cover(general[1], key[1])
     return all(covers(g, k) for g, k in zip(general, key))
 
 

@@ -588,15 +588,7 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
         return array_ops.transpose(out, conjugate=out.dtype.is_complex)
     sp = _sparse(sp_a, "sp_a")
     b = convert_to_tensor(b)  # as given, like TF's kernel input: no cast to the values' type
-    if b.dtype != sp.dtype:
-        if not context.executing_eagerly():
-            raise TypeError(f"Input 'b' of 'SparseTensorDenseMatMul' Op has type {b.dtype.name} "
-                            f"that does not match type {sp.dtype.name} of argument 'a_values'.")
-        raise errors.InvalidArgumentError(
-            None, "SparseTensorDenseMatMul",
-            f"cannot compute SparseTensorDenseMatMul as input #3(zero-based) was expected to be "
-            f"a {registry.kernel_type_name(sp.dtype)} tensor but is a "
-            f"{registry.kernel_type_name(b.dtype)} tensor [Op:SparseTensorDenseMatMul]")
+    _check_values_type("SparseTensorDenseMatMul", 3, "b", sp.dtype, b.dtype)
     if sp.shape.rank is not None and sp.shape.rank != 2:
         raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
     if adjoint_b:
@@ -618,8 +610,8 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
             None, "SparseTensorDenseMatMul",
             f"Cannot multiply A and B because inner dimension does not match: {a_dims[1]} vs. "
             f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
-            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: [{','.join(map(str, b.shape.as_list()))}] "
-            f"[Op:SparseTensorDenseMatMul]")
+            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: "
+            f"[{','.join(map(str, b.shape.as_list()))}] [Op:SparseTensorDenseMatMul]")
     if context.executing_eagerly():
         _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
     # b's rows picked as [0, col] of a [1, K, N] view: gather_nd's gradient for such
@@ -1275,9 +1267,10 @@ def reset_shape(sp_input, new_shape=None):
     new_shape = _i64(new_shape)
     old, new = get_static_value(sp.dense_shape), get_static_value(new_shape)
     if old is not None and new is not None and (len(old) != len(new) or np.any(new < old)):
+        # (TF's text, which names the shapes the other way round)
         raise ValueError(f"Requested new_shape should have dimension sizes >= sp_input.shape."
-                         f"  Found new_shape ({list(map(int, new))}), sp_input.shape "
-                         f"({list(map(int, old))}).")
+                         f"  Found new_shape ({np.asarray(old)}), sp_input.shape "
+                         f"({np.asarray(new)}).")
     return SparseTensor(sp.indices, sp.values, new_shape)
 
 

@@ -64,6 +64,17 @@ class SparseTensor:
     def get_shape(self):
         return self.shape
 
+    def set_shape(self, shape):
+        """Narrows the static shape to `shape` where that says more (a ValueError where
+        they disagree); the dense shape itself is not changed.
+
+        >>> st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 3])
+        >>> st.set_shape([None, 3])
+        >>> st.shape
+        TensorShape([2, 3])
+        """
+        self._shape_hint = self.shape.merge_with(TensorShape(shape))
+
     @property
     def _type_spec(self):
         return SparseTensorSpec(self.shape, self.dtype)
@@ -137,6 +148,10 @@ class SparseTensorSpec(TypeSpec):
         if value.shape.rank is None or None in value.shape.as_list():
             value._shape_hint = self._shape  # (components of unknown value: the spec knows)
         return value
+
+    def _with_shape(self, shape):
+        """This spec of another (a function trace's relaxed) shape."""
+        return SparseTensorSpec(shape, self._dtype)
 
     def __eq__(self, other):
         return (type(other) is SparseTensorSpec and self._dtype == other.dtype

@@ -73,19 +73,33 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     _depths(pylist, 0, scalars, lists)
     if len(scalars) > 1:
         raise ValueError("all scalar values must have the same nesting depth")
-    depth = scalars.pop() if scalars else max(lists, default=0)
-    if scalars == set() and lists and max(lists) > depth:
-        raise ValueError("pylist has scalar values depth %d, but ragged_rank=%d requires "
-                         "scalar value depth greater than %d" % (depth, ragged_rank, ragged_rank))
-    if inner_shape is not None and ragged_rank is None:
-        ragged_rank = max(depth - 1 - len(inner_shape), 0)
+    if ragged_rank is not None and ragged_rank < 0:
+        raise ValueError(f"Invalid ragged_rank={ragged_rank}: must be nonnegative")
+    scalar_depth = next(iter(scalars)) if scalars else None
+    max_depth = max(lists, default=0)
+    if scalar_depth is not None:
+        if max_depth > scalar_depth:
+            raise ValueError(f"Invalid pylist={pylist!r}: empty list nesting is greater than "
+                             f"scalar value nesting")
+        if ragged_rank is not None and max_depth < ragged_rank:
+            raise ValueError(f"Invalid pylist={pylist}, max depth smaller than "
+                             f"ragged_rank={ragged_rank}")
+    if inner_shape is not None and ragged_rank is not None:
+        expected = ragged_rank + len(inner_shape) + 1
+        if (scalar_depth is not None and expected != scalar_depth) or \
+                (scalar_depth is None and expected < max_depth):
+            raise ValueError(f"Invalid pylist={pylist!r}: incompatible with ragged_rank="
+                             f"{ragged_rank} and dim(inner_shape)={len(inner_shape)}")
+    if ragged_rank == 0 or ragged_rank is None and (
+            max_depth < 2 or inner_shape is not None and max_depth - len(inner_shape) < 2):
+        return _constant(pylist, dtype, shape=inner_shape)  # (a tensor, as TF's)
     if ragged_rank is None:
-        ragged_rank = max(depth - 1, 0)
-    if ragged_rank > 0 and depth <= ragged_rank and scalars:
-        raise ValueError(f"pylist has scalar values depth {depth}, but ragged_rank="
+        ragged_rank = max(1, max_depth - 1) if scalar_depth is None else \
+            max(1, scalar_depth - 1 - len(inner_shape or ()))
+    depth = max_depth if scalar_depth is None else scalar_depth
+    if scalar_depth is not None and scalar_depth <= ragged_rank:
+        raise ValueError(f"pylist has scalar values depth {scalar_depth}, but ragged_rank="
                          f"{ragged_rank} requires scalar value depth greater than {ragged_rank}")
-    if ragged_rank == 0:
-        return _constant(pylist, dtype)
     items, nested_lengths = list(pylist), []
     for _ in builtins.range(ragged_rank - 1):
         nested_lengths.append([len(r) for r in items])
@@ -171,10 +185,12 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     >>> tf.ragged.stack_dynamic_partitions([1, 2, 3, 4], [1, 0, 1, 1], 3).to_list()
     [[2], [1, 3, 4], []]
     """
-    data = convert_to_tensor(data)
+    if not isinstance(data, RaggedTensor):  # (a ragged tensor's rows are its elements)
+        data = convert_to_tensor(data)
     partitions = convert_to_tensor(partitions, dtype_hint=_d.int32)  # row splits: its dtype
     if partitions.shape.rank is not None and partitions.shape.rank != 1 and \
-            partitions.shape != data.shape[:partitions.shape.rank]:
+            (isinstance(data, RaggedTensor) or
+             partitions.shape != data.shape[:partitions.shape.rank]):
         raise ValueError("partitions must have the shape of data's outer dimensions")
     if partitions.shape.rank != 1:
         data = array_ops.reshape(data, array_ops.concat(
@@ -188,8 +204,9 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
     order = reduction_ops.argsort(partitions, stable=True)
     lengths = reduction_ops.unsorted_segment_sum(array_ops.ones_like(partitions),
                                                  partitions, num_partitions)
-    return RaggedTensor.from_row_lengths(array_ops.gather(data, order), lengths,
-                                         validate=False)
+    picked = gather(data, order) if isinstance(data, RaggedTensor) else \
+        array_ops.gather(data, order)
+    return RaggedTensor.from_row_lengths(picked, lengths, validate=False)
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -204,9 +221,10 @@ def _to_ragged(value, ragged_rank, splits_dtype=_I64):
     return RaggedTensor.from_tensor(t, ragged_rank=ragged_rank, row_splits_dtype=splits_dtype)
 
 
-def _same_splits(a, b):
-    """Whether ragged tensors `a` and `b` have one row partition (checked eagerly)."""
-    sa, sb = a.nested_row_splits, b.nested_row_splits
+def _same_splits(a, b, levels=None):
+    """Whether ragged tensors `a` and `b` have one row partition (checked eagerly); of their
+    first `levels` ragged dimensions only, when given."""
+    sa, sb = a.nested_row_splits[:levels], b.nested_row_splits[:levels]
     if len(sa) != len(sb):
         return False
     for x, y in zip(sa, sb):
@@ -393,7 +411,8 @@ def _boolean_mask_ragged(data, mask):
     if isinstance(data.values, RaggedTensor) and isinstance(mask.values, RaggedTensor):
         return data.with_values(_boolean_mask_ragged(data.values, mask.values))
     keep = mask.values
-    values = array_ops.boolean_mask(data.values, keep)
+    values = gather(data.values, array_ops.reshape(array_ops.where(keep), [-1])) \
+        if isinstance(data.values, RaggedTensor) else array_ops.boolean_mask(data.values, keep)
     lengths = reduction_ops.unsorted_segment_sum(cast_ops.cast(keep, data.row_splits_dtype),
                                                  data.value_rowids(), data.nrows())
     return RaggedTensor.from_row_lengths(values, lengths, validate=False)
@@ -409,7 +428,9 @@ def boolean_mask(data, mask, name=None):
     """
     if isinstance(mask, RaggedTensor):
         data = _to_ragged(data, mask.ragged_rank, mask.row_splits_dtype)
-        if not _same_splits(data, mask):
+        # (the mask's ragged dimensions are data's first ones; data may have more)
+        if data.ragged_rank < mask.ragged_rank or \
+                not _same_splits(data, mask, mask.ragged_rank):
             raise _incompatible(data, mask)
         return _boolean_mask_ragged(data, mask)
     mask = convert_to_tensor(mask, _d.bool)
@@ -731,22 +752,29 @@ def _inner_getitem(rt, key):
         if not rest:
             return rt
         return rt.with_flat_values(slicing.getitem(rt.flat_values, (Ellipsis,) + rest))
-    if first is None:
-        raise ValueError("tf.newaxis inside a ragged tensor's rows is not supported")
+    if first is None:  # each row alone in a new row of length 1: [nrows, 1, ...]
+        wrapped = RaggedTensor.from_uniform_row_length(rt, 1, nrows=rt.nrows(), validate=False)
+        return getitem(wrapped, (slice(None), slice(None)) + rest) if rest else wrapped
     if isinstance(first, (int, np.integer, Tensor)):
         # (TF's rule: only uniform dimensions take an integer index)
         raise ValueError("Cannot index into an inner ragged dimension.")
+    if first == slice(None) and rest and rt.uniform_row_length is not None:
+        # (every element of uniform rows: the partition kept, its length known)
+        values = rt.values
+        return rt.with_values(_inner_getitem(values, rest) if isinstance(
+            values, RaggedTensor) else slicing.getitem(values, (slice(None),) + rest))
     if isinstance(first, slice):
         step = 1 if first.step is None else int(first.step)
-        if step <= 0:
-            raise errors.UnimplementedError(None, None, "slices of negative step inside ragged "
-                                                        "rows are not supported")
+        if step == 0:
+            raise ValueError("slice step cannot be zero")
         lengths = math_ops.subtract(limits, starts)
 
-        def bound(b, default):
+        def bound(b, default, least=None, most=lengths):
+            """Python's bound `b` of each row: within [0, length] going forward, within
+            [-1, length - 1] (`least`, `most`) going backward (-1: before the first)."""
             if b is None:
                 return default
-            zero = array_ops.zeros_like(lengths)
+            zero = array_ops.zeros_like(lengths) if least is None else least
             known = b if not isinstance(b, Tensor) else get_static_value(b)
             if known is None:  # (a bound known when the graph runs)
                 b = cast_ops.cast(b, splits.dtype)
@@ -755,9 +783,15 @@ def _inner_getitem(rt, key):
             else:
                 b = _constant(int(known), splits.dtype)
                 full = math_ops.add(lengths, b) if int(known) < 0 else b
-            return math_ops.minimum(math_ops.maximum(full, zero), lengths)
-        lo = bound(first.start, array_ops.zeros_like(lengths))
-        hi = math_ops.maximum(bound(first.stop, lengths), lo)
+            return math_ops.minimum(math_ops.maximum(full, zero), most)
+        if step > 0:
+            lo = bound(first.start, array_ops.zeros_like(lengths))
+            hi = math_ops.maximum(bound(first.stop, lengths), lo)
+        else:
+            least = math_ops.subtract(array_ops.zeros_like(lengths), 1)
+            most = math_ops.subtract(lengths, 1)
+            lo = bound(first.start, most, least, most)
+            hi = math_ops.minimum(bound(first.stop, least, least, most), lo)
         picked = range(math_ops.add(starts, lo), math_ops.add(starts, hi), step,
                        row_splits_dtype=splits.dtype)
         inner = gather(rt.values, picked.values) if isinstance(rt.values, RaggedTensor) else \

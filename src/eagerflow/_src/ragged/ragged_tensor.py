@@ -581,13 +581,16 @@ class RaggedTensor:
         tf.Tensor([1 2 3], shape=(3,), dtype=int32)
         """
         rank = self.shape.rank
+        for name, axis in (("outer_axis", outer_axis), ("inner_axis", inner_axis)):
+            if not -rank <= axis < rank:
+                raise ValueError(f"{name}={axis} out of bounds: expected {-rank}<={name}<{rank}")
         if outer_axis < 0:
             outer_axis += rank
         if inner_axis < 0:
             inner_axis += rank
-        if not 0 <= outer_axis <= inner_axis < rank:
+        if outer_axis > inner_axis:
             raise ValueError(f"Expected outer_axis ({outer_axis}) to be less than or equal to "
-                             f"inner_axis ({inner_axis})")
+                             f"inner_axis ({inner_axis}).")
         if outer_axis == inner_axis:
             return self
         if outer_axis == 0:

@@ -576,9 +576,12 @@ def train_validation_split(arrays, validation_split):
     """The first ``1 - validation_split`` of each array for training, the rest to validate."""
     arrays = from_pandas(arrays)
     flat = [a for a in nest.flatten(arrays) if a is not None]
-    if not all(_is_array(a) for a in flat):
+    # (ragged and sparse tensors do not split: TF names their types alone)
+    unsplittable = [type(a) for a in flat
+                    if not _is_array(a) or isinstance(a, (RaggedTensor, SparseTensor))]
+    if unsplittable:
         raise ValueError(f"`validation_split` is only supported for Tensors or NumPy arrays, "
-                         f"found following types in the input: {[type(a) for a in flat]}")
+                         f"found following types in the input: {unsplittable}")
     size = np.shape(flat[0])[0]
     split = int(math.floor(size * (1.0 - validation_split)))
     if split == 0 or split == size:
