@@ -307,6 +307,21 @@ def test_integer_sources_get_none_and_only_watching_them_is_logged(caplog, monke
     assert [r.getMessage() for r in caplog.records] == [watched, source] + [watched] * 4
 
 
+def test_gradients_of_integer_sources_are_none_without_a_warning(caplog, monkeypatch):
+    from tests.internals import tape as tape_module
+    monkeypatch.setattr(tape_module, "_warnings_given", {})
+    with tf.compat.v1.Graph().as_default():
+        k = tf.compat.v1.placeholder(tf.int32, [])
+        x = tf.compat.v1.placeholder(tf.float32, [2])
+        assert tf.compat.v1.gradients(tf.cast(k, tf.float32) * x, [k, x])[0] is None
+
+    @tf.function
+    def f(i):
+        return tf.gradients(tf.cast(i, tf.float32) * 2.0, i)
+    assert f(tf.constant(1)) == [None]
+    assert not [r for r in caplog.records if "source tensor" in r.getMessage()]
+
+
 def test_a_none_target_is_a_type_error():
     with tf.GradientTape() as tape:
         pass

@@ -76,3 +76,19 @@ def test_a_tensor_learning_rate_and_float64():
     rate = tf1.train.exponential_decay(tf.constant(1.0, tf.float64), tf.constant(3), 2, 0.5)
     assert rate().dtype == tf.float64
     np.testing.assert_allclose(float(rate()), 0.5 ** 1.5)
+
+
+def test_piecewise_constant_refuses_boundaries_of_another_dtype_than_the_step():
+    with tf.Graph().as_default():
+        step = tf1.placeholder(tf.int64, [])
+        # (a float boundary was cut to the integer step's dtype: 2.5 became 2)
+        with pytest.raises(ValueError, match=r"^Boundaries \(<dtype: 'float32'>\) must have the "
+                                             r"same dtype as x \(<dtype: 'int64'>\)\.$"):
+            tf1.train.piecewise_constant(step, [2.5, 5.0], [1.0, 0.5, 0.1])
+        with pytest.raises(ValueError, match=r"^Values must have elements all with the same "
+                                             r"dtype \(<dtype: 'float32'> vs <dtype: 'int32'>\)"):
+            tf1.train.piecewise_constant(step, [2, 5], [1.0, 0.5, 1])
+        rate = tf1.train.piecewise_constant(step, [2, 5], [1.0, 0.5, 0.1])  # int32: promoted
+        with tf1.Session() as sess:
+            assert [float(sess.run(rate, {step: s})) for s in (2, 3, 6)] == [1.0, 0.5,
+                                                                               pytest.approx(0.1)]

@@ -101,3 +101,22 @@ def test_batch_normalization_updates_with_a_training_placeholder(shape):
             out = sess.run(trained, {x: data, training: True})
             np.testing.assert_allclose(out.reshape(2, 2), [[-1.0, -1.0], [1.0, 1.0]], atol=1e-3)
             np.testing.assert_allclose(sess.run(mean), [0.02, 0.04], rtol=1e-6)
+
+
+def test_batch_renormalization_updates_all_its_statistics_with_a_training_placeholder():
+    with tf1.Graph().as_default():
+        x = tf1.placeholder(tf.float32, [None, 3])
+        training = tf1.placeholder_with_default(True, [])
+        tf1.layers.batch_normalization(x, training=training, renorm=True, renorm_momentum=0.9)
+        data = np.random.RandomState(0).rand(4, 3).astype(np.float32)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(tf1.get_collection(tf1.GraphKeys.UPDATE_OPS), {x: data})
+            got = {v.name.split("/")[1][:-2]: value for v, value in
+                   zip(tf1.global_variables(), sess.run(tf1.global_variables()))}
+    want = {  # (TF 2.21's values)
+        "moving_mean": [0.0048, 0.0071, 0.0069], "moving_variance": [0.9806, 0.9826, 0.9825],
+        "moving_stddev": [0.9908, 0.9918, 0.9917], "renorm_mean": [0.0479, 0.0706, 0.0685],
+        "renorm_stddev": [0.9078, 0.9177, 0.9169]}
+    for name, values in want.items():
+        np.testing.assert_allclose(got[name], values, atol=1e-4, err_msg=name)

@@ -254,3 +254,19 @@ def test_adagrad_da_in_a_function_reads_the_step_each_call():
     np.testing.assert_allclose(w.numpy(), [-0.12651745975017548, 0.14056004583835602],
                                rtol=1e-6)
     assert int(step) == 2
+
+
+def test_adam_beta_accumulators_hold_the_betas_powers():
+    with tf.Graph().as_default():
+        opt = tf1.train.AdamOptimizer(0.1, beta1=0.8, beta2=0.9)
+        assert opt._get_beta_accumulators() == (None, None)
+        w = tf1.get_variable("w", initializer=[1.0, -2.0])
+        train = opt.minimize(tf.reduce_sum(w * w))
+        beta1_power, beta2_power = opt._get_beta_accumulators()
+        assert (beta1_power.name, beta2_power.name) == ("beta1_power:0", "beta2_power:0")
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(train)
+            sess.run(train)
+            np.testing.assert_allclose(sess.run([beta1_power, beta2_power]),
+                                       [0.8 ** 3, 0.9 ** 3], rtol=1e-6)

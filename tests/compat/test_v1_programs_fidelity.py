@@ -362,3 +362,31 @@ def test_a_fetched_ref_variable_shows_the_runs_updates(v1_behavior):
 
 def test_a_fetched_resource_variable_is_read_before_the_runs_updates(graph):
     assert _counter_runs() == [[1, 0], [None, 1, 1, 1]]
+
+
+def test_v1_control_flow_cond_raises_tf1s_errors(v1_behavior):
+    x = tf1.placeholder(tf.float32, [])
+    cases = [
+        (lambda: tf1.cond(x > 0, lambda: x, lambda: [x, x]), ValueError,
+         "The two structures don't have the same nested structure."),
+        (lambda: tf1.cond(x > 0, lambda: x, lambda: tf.constant(1)), ValueError,
+         "Outputs of 'true_fn' and 'false_fn' must have the same type(s). Received float32 "
+         "from 'true_fn' and int32 from 'false_fn'."),
+        (lambda: tf1.cond(x > 0, lambda: (x, x), lambda: [x, x]), TypeError,
+         "The two structures don't have the same nested structure."),
+        (lambda: tf1.cond(x > 0, lambda: x, lambda: None), ValueError,
+         "'false_fn' must have a return value."),
+        (lambda: tf1.cond(True, lambda: x, lambda: x), TypeError,
+         "'pred' must not be a Python bool."),
+        (lambda: tf1.cond(x, lambda: x, lambda: x), TypeError,
+         "Input 'pred' of 'Switch' Op has type float32 that does not match expected type of "
+         "bool."),
+        (lambda: tf1.cond(tf.constant([True, False]), lambda: x, lambda: x), ValueError,
+         "Shape must be rank 0 but is rank 1 for '{{node cond_6/Switch}} = "
+         "Switch[T=DT_BOOL](Const, Const)' with input shapes: [2], [2]."),
+    ]
+    for make, error, message in cases:
+        with pytest.raises(error) as info:
+            make()
+        assert str(info.value).splitlines()[0] == message
+    assert tf1.cond(x > 0, lambda: x, lambda: -x).name == "cond_7/Merge:0"

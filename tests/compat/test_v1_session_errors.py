@@ -111,3 +111,29 @@ def test_feeding_a_tensor_names_both_tensors_as_tf_prints_them():
         'For reference, the tensor object was Tensor("c:0", shape=(2,), dtype=float32) which '
         'was passed to the argument `feed_dict` with key Tensor("x:0", shape=(2,), '
         'dtype=float32).')
+
+
+def test_a_nested_tuple_of_tensors_is_fed_with_values_of_its_structure():
+    LSTMStateTuple = tf1.nn.rnn_cell.LSTMStateTuple
+    with tf.Graph().as_default():
+        c = tf1.placeholder(tf.float32, [2], name="c")
+        h = tf1.placeholder(tf.float32, [2], name="h")
+        k = tf1.placeholder(tf.float32, [], name="k")
+        state = (LSTMStateTuple(c, h), k)
+        total = tf.reduce_sum(c * h) + k
+        value = (LSTMStateTuple(np.ones(2), np.full(2, 3.0)), 1.0)
+        with tf1.Session() as sess:
+            assert sess.run(total, {state: value}) == 7.0
+            handle = sess.partial_run_setup([total], [c, h, k])
+            assert sess.partial_run(handle, total, {state: value}) == 7.0
+            with pytest.raises(ValueError, match=r"^Could not flatten dictionary\. Key had 3 "
+                                                 r"elements, but value had 1 elements\. Key: "
+                                                 r"\[<tf\.Tensor 'c:0' .*\], value: \[1\.0\]\.$"):
+                sess.run(total, {state: 1.0})
+            with pytest.raises(ValueError, match=r"^Could not flatten dictionary\. Key had 3 "
+                                                 r"elements, but value had 2 elements\."):
+                sess.run(total, {state: (np.ones(2), 2.0)})
+            with pytest.raises(ValueError, match=r"^Cannot flatten dict because this key is not "
+                                                 r"unique: Tensor\(\"k:0\", shape=\(\), "
+                                                 r"dtype=float32\)$"):
+                sess.run(total, {state: value, k: 2.0})

@@ -113,6 +113,21 @@ def wrapped(tf):
             built["dropout_known_steps"] = tf.nn.dynamic_rnn(
                 cell, tf.constant(WRAPPED_INPUTS), sequence_length=[2, 1], dtype=tf.float32,
                 parallel_iterations=1)
+        with scope("nested_output"):  # (a cell whose output is a pair of tensors)
+            class Pair(rnn.RNNCell):
+                def __init__(self):
+                    super().__init__()
+                    self._cell = rnn.GRUCell(3)
+                state_size = property(lambda self: 3)
+                output_size = property(lambda self: (3, 1))
+
+                def call(self, inputs, state):
+                    out, new_state = self._cell(inputs, state)
+                    return (out, tf.reduce_sum(out, 1, keepdims=True)), new_state
+            built["nested_output"] = tf.nn.dynamic_rnn(
+                Pair(), x, sequence_length=lengths, dtype=tf.float32)
+            built["nested_output_known_steps"] = tf.nn.dynamic_rnn(
+                Pair(), tf.constant(WRAPPED_INPUTS), dtype=tf.float32, scope="known")
         with scope("device"):
             cell = rnn.DeviceWrapper(rnn.GRUCell(2), "/cpu:0")
             outputs, state = tf.nn.static_rnn(cell, tf.unstack(x, 4, axis=1),

@@ -47,3 +47,21 @@ def test_a_list_holding_a_tensor_and_none_still_fails_as_packing_does_in_a_graph
         f(tf.ones([2]))
     with pytest.raises(TypeError, match=r"Failed to convert elements of \[1, None, 3\]"):
         tf.function(lambda x: tf.reshape(x, [1, None, 3]), autograph=False)(tf.ones([3]))
+
+
+def test_none_in_a_graph_is_refused_as_tfs_graph_constants_refuse_it():
+    with pytest.raises(ValueError, match=r"^Attempt to convert a value \(None\) with an "
+                                         r"unsupported type"):
+        tf.convert_to_tensor(None)
+
+    @tf.function(autograph=False)
+    def build():
+        for make in (lambda: tf.convert_to_tensor(None), lambda: tf.add(None, 1.0),
+                     lambda: tf.cast(None, tf.float32)):
+            with pytest.raises(ValueError, match=r"^None values not supported\.$"):
+                make()
+        return 0
+    build()
+    with tf.compat.v1.Graph().as_default():
+        with pytest.raises(ValueError, match=r"^None values not supported\.$"):
+            tf.constant(None)

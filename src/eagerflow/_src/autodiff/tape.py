@@ -390,6 +390,9 @@ class GradientTape:
                 live.append(s)
                 unwatched = unwatched or id(s) not in watched
             elif not is_differentiable(s):  # None, said once per dtype (TF says nothing)
+                # ... and nothing at all by `tf.gradients` (its tape names its graph ops)
+                if self._naming is not None:
+                    continue
                 _warn_first(("source", s.dtype), f"The dtype of the source tensor must be "
                             f"floating (e.g. tf.float32) when calling GradientTape.gradient, "
                             f"got {s.dtype!r}; its gradient is None.", n=1)

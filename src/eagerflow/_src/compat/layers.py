@@ -237,7 +237,10 @@ def _batch_norm_call(self, inputs, training=False):
     if self._frozen_v1():  # (the batch's statistics while training; nothing to update)
         return control_flow.cond(training, lambda: self._normalize(inputs, None, True),
                                  lambda: self._normalize(inputs, None, False))
-    moving = (self.moving_mean, self.moving_variance)
+    # (with `renorm`, the moving deviation and the renormalization's averages too)
+    moving = tuple(v for v in (getattr(self, name, None) for name in (
+        "moving_mean", "moving_variance", "moving_stddev", "renorm_mean", "renorm_stddev"))
+        if v is not None)
 
     def trained():
         self._new_moving = {}

@@ -15,7 +15,8 @@ import math
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core.context import name_scope
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, to_array
 from eagerflow._src.ops import array_ops, math_ops, random_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 
@@ -87,6 +88,19 @@ def piecewise_constant(x, boundaries, values, name=None):
     ``(boundaries[i-1], boundaries[i]]``, ``values[-1]`` past the last boundary."""
     if len(boundaries) != len(values) - 1:
         raise ValueError("The length of boundaries should be 1 less than the length of values")
+    # As TF, no boundary is cast to the step's dtype (a float boundary would be cut to an
+    # integer step's) but int32 ones to an int64 step's; the values share one dtype.
+    step_dtype = _dtype_of(x)
+    for b in boundaries:
+        dtype = _dtype_of(b)
+        if dtype != step_dtype and (dtype, step_dtype) != (_d.int32, _d.int64):
+            raise ValueError(f"Boundaries ({dtype}) must have the same dtype as x "
+                             f"({step_dtype}).")
+    value_dtypes = [_dtype_of(v) for v in values]
+    for dtype in value_dtypes[1:]:
+        if dtype != value_dtypes[0]:
+            raise ValueError(f"Values must have elements all with the same dtype "
+                             f"({value_dtypes[0]} vs {dtype}).")
 
     def schedule(x):
         with name_scope(name or "PiecewiseConstant"):
@@ -96,6 +110,13 @@ def piecewise_constant(x, boundaries, values, name=None):
             passed = reduction_ops.reduce_sum(cast(x > bounds, "int32"))
             return array_ops.gather(table, passed)
     return _decayed(schedule, x)
+
+
+def _dtype_of(value):
+    """The dtype of `value` as a tensor (without making one of a Python or NumPy value)."""
+    if is_tensor_like(value):
+        return value.dtype.base_dtype
+    return _d.as_dtype(to_array(value, None).dtype)
 
 
 @export("compat.v1.train.polynomial_decay")

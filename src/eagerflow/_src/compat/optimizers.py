@@ -102,6 +102,12 @@ class AdamOptimizer(_Coefficients):
             self._slot(v, "m")
             self._slot(v, "v")
 
+    def _get_beta_accumulators(self):
+        """The variables ``beta1_power`` and ``beta2_power`` of the current graph (None
+        before they are made), which programs read for Adam's effective learning rate."""
+        return tuple(self._non_slots.get((name, id(graph_mode.v1_graph())))
+                     for name in ("beta1_power", "beta2_power"))
+
     def _apply_dense(self, grad, var):
         d = var.dtype
         return [self._update(training_ops.ADAM, (

@@ -406,7 +406,8 @@ def _masked(step, lengths, output, new_state, state):
     if lengths is None:
         return output, new_state
     alive = array_ops.expand_dims(math_ops.less(step, lengths), 1)
-    output = array_ops.where(alive, output, array_ops.zeros_like(output))
+    output = nest.map_structure(lambda out: array_ops.where(alive, out,
+                                                            array_ops.zeros_like(out)), output)
     new_state = nest.map_structure(lambda new, old: array_ops.where(alive, new, old),
                                    new_state, state)
     return output, new_state
@@ -466,14 +467,18 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
         if steps is not None and context.executing_eagerly():
             outputs, state = _unrolled(cell, array_ops.unstack(inputs, axis=axis), state,
                                        lengths)
-            return array_ops.stack(outputs, axis=axis), state
+            # (a cell's output may be a structure of tensors: each stacked over the steps)
+            return nest.map_structure(lambda *o: array_ops.stack(o, axis=axis),
+                                      *outputs), state
         if axis:
             inputs = array_ops.transpose(inputs, [1, 0] + list(range(2, inputs.shape.rank)))
         outputs, state = _looped(cell, inputs, state, lengths)
-        outputs.set_shape(TensorShape([steps]).concatenate(outputs.shape[1:]))
-        if axis:
-            outputs = array_ops.transpose(outputs, [1, 0] + list(range(2, outputs.shape.rank)))
-        return outputs, state
+
+        def laid_out(out):
+            out.set_shape(TensorShape([steps]).concatenate(out.shape[1:]))
+            return array_ops.transpose(out, [1, 0] + list(range(2, out.shape.rank))) \
+                if axis else out
+        return nest.map_structure(laid_out, outputs), state
 
 
 def _reverse(value, lengths, seq_axis, batch_axis):
@@ -586,12 +591,13 @@ def _looped(cell, inputs, state, lengths):
     # (the first step's call outside the loop makes the cell's variables; its ops stay unrun)
     output, _ = cell(inputs[0], state)
     steps = tensor_array.TensorArray(inputs.dtype, size=count).unstack(inputs)
-    outputs = tensor_array.TensorArray(output.dtype, size=count)
+    outputs = [tensor_array.TensorArray(out.dtype, size=count) for out in nest.flatten(output)]
 
     def body(t, state, outputs):
-        output, new_state = cell(steps.read(t), state)
-        output, new_state = _masked(t, lengths, output, new_state, state)
-        return t + 1, new_state, outputs.write(t, output)
+        new_output, new_state = cell(steps.read(t), state)
+        new_output, new_state = _masked(t, lengths, new_output, new_state, state)
+        return t + 1, new_state, [ta.write(t, out) for ta, out in
+                                  zip(outputs, nest.flatten(new_output))]
     _, state, outputs = control_flow.while_loop(lambda t, *_: t < bound, body,
                                                 (0, state, outputs))
-    return outputs.stack(), state
+    return nest.pack_sequence_as(output, [ta.stack() for ta in outputs]), state

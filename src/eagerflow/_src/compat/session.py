@@ -300,11 +300,13 @@ class Session:
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """The values of `fetches` (NumPy arrays, None for operations) in their structure,
-        with `feed_dict` ({tensor or name: value}) replacing the tensors it names.
+        with `feed_dict` ({tensor or name: value}) replacing the tensors it names; a key
+        may be a nested tuple of tensors (an RNN's state), its value of the same structure.
 
         With `options` giving ``timeout_in_ms``, an op still waiting (on a queue) then
         raises DeadlineExceededError."""
         del run_metadata
+        feed_dict = _flat_feeds(feed_dict)
         timeout = getattr(options, "timeout_in_ms", None) if options is not None else None
         if not isinstance(timeout, int) or timeout <= 0:
             return self._run_once(fetches, feed_dict)
@@ -461,6 +463,7 @@ class Session:
             raise _partial_error("Must run 'setup' before performing partial runs!")
         allowed, feedable, known = self._partial[handle]
         feeds = dict(known)
+        feed_dict = _flat_feeds(feed_dict)
         for key, value in (feed_dict or {}).items():
             t = self._feed_key(key)
             if all(t is not f for f in feedable):
@@ -534,6 +537,28 @@ class InteractiveSession(Session):
 
 
 # Graph tensors and operations run in the default session (TF 1's ``t.eval()``).
+def _flat_feeds(feed_dict):
+    """`feed_dict` with each key that is a nested tuple of tensors replaced by its tensors,
+    each fed its part of the value (of the same structure), as TF reads a feed dict."""
+    if not feed_dict or not any(isinstance(k, tuple) for k in feed_dict):
+        return feed_dict
+    flat = {}
+    for key, value in feed_dict.items():
+        if isinstance(key, tuple):
+            keys, values = nest.flatten(key), nest.flatten(value)
+            if len(keys) != len(values):
+                raise ValueError(f"Could not flatten dictionary. Key had {len(keys)} elements, "
+                                 f"but value had {len(values)} elements. Key: {keys}, value: "
+                                 f"{values}.")
+        else:
+            keys, values = [key], [value]
+        for k, v in zip(keys, values):
+            if k in flat:
+                raise ValueError(f"Cannot flatten dict because this key is not unique: {k}")
+            flat[k] = v
+    return flat
+
+
 def _eval(self, feed_dict=None, session=None):
     """The value of this tensor in `session` (the default session when None)."""
     return resolve(session).run(self, feed_dict)

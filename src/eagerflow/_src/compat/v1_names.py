@@ -379,18 +379,74 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         if false_fn is not None:
             raise TypeError("cond(): false_fn and fn2 may not be set simultaneously.")
         false_fn = fn2
-    if strict:
-        return control_flow.cond(pred, true_fn, false_fn, name)
+    from eagerflow._src.compat import graph_mode  # noqa: PLC0415
+    v1 = graph_mode.v1_control_flow()
+    if v1:
+        _check_v1_pred(pred, name)
+    results = {}
 
-    def unpacked(fn):
+    def unpacked(fn, which):
         if not callable(fn):
             return fn  # (TF 2's `cond` names the missing or bad branch)
 
         def branch():
             out = fn()
-            return out[0] if isinstance(out, (list, tuple)) and len(out) == 1 else out
+            if v1 and out is None:  # (TF 1's cond says so as the branch is built)
+                raise ValueError(f"'{which}' must have a return value.")
+            if not strict and isinstance(out, (list, tuple)) and len(out) == 1:
+                out = out[0]
+            results[which] = out
+            return out
         return branch
-    return control_flow.cond(pred, unpacked(true_fn), unpacked(false_fn), name)
+    try:
+        return control_flow.cond(pred, unpacked(true_fn, "true_fn"),
+                                 unpacked(false_fn, "false_fn"), name)
+    except (TypeError, ValueError) as e:
+        error = e
+    if v1 and len(results) == 2:  # (TF 1's errors for branches that do not match)
+        _check_v1_branches(results["true_fn"], results["false_fn"])
+    raise error
+
+
+def _check_v1_pred(pred, name):
+    """TF 1's cond takes a boolean scalar tensor (its Switch op's input), not a Python bool;
+    its errors use up the cond's name, as TF's are raised in its name scope."""
+    if isinstance(pred, bool):
+        error = TypeError("'pred' must not be a Python bool.")
+    else:
+        pred = convert.convert_to_tensor(pred)
+        rank = pred.shape.rank
+        if pred.dtype.base_dtype != _d.bool:
+            error = TypeError(f"Input 'pred' of 'Switch' Op has type "
+                              f"{pred.dtype.base_dtype.name} that does not match expected "
+                              f"type of bool.")
+        elif rank not in (None, 0):
+            error = ValueError
+        else:
+            return
+    with context.name_scope(name or "cond") as scope:
+        if error is ValueError:
+            shape = "[" + ",".join("?" if d is None else str(d)
+                                   for d in pred.shape.as_list()) + "]"
+            error = ValueError(f"Shape must be rank 0 but is rank {rank} for '{{{{node "
+                               f"{scope}Switch}}}} = Switch[T=DT_BOOL]({pred.op.name}, "
+                               f"{pred.op.name})' with input shapes: {shape}, {shape}.")
+        raise error
+
+
+def _check_v1_branches(true_out, false_out):
+    """The errors of TF 1's cond for branch results that do not match: nest's for their
+    structures, then a ValueError naming the dtypes."""
+    from eagerflow._src.core import nest  # noqa: PLC0415
+    nest.map_structure(lambda a, b: None, true_out, false_out, expand_composites=True)
+    for a, b in zip(nest.flatten(true_out, expand_composites=True),
+                    nest.flatten(false_out, expand_composites=True)):
+        a_dtype, b_dtype = (getattr(v, "dtype", None) for v in (a, b))
+        if a_dtype is not None and b_dtype is not None and \
+                a_dtype.base_dtype != b_dtype.base_dtype:
+            raise ValueError(f"Outputs of 'true_fn' and 'false_fn' must have the same type(s). "
+                             f"Received {a_dtype.name} from 'true_fn' and {b_dtype.name} from "
+                             f"'false_fn'.")
 
 
 @export("compat.v1.arg_max")

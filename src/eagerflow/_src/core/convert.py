@@ -398,6 +398,8 @@ def to_array(value, dtype=None):
         if value.value is None:
             raise ValueError(f"Cannot convert an unknown Dimension to a Tensor: {value}")
         return to_array(value.value, dtype)
+    if value is None and context.get().graph is not None:  # (as TF's graph constants say)
+        raise ValueError("None values not supported.")
     if value is None or isinstance(value, (dict, set)) or callable(value) and not hasattr(
             value, "__array__"):
         raise _unsupported(value)
