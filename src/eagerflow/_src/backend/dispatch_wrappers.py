@@ -4667,6 +4667,17 @@ def _w8c872ea012(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w8c92f3feb3(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(pylist, dtype=None, ragged_rank=None, inner_shape=None, row_splits_dtype=None):
+        try:
+            return _export_fn(pylist, dtype, ragged_rank, inner_shape, row_splits_dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'pylist': pylist, 'dtype': dtype, 'ragged_rank': ragged_rank, 'inner_shape': inner_shape, 'row_splits_dtype': row_splits_dtype})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w8cad34da34(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(inputs, collections=None, name=None):
         try:
@@ -7593,6 +7604,17 @@ def _we330568247(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _we39eaf2313(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(dtype, ragged_rank, value_shape=None, name=None):
+        try:
+            return _export_fn(dtype, ragged_rank, value_shape, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'dtype': dtype, 'ragged_rank': ragged_rank, 'value_shape': value_shape, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _we3f8db2eea(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(tensors, batch_size, capacity, min_after_dequeue, num_threads=None, seed=None, enqueue_many=None, shapes=None, allow_smaller_final_batch=None, shared_name=None, name=None):
         try:
@@ -8877,6 +8899,8 @@ WRAPPERS = {
     'compat.v1.placeholder': _w1170bb140a,
     'compat.v1.placeholder_with_default': _wf672072809,
     'compat.v1.py_func': _wc4a3fc147b,
+    'compat.v1.ragged.constant_value': _w8c92f3feb3,
+    'compat.v1.ragged.placeholder': _we39eaf2313,
     'compat.v1.random.stateless_multinomial': _wd4f19dacda,
     'compat.v1.random_poisson': _wb97fb3881f,
     'compat.v1.reduce_all': _w6a25b977c5,

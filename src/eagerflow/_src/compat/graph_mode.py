@@ -28,6 +28,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph import control_flow
 from eagerflow._src.graph import graph as _graph
 from eagerflow._src.ops import random_ops
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 
 @export("compat.v1.GraphKeys")
@@ -603,3 +604,15 @@ def _hash(self):
 
 
 _graph.SymbolicTensor.__hash__ = _hash
+_ragged_hash = RaggedTensor.__hash__
+
+
+def _ragged_tensor_hash(self):
+    # (a ragged tensor of a v1 graph too: a ragged placeholder is a feed_dict key)
+    values = self.flat_values
+    if isinstance(values, _graph.SymbolicTensor) and values._op.graph.building_function is False:
+        return id(self)
+    return _ragged_hash(self)
+
+
+RaggedTensor.__hash__ = _ragged_tensor_hash

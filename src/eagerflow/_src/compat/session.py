@@ -19,7 +19,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import trackable as _trackable
-from eagerflow._src.compat import graph_mode, variable_scope
+from eagerflow._src.compat import graph_mode, ragged_v1, variable_scope
 from eagerflow._src.compat.v1 import _prune
 from eagerflow._src.compat.v1 import needed_ops as _needed_ops
 from eagerflow._src.core import dtypes as _d
@@ -30,6 +30,7 @@ from eagerflow._src.graph.graph import Operation, SymbolicTensor
 from eagerflow._src.ops import accumulator_ops, data_flow_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
 _default = threading.local()
 _PLAIN = (SymbolicTensor, Operation, Variable, str)  # fetches `run` may key by identity
@@ -66,14 +67,51 @@ IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
                                             ["values", "indices", "dense_shape"])
 
 
-def _sparse_fetch(fetch):
+# A fetched `RaggedTensor`'s parts, made a `RaggedTensorValue` once fetched
+_RaggedParts = collections.namedtuple("_RaggedParts", ["flat_values", "nested_row_splits"])
+
+
+def _composite_fetch(fetch):
     """A fetched `SparseTensor` (`IndexedSlices`) as its three tensors, fetched as a
-    `SparseTensorValue` (an ``IndexedSlicesValue``)."""
+    `SparseTensorValue` (an ``IndexedSlicesValue``); a `RaggedTensor` as its parts."""
     if isinstance(fetch, SparseTensor):
         return SparseTensorValue(fetch.indices, fetch.values, fetch.dense_shape)
     if isinstance(fetch, IndexedSlices):
         return IndexedSlicesValue(fetch.values, fetch.indices, fetch.dense_shape)
+    if isinstance(fetch, RaggedTensor):
+        return _RaggedParts(fetch.flat_values, tuple(fetch.nested_row_splits))
     return fetch
+
+
+def _ragged_values(result):
+    """`result` (fetched values in the fetches' structure) with each ragged tensor's parts
+    made its `RaggedTensorValue`."""
+    if isinstance(result, _RaggedParts):
+        return ragged_v1.from_parts(*result)
+    if isinstance(result, dict):
+        return type(result)((k, _ragged_values(v)) for k, v in result.items())
+    if isinstance(result, tuple) and hasattr(result, "_fields"):
+        return type(result)(*map(_ragged_values, result))
+    if isinstance(result, (list, tuple)):
+        return type(result)(map(_ragged_values, result))
+    return result
+
+
+def _parts_fed(key, value):
+    """The (tensor, value) feeds of a composite `key` (a sparse or ragged placeholder) given
+    `value`, or [(key, value)]."""
+    if isinstance(key, SparseTensor):
+        return list(zip((key.indices, key.values, key.dense_shape), value))
+    if isinstance(key, RaggedTensor):
+        if not isinstance(value, (ragged_v1.RaggedTensorValue, RaggedTensor)):
+            raise TypeError(f"Cannot feed a {type(value).__name__} to a RaggedTensor: a "
+                            f"RaggedTensorValue is expected")
+        if value.ragged_rank != key.ragged_rank:
+            raise ValueError(f"Cannot feed a value of ragged rank {value.ragged_rank} to a "
+                             f"RaggedTensor of ragged rank {key.ragged_rank}")
+        return list(zip((key.flat_values, *key.nested_row_splits),
+                        (value.flat_values, *value.nested_row_splits)))
+    return [(key, value)]
 
 
 class _Options:
@@ -369,13 +407,14 @@ class Session:
             self._element(None)
         feed_keys, values = [], []
         feeds = list((feed_dict or {}).items())
-        if any(isinstance(k, SparseTensor) for k, _ in feeds):  # (its three tensors, each fed)
-            fast_key = None
-            feeds = [f for k, v in feeds for f in (
-                zip((k.indices, k.values, k.dense_shape), v) if isinstance(k, SparseTensor)
-                else ((k, v),))]
-        if any(isinstance(f, (SparseTensor, IndexedSlices)) for f in nest.flatten(fetches)):
-            fetches = nest.map_structure(_sparse_fetch, fetches)
+        if any(isinstance(k, (SparseTensor, RaggedTensor)) for k, _ in feeds):
+            fast_key = None  # (their parts, each fed)
+            feeds = [f for k, v in feeds for f in _parts_fed(k, v)]
+        ragged = False
+        if any(isinstance(f, (SparseTensor, IndexedSlices, RaggedTensor))
+               for f in nest.flatten(fetches)):
+            ragged = any(isinstance(f, RaggedTensor) for f in nest.flatten(fetches))
+            fetches = nest.map_structure(_composite_fetch, fetches)
             kind = type(fetches)
         for key, value in feeds:
             try:
@@ -422,7 +461,8 @@ class Session:
                 tuple(plain), tuple(feed_dict or ()))
         if not nest.is_nested(fetches):
             return results[0]
-        return nest.pack_sequence_as(fetches, results)
+        packed = nest.pack_sequence_as(fetches, results)
+        return _ragged_values(packed) if ragged else packed
 
     def _feed_value(self, t, value):
         if type(value) is EagerTensor:

@@ -69,6 +69,19 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     if isinstance(pylist, RaggedTensor):
         raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
     pylist = _as_lists(pylist)
+    parts = host_parts(pylist, dtype, ragged_rank, inner_shape, row_splits_dtype)
+    if parts is None:
+        return _constant(pylist, dtype, shape=inner_shape)  # (a tensor, as TF's)
+    values, splits = parts
+    return RaggedTensor.from_nested_row_splits(
+        convert_to_tensor(values), [convert_to_tensor(s) for s in splits], validate=False)
+
+
+def host_parts(pylist, dtype, ragged_rank, inner_shape, row_splits_dtype, as_numpy=False):
+    """The flat values and nested row splits (NumPy arrays) of the ragged value of nested
+    lists `pylist` (as `constant` takes them), or None where it is a plain tensor's: host
+    arrays, not tensors, so that while tracing they are still values. Values of no `dtype`
+    take TF's default dtypes (int32, float32), or NumPy's `as_numpy`."""
     scalars, lists = set(), []
     _depths(pylist, 0, scalars, lists)
     if len(scalars) > 1:
@@ -92,7 +105,7 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
                              f"{ragged_rank} and dim(inner_shape)={len(inner_shape)}")
     if ragged_rank == 0 or ragged_rank is None and (
             max_depth < 2 or inner_shape is not None and max_depth - len(inner_shape) < 2):
-        return _constant(pylist, dtype, shape=inner_shape)  # (a tensor, as TF's)
+        return None
     if ragged_rank is None:
         ragged_rank = max(1, max_depth - 1) if scalar_depth is None else \
             max(1, scalar_depth - 1 - len(inner_shape or ()))
@@ -106,14 +119,15 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
         items = [v for r in items for v in r]
     nested_lengths.append([len(r) for r in items])
     items = [v for r in items for v in r]
+    dtype = None if dtype is None else _d.as_dtype(dtype)
     if items:
-        # (a host array, not a tensor: while tracing a tensor would be symbolic)
-        values = to_array(items, None if dtype is None else _d.as_dtype(dtype))
+        values = np.array(items, None if dtype is None else dtype.as_numpy_dtype) \
+            if as_numpy else to_array(items, dtype)
     else:
         shape = [0] + list(inner_shape or [0] * max(depth - 1 - ragged_rank, 0))
-        values = np.zeros(shape, (_d.as_dtype(dtype) if dtype is not None
-                                  else _d.float32).as_numpy_dtype)
-        if dtype is not None and _d.as_dtype(dtype) == _d.string:
+        values = np.zeros(shape, dtype.as_numpy_dtype if dtype is not None else
+                          np.float64 if as_numpy else np.float32)
+        if dtype == _d.string:
             values = values.astype(object)
     if inner_shape is not None and items:
         values = values.reshape([len(items)] + list(inner_shape))
@@ -122,9 +136,8 @@ def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None,
     for lengths in nested_lengths:
         s = np.zeros(len(lengths) + 1, splits_dtype)
         np.cumsum(lengths, out=s[1:])
-        splits.append(convert_to_tensor(s))
-    return RaggedTensor.from_nested_row_splits(convert_to_tensor(values), splits,
-                                               validate=False)
+        splits.append(s)
+    return values, splits
 
 
 # -- tf.ragged.range -----------------------------------------------------------------------------

@@ -161,7 +161,7 @@ from eagerflow._src.summary.protos import (  # noqa: F401
 from eagerflow.compat.v1 import (  # noqa: F401
     app, compat, data, debugging, dtypes, errors, feature_column, flags, gfile, graph_util, image,
     initializers, io, keras, layers, linalg, logging, losses, manip, math, metrics, nn, python_io,
-    queue, random, saved_model, sets, sparse, spectral, strings, summary, test, train)
+    queue, ragged, random, saved_model, sets, sparse, spectral, strings, summary, test, train)
 
 
 def __getattr__(name):
