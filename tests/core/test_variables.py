@@ -223,3 +223,25 @@ def test_variable_handle_is_a_scalar_resource():
     def f():
         return tf.constant(v.handle.dtype == tf.resource and v.handle.shape.rank == 0)
     assert bool(f())
+
+
+def test_eager_variable_has_no_op_or_graph_and_no_session_methods():
+    # TF 2.21: its handle is an eager tensor, eagerly and inside a function alike
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def inside():
+        with pytest.raises(AttributeError,
+                           match="^Tensor.op is undefined when eager execution is enabled.$"):
+            v.op
+        return v.read_value()
+    inside()
+    with pytest.raises(AttributeError, match="^Tensor.graph is undefined when eager"):
+        v.graph
+    assert getattr(v, "op", None) is None and v.initializer is None
+    for call in (v.eval, v.to_proto, lambda: v.create):
+        with pytest.raises(RuntimeError,
+                           match="^This operation is not supported when eager execution is "
+                                 "enabled.$"):
+            call()
+    assert v.read_value_no_copy().numpy() == 1.0

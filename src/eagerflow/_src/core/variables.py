@@ -450,19 +450,24 @@ class Variable(metaclass=_VariableMeta):
                              f"Got a {type(constraint)}:  {constraint}")
         synchronization, aggregation = _sync_and_aggregation(synchronization, aggregation,
                                                              name)
-        with context.init_scope():  # created eagerly, even while a function is traced
+        ctx = context.get()
+        # Without lifting (TF's option), a variable made while a function is traced is the
+        # function's own: each run of it assigns the initial value anew.
+        local = not experimental_enable_variable_lifting and \
+            getattr(ctx.graph, "building_function", False)
+        # (else created eagerly, even while a function is traced)
+        with contextlib.nullcontext() if local else context.init_scope():
             if callable(initial_value):
                 initial_value = initial_value()
             value = convert_to_tensor(initial_value, dtype=None if dtype is None else
                                       _d.as_dtype(dtype))
-            if type(value) is not EagerTensor:
+            if type(value) is not EagerTensor and not local:
                 # A traced initial value fixed by constants alone (``tf.zeros([2])``
                 # written inside a function) is as good as an eager one.
                 known = get_static_value(value)
                 value = value if known is None else from_array(known)
-        ctx = context.get()
         from_inputs = type(value) is not EagerTensor
-        if from_inputs and (ctx.graph is None or ctx.new_variables is None):
+        if from_inputs and not local and (ctx.graph is None or ctx.new_variables is None):
             raise ValueError(f"A variable's initial value must not depend on the inputs of "
                              f"the traced function (got {value!r}); pass the value from "
                              f"outside, or create the variable outside the function.")
@@ -485,7 +490,7 @@ class Variable(metaclass=_VariableMeta):
         self._synchronization = synchronization
         self._aggregation = aggregation
         self._device = ctx.device_name
-        if ctx.new_variables is not None:
+        if ctx.new_variables is not None and not local:
             ctx.new_variables.append(self)
         if from_inputs:
             # As in TF, an initial value computed from a function's inputs is assigned by
@@ -652,9 +657,30 @@ class _ResourceOperators:
     __ipow__ = _no_in_place("var **= value", "var.assign(var ** value)", "out = var ** value")
 
 
+def _eager_handle_has_no(name):
+    """A property TF's variable takes from its handle, an eager tensor, which has none."""
+    def missing(self):
+        raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+    return property(missing)
+
+
+def _not_eagerly(self, *_, **__):
+    raise RuntimeError("This operation is not supported when eager execution is enabled.")
+
+
 class ResourceVariable(_ResourceOperators, Variable):
     """The class of the variables ``tf.Variable(...)`` makes, as in TF
     (``type(v).__name__ == "ResourceVariable"``; ``isinstance(v, tf.Variable)``)."""
+
+    # (a TF 1 graph's variables are of another class, which has them)
+    op = _eager_handle_has_no("op")
+    graph = _eager_handle_has_no("graph")
+    create = property(_not_eagerly)
+    eval = to_proto = _not_eagerly
+
+    def read_value_no_copy(self):
+        """The value, as `read_value` (TF's copies none where it may)."""
+        return self.value()
 
 
 class _UnreadVariable(_ResourceOperators, Variable):
