@@ -550,3 +550,18 @@ def test_a_root_variables_key_starts_with_a_slash(tmp_path):
     v.assign(5.0)
     tf.train.Checkpoint(v, w=w).restore(path).assert_consumed()
     assert float(v.numpy()) == 1.0
+
+
+def test_static_tables_are_checkpoint_nodes_with_nothing_to_save(tmp_path):
+    def static():
+        return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a"], [1]), -1)
+    vocab = tf.lookup.StaticVocabularyTable(
+        tf.lookup.KeyValueTensorInitializer(["a"], tf.constant([0], tf.int64)), 2)
+    path = tf.train.Checkpoint(t=static(), vocab=vocab, v=tf.Variable(1.0)).save(
+        str(tmp_path / "ck"))
+    # TF 2.21: only the variable and the save counter hold values
+    assert [n for n, _ in tf.train.list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "save_counter/.ATTRIBUTES/VARIABLE_VALUE",
+        "v/.ATTRIBUTES/VARIABLE_VALUE"]
+    tf.train.Checkpoint(t=static(), vocab=vocab, v=tf.Variable(0.0)).restore(
+        path).assert_consumed()
