@@ -224,6 +224,29 @@ def _no_outputs(*_, **__):
     return []
 
 
+def _update_rule(var, delta, **_):
+    """An update's static check, as TF's shape function makes it while a graph is built:
+    the update's shape must be the variable's (a ValueError naming the node)."""
+    found = None if context.executing_eagerly() else resource_variable_info(var)
+    if found is None or found[1].rank is None or delta.shape.rank is None:
+        return []
+    have, given = found[1], delta.shape
+    if have.rank != given.rank:
+        sentence = f"Shapes must be equal rank, but are {have.rank} and {given.rank}"
+    else:
+        bad = next((i for i, (a, b) in enumerate(zip(have.as_list(), given.as_list()))
+                    if a is not None and b is not None and a != b), None)
+        if bad is None:
+            return []
+        sentence = (f"Dimension {bad} in both shapes must be equal, but are {have[bad]} and "
+                    f"{given[bad]}. Shapes are {errors.shape_text(have.as_list())} and "
+                    f"{errors.shape_text(given.as_list())}.")
+    error = ValueError(sentence)
+    # (the graph names the node; TF's shapes: the resource's, a scalar, and the update's)
+    error.shape_rule = sentence, f"[], {errors.shape_text(given.as_list())}"
+    raise error
+
+
 # Each variable by the id of its handle (``v.handle``), as ``tf.raw_ops`` takes variables
 _BY_HANDLE = weakref.WeakValueDictionary()
 
@@ -241,10 +264,10 @@ runs_rules[_READ] = RUNS_ONCE  # (a graph that also assigns has no runs: see run
 _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable="variable update")
 # (an update makes a new array: they keep no view of what they add)
-_ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=True, tied=(),
+_ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _update_rule, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_args[_ASSIGN_ADD] = ("resource", "value")
-_ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
+_ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _update_rule, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_args[_ASSIGN_SUB] = ("resource", "value")
 takes_narrow(_d.NARROW, _READ, _ASSIGN)  # (TF keeps float8 and int4 variables, no updates)
