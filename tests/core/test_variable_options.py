@@ -65,3 +65,10 @@ def test_a_variable_not_lifted_is_the_functions_own_made_anew_each_run():
         lifted()
     eager = tf.Variable(3.0, experimental_enable_variable_lifting=False)
     assert eager.numpy() == 3.0
+
+
+def test_an_initial_value_of_another_dtype_is_named_in_the_error():
+    with pytest.raises(ValueError, match="^initial_value: Tensor conversion requested dtype "
+                                         "int32 for Tensor with dtype float32"):
+        tf.Variable(tf.zeros([2]), dtype=tf.int32)
+    assert tf.Variable([1, 2], dtype=tf.float16).dtype == tf.float16

@@ -483,7 +483,7 @@ class Variable(metaclass=_VariableMeta):
             if callable(initial_value):
                 initial_value = initial_value()
             value = convert_to_tensor(initial_value, dtype=None if dtype is None else
-                                      _d.as_dtype(dtype))
+                                      _d.as_dtype(dtype), name="initial_value")
             if type(value) is not EagerTensor and not local:
                 # A traced initial value fixed by constants alone (``tf.zeros([2])``
                 # written inside a function) is as good as an eager one.
