@@ -193,3 +193,16 @@ def test_a_handle_outlives_its_variable_object():
     R.AssignAddVariableOp(resource=h, value=[1.0, 1.0])
     assert R.ReadVariableOp(resource=h, dtype=tf.float32).numpy().tolist() == [2.0, 3.0]
     assert R.VariableShape(input=h).numpy().tolist() == [2]
+
+
+def test_an_optimizer_update_of_a_variable_made_by_name_in_a_function():
+    h = R.VarHandleOp(dtype=tf.float32, shape=[2], shared_name="raw_trained")
+    R.AssignVariableOp(resource=h, value=[1.0, 1.0])
+
+    @tf.function
+    def step():
+        R.ResourceApplyGradientDescent(var=h, alpha=0.5, delta=tf.constant([1.0, 2.0]))
+        return R.ReadVariableOp(resource=h, dtype=tf.float32)
+    assert step().numpy().tolist() == [0.5, 0.0]
+    R.ResourceApplyGradientDescent(var=h, alpha=1.0, delta=tf.constant([0.5, 0.5]))
+    assert R.ReadVariableOp(resource=h, dtype=tf.float32).numpy().tolist() == [0.0, -0.5]
