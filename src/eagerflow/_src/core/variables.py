@@ -224,7 +224,7 @@ def _no_outputs(*_, **__):
     return []
 
 
-def _update_rule(var, delta, **_):
+def _update_rule(var, delta, *_, **__):
     """An update's static check, as TF's shape function makes it while a graph is built:
     the update's shape must be the variable's (a ValueError naming the node)."""
     found = None if context.executing_eagerly() else resource_variable_info(var)
