@@ -184,7 +184,10 @@ def _dtype_of(array):
 def _check_update(value, delta, op_name):
     dtype = _dtype_of(delta)
     if dtype is not None and (dtype.is_bool or dtype == _d.string):  # (TF adds numbers only)
-        raise no_kernel_error(op_name, {"dtype": dtype}, (), graph=True)
+        # (TF finds no kernel before running any: its text has no function around it)
+        error = no_kernel_error(op_name, {"dtype": dtype}, (), graph=True)
+        raise errors.before_kernel(type(error)(
+            None, op_name, f"{error.message}\n\t [[{op_name}]] [Op:{op_name}]"))
     if value.dtype != delta.dtype:
         raise errors.InvalidArgumentError(None, None,
                                           "DType of variable handle and value does not match.")
