@@ -550,3 +550,35 @@ def test_a_root_variables_key_starts_with_a_slash(tmp_path):
     v.assign(5.0)
     tf.train.Checkpoint(v, w=w).restore(path).assert_consumed()
     assert float(v.numpy()) == 1.0
+
+
+def test_static_tables_are_checkpoint_nodes_with_nothing_to_save(tmp_path):
+    def static():
+        return tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a"], [1]), -1)
+    vocab = tf.lookup.StaticVocabularyTable(
+        tf.lookup.KeyValueTensorInitializer(["a"], tf.constant([0], tf.int64)), 2)
+    path = tf.train.Checkpoint(t=static(), vocab=vocab, v=tf.Variable(1.0)).save(
+        str(tmp_path / "ck"))
+    # TF 2.21: only the variable and the save counter hold values
+    assert [n for n, _ in tf.train.list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "save_counter/.ATTRIBUTES/VARIABLE_VALUE",
+        "v/.ATTRIBUTES/VARIABLE_VALUE"]
+    tf.train.Checkpoint(t=static(), vocab=vocab, v=tf.Variable(0.0)).restore(
+        path).assert_consumed()
+
+
+@pytest.mark.parametrize("key_dtype, value_dtype, key", [
+    (tf.string, tf.int64, "mt/.ATTRIBUTES/table-values; expected dtype int64 does not equal "
+                          "original dtype float"),
+    (tf.int64, tf.float32, "mt/.ATTRIBUTES/table-keys; expected dtype int64 does not equal "
+                           "original dtype string"),
+])
+def test_a_table_of_other_dtypes_than_saved_is_not_restored(tmp_path, key_dtype, value_dtype,
+                                                            key):
+    saved = tf.lookup.experimental.MutableHashTable(tf.string, tf.float32, 0.0)
+    saved.insert(["a"], [1.5])
+    path = tf.train.Checkpoint(mt=saved).write(str(tmp_path / "ck"))
+    table = tf.lookup.experimental.MutableHashTable(key_dtype, value_dtype, 0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=f"tensor_name = {key}"):
+        tf.train.Checkpoint(mt=table).read(path)
+    assert int(table.size()) == 0

@@ -47,3 +47,28 @@ def test_module_walks_depth_first_as_tf():
                      ("kids", 1, "v"), ("kids", 1, "kids", 0, "v")]
     assert [v.name for v in m._flatten(recursive=False,
                                        predicate=lambda x: isinstance(x, tf.Variable))] == ["av:0"]
+
+
+def test_a_variable_not_lifted_is_the_functions_own_made_anew_each_run():
+    @tf.function
+    def counts():
+        v = tf.Variable(1.0, experimental_enable_variable_lifting=False)
+        v.assign_add(1.0)
+        return v.read_value()
+    # TF 2.21: 2.0 2.0 (each run assigns the initial value again; no singleton error)
+    assert [counts().numpy(), counts().numpy()] == [2.0, 2.0]
+
+    @tf.function
+    def lifted():
+        return tf.Variable(1.0).read_value()
+    with pytest.raises(ValueError, match="only supports singleton tf.Variables"):
+        lifted()
+    eager = tf.Variable(3.0, experimental_enable_variable_lifting=False)
+    assert eager.numpy() == 3.0
+
+
+def test_an_initial_value_of_another_dtype_is_named_in_the_error():
+    with pytest.raises(ValueError, match="^initial_value: Tensor conversion requested dtype "
+                                         "int32 for Tensor with dtype float32"):
+        tf.Variable(tf.zeros([2]), dtype=tf.int32)
+    assert tf.Variable([1, 2], dtype=tf.float16).dtype == tf.float16

@@ -223,3 +223,59 @@ def test_variable_handle_is_a_scalar_resource():
     def f():
         return tf.constant(v.handle.dtype == tf.resource and v.handle.shape.rank == 0)
     assert bool(f())
+
+
+def test_eager_variable_has_no_op_or_graph_and_no_session_methods():
+    # TF 2.21: its handle is an eager tensor, eagerly and inside a function alike
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def inside():
+        with pytest.raises(AttributeError,
+                           match="^Tensor.op is undefined when eager execution is enabled.$"):
+            v.op
+        return v.read_value()
+    inside()
+    with pytest.raises(AttributeError, match="^Tensor.graph is undefined when eager"):
+        v.graph
+    assert getattr(v, "op", None) is None and v.initializer is None
+    for call in (v.eval, v.to_proto, lambda: v.create):
+        with pytest.raises(RuntimeError,
+                           match="^This operation is not supported when eager execution is "
+                                 "enabled.$"):
+            call()
+    assert v.read_value_no_copy().numpy() == 1.0
+
+
+def test_an_update_of_another_shape_fails_while_the_function_is_traced():
+    w = tf.Variable([1.0, 2.0, 3.0])
+
+    @tf.function
+    def add(x):
+        w.assign_add(x)
+        return w.value()
+
+    @tf.function
+    def sub(x):
+        w.assign_sub(x)
+        return w.value()
+    # TF 2.21's shape function: a ValueError naming the node, before anything runs
+    with pytest.raises(ValueError, match=r"ValueError: Shapes must be equal rank, but are 1 "
+                                         r"and 0 for '\{\{node AssignAddVariableOp\}\} = .* "
+                                         r"with input shapes: \[\], \[\]\."):
+        add(tf.constant(1.0))
+    with pytest.raises(ValueError, match=r"ValueError: Dimension 0 in both shapes must be "
+                                         r"equal, but are 3 and 2\. Shapes are \[3\] and "
+                                         r"\[2\]\. for "
+                                         r"'\{\{node AssignSubVariableOp\}\}.* with input "
+                                         r"shapes: \[\], \[2\]\."):
+        sub(tf.constant([1.0, 2.0]))
+    assert w.numpy().tolist() == [1.0, 2.0, 3.0]
+    assert add(tf.constant([1.0, 1.0, 1.0])).numpy().tolist() == [2.0, 3.0, 4.0]
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def unknown(x):  # (checked when it runs)
+        w.assign_add(x)
+        return w.value()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot update variable"):
+        unknown(tf.constant(1.0))

@@ -464,3 +464,18 @@ def test_static_table_initializer_errors_name_tfs_import(keys, values, error, me
     with pytest.raises(error, match=r"\{\{function_node __wrapped__LookupTableImportV2_device_"
                                     r".*" + re.escape(message) + r".*\[Op:LookupTableImportV2\]"):
         tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), -1)
+
+
+def test_a_vocabulary_file_shorter_than_vocab_size_fails_with_tfs_message(tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("apple\nbanana\ncherry\n")
+
+    def table(size):
+        return tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            str(path), tf.string, -2, tf.int64, -1, vocab_size=size), -1)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"__wrapped__InitializeTableFromTextFileV2_device_.*Invalid "
+                             r"vocab_size in .*vocab\.txt: expected 5 but got 3 "
+                             r"\[Op:InitializeTableFromTextFileV2\]"):
+        table(5)
+    assert [int(table(3).size()), int(table(2).size())] == [3, 2]

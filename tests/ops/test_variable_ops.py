@@ -70,3 +70,20 @@ def test_scatter_methods_take_indexed_slices_rows():
         v.scatter_update(tf.ones([2]))
     with pytest.raises(tf.errors.InvalidArgumentError):
         v.scatter_update(tf.IndexedSlices(tf.ones([1, 2]), tf.constant([5])))
+
+
+def test_sparse_read_takes_int32_or_int64_indices_only():
+    v = tf.Variable([1.0, 2.0])
+    assert v.sparse_read(tf.constant([1], tf.int64)).numpy().tolist() == [2.0]
+    for indices in (tf.constant([0], tf.int16), tf.constant([0.0])):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"^Value for attr 'Tindices' of \w+ is not in the list of "
+                                 r"allowed values: int32, int64\n.*\{\{node ResourceGather\}\}"):
+            v.sparse_read(indices)
+
+    @tf.function
+    def read(i):
+        return v.sparse_read(i)
+    with pytest.raises(TypeError, match="Value passed to parameter 'indices' has DataType "
+                                        "int16 not in list of allowed values: int32, int64"):
+        read(tf.constant([0], tf.int16))

@@ -33,6 +33,7 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.module import tracked, wrap
 from eagerflow._src.core.protos import checkpoint as pb
+from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.variables import Variable
 
 
@@ -310,7 +311,9 @@ class Checkpoint:
             kwargs["root"] = root
         for key, value in sorted(kwargs.items()):
             target = value() if isinstance(value, weakref.ref) else value
-            if not trackable.is_trackable(target) and not trackable._holds(target):
+            # (a resource with nothing to save, a static table, is a node all the same)
+            if not (trackable.is_trackable(target) or trackable._holds(target)
+                    or isinstance(target, TrackableResource)):
                 raise ValueError(f"`Checkpoint` was expecting {key} to be a trackable object "
                                  f"(an object derived from `Trackable`), got {target}. If "
                                  f"you believe this object should be trackable (i.e. it is "

@@ -42,6 +42,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
 from eagerflow._src.core.module import WRAPPER_TYPES, Module, unsaveable
 from eagerflow._src.core.protos import checkpoint as pb
+from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.variables import Variable
 
 VARIABLE_VALUE = "VARIABLE_VALUE"
@@ -328,6 +329,22 @@ def dtype_mismatch(dtype, value, key):
             f"dtype {_c_name(saved)}")
 
 
+def _check_dtypes(wanted, values, keys):
+    """TF's error for a checkpoint's `values` (``{name: array or {suffix: array}}``, saved
+    at `keys` plus the suffix) of other dtypes than the `wanted` tensors of the same form
+    (what the object saves itself)."""
+    for name, value in values.items():
+        want = wanted.get(name)
+        pairs = [(value[k], want[k], keys[name] + k) for k in value if k in want] \
+            if isinstance(value, dict) and isinstance(want, dict) else \
+            [(value, want, keys[name])] if want is not None else []
+        for array, tensor, key in pairs:
+            if isinstance(array, np.ndarray) and hasattr(tensor, "dtype"):
+                message = dtype_mismatch(tensor.dtype, array, key)
+                if message is not None:
+                    raise errors.InvalidArgumentError(None, None, message)
+
+
 def _check_value(variable, value, key):
     message = dtype_mismatch(variable.dtype, value, key)
     if message is not None:
@@ -425,8 +442,10 @@ class Restoration:
             if key is not None:
                 restore_variable(self.pending, obj, self.reader.get_tensor(key), key)
         elif hasattr(type(obj), "_restore_from_tensors"):
-            obj._restore_from_tensors({n: self._attribute_value(k)
-                                       for n, k in sorted(attributes.items())})
+            values = {n: self._attribute_value(k) for n, k in sorted(attributes.items())}
+            if isinstance(obj, TrackableResource):  # (a table: its keys' and values' dtypes)
+                _check_dtypes(obj._serialize_to_tensors(), values, attributes)
+            obj._restore_from_tensors(values)
             attributes = {}
         if attributes:
             self.unused_attributes[i] = sorted(attributes)

@@ -184,7 +184,10 @@ def _dtype_of(array):
 def _check_update(value, delta, op_name):
     dtype = _dtype_of(delta)
     if dtype is not None and (dtype.is_bool or dtype == _d.string):  # (TF adds numbers only)
-        raise no_kernel_error(op_name, {"dtype": dtype}, (), graph=True)
+        # (TF finds no kernel before running any: its text has no function around it)
+        error = no_kernel_error(op_name, {"dtype": dtype}, (), graph=True)
+        raise errors.before_kernel(type(error)(
+            None, op_name, f"{error.message}\n\t [[{op_name}]] [Op:{op_name}]"))
     if value.dtype != delta.dtype:
         raise errors.InvalidArgumentError(None, None,
                                           "DType of variable handle and value does not match.")
@@ -224,6 +227,29 @@ def _no_outputs(*_, **__):
     return []
 
 
+def _update_rule(var, delta, *_, **__):
+    """An update's static check, as TF's shape function makes it while a graph is built:
+    the update's shape must be the variable's (a ValueError naming the node)."""
+    found = None if context.executing_eagerly() else resource_variable_info(var)
+    if found is None or found[1].rank is None or delta.shape.rank is None:
+        return []
+    have, given = found[1], delta.shape
+    if have.rank != given.rank:
+        sentence = f"Shapes must be equal rank, but are {have.rank} and {given.rank}"
+    else:
+        bad = next((i for i, (a, b) in enumerate(zip(have.as_list(), given.as_list()))
+                    if a is not None and b is not None and a != b), None)
+        if bad is None:
+            return []
+        sentence = (f"Dimension {bad} in both shapes must be equal, but are {have[bad]} and "
+                    f"{given[bad]}. Shapes are {errors.shape_text(have.as_list())} and "
+                    f"{errors.shape_text(given.as_list())}.")
+    error = ValueError(sentence)
+    # (the graph names the node; TF's shapes: the resource's, a scalar, and the update's)
+    error.shape_rule = sentence, f"[], {errors.shape_text(given.as_list())}"
+    raise error
+
+
 # Each variable by the id of its handle (``v.handle``), as ``tf.raw_ops`` takes variables
 _BY_HANDLE = weakref.WeakValueDictionary()
 
@@ -241,10 +267,10 @@ runs_rules[_READ] = RUNS_ONCE  # (a graph that also assigns has no runs: see run
 _ASSIGN = register("AssignVariableOp", _assign, _no_outputs, multi=True, tied=(),
                    stateful=True, not_differentiable="variable update")
 # (an update makes a new array: they keep no view of what they add)
-_ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _no_outputs, multi=True, tied=(),
+_ASSIGN_ADD = register("AssignAddVariableOp", _assign_add, _update_rule, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_args[_ASSIGN_ADD] = ("resource", "value")
-_ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _no_outputs, multi=True, tied=(),
+_ASSIGN_SUB = register("AssignSubVariableOp", _assign_sub, _update_rule, multi=True, tied=(),
                        stateful=True, not_differentiable="variable update", keeps_no_view=True)
 tf_args[_ASSIGN_SUB] = ("resource", "value")
 takes_narrow(_d.NARROW, _READ, _ASSIGN)  # (TF keeps float8 and int4 variables, no updates)
@@ -450,19 +476,24 @@ class Variable(metaclass=_VariableMeta):
                              f"Got a {type(constraint)}:  {constraint}")
         synchronization, aggregation = _sync_and_aggregation(synchronization, aggregation,
                                                              name)
-        with context.init_scope():  # created eagerly, even while a function is traced
+        ctx = context.get()
+        # Without lifting (TF's option), a variable made while a function is traced is the
+        # function's own: each run of it assigns the initial value anew.
+        local = not experimental_enable_variable_lifting and \
+            getattr(ctx.graph, "building_function", False)
+        # (else created eagerly, even while a function is traced)
+        with contextlib.nullcontext() if local else context.init_scope():
             if callable(initial_value):
                 initial_value = initial_value()
             value = convert_to_tensor(initial_value, dtype=None if dtype is None else
-                                      _d.as_dtype(dtype))
-            if type(value) is not EagerTensor:
+                                      _d.as_dtype(dtype), name="initial_value")
+            if type(value) is not EagerTensor and not local:
                 # A traced initial value fixed by constants alone (``tf.zeros([2])``
                 # written inside a function) is as good as an eager one.
                 known = get_static_value(value)
                 value = value if known is None else from_array(known)
-        ctx = context.get()
         from_inputs = type(value) is not EagerTensor
-        if from_inputs and (ctx.graph is None or ctx.new_variables is None):
+        if from_inputs and not local and (ctx.graph is None or ctx.new_variables is None):
             raise ValueError(f"A variable's initial value must not depend on the inputs of "
                              f"the traced function (got {value!r}); pass the value from "
                              f"outside, or create the variable outside the function.")
@@ -485,7 +516,7 @@ class Variable(metaclass=_VariableMeta):
         self._synchronization = synchronization
         self._aggregation = aggregation
         self._device = ctx.device_name
-        if ctx.new_variables is not None:
+        if ctx.new_variables is not None and not local:
             ctx.new_variables.append(self)
         if from_inputs:
             # As in TF, an initial value computed from a function's inputs is assigned by
@@ -652,9 +683,30 @@ class _ResourceOperators:
     __ipow__ = _no_in_place("var **= value", "var.assign(var ** value)", "out = var ** value")
 
 
+def _eager_handle_has_no(name):
+    """A property TF's variable takes from its handle, an eager tensor, which has none."""
+    def missing(self):
+        raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+    return property(missing)
+
+
+def _not_eagerly(self, *_, **__):
+    raise RuntimeError("This operation is not supported when eager execution is enabled.")
+
+
 class ResourceVariable(_ResourceOperators, Variable):
     """The class of the variables ``tf.Variable(...)`` makes, as in TF
     (``type(v).__name__ == "ResourceVariable"``; ``isinstance(v, tf.Variable)``)."""
+
+    # (a TF 1 graph's variables are of another class, which has them)
+    op = _eager_handle_has_no("op")
+    graph = _eager_handle_has_no("graph")
+    create = property(_not_eagerly)
+    eval = to_proto = _not_eagerly
+
+    def read_value_no_copy(self):
+        """The value, as `read_value` (TF's copies none where it may)."""
+        return self.value()
 
 
 class _UnreadVariable(_ResourceOperators, Variable):

@@ -706,7 +706,7 @@ class TextFileInitializer(TableInitializerBase):
                 raise errors.InvalidArgumentError(
                     None, "InitializeTableFromTextFileV2",
                     f"Invalid vocab_size in {self._filename}: expected {self._vocab_size} "
-                    f"records, got {len(lines)}")
+                    f"but got {len(lines)}")
             lines = lines[:self._vocab_size]
         keys, values = [], []
         for number, line in enumerate(lines):

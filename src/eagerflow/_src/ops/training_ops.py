@@ -35,7 +35,8 @@ from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.registry import FLOAT, register
-from eagerflow._src.core.variables import ResourceHandle
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.variables import ResourceHandle, resource_variable_info
 
 _refcount = sys.getrefcount
 
@@ -439,13 +440,21 @@ def _sparse_rule_at(grad_index):
 
 # -- registration -------------------------------------------------------------------
 
+def _var_shape(var):
+    """The shape of the variable `var` stands for: a `Variable`, or a resource tensor
+    (``VarHandleOp``'s, where known)."""
+    found = resource_variable_info(var)
+    return TensorShape(None) if found is None else TensorShape(found[1])
+
+
 def _dense_rule(grad_index):
     """The static check of a dense update: the gradient has the variable's shape."""
     def rule(*inputs, **_):
         var, grad = inputs[0], inputs[grad_index]
-        if not var.shape.is_compatible_with(grad.shape):
+        shape = _var_shape(var)
+        if not shape.is_compatible_with(grad.shape):
             raise errors.InvalidArgumentError(
-                None, None, f"var and grad do not have the same shape{var.shape} {grad.shape}")
+                None, None, f"var and grad do not have the same shape{shape} {grad.shape}")
         return []
     return rule
 
@@ -453,10 +462,11 @@ def _dense_rule(grad_index):
 def _sparse_rule(*inputs, **_):
     """The static check of a sparse update: rows of the variable's shape, one index each."""
     var, values, indices = inputs[0], inputs[-2], inputs[-1]
-    if not (indices.shape.with_rank(1).concatenate(var.shape[1:])
+    shape = _var_shape(var)
+    if shape.rank is not None and not (indices.shape.with_rank(1).concatenate(shape[1:])
             .is_compatible_with(values.shape)):
         raise errors.InvalidArgumentError(
-            None, None, f"var and grad do not have the same shape{var.shape} {values.shape}")
+            None, None, f"var and grad do not have the same shape{shape} {values.shape}")
     return []
 
 

@@ -103,6 +103,12 @@ def _gather_nd(self, indices, name=None):
 
 def _sparse_read(self, indices, name=None):
     """Gathers rows of the variable's value at `indices` (see `gather`)."""
+    # (TF's ResourceGather takes no other indices; they are passed on as given, as a list's
+    # errors are TF's slow path's)
+    dtype = convert_to_tensor(indices).dtype
+    if dtype not in (_d.int32, _d.int64):
+        raise registry.attr_dtype_error("ResourceGather", "Tindices", dtype,
+                                        (_d.int32, _d.int64), param="indices")
     try:
         return array_ops.gather(self.value(), indices, name=name)
     except errors.OpError as e:
