@@ -57,3 +57,12 @@ def test_our_checkpoint_has_tfs_keys_shapes_and_dtypes(name, tmp_path):
     assert dict(tf.train.list_variables(ours)) == dict(tf.train.list_variables(theirs))
     dtypes = tf.train.load_checkpoint(theirs).get_variable_to_dtype_map()
     assert tf.train.load_checkpoint(ours).get_variable_to_dtype_map() == dtypes
+
+
+def test_slots_made_to_restore_a_checkpoint_are_named_as_a_step_names_them():
+    # as tf_keras's, made in the optimizer's name scope: ``Adam/m/<variable>``
+    model = make.build(tf.keras, "adam")
+    model.load_weights(os.path.join(HERE, "adam", "w"))
+    kernel = model.trainable_variables[0].name.partition(":")[0]
+    names = [v.name for v in model.optimizer.variables]
+    assert names[:3] == ["iteration:0", f"Adam/m/{kernel}:0", f"Adam/v/{kernel}:0"]

@@ -432,7 +432,8 @@ def _match_optimizer(model, keys, tensors):
     if not saved or not isinstance(optimizer, Optimizer):
         return []
     if not saved <= keys.keys():
-        optimizer.build(model.trainable_variables)
+        with context.name_scope(optimizer.name or "optimizer"):  # (as a step names its slots)
+            optimizer.build(model.trainable_variables)
         keys = checkpoint_keys(model)
     if saved <= keys.keys():
         try:
