@@ -167,6 +167,10 @@ class Layer(Module):
     """The base class of layers: weights, `build`, `call`, losses and configs."""
 
     _TRACKED_AS_LAYER = True  # metrics set this False: they are not sub-layers
+    # Its identifier (and version) in a SavedModel's object graph, as tf_keras names its
+    # layers, which its loader reads as a Keras object's (and `tf.saved_model.save`'s as one
+    # without Keras's metadata)
+    _saved_model_identifier = ("_tf_keras_layer", 1, 1)
     # The base of generated names, when not the class's snake_case; read from the class
     # itself only, so that subclasses (of `Sequential`, say) are named after themselves.
     _DEFAULT_NAME = None
