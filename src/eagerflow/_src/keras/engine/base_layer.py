@@ -151,7 +151,6 @@ def _call_spec(call):
     return _CallSpec(call)
 
 
-@export("keras.layers.Layer")
 def _recording_input_shape(build):
     """`build` that, done, records its input shape unless the layer already has one."""
     @functools.wraps(build)
@@ -163,6 +162,7 @@ def _recording_input_shape(build):
     return recording
 
 
+@export("keras.layers.Layer")
 class Layer(Module):
     """The base class of layers: weights, `build`, `call`, losses and configs."""
 
