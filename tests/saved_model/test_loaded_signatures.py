@@ -1,6 +1,7 @@
 """What a loaded SavedModel's functions report about themselves (values TF 2.21 printed for
 the same programs)."""
 import os
+import re
 
 import numpy as np
 import pytest
@@ -454,3 +455,25 @@ def test_no_matching_function_error_lists_each_argument_and_option(tmp_path):
         "    * TensorSpec(shape=(), dtype=tf.float64, name='x')\n"
         "    * TensorSpec(shape=(), dtype=tf.float64, name='scale')\n"
         "  Keyword arguments: {}")
+
+
+def test_arguments_a_loaded_function_cannot_bind_raise_tfs_type_error(tmp_path):
+    class Traced(tf.Module):
+        @tf.function
+        def f(self, x, scale=2.0):
+            return x * scale
+
+    m = Traced()
+    m.f(tf.constant([1.0, 2.0]))
+    tf.saved_model.save(m, str(tmp_path))
+    f = tf.saved_model.load(str(tmp_path)).f
+    with pytest.raises(TypeError) as info:
+        f(tf.constant([1.0, 2.0]), 3.0, 4)
+    assert re.fullmatch(
+        r"Binding inputs to tf.function failed due to `too many positional arguments`\. "
+        r"Received args: \(<tf.Tensor: .*>, 3.0, 4\) and kwargs: \{\} for signature: "
+        r"\(x, scale=<captured_default_value>\)\.", str(info.value))
+    with pytest.raises(TypeError, match=r"^Binding inputs to tf.function failed due to "
+                                        r"`missing a required argument: 'x'`\. Received args: "
+                                        r"\(\) and kwargs: \{\} for signature: "):
+        f()

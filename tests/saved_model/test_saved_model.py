@@ -1082,3 +1082,30 @@ def test_tf1_signature_outputs_come_by_key(tmp_path):
     out = serve(tf.constant(1.0))
     assert list(out) == ["o2", "output"]
     assert [float(v) for v in out.values()] == [3.0, 3.0]
+
+
+def _identifiers(path):
+    from eagerflow._src.core.protos import saved_model as pb  # (the file's object graph)
+    proto = pb.SavedModel()
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        proto.ParseFromString(f.read())
+    return [n.user_object.identifier for n in proto.meta_graphs[0].object_graph_def.nodes
+            if n.WhichOneof("kind") == "user_object"]
+
+
+def test_a_keras_model_saved_by_tf_saved_model_save_names_its_layers_as_tf_keras(tmp_path):
+    # TF's Keras loader then tells that the file lacks Keras's metadata, instead of giving
+    # a bare object
+    inputs = tf.keras.Input((3,), name="feat")
+    outputs = tf.keras.layers.Dense(2)(tf.keras.layers.BatchNormalization()(inputs))
+    tf.saved_model.save(tf.keras.Model(inputs, outputs), str(tmp_path / "f"))
+    assert _identifiers(str(tmp_path / "f"))[:4] == [
+        "_tf_keras_network", "_tf_keras_input_layer", "_tf_keras_layer", "_tf_keras_layer"]
+    sequential = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    tf.saved_model.save(sequential, str(tmp_path / "s"))
+    assert _identifiers(str(tmp_path / "s"))[:2] == ["_tf_keras_sequential", "_tf_keras_layer"]
+    with pytest.raises(ValueError, match="exported with `tf.saved_model.save`"):
+        tf.keras.models.load_model(str(tmp_path / "f"))
+    loaded = tf.saved_model.load(str(tmp_path / "f"))
+    (output,) = loaded.signatures["serving_default"](feat=tf.ones((1, 3))).values()
+    assert output.shape == (1, 2)

@@ -5,8 +5,8 @@
 For each Keras optimizer in `OPTIMIZERS`: a small model compiled with it and
 trained two steps is saved with ``save_weights`` (``tf/optimizers/<name>/w``);
 ``expected.npz`` holds, per optimizer, the model's weights and the
-optimizer's variables after one more `train_on_batch` step, the result a
-restored model must reproduce.
+optimizer's variables (and loss scale) after one more `train_on_batch` step,
+the result a restored model must reproduce.
 """
 import os
 import shutil
@@ -16,17 +16,21 @@ import numpy as np
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tf", "optimizers")
 
 OPTIMIZERS = {
-    "sgd": lambda o: o.SGD(0.1, momentum=0.9, nesterov=True),
-    "adam": lambda o: o.Adam(0.01, amsgrad=True),
-    "adamw": lambda o: o.AdamW(0.01, weight_decay=0.1),
-    "rmsprop": lambda o: o.RMSprop(0.01, momentum=0.5, centered=True),
-    "adagrad": lambda o: o.Adagrad(0.1),
-    "adadelta": lambda o: o.Adadelta(1.0),
-    "adamax": lambda o: o.Adamax(0.01),
-    "nadam": lambda o: o.Nadam(0.01),
-    "ftrl": lambda o: o.Ftrl(0.1, l1_regularization_strength=0.01),
-    "lion": lambda o: o.Lion(0.01),
-    "adafactor": lambda o: o.Adafactor(0.1),
+    "sgd": lambda k: k.optimizers.SGD(0.1, momentum=0.9, nesterov=True),
+    "adam": lambda k: k.optimizers.Adam(0.01, amsgrad=True),
+    "adamw": lambda k: k.optimizers.AdamW(0.01, weight_decay=0.1),
+    "rmsprop": lambda k: k.optimizers.RMSprop(0.01, momentum=0.5, centered=True),
+    "adagrad": lambda k: k.optimizers.Adagrad(0.1),
+    "adadelta": lambda k: k.optimizers.Adadelta(1.0),
+    "adamax": lambda k: k.optimizers.Adamax(0.01),
+    "nadam": lambda k: k.optimizers.Nadam(0.01),
+    "ftrl": lambda k: k.optimizers.Ftrl(0.1, l1_regularization_strength=0.01),
+    "lion": lambda k: k.optimizers.Lion(0.01),
+    "adafactor": lambda k: k.optimizers.Adafactor(0.1),
+    # a legacy (OptimizerV2) optimizer wrapped for loss scaling: TF's OptimizerV2 layout,
+    # slots by variable, and the scale's state under ``loss_scale``
+    "loss_scale_legacy": lambda k: k.mixed_precision.LossScaleOptimizer(
+        k.optimizers.legacy.Adam(0.01), initial_scale=64.0, dynamic_growth_steps=2),
 }
 
 
@@ -39,7 +43,7 @@ def build(keras, name):
     """A model with a matrix, vectors and non-trainable weights, compiled with `name`."""
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="tanh"),
                               keras.layers.BatchNormalization(), keras.layers.Dense(2)])
-    model.compile(OPTIMIZERS[name](keras.optimizers), loss="mse")
+    model.compile(OPTIMIZERS[name](keras), loss="mse")
     return model
 
 
@@ -56,8 +60,12 @@ def main():
         model.train_on_batch(x[:8], y[:8])
         for i, w in enumerate(model.get_weights()):
             expected[f"{name}/weights/{i}"] = w
-        for i, v in enumerate(model.optimizer.variables):
+        variables = model.optimizer.variables
+        for i, v in enumerate(variables() if callable(variables) else variables):
             expected[f"{name}/optimizer/{i}"] = v.numpy()
+        if hasattr(model.optimizer, "loss_scale"):
+            expected[f"{name}/loss_scale"] = model.optimizer.loss_scale.numpy()
+            expected[f"{name}/good_steps"] = model.optimizer.dynamic_counter.numpy()
     np.savez(os.path.join(HERE, "expected.npz"), **expected)
 
 

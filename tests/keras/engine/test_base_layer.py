@@ -1,4 +1,6 @@
 """Layer: building, weights, tracking, training/mask propagation, losses and configs."""
+import json
+
 import numpy as np
 import pytest
 
@@ -563,3 +565,57 @@ def test_add_variable_warns_that_it_is_deprecated():
                                          r"`layer.add_weight\(\)` method instead\.$"):
         weight = layer.add_variable("w", shape=(2,), initializer="ones")
     assert weight.name == "w:0" and layer.weights == [weight]
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda L: L.Conv2D(2, 2), (None, 5, 5, 3)),
+    (lambda L: L.DepthwiseConv1D(2), (None, 5, 3)),
+    (lambda L: L.BatchNormalization(), (None, 4)),
+    (lambda L: L.LayerNormalization(), (None, 4)),
+    (lambda L: L.Embedding(5, 2), (None, 4)),
+    (lambda L: L.LSTM(2), (None, 3, 4)),
+    (lambda L: L.PReLU(), (None, 4)),
+    (lambda L: L.Bidirectional(L.GRU(2)), (None, 3, 4)),
+    (lambda L: L.EinsumDense("ab,bc->ac", output_shape=2), (None, 4)),
+    (lambda L: L.Attention(), [(None, 3, 4), (None, 3, 4)]),
+    (lambda L: L.Conv2D(2, 2), tf.TensorShape((None, 5, 5, 3))),
+])
+def test_a_built_in_layer_built_directly_records_its_build_config(make, shape):
+    # as tf_keras's layers, whose builds end in the base's: what a wrapper's config, or a
+    # `.keras` archive, saves of a layer built by `build` alone
+    layer = make(tf.keras.layers)
+    layer.build(shape)
+    expected = [list(s) for s in shape] if isinstance(shape, list) else list(shape)
+    assert json.loads(json.dumps(layer.get_build_config())) == {"input_shape": expected}
+
+
+def test_a_wrapped_layer_built_by_its_wrapper_has_a_build_config():
+    wrapper = tf.keras.layers.TimeDistributed(tf.keras.layers.Conv2D(2, 2))
+    wrapper.build((None, 3, 5, 5, 3))
+    assert tf.keras.layers.serialize(wrapper)["config"]["layer"]["build_config"] == \
+        {"input_shape": (None, 5, 5, 3)}
+
+
+def test_a_users_layer_that_does_not_call_the_base_build_records_only_when_called():
+    class Mine(tf.keras.layers.Layer):
+        def build(self, input_shape):
+            self.w = self.add_weight("w", shape=(input_shape[-1],))
+
+        def call(self, x):
+            return x * self.w
+
+    layer = Mine()
+    layer.build((None, 2))
+    assert layer.get_build_config() is None  # (as in tf_keras)
+    other = Mine()
+    other(tf.ones((1, 2)))
+    assert other.get_build_config() == {"input_shape": (1, 2)}
+
+
+def test_a_called_layer_records_the_shape_of_its_call():
+    # (as tf_keras: what the wrapper's own build kept is replaced by the call's shape)
+    wrapper = tf.keras.layers.TimeDistributed(tf.keras.layers.Dense(3))
+    wrapper(tf.keras.Input((2, 6)))
+    config = tf.keras.layers.serialize(wrapper)
+    assert config["build_config"] == {"input_shape": (None, 2, 6)}
+    assert config["config"]["layer"]["build_config"] == {"input_shape": (None, 6)}

@@ -171,11 +171,7 @@ class Function:
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
-            shown = self._signature.replace(parameters=[
-                p.replace(annotation=p.empty, default=p.default if p.default is p.empty
-                          else _CAPTURED_DEFAULT) for p in self._params])
-            raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: "
-                            f"{args!r} and kwargs: {kwargs!r} for signature: {shown}.") from None
+            raise binding_error(self._signature, e, args, kwargs) from None
         bound.apply_defaults()
         return bound.args, bound.kwargs
 
@@ -817,6 +813,16 @@ def _check_signature(signature):
         raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec "
                         f"objects, got invalid args {invalid!r} with types "
                         f"{[type(s) for s in invalid]!r}.")
+
+
+def binding_error(signature, error, args, kwargs):
+    """TF's TypeError for `args` and `kwargs` that `signature` (an `inspect.Signature`) could
+    not bind, `error` saying why; defaults show as TF shows captured ones."""
+    shown = signature.replace(parameters=[
+        p.replace(annotation=p.empty, default=p.default if p.default is p.empty
+                  else _CAPTURED_DEFAULT) for p in signature.parameters.values()])
+    return TypeError(f"Binding inputs to tf.function failed due to `{error}`. Received args: "
+                     f"{args!r} and kwargs: {kwargs!r} for signature: {shown}.")
 
 
 @export("function")

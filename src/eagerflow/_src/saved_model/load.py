@@ -28,7 +28,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable, VarHandle
 from eagerflow._src.function.concrete_function import ConcreteFunction
-from eagerflow._src.function.polymorphic_function import Function
+from eagerflow._src.function.polymorphic_function import Function, binding_error
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import array_ops, file_system
@@ -300,7 +300,7 @@ class RestoredFunction:
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise TypeError(f"{self._name}: {e}") from None
+            raise binding_error(signature, e, args, kwargs) from None
         bound.apply_defaults()
         return bound.args, bound.kwargs
 

@@ -151,14 +151,39 @@ def _call_spec(call):
     return _CallSpec(call)
 
 
+def _recording_input_shape(build):
+    """`build` that, done, records its input shape unless the layer already has one."""
+    @functools.wraps(build)
+    def recording(self, input_shape=None, *args, **kwargs):
+        result = build(self, input_shape, *args, **kwargs)
+        if getattr(self, "_build_input_shape", None) is None:
+            self._build_input_shape = input_shape
+        return result
+    return recording
+
+
 @export("keras.layers.Layer")
 class Layer(Module):
     """The base class of layers: weights, `build`, `call`, losses and configs."""
 
     _TRACKED_AS_LAYER = True  # metrics set this False: they are not sub-layers
+    # Its identifier (and version) in a SavedModel's object graph, as tf_keras names its
+    # layers, which its loader reads as a Keras object's (and `tf.saved_model.save`'s as one
+    # without Keras's metadata)
+    _saved_model_identifier = ("_tf_keras_layer", 1, 1)
     # The base of generated names, when not the class's snake_case; read from the class
     # itself only, so that subclasses (of `Sequential`, say) are named after themselves.
     _DEFAULT_NAME = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # tf_keras's own layers end their `build` in the base's, which records the shape
+        # (their build config) however the layer gets built: by a call, a wrapper or
+        # `build` itself. Ours record it the same way; a user's layer, as in tf_keras, only
+        # if its `build` calls the base's (or a call builds it).
+        build = cls.__dict__.get("build")
+        if build is not None and cls.__module__.startswith("eagerflow._src.keras."):
+            cls.build = _recording_input_shape(build)
 
     def __new__(cls, *args, **kwargs):
         layer = super().__new__(cls)
@@ -691,8 +716,7 @@ class Layer(Module):
             with context.init_scope():  # weights are created eagerly, even while tracing
                 self.build(shapes)
         self.built = True
-        if self._build_input_shape is None:
-            self._build_input_shape = shapes
+        self._build_input_shape = shapes  # (as tf_keras: the call's, whatever `build` kept)
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
             self._initial_weights = None

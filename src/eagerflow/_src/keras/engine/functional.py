@@ -51,6 +51,7 @@ class Functional(Model):
     # configs name it as tf_keras does, by the module it is defined in (not a public one)
     _serialized_module = "tf_keras.src.engine.functional"
     _serialized_registered_name = "Functional"
+    _saved_model_identifier = ("_tf_keras_network", 1, 1)
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         super().__init__(name=name, trainable=trainable, **kwargs)

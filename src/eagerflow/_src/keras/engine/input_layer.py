@@ -29,6 +29,8 @@ def _of_v1_graph(tensor):
 class InputLayer(Layer):
     """The layer behind `Input`: it owns the placeholder its model is fed through."""
 
+    _saved_model_identifier = ("_tf_keras_input_layer", 1, 1)
+
     def __init__(self, input_shape=None, batch_size=None, dtype=None, input_tensor=None,
                  sparse=None, name=None, ragged=None, type_spec=None, optional=False, **kwargs):
         unknown_rank = False

@@ -33,6 +33,8 @@ class Sequential(Functional):
     axis, when a call brings a different shape of the same rank.
     """
 
+    _saved_model_identifier = ("_tf_keras_sequential", 1, 1)
+
     _DEFAULT_NAME = "sequential"
 
     def __init__(self, layers=None, name=None):

@@ -143,6 +143,8 @@ class Model(Layer):
     """A `Layer` with training: subclass it and write `call`, or build it functionally
     with ``Model(inputs, outputs)``."""
 
+    _saved_model_identifier = ("_tf_keras_model", 1, 1)
+
     # The graph of a functional model is kept in plain lists and dicts, as in Keras.
     _UNTRACKED_ATTRIBUTES = Layer._UNTRACKED_ATTRIBUTES | frozenset((
         "inputs", "outputs", "input_names", "output_names", "_input_layers", "_nested_inputs",

@@ -50,6 +50,8 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
     <tf.Tensor: shape=(), dtype=float32, numpy=6.0>
     """
 
+    _saved_model_identifier = None  # (saved as a plain object, as ever)
+
     _TRACKED_AS_LAYER = False  # a model's metrics are not its sub-layers
 
     def __init__(self, name=None, dtype=None, **kwargs):

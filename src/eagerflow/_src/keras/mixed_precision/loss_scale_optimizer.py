@@ -130,11 +130,31 @@ class LossScaleOptimizer(Optimizer):
     def _checkpoint_items(self):
         # The inner optimizer's variables keep their keys when it gets wrapped; the dynamic
         # scale's state is saved under ``loss_scale/``.
-        items = self._optimizer._checkpoint_items()
-        if self.dynamic:
-            items.append(("loss_scale", {"current_loss_scale": self._scale,
-                                         "good_steps": self._counter}))
-        return items
+        return self._optimizer._checkpoint_items() + self._loss_scale_items()
+
+    def _loss_scale_items(self):
+        if not self.dynamic:
+            return []
+        return [("loss_scale", {"current_loss_scale": self._scale,
+                                "good_steps": self._counter})]
+
+    def _trackable_children(self):
+        if self._wraps_legacy:  # (TF's OptimizerV2 layout, the inner one's)
+            return self._optimizer._trackable_children() + self._loss_scale_items()
+        return super()._trackable_children()
+
+    def _checkpoint_slot_variables(self):
+        """A legacy inner optimizer's slots, saved by variable as its own are (none for
+        another one's, whose slots are among its variables)."""
+        if self._wraps_legacy:
+            return self._optimizer._checkpoint_slot_variables()
+        return []
+
+    @property
+    def _wraps_legacy(self):
+        """Whether the inner optimizer is a legacy one (``tf.keras.optimizers.legacy``)."""
+        from eagerflow._src.keras.optimizers import legacy  # noqa: PLC0415 (it imports us)
+        return isinstance(self._optimizer, legacy.OptimizerV2)
 
     # -- the loss scale ---------------------------------------------------------------
     @property

@@ -57,6 +57,10 @@ class Nadam(Optimizer):
         self._u_product_counter = 1
         self._built = True
 
+    def _checkpoint_items(self):
+        # (`_u_product_step` is our own bookkeeping: checkpoints hold tf_keras's variables)
+        return [(k, v) for k, v in super()._checkpoint_items() if k != "_u_product_step"]
+
     def _new_u_product(self, dtype):
         return Variable(1.0, dtype=dtype, trainable=False)
 

@@ -44,7 +44,6 @@ from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_fo
 from eagerflow._src.keras.saving import saved_model_functions  # noqa: F401 (late)
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.functional import Functional
-from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.metrics import Metric
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
@@ -141,9 +140,7 @@ def _save_saved_model(model, filepath, kwargs):
     from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
     config = _model_config(model, _compile_config(model))  # (its current optimizer's config)
     _check_inputs_known(model)
-    identifier = ("_tf_keras_sequential" if type(model).__name__ == "Sequential" else
-                  "_tf_keras_network" if isinstance(model, Functional) else
-                  "_tf_keras_model")
+    identifier = type(model)._saved_model_identifier[0]
     config.update(_saved_model_metadata(model, config))
     metadata = json.dumps(config, default=_json_default)
     saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
@@ -847,15 +844,8 @@ def _object_metadata(obj):
     tf_keras's ``keras_metadata.pb`` holds them; None for other objects."""
     if isinstance(obj, Metric) or not isinstance(obj, Layer):
         return None
-    if isinstance(obj, InputLayer):
-        identifier = "_tf_keras_input_layer"
-    elif isinstance(obj, Model):
-        identifier = ("_tf_keras_sequential" if type(obj).__name__ == "Sequential" else
-                      "_tf_keras_network" if isinstance(obj, Functional) else
-                      "_tf_keras_model")
-    else:
-        identifier = "_tf_keras_layer"
-    return identifier, json.dumps(_saved_model_metadata(obj), default=_json_default)
+    return (type(obj)._saved_model_identifier[0],
+            json.dumps(_saved_model_metadata(obj), default=_json_default))
 
 
 def _save_model_to_hdf5(model, filepath, include_optimizer):

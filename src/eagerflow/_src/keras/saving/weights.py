@@ -292,7 +292,7 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
                                   "to load_weights).")
     if not by_name and _is_tf_format(filepath) and bundle.exists(filepath) and (
             all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)) or
-            isinstance(getattr(model, "optimizer", None), OptimizerV2) or
+            _is_legacy(getattr(model, "optimizer", None)) or
             not _has_object_graph(filepath)):
         # A model not built yet (or with a legacy optimizer, whose slots and hyperparameters
         # hang off the object graph): its weights and its optimizer's slots get their values
@@ -303,7 +303,8 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
     tensors, metadata = read_weights(filepath)
     # (a TF checkpoint restores what matches, as TF's does: the status tells the rest)
     partial = _is_tf_format(filepath) and bundle.exists(filepath)
-    if partial and isinstance(getattr(model, "optimizer", None), Optimizer) and \
+    optimizer = getattr(model, "optimizer", None)
+    if partial and isinstance(optimizer, Optimizer) and not _is_legacy(optimizer) and \
             any("/.OPTIMIZER_SLOT/" in key for key in tensors):
         raise ValueError("You are trying to restore a checkpoint from a legacy TF-Keras "
                          "optimizer into a v2.11+ Optimizer, which can cause errors. Please "
@@ -312,6 +313,13 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
                          "`tf.keras.optimizers.legacy.Adam`.")
     status = restore(model, tensors, metadata, by_name, skip_mismatch, partial)
     return status.assert_nontrivial_match() if partial else status  # (as TF's load_weights)
+
+
+def _is_legacy(optimizer):
+    """Whether `optimizer` keeps TF's OptimizerV2 checkpoint layout: a legacy optimizer, or a
+    loss scale optimizer around one."""
+    return isinstance(optimizer, OptimizerV2) or \
+        isinstance(getattr(optimizer, "inner_optimizer", None), OptimizerV2)
 
 
 def _has_object_graph(filepath):
@@ -424,7 +432,8 @@ def _match_optimizer(model, keys, tensors):
     if not saved or not isinstance(optimizer, Optimizer):
         return []
     if not saved <= keys.keys():
-        optimizer.build(model.trainable_variables)
+        with context.name_scope(optimizer.name or "optimizer"):  # (as a step names its slots)
+            optimizer.build(model.trainable_variables)
         keys = checkpoint_keys(model)
     if saved <= keys.keys():
         try:
