@@ -1491,3 +1491,21 @@ def test_merge_dims_names_an_axis_out_of_bounds():
     with pytest.raises(ValueError, match=r"^Expected outer_axis \(1\) to be less than or equal "
                                          r"to inner_axis \(0\)\.$"):
         rt.merge_dims(1, -3)
+
+
+def test_ragged_stack_of_dense_tensors_keeps_tfs_structure():
+    # along axis 0, each becomes a ragged tensor first: other numbers of rows and inner
+    # shapes stack, and every dimension below the new one is ragged, as in TF
+    r = tf.ragged.stack([tf.zeros((4, 6, 3)), tf.zeros((5, 3, 3))])
+    assert r.shape.as_list() == [2, None, None, 3] and r.ragged_rank == 2
+    assert [s.numpy().tolist() for s in r.nested_row_splits][0] == [0, 4, 9]
+    r = tf.ragged.stack([tf.zeros((2, 3)), tf.ones((1, 3))])
+    assert r.shape.as_list() == [2, None, None] and r.ragged_rank == 2
+    assert r.to_list() == [[[0.0] * 3] * 2, [[1.0] * 3]]
+    # along the innermost dimensions (and of scalars) a tensor, as tf.stack gives
+    t = tf.ragged.stack([tf.zeros((2, 3)), tf.ones((2, 3))], axis=1)
+    assert not isinstance(t, tf.RaggedTensor) and t.shape == (2, 2, 3)
+    assert tf.ragged.stack([tf.constant(1), tf.constant(3)]).numpy().tolist() == [1, 3]
+    assert tf.ragged.stack([tf.constant([1, 2]), tf.constant([3])]).ragged_rank == 1
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.ragged.stack([tf.zeros((2, 3)), tf.ones((1, 3))], axis=1)

@@ -476,10 +476,19 @@ def stack(values, axis=0, name=None):
     values = list(values)
     if not values:
         raise ValueError("values must not be empty")
-    if not any(isinstance(v, RaggedTensor) for v in values) and axis == 0:
+    if not any(isinstance(v, RaggedTensor) for v in values):
         tensors = [convert_to_tensor(v) for v in values]
-        lengths = array_ops.stack([array_ops.shape(t, out_type=_I64)[0] for t in tensors])
-        return RaggedTensor.from_row_lengths(array_ops.concat(tensors, 0), lengths)
+        rank = tensors[0].shape.rank
+        if rank is not None and axis < 0:
+            axis += rank + 1
+        if rank == 1 and axis == 0:  # (vectors of any lengths: the rows)
+            lengths = array_ops.stack([array_ops.shape(t, out_type=_I64)[0] for t in tensors])
+            return RaggedTensor.from_row_lengths(array_ops.concat(tensors, 0), lengths)
+        if rank is not None and axis >= rank - 1:  # (along the innermost ones: a tensor)
+            return array_ops.stack(tensors, axis)
+        # As TF's: each a ragged tensor of one ragged dimension, so that tensors of other
+        # numbers of rows (and other inner shapes) stack.
+        values = [RaggedTensor.from_tensor(t, ragged_rank=1) for t in tensors]
     return _concat_or_stack(values, axis, stack_values=True)
 
 
