@@ -563,3 +563,13 @@ def test_var_and_std_of_complex_values_are_real():
     assert _r(tnp.std(c)) == "<tf.Tensor: shape=(), dtype=float32, numpy=1.462494134902954>"
     assert tnp.var(c, axis=0).numpy().tolist() == [0.5, 0.25, 2.5]
     assert tnp.var(tnp.asarray([1 + 2j])).dtype == tf.float64
+
+
+def test_logaddexp_of_equal_infinities_is_that_infinity():
+    a = tnp.asarray([1.0, -np.inf, np.inf, np.inf, np.nan, 1000.0])
+    b = tnp.asarray([2.0, -np.inf, np.inf, -np.inf, 1.0, 1000.0])
+    np.testing.assert_allclose(tnp.logaddexp(a, b).numpy(),
+                               [2.313262, -np.inf, np.inf, np.inf, np.nan, 1000.693147],
+                               rtol=1e-6)
+    np.testing.assert_allclose(tnp.logaddexp2(a, b).numpy(),
+                               [2.584963, -np.inf, np.inf, np.inf, np.nan, 1001.0], rtol=1e-6)

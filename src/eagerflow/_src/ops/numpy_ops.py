@@ -1039,11 +1039,23 @@ globals()["bitwise_not"] = _unary("bitwise_not", lambda t: _tf(
     "math.logical_not" if t.dtype == _d.bool else "bitwise.invert")(t))
 # (TF keeps the operands' promoted dtype here: integers stay integers)
 globals()["float_power"] = _binary("float_power", lambda a, b: _tf("math.pow")(a, b))
-globals()["logaddexp"] = _binary("logaddexp", lambda a, b: _tf("math.maximum")(a, b) + _tf(
-    "math.log1p")(_tf("math.exp")(-_tf("math.abs")(a - b))), _to_float)
-globals()["logaddexp2"] = _binary("logaddexp2", lambda a, b: _tf("math.maximum")(a, b) + _tf(
-    "math.log1p")(_tf("math.pow")(_tf("cast")(2.0, a.dtype), -_tf("math.abs")(a - b))) /
-    math.log(2.0), _to_float)
+
+
+def _log_add(log1p_of_pow):
+    """Builds logaddexp-like `max(a, b) + log1p_of_pow(-|a - b|)`; where `a - b` is NaN (two
+    equal infinities, or a NaN) the answer is `a + b`: inf, -inf or NaN, as NumPy's."""
+    def fn(a, b):
+        delta = a - b
+        return _tf("where")(_tf("math.is_nan")(delta), a + b, _tf("math.maximum")(a, b) +
+                            log1p_of_pow(-_tf("math.abs")(delta)))
+    return fn
+
+
+globals()["logaddexp"] = _binary("logaddexp", _log_add(
+    lambda d: _tf("math.log1p")(_tf("math.exp")(d))), _to_float)
+globals()["logaddexp2"] = _binary("logaddexp2", _log_add(
+    lambda d: _tf("math.log1p")(_tf("math.pow")(_tf("cast")(2.0, d.dtype), d)) / math.log(2.0)),
+    _to_float)
 globals()["nextafter"] = _binary("nextafter", lambda a, b: _tf("math.nextafter")(a, b),
                                  _to_float)
 
