@@ -573,3 +573,12 @@ def test_logaddexp_of_equal_infinities_is_that_infinity():
                                rtol=1e-6)
     np.testing.assert_allclose(tnp.logaddexp2(a, b).numpy(),
                                [2.584963, -np.inf, np.inf, np.inf, np.nan, 1001.0], rtol=1e-6)
+
+
+def test_fix_rounds_toward_zero_and_has_no_gradient():
+    x = tf.Variable([-2.5, -0.3, 0.7, 2.5])
+    with tf.GradientTape() as tape:
+        y = tnp.fix(x)
+    assert y.numpy().tolist() == [-2.0, -0.0, 0.0, 2.0]
+    assert np.signbit(y.numpy()[1])
+    assert tape.gradient(y, x) is None

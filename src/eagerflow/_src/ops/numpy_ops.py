@@ -931,8 +931,9 @@ globals()["exp2"] = _unary("exp2", lambda t: _tf("math.pow")(_tf("cast")(2.0, t.
                            float_only=True)
 globals()["cbrt"] = _unary("cbrt", lambda t: _tf("math.sign")(t) * _tf("math.pow")(
     _tf("math.abs")(t), _tensor(1.0 / 3.0, t.dtype.as_numpy_dtype)), float_only=True)
-globals()["fix"] = _unary("fix", lambda t: _tf("math.sign")(t) * _tf("math.floor")(
-    _tf("math.abs")(t)), float_only=True)
+# (ceil or floor, so that, as in TF, it has no gradient: None, not zeros)
+globals()["fix"] = _unary("fix", lambda t: _tf("where")(t < 0, _tf("math.ceil")(t),
+                                                          _tf("math.floor")(t)), float_only=True)
 globals()["signbit"] = _unary("signbit", lambda t: _tf("fill")(_tf("shape")(t), False) if
                               t.dtype == _d.bool else _tf("math.less")(t, _tf("cast")(0, t.dtype)))
 globals()["hypot"] = _binary("hypot", lambda a, b: _tf("math.sqrt")(a * a + b * b), _to_float)
