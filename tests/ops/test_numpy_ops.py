@@ -582,3 +582,32 @@ def test_fix_rounds_toward_zero_and_has_no_gradient():
     assert y.numpy().tolist() == [-2.0, -0.0, 0.0, 2.0]
     assert np.signbit(y.numpy()[1])
     assert tape.gradient(y, x) is None
+
+
+def test_linspace_of_bounds_known_only_when_the_graph_runs():
+    spec = tf.TensorSpec(None, tf.float32)
+
+    def run(**kw):
+        f = tf.function(lambda a, b: tnp.linspace(a, b, **kw), input_signature=[spec, spec])
+        return f(tf.constant(1.0), tf.constant(2.0))
+
+    y = run(num=4)
+    assert y.dtype == tf.float32
+    np.testing.assert_allclose(y.numpy(), [1.0, 4 / 3, 5 / 3, 2.0], rtol=1e-6)
+    assert y.numpy()[-1] == 2.0
+    np.testing.assert_allclose(run(num=4, endpoint=False).numpy(), [1.0, 1.25, 1.5, 1.75])
+    values, step = run(num=1, retstep=True)
+    assert values.numpy().tolist() == [1.0] and np.isnan(step.numpy())
+    assert run(num=0).shape == (0,)
+    g = tf.function(lambda a, b: tnp.linspace(a, b, 3, axis=-1),
+                    input_signature=[tf.TensorSpec([None], tf.float32)] * 2)
+    assert g(tf.constant([1.0, 0.0]), tf.constant([2.0, 4.0])).numpy().tolist() == [
+        [1.0, 1.5, 2.0], [0.0, 2.0, 4.0]]
+
+
+def test_vander_of_a_length_known_only_when_the_graph_runs():
+    f = tf.function(lambda a: (tnp.vander(a), tnp.vander(a, increasing=True)),
+                    input_signature=[tf.TensorSpec([None], tf.float32)])
+    down, up = f(tf.constant([1.0, 3.0, 2.0]))
+    assert down.numpy().tolist() == [[1, 1, 1], [9, 3, 1], [4, 2, 1]]
+    assert up.numpy().tolist() == [[1, 1, 1], [1, 3, 9], [1, 2, 4]]

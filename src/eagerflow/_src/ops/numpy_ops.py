@@ -364,15 +364,37 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
         dtype = np.result_type(_np_dtype(start), _np_dtype(stop), 1.0)
         if _prefer_float32[0]:
             dtype = _PREFERRED.get(dtype, dtype)
+    bounds = [get_static_value(b) if isinstance(b, Tensor) else b for b in (start, stop)]
+    if builtins.any(b is None for b in bounds):  # a bound known only when the graph runs
+        return _symbolic_linspace(start, stop, num, endpoint, retstep, dtype, axis)
     with np.errstate(all="ignore"):  # infinite or huge bounds: inf and NaN silently, as TF
-        values = np.linspace(get_static_value(start) if isinstance(start, Tensor) else start,
-                             get_static_value(stop) if isinstance(stop, Tensor) else stop,
-                             num, endpoint=endpoint, retstep=True,
+        values = np.linspace(*bounds, num, endpoint=endpoint, retstep=True,
                              dtype=_as_np_type(dtype), axis=axis)
     if retstep:  # (the step a tensor too; NaN, a float32, for fewer than two values)
         step = values[1] if num > (1 if endpoint else 0) else np.float32(np.nan)
         return convert_to_tensor(values[0]), convert_to_tensor(step)
     return convert_to_tensor(values[0])
+
+
+def _symbolic_linspace(start, stop, num, endpoint, retstep, dtype, axis):
+    """linspace of bounds that are symbolic tensors: NumPy's steps (`start + i * step`, the
+    last value `stop` itself when it is included) in TF ops."""
+    dtype = np.result_type(_np_dtype(start), _np_dtype(stop), 1.0) if dtype is None else dtype
+    start, stop = _tensor(start, dtype), _tensor(stop, dtype)
+    shape = _tf("broadcast_dynamic_shape")(_tf("shape")(start), _tf("shape")(stop))
+    start, stop = _tf("broadcast_to")(start, shape), _tf("broadcast_to")(stop, shape)
+    div = num - 1 if endpoint else num
+    step = (stop - start) / _tensor(builtins.max(div, 1), dtype)
+    index = _tf("reshape")(_tensor(np.arange(num), dtype),
+                           _tf("concat")([[num], _tf("ones_like")(shape)], 0))
+    values = start[None] + index * step[None]
+    if div <= 0:
+        step = step * _tensor(np.nan, dtype)  # (no step between fewer than two values)
+    if endpoint and num > 1:
+        values = _tf("concat")([values[:-1], stop[None]], 0)
+    if axis != 0:
+        values = moveaxis(values, 0, axis)
+    return (values, step) if retstep else values
 
 
 @export(_NP + "eye")
@@ -1099,6 +1121,10 @@ def tri(N, M=None, k=0, dtype=None):  # noqa: N803
 def vander(x, N=None, increasing=False):  # noqa: N803
     t = asarray(x)
     n = t.shape[0] if N is None else N
+    if n is None:  # a length known only when the graph runs
+        n = _tf("shape")(t)[0]
+        powers = _tf("range")(n) if increasing else _tf("range")(n - 1, -1, -1)
+        return _tf("math.pow")(_tf("expand_dims")(t, -1), _tf("cast")(powers, t.dtype))
     powers = np.arange(n) if increasing else np.arange(n)[::-1]
     return _tf("math.pow")(_tf("expand_dims")(t, -1), _tensor(powers, t.dtype.as_numpy_dtype))
 
