@@ -611,3 +611,34 @@ def test_vander_of_a_length_known_only_when_the_graph_runs():
     down, up = f(tf.constant([1.0, 3.0, 2.0]))
     assert down.numpy().tolist() == [[1, 1, 1], [9, 3, 1], [4, 2, 1]]
     assert up.numpy().tolist() == [[1, 1, 1], [1, 3, 9], [1, 2, 4]]
+
+
+def test_lcm_does_not_overflow_where_the_result_fits():
+    a = tnp.asarray([2 ** 20 * 3], dtype=tnp.int32)
+    b = tnp.asarray([2 ** 20 * 5], dtype=tnp.int32)
+    assert tnp.lcm(a, b).numpy().tolist() == [15728640]
+    assert tnp.lcm(tnp.asarray([-4, 6, 0, -3]), tnp.asarray([6, -4, 0, 0])).numpy().tolist() == [
+        12, 12, 0, 0]
+
+
+def test_arange_of_tensors_keeps_their_dtype():
+    assert tnp.arange(tf.constant(3)).dtype == tf.int32
+    assert tnp.arange(tf.constant(1, tf.int32), 5).numpy().tolist() == [1, 2, 3, 4]
+    assert tnp.arange(tf.constant(1, tf.int32), 5).dtype == tf.int32
+    assert tnp.arange(tf.constant(1.0), 3).dtype == tf.float32
+    assert tnp.arange(0, tf.constant(1.0, tf.float64), 0.5).dtype == tf.float64
+    assert tnp.arange(3).dtype == tf.int64
+
+
+def test_argsort_polyval_kron_meshgrid_shapes():
+    assert tnp.argsort(tnp.asarray([[3, 1], [0, 2]]), axis=None).numpy().tolist() == [2, 1, 3, 0]
+    assert tnp.polyval(5, tnp.asarray([2, 3])).numpy().tolist() == [5, 5]
+    k = tnp.kron(tnp.ones((2, 1, 1)), tnp.asarray([[1, 2], [3, 4]]))
+    assert k.shape == (2, 2, 2) and k.numpy().tolist() == [[[1, 2], [3, 4]]] * 2
+    assert tnp.kron(tnp.asarray([[1, 2]]), tnp.ones((2, 1, 2))).shape == (2, 1, 4)
+    assert tnp.kron(tnp.asarray([[1, 2]]), tnp.asarray([3, 4])).numpy().tolist() == [[3, 4, 6, 8]]
+    np.testing.assert_array_equal(
+        tnp.kron(tnp.asarray([[1, 2], [3, 4]]), tnp.asarray([[0, 1], [1, 0]])).numpy(),
+        np.kron([[1, 2], [3, 4]], [[0, 1], [1, 0]]))
+    with pytest.raises(ValueError, match="sparse"):
+        tnp.meshgrid(tnp.arange(2), tnp.arange(3), sparse=True)

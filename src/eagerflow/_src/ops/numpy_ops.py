@@ -346,9 +346,14 @@ def arange(start, stop=None, step=1, dtype=None):
         raise ValueError("step must be non-zero.")
     if stop is None:
         start, stop = 0, start
-    dt = _as_np_type(dtype) or np.arange(start, stop, step).dtype
-    if dtype is None and _prefer_float32[0]:
-        dt = _PREFERRED.get(dt, dt)
+    if dtype is not None:
+        dt = _as_np_type(dtype)
+    elif builtins.any(isinstance(v, Tensor) for v in (start, stop, step)):
+        dt = np.dtype(_result_type(start, stop, step))  # (a tensor's dtype wins, as in TF)
+    else:
+        dt = np.arange(start, stop, step).dtype
+        if _prefer_float32[0]:
+            dt = _PREFERRED.get(dt, dt)
     if (stop - start) * step <= 0:
         return convert_to_tensor(np.zeros([0], dt))
     # As TF: `tf.range` of the arguments as they are (Python floats count in float32, which
@@ -755,7 +760,10 @@ def argsort(a, axis=-1, kind="quicksort", order=None):
         raise ValueError(f'Invalid value for argument `kind`. Only kind="quicksort" and '
                          f'kind="stable" are supported. Received: kind={kind}')
     _check_sort_order(order)
-    return _tf("cast")(_tf("argsort")(asarray(a), axis=axis, stable=True), _d.int64)
+    a = asarray(a)
+    if axis is None:  # (NumPy's: the flattened array)
+        a, axis = _tf("reshape")(a, [-1]), -1
+    return _tf("cast")(_tf("argsort")(a, axis=axis, stable=True), _d.int64)
 
 
 @export(_NP + "isclose")
@@ -918,6 +926,9 @@ def average(a, axis=None, weights=None, returned=False):
 
 @export(_NP + "meshgrid")
 def meshgrid(*xi, **kwargs):
+    if kwargs.get("sparse", False):
+        raise ValueError("Function `meshgrid` does not support returning sparse arrays yet. "
+                         f"Received: sparse={kwargs['sparse']}")
     return _tf("meshgrid")(*[asarray(x) for x in xi], indexing=kwargs.get("indexing", "xy"))
 
 
@@ -1102,9 +1113,11 @@ def _integers_only(fn):
 
 
 globals()["gcd"] = _binary("gcd", _integers_only(_gcd))
+# (|a| // gcd * |b|, as NumPy: |a * b| // gcd would overflow where the lcm itself fits)
 globals()["lcm"] = _binary("lcm", _integers_only(lambda a, b: _tf("where")(
     (a == 0) | (b == 0), _tf("zeros_like")(a),
-    _tf("math.abs")(a * b) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b)))))
+    _tf("math.abs")(a) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b)) *
+    _tf("math.abs")(b))))
 
 
 @export(_NP + "divmod")
@@ -1132,6 +1145,8 @@ def vander(x, N=None, increasing=False):  # noqa: N803
 @export(_NP + "polyval")
 def polyval(p, x):
     coefficients = asarray(p)
+    if coefficients.shape.rank == 0:  # (one coefficient: a constant polynomial)
+        coefficients = coefficients[None]
     dtype = _result_type(coefficients, x)
     x = _tensor(x, dtype)
     out = _tf("zeros_like")(x)
@@ -1144,11 +1159,15 @@ def polyval(p, x):
 def kron(a, b):
     dtype = _result_type(a, b)
     a, b = atleast_1d(_tensor(a, dtype)), atleast_1d(_tensor(b, dtype))
-    if a.shape.rank == 1 and b.shape.rank == 1:
-        return ravel(outer(a, b))
-    a, b = atleast_2d(a), atleast_2d(b)
-    out = a[:, None, :, None] * b[None, :, None, :]
-    return _tf("reshape")(out, [a.shape[0] * b.shape[0], a.shape[1] * b.shape[1]])
+    rank = builtins.max(a.shape.rank, b.shape.rank)
+    # both of that rank (leading 1s), then every axis of a's interleaved with b's: out[i, j, ...]
+    # = a[i // b.shape[0], ...] * b[i % b.shape[0], ...]
+    shape_a = _tf("concat")([[1] * (rank - a.shape.rank), _tf("shape")(a)], 0)
+    shape_b = _tf("concat")([[1] * (rank - b.shape.rank), _tf("shape")(b)], 0)
+    ones = _tf("ones_like")(shape_a)
+    a = _tf("reshape")(a, _tf("reshape")(_tf("stack")([shape_a, ones], 1), [-1]))
+    b = _tf("reshape")(b, _tf("reshape")(_tf("stack")([ones, shape_b], 1), [-1]))
+    return _tf("reshape")(a * b, shape_a * shape_b)
 
 
 @export(_NP + "vdot")
