@@ -642,3 +642,16 @@ def test_argsort_polyval_kron_meshgrid_shapes():
         np.kron([[1, 2], [3, 4]], [[0, 1], [1, 0]]))
     with pytest.raises(ValueError, match="sparse"):
         tnp.meshgrid(tnp.arange(2), tnp.arange(3), sparse=True)
+
+
+def test_asarray_of_a_list_holding_tensors_or_numpy_scalars_takes_their_dtype():
+    assert tnp.asarray([tf.constant(1.0), 2.0]).dtype == tf.float32
+    assert tnp.asarray([np.float32(1.5), 2]).dtype == tf.float32
+    assert tnp.asarray([np.int32(1), 2]).dtype == tf.int32
+    assert tnp.asarray([np.int32(1), 2.5]).dtype == tf.float64
+    assert tnp.array([[np.float32(1)], [2.0]]).dtype == tf.float32
+    assert tnp.asarray([tf.constant(1), tf.constant(2.0)]).dtype == tf.float64
+    t = tnp.asarray([tf.constant([1, 2], tf.int8), [3, 4]])
+    assert t.dtype == tf.int8 and t.numpy().tolist() == [[1, 2], [3, 4]]
+    assert tnp.asarray([np.uint8(1), -1]).numpy().tolist() == [1, 255]
+    assert tnp.asarray([1, 2.5]).dtype == tf.float64

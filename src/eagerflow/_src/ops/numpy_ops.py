@@ -93,6 +93,8 @@ def _tensor(x, dtype=None):
         if dtype is not None and t.dtype.as_numpy_dtype != np.dtype(dtype):
             t = _tf("cast")(t, _d.as_dtype(np.dtype(dtype)))
         return t
+    if dtype is None and isinstance(x, (list, tuple)):
+        dtype = _typed_leaves_dtype(x)
     try:
         arr = np.asarray(x, dtype=dtype)
     except OverflowError:  # a Python int past the dtype's range wraps around, as in TF
@@ -102,6 +104,24 @@ def _tensor(x, dtype=None):
     elif dtype is None and _prefer_float32[0] and not isinstance(x, np.ndarray):
         arr = arr.astype(_PREFERRED.get(arr.dtype, arr.dtype))
     return convert_to_tensor(arr)
+
+
+def _typed_leaves_dtype(x):
+    """The dtype of a nested list holding tensors or NumPy scalars (None if it holds only
+    Python scalars): theirs promoted together, its Python scalars weak, as TF's
+    ``[tf.constant(1.0), 2.0]`` (float32) where NumPy alone would say float64."""
+    leaves, stack = [], [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            leaves.append(item)
+    typed = [isinstance(leaf, (Tensor, np.generic, np.ndarray)) for leaf in leaves]
+    if not builtins.any(typed):
+        return None
+    return np.result_type(*[leaf.dtype if is_typed and not isinstance(leaf, Tensor) else
+                            _np_dtype(leaf) for leaf, is_typed in zip(leaves, typed)])
 
 
 def _result_type(*args):
