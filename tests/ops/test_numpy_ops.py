@@ -655,3 +655,10 @@ def test_asarray_of_a_list_holding_tensors_or_numpy_scalars_takes_their_dtype():
     assert t.dtype == tf.int8 and t.numpy().tolist() == [[1, 2], [3, 4]]
     assert tnp.asarray([np.uint8(1), -1]).numpy().tolist() == [1, 255]
     assert tnp.asarray([1, 2.5]).dtype == tf.float64
+
+
+def test_diag_past_the_corner_is_empty():
+    a = tnp.reshape(tnp.arange(9), (3, 3))
+    assert tnp.diag(a, k=5).shape == (0,) and tnp.diag(a, k=5).dtype == tf.int64
+    assert tnp.diag(a, k=-3).shape == (0,)
+    assert tnp.diag(a, k=-2).numpy().tolist() == [6]

@@ -592,6 +592,9 @@ def diag(v, k=0):
     t = asarray(v)
     if t.shape.rank == 1:
         return _tf("linalg.diag")(t, k=k)
+    rows, cols = t.shape.as_list() if t.shape.rank == 2 else (None, None)
+    if rows is not None and cols is not None and not -rows < k < cols:
+        return _tf("zeros")([0], t.dtype)  # (a diagonal past the corner: empty, as NumPy)
     return _tf("linalg.diag_part")(t, k=k)
 
 
