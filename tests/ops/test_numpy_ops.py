@@ -662,3 +662,10 @@ def test_diag_past_the_corner_is_empty():
     assert tnp.diag(a, k=5).shape == (0,) and tnp.diag(a, k=5).dtype == tf.int64
     assert tnp.diag(a, k=-3).shape == (0,)
     assert tnp.diag(a, k=-2).numpy().tolist() == [6]
+
+
+def test_triu_and_tril_of_a_vector_raise_value_error():
+    for fn in (tnp.triu, tnp.tril):
+        with pytest.raises(ValueError, match="must have rank at least 2"):
+            fn(tnp.asarray([1, 2, 3]))
+    assert tnp.triu(tnp.ones((2, 2))).numpy().tolist() == [[1, 1], [0, 1]]

@@ -884,6 +884,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def _band(name, lower):
     def fn(m, k=0):
         t = asarray(m)
+        if t.shape.rank is not None and t.shape.rank < 2:
+            raise ValueError(f"Argument to {name} must have rank at least 2")
         rows, cols = t.shape[-2], t.shape[-1]
         if rows is None or cols is None:
             raise ValueError("Currently, the last two dimensions of the input array need to "
