@@ -669,3 +669,13 @@ def test_triu_and_tril_of_a_vector_raise_value_error():
         with pytest.raises(ValueError, match="must have rank at least 2"):
             fn(tnp.asarray([1, 2, 3]))
     assert tnp.triu(tnp.ones((2, 2))).numpy().tolist() == [[1, 1], [0, 1]]
+
+
+def test_diff_vander_take_along_axis_reject_bad_arguments():
+    with pytest.raises(ValueError, match="non-negative"):
+        tnp.diff(tnp.ones(3), n=-1)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        tnp.vander(tnp.ones((2, 2)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same number of dimensions"):
+        tnp.take_along_axis(tnp.ones((2, 3)), tnp.asarray([0]), axis=1)
+    assert tnp.diff(tnp.asarray([1, 4]), n=0).numpy().tolist() == [1, 4]

@@ -920,6 +920,8 @@ def append(arr, values, axis=None):
 
 @export(_NP + "diff")
 def diff(a, n=1, axis=-1):
+    if n < 0:
+        raise ValueError(f"Argument `order` must be a non-negative integer. Received: n={n}")
     t = asarray(a)
     for _ in range(n):
         rank = t.shape.rank
@@ -1070,6 +1072,10 @@ def take_along_axis(arr, indices, axis):
     if axis is None:
         t, axis = ravel(t), 0
     rank = t.shape.rank
+    if i.shape.rank is not None and i.shape.rank != rank:
+        raise errors.InvalidArgumentError(
+            None, None, f"`indices` and `arr` must have the same number of dimensions; got "
+            f"{i.shape.rank} and {rank}")
     axis = axis % rank
     i = _tf("where")(i < 0, i + _tf("shape")(t, out_type=i.dtype)[axis], i)
     t, i = moveaxis(t, axis, -1), moveaxis(i, axis, -1)
@@ -1158,6 +1164,8 @@ def tri(N, M=None, k=0, dtype=None):  # noqa: N803
 @export(_NP + "vander")
 def vander(x, N=None, increasing=False):  # noqa: N803
     t = asarray(x)
+    if t.shape.rank is not None and t.shape.rank != 1:
+        raise ValueError("x must be a one-dimensional array")
     n = t.shape[0] if N is None else N
     if n is None:  # a length known only when the graph runs
         n = _tf("shape")(t)[0]
