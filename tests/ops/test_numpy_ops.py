@@ -679,3 +679,14 @@ def test_diff_vander_take_along_axis_reject_bad_arguments():
     with pytest.raises(tf.errors.InvalidArgumentError, match="same number of dimensions"):
         tnp.take_along_axis(tnp.ones((2, 3)), tnp.asarray([0]), axis=1)
     assert tnp.diff(tnp.asarray([1, 4]), n=0).numpy().tolist() == [1, 4]
+
+
+def test_moveaxis_of_several_axes_and_out_of_range():
+    x = tnp.zeros((2, 3, 4, 5))
+    assert tnp.moveaxis(x, 0, -1).shape == (3, 4, 5, 2)
+    assert tnp.moveaxis(x, [0, 1], [-1, -2]).shape == (4, 5, 3, 2)
+    assert tnp.moveaxis(x, (0, 2), (3, 0)).shape == (4, 3, 5, 2)
+    with pytest.raises(AssertionError):
+        tnp.moveaxis(x, 0, 5)
+    with pytest.raises(ValueError):
+        tnp.moveaxis(x, [0, 1], [0])

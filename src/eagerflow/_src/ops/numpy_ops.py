@@ -465,11 +465,23 @@ def swapaxes(a, axis1, axis2):
 
 @export(_NP + "moveaxis")
 def moveaxis(a, source, destination):
+    """`a` with its axes `source` (an int or a sequence of them) moved to `destination`, the
+    other axes keeping their order."""
     t = asarray(a)
     rank = t.shape.rank
-    source, destination = source % rank, destination % rank
-    perm = [i for i in range(rank) if i != source]
-    perm.insert(destination, source)
+    source, destination = (list(x) if isinstance(x, (list, tuple)) else [x]
+                           for x in (source, destination))
+    if len(source) != len(destination):
+        raise ValueError("Arguments `source` and `destination` must have the same number of "
+                         f"elements. Received: {len(source)} and {len(destination)}")
+    # (an axis out of range is an AssertionError, as in TF)
+    for axis in source + destination:
+        if not -rank <= axis < rank:
+            raise AssertionError(f"axis {axis} is out of bounds for array of rank {rank}")
+    source, destination = [x % rank for x in source], [x % rank for x in destination]
+    perm = [i for i in range(rank) if i not in source]
+    for dest, src in sorted(zip(destination, source)):
+        perm.insert(dest, src)
     return _tf("transpose")(t, perm)
 
 
