@@ -563,3 +563,130 @@ def test_var_and_std_of_complex_values_are_real():
     assert _r(tnp.std(c)) == "<tf.Tensor: shape=(), dtype=float32, numpy=1.462494134902954>"
     assert tnp.var(c, axis=0).numpy().tolist() == [0.5, 0.25, 2.5]
     assert tnp.var(tnp.asarray([1 + 2j])).dtype == tf.float64
+
+
+def test_logaddexp_of_equal_infinities_is_that_infinity():
+    a = tnp.asarray([1.0, -np.inf, np.inf, np.inf, np.nan, 1000.0])
+    b = tnp.asarray([2.0, -np.inf, np.inf, -np.inf, 1.0, 1000.0])
+    np.testing.assert_allclose(tnp.logaddexp(a, b).numpy(),
+                               [2.313262, -np.inf, np.inf, np.inf, np.nan, 1000.693147],
+                               rtol=1e-6)
+    np.testing.assert_allclose(tnp.logaddexp2(a, b).numpy(),
+                               [2.584963, -np.inf, np.inf, np.inf, np.nan, 1001.0], rtol=1e-6)
+
+
+def test_fix_rounds_toward_zero_and_has_no_gradient():
+    x = tf.Variable([-2.5, -0.3, 0.7, 2.5])
+    with tf.GradientTape() as tape:
+        y = tnp.fix(x)
+    assert y.numpy().tolist() == [-2.0, -0.0, 0.0, 2.0]
+    assert np.signbit(y.numpy()[1])
+    assert tape.gradient(y, x) is None
+
+
+def test_linspace_of_bounds_known_only_when_the_graph_runs():
+    spec = tf.TensorSpec(None, tf.float32)
+
+    def run(**kw):
+        f = tf.function(lambda a, b: tnp.linspace(a, b, **kw), input_signature=[spec, spec])
+        return f(tf.constant(1.0), tf.constant(2.0))
+
+    y = run(num=4)
+    assert y.dtype == tf.float32
+    np.testing.assert_allclose(y.numpy(), [1.0, 4 / 3, 5 / 3, 2.0], rtol=1e-6)
+    assert y.numpy()[-1] == 2.0
+    np.testing.assert_allclose(run(num=4, endpoint=False).numpy(), [1.0, 1.25, 1.5, 1.75])
+    values, step = run(num=1, retstep=True)
+    assert values.numpy().tolist() == [1.0] and np.isnan(step.numpy())
+    assert run(num=0).shape == (0,)
+    g = tf.function(lambda a, b: tnp.linspace(a, b, 3, axis=-1),
+                    input_signature=[tf.TensorSpec([None], tf.float32)] * 2)
+    assert g(tf.constant([1.0, 0.0]), tf.constant([2.0, 4.0])).numpy().tolist() == [
+        [1.0, 1.5, 2.0], [0.0, 2.0, 4.0]]
+
+
+def test_vander_of_a_length_known_only_when_the_graph_runs():
+    f = tf.function(lambda a: (tnp.vander(a), tnp.vander(a, increasing=True)),
+                    input_signature=[tf.TensorSpec([None], tf.float32)])
+    down, up = f(tf.constant([1.0, 3.0, 2.0]))
+    assert down.numpy().tolist() == [[1, 1, 1], [9, 3, 1], [4, 2, 1]]
+    assert up.numpy().tolist() == [[1, 1, 1], [1, 3, 9], [1, 2, 4]]
+
+
+def test_lcm_does_not_overflow_where_the_result_fits():
+    a = tnp.asarray([2 ** 20 * 3], dtype=tnp.int32)
+    b = tnp.asarray([2 ** 20 * 5], dtype=tnp.int32)
+    assert tnp.lcm(a, b).numpy().tolist() == [15728640]
+    assert tnp.lcm(tnp.asarray([-4, 6, 0, -3]), tnp.asarray([6, -4, 0, 0])).numpy().tolist() == [
+        12, 12, 0, 0]
+
+
+def test_arange_of_tensors_keeps_their_dtype():
+    assert tnp.arange(tf.constant(3)).dtype == tf.int32
+    assert tnp.arange(tf.constant(1, tf.int32), 5).numpy().tolist() == [1, 2, 3, 4]
+    assert tnp.arange(tf.constant(1, tf.int32), 5).dtype == tf.int32
+    assert tnp.arange(tf.constant(1.0), 3).dtype == tf.float32
+    assert tnp.arange(0, tf.constant(1.0, tf.float64), 0.5).dtype == tf.float64
+    assert tnp.arange(3).dtype == tf.int64
+
+
+def test_argsort_polyval_kron_meshgrid_shapes():
+    assert tnp.argsort(tnp.asarray([[3, 1], [0, 2]]), axis=None).numpy().tolist() == [2, 1, 3, 0]
+    assert tnp.polyval(5, tnp.asarray([2, 3])).numpy().tolist() == [5, 5]
+    k = tnp.kron(tnp.ones((2, 1, 1)), tnp.asarray([[1, 2], [3, 4]]))
+    assert k.shape == (2, 2, 2) and k.numpy().tolist() == [[[1, 2], [3, 4]]] * 2
+    assert tnp.kron(tnp.asarray([[1, 2]]), tnp.ones((2, 1, 2))).shape == (2, 1, 4)
+    assert tnp.kron(tnp.asarray([[1, 2]]), tnp.asarray([3, 4])).numpy().tolist() == [[3, 4, 6, 8]]
+    np.testing.assert_array_equal(
+        tnp.kron(tnp.asarray([[1, 2], [3, 4]]), tnp.asarray([[0, 1], [1, 0]])).numpy(),
+        np.kron([[1, 2], [3, 4]], [[0, 1], [1, 0]]))
+    with pytest.raises(ValueError, match="sparse"):
+        tnp.meshgrid(tnp.arange(2), tnp.arange(3), sparse=True)
+
+
+def test_asarray_of_a_list_holding_tensors_or_numpy_scalars_takes_their_dtype():
+    assert tnp.asarray([tf.constant(1.0), 2.0]).dtype == tf.float32
+    assert tnp.asarray([np.float32(1.5), 2]).dtype == tf.float32
+    assert tnp.asarray([np.int32(1), 2]).dtype == tf.int32
+    assert tnp.asarray([np.int32(1), 2.5]).dtype == tf.float64
+    assert tnp.array([[np.float32(1)], [2.0]]).dtype == tf.float32
+    assert tnp.asarray([tf.constant(1), tf.constant(2.0)]).dtype == tf.float64
+    t = tnp.asarray([tf.constant([1, 2], tf.int8), [3, 4]])
+    assert t.dtype == tf.int8 and t.numpy().tolist() == [[1, 2], [3, 4]]
+    assert tnp.asarray([np.uint8(1), -1]).numpy().tolist() == [1, 255]
+    assert tnp.asarray([1, 2.5]).dtype == tf.float64
+
+
+def test_diag_past_the_corner_is_empty():
+    a = tnp.reshape(tnp.arange(9), (3, 3))
+    assert tnp.diag(a, k=5).shape == (0,) and tnp.diag(a, k=5).dtype == tf.int64
+    assert tnp.diag(a, k=-3).shape == (0,)
+    assert tnp.diag(a, k=-2).numpy().tolist() == [6]
+
+
+def test_triu_and_tril_of_a_vector_raise_value_error():
+    for fn in (tnp.triu, tnp.tril):
+        with pytest.raises(ValueError, match="must have rank at least 2"):
+            fn(tnp.asarray([1, 2, 3]))
+    assert tnp.triu(tnp.ones((2, 2))).numpy().tolist() == [[1, 1], [0, 1]]
+
+
+def test_diff_vander_take_along_axis_reject_bad_arguments():
+    with pytest.raises(ValueError, match="non-negative"):
+        tnp.diff(tnp.ones(3), n=-1)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        tnp.vander(tnp.ones((2, 2)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="same number of dimensions"):
+        tnp.take_along_axis(tnp.ones((2, 3)), tnp.asarray([0]), axis=1)
+    assert tnp.diff(tnp.asarray([1, 4]), n=0).numpy().tolist() == [1, 4]
+
+
+def test_moveaxis_of_several_axes_and_out_of_range():
+    x = tnp.zeros((2, 3, 4, 5))
+    assert tnp.moveaxis(x, 0, -1).shape == (3, 4, 5, 2)
+    assert tnp.moveaxis(x, [0, 1], [-1, -2]).shape == (4, 5, 3, 2)
+    assert tnp.moveaxis(x, (0, 2), (3, 0)).shape == (4, 3, 5, 2)
+    with pytest.raises(AssertionError):
+        tnp.moveaxis(x, 0, 5)
+    with pytest.raises(ValueError):
+        tnp.moveaxis(x, [0, 1], [0])

@@ -990,3 +990,11 @@ def test_float16_segment_sums_round_every_step_as_tf():
         4.0, 2048.0]
     many = tf.math.segment_sum(tf.tile(x, [40]), np.repeat(np.arange(40), 7)).numpy()
     assert many.tolist() == [2052.0] * 40  # (the per-row steps of many short segments)
+
+
+def test_bincount_per_row_of_empty_rows():
+    out = tf.math.bincount(tf.zeros((2, 0), tf.int32), axis=-1)
+    assert out.shape == (2, 0) and out.dtype == tf.int32
+    assert tf.math.bincount(tf.zeros((0, 3), tf.int32), axis=-1).shape == (0, 0)
+    assert tf.math.bincount(tf.zeros((2, 0), tf.int32), axis=-1,
+                            minlength=2).numpy().tolist() == [[0, 0], [0, 0]]

@@ -93,6 +93,8 @@ def _tensor(x, dtype=None):
         if dtype is not None and t.dtype.as_numpy_dtype != np.dtype(dtype):
             t = _tf("cast")(t, _d.as_dtype(np.dtype(dtype)))
         return t
+    if dtype is None and isinstance(x, (list, tuple)):
+        dtype = _typed_leaves_dtype(x)
     try:
         arr = np.asarray(x, dtype=dtype)
     except OverflowError:  # a Python int past the dtype's range wraps around, as in TF
@@ -102,6 +104,24 @@ def _tensor(x, dtype=None):
     elif dtype is None and _prefer_float32[0] and not isinstance(x, np.ndarray):
         arr = arr.astype(_PREFERRED.get(arr.dtype, arr.dtype))
     return convert_to_tensor(arr)
+
+
+def _typed_leaves_dtype(x):
+    """The dtype of a nested list holding tensors or NumPy scalars (None if it holds only
+    Python scalars): theirs promoted together, its Python scalars weak, as TF's
+    ``[tf.constant(1.0), 2.0]`` (float32) where NumPy alone would say float64."""
+    leaves, stack = [], [x]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        else:
+            leaves.append(item)
+    typed = [isinstance(leaf, (Tensor, np.generic, np.ndarray)) for leaf in leaves]
+    if not builtins.any(typed):
+        return None
+    return np.result_type(*[leaf.dtype if is_typed and not isinstance(leaf, Tensor) else
+                            _np_dtype(leaf) for leaf, is_typed in zip(leaves, typed)])
 
 
 def _result_type(*args):
@@ -346,9 +366,14 @@ def arange(start, stop=None, step=1, dtype=None):
         raise ValueError("step must be non-zero.")
     if stop is None:
         start, stop = 0, start
-    dt = _as_np_type(dtype) or np.arange(start, stop, step).dtype
-    if dtype is None and _prefer_float32[0]:
-        dt = _PREFERRED.get(dt, dt)
+    if dtype is not None:
+        dt = _as_np_type(dtype)
+    elif builtins.any(isinstance(v, Tensor) for v in (start, stop, step)):
+        dt = np.dtype(_result_type(start, stop, step))  # (a tensor's dtype wins, as in TF)
+    else:
+        dt = np.arange(start, stop, step).dtype
+        if _prefer_float32[0]:
+            dt = _PREFERRED.get(dt, dt)
     if (stop - start) * step <= 0:
         return convert_to_tensor(np.zeros([0], dt))
     # As TF: `tf.range` of the arguments as they are (Python floats count in float32, which
@@ -364,15 +389,37 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=float, axi
         dtype = np.result_type(_np_dtype(start), _np_dtype(stop), 1.0)
         if _prefer_float32[0]:
             dtype = _PREFERRED.get(dtype, dtype)
+    bounds = [get_static_value(b) if isinstance(b, Tensor) else b for b in (start, stop)]
+    if builtins.any(b is None for b in bounds):  # a bound known only when the graph runs
+        return _symbolic_linspace(start, stop, num, endpoint, retstep, dtype, axis)
     with np.errstate(all="ignore"):  # infinite or huge bounds: inf and NaN silently, as TF
-        values = np.linspace(get_static_value(start) if isinstance(start, Tensor) else start,
-                             get_static_value(stop) if isinstance(stop, Tensor) else stop,
-                             num, endpoint=endpoint, retstep=True,
+        values = np.linspace(*bounds, num, endpoint=endpoint, retstep=True,
                              dtype=_as_np_type(dtype), axis=axis)
     if retstep:  # (the step a tensor too; NaN, a float32, for fewer than two values)
         step = values[1] if num > (1 if endpoint else 0) else np.float32(np.nan)
         return convert_to_tensor(values[0]), convert_to_tensor(step)
     return convert_to_tensor(values[0])
+
+
+def _symbolic_linspace(start, stop, num, endpoint, retstep, dtype, axis):
+    """linspace of bounds that are symbolic tensors: NumPy's steps (`start + i * step`, the
+    last value `stop` itself when it is included) in TF ops."""
+    dtype = np.result_type(_np_dtype(start), _np_dtype(stop), 1.0) if dtype is None else dtype
+    start, stop = _tensor(start, dtype), _tensor(stop, dtype)
+    shape = _tf("broadcast_dynamic_shape")(_tf("shape")(start), _tf("shape")(stop))
+    start, stop = _tf("broadcast_to")(start, shape), _tf("broadcast_to")(stop, shape)
+    div = num - 1 if endpoint else num
+    step = (stop - start) / _tensor(builtins.max(div, 1), dtype)
+    index = _tf("reshape")(_tensor(np.arange(num), dtype),
+                           _tf("concat")([[num], _tf("ones_like")(shape)], 0))
+    values = start[None] + index * step[None]
+    if div <= 0:
+        step = step * _tensor(np.nan, dtype)  # (no step between fewer than two values)
+    if endpoint and num > 1:
+        values = _tf("concat")([values[:-1], stop[None]], 0)
+    if axis != 0:
+        values = moveaxis(values, 0, axis)
+    return (values, step) if retstep else values
 
 
 @export(_NP + "eye")
@@ -418,11 +465,23 @@ def swapaxes(a, axis1, axis2):
 
 @export(_NP + "moveaxis")
 def moveaxis(a, source, destination):
+    """`a` with its axes `source` (an int or a sequence of them) moved to `destination`, the
+    other axes keeping their order."""
     t = asarray(a)
     rank = t.shape.rank
-    source, destination = source % rank, destination % rank
-    perm = [i for i in range(rank) if i != source]
-    perm.insert(destination, source)
+    source, destination = (list(x) if isinstance(x, (list, tuple)) else [x]
+                           for x in (source, destination))
+    if len(source) != len(destination):
+        raise ValueError("Arguments `source` and `destination` must have the same number of "
+                         f"elements. Received: {len(source)} and {len(destination)}")
+    # (an axis out of range is an AssertionError, as in TF)
+    for axis in source + destination:
+        if not -rank <= axis < rank:
+            raise AssertionError(f"axis {axis} is out of bounds for array of rank {rank}")
+    source, destination = [x % rank for x in source], [x % rank for x in destination]
+    perm = [i for i in range(rank) if i not in source]
+    for dest, src in sorted(zip(destination, source)):
+        perm.insert(dest, src)
     return _tf("transpose")(t, perm)
 
 
@@ -545,6 +604,9 @@ def diag(v, k=0):
     t = asarray(v)
     if t.shape.rank == 1:
         return _tf("linalg.diag")(t, k=k)
+    rows, cols = t.shape.as_list() if t.shape.rank == 2 else (None, None)
+    if rows is not None and cols is not None and not -rows < k < cols:
+        return _tf("zeros")([0], t.dtype)  # (a diagonal past the corner: empty, as NumPy)
     return _tf("linalg.diag_part")(t, k=k)
 
 
@@ -733,7 +795,10 @@ def argsort(a, axis=-1, kind="quicksort", order=None):
         raise ValueError(f'Invalid value for argument `kind`. Only kind="quicksort" and '
                          f'kind="stable" are supported. Received: kind={kind}')
     _check_sort_order(order)
-    return _tf("cast")(_tf("argsort")(asarray(a), axis=axis, stable=True), _d.int64)
+    a = asarray(a)
+    if axis is None:  # (NumPy's: the flattened array)
+        a, axis = _tf("reshape")(a, [-1]), -1
+    return _tf("cast")(_tf("argsort")(a, axis=axis, stable=True), _d.int64)
 
 
 @export(_NP + "isclose")
@@ -831,6 +896,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 def _band(name, lower):
     def fn(m, k=0):
         t = asarray(m)
+        if t.shape.rank is not None and t.shape.rank < 2:
+            raise ValueError(f"Argument to {name} must have rank at least 2")
         rows, cols = t.shape[-2], t.shape[-1]
         if rows is None or cols is None:
             raise ValueError("Currently, the last two dimensions of the input array need to "
@@ -865,6 +932,8 @@ def append(arr, values, axis=None):
 
 @export(_NP + "diff")
 def diff(a, n=1, axis=-1):
+    if n < 0:
+        raise ValueError(f"Argument `order` must be a non-negative integer. Received: n={n}")
     t = asarray(a)
     for _ in range(n):
         rank = t.shape.rank
@@ -896,6 +965,9 @@ def average(a, axis=None, weights=None, returned=False):
 
 @export(_NP + "meshgrid")
 def meshgrid(*xi, **kwargs):
+    if kwargs.get("sparse", False):
+        raise ValueError("Function `meshgrid` does not support returning sparse arrays yet. "
+                         f"Received: sparse={kwargs['sparse']}")
     return _tf("meshgrid")(*[asarray(x) for x in xi], indexing=kwargs.get("indexing", "xy"))
 
 
@@ -931,8 +1003,9 @@ globals()["exp2"] = _unary("exp2", lambda t: _tf("math.pow")(_tf("cast")(2.0, t.
                            float_only=True)
 globals()["cbrt"] = _unary("cbrt", lambda t: _tf("math.sign")(t) * _tf("math.pow")(
     _tf("math.abs")(t), _tensor(1.0 / 3.0, t.dtype.as_numpy_dtype)), float_only=True)
-globals()["fix"] = _unary("fix", lambda t: _tf("math.sign")(t) * _tf("math.floor")(
-    _tf("math.abs")(t)), float_only=True)
+# (ceil or floor, so that, as in TF, it has no gradient: None, not zeros)
+globals()["fix"] = _unary("fix", lambda t: _tf("where")(t < 0, _tf("math.ceil")(t),
+                                                          _tf("math.floor")(t)), float_only=True)
 globals()["signbit"] = _unary("signbit", lambda t: _tf("fill")(_tf("shape")(t), False) if
                               t.dtype == _d.bool else _tf("math.less")(t, _tf("cast")(0, t.dtype)))
 globals()["hypot"] = _binary("hypot", lambda a, b: _tf("math.sqrt")(a * a + b * b), _to_float)
@@ -1011,6 +1084,10 @@ def take_along_axis(arr, indices, axis):
     if axis is None:
         t, axis = ravel(t), 0
     rank = t.shape.rank
+    if i.shape.rank is not None and i.shape.rank != rank:
+        raise errors.InvalidArgumentError(
+            None, None, f"`indices` and `arr` must have the same number of dimensions; got "
+            f"{i.shape.rank} and {rank}")
     axis = axis % rank
     i = _tf("where")(i < 0, i + _tf("shape")(t, out_type=i.dtype)[axis], i)
     t, i = moveaxis(t, axis, -1), moveaxis(i, axis, -1)
@@ -1039,11 +1116,23 @@ globals()["bitwise_not"] = _unary("bitwise_not", lambda t: _tf(
     "math.logical_not" if t.dtype == _d.bool else "bitwise.invert")(t))
 # (TF keeps the operands' promoted dtype here: integers stay integers)
 globals()["float_power"] = _binary("float_power", lambda a, b: _tf("math.pow")(a, b))
-globals()["logaddexp"] = _binary("logaddexp", lambda a, b: _tf("math.maximum")(a, b) + _tf(
-    "math.log1p")(_tf("math.exp")(-_tf("math.abs")(a - b))), _to_float)
-globals()["logaddexp2"] = _binary("logaddexp2", lambda a, b: _tf("math.maximum")(a, b) + _tf(
-    "math.log1p")(_tf("math.pow")(_tf("cast")(2.0, a.dtype), -_tf("math.abs")(a - b))) /
-    math.log(2.0), _to_float)
+
+
+def _log_add(log1p_of_pow):
+    """Builds logaddexp-like `max(a, b) + log1p_of_pow(-|a - b|)`; where `a - b` is NaN (two
+    equal infinities, or a NaN) the answer is `a + b`: inf, -inf or NaN, as NumPy's."""
+    def fn(a, b):
+        delta = a - b
+        return _tf("where")(_tf("math.is_nan")(delta), a + b, _tf("math.maximum")(a, b) +
+                            log1p_of_pow(-_tf("math.abs")(delta)))
+    return fn
+
+
+globals()["logaddexp"] = _binary("logaddexp", _log_add(
+    lambda d: _tf("math.log1p")(_tf("math.exp")(d))), _to_float)
+globals()["logaddexp2"] = _binary("logaddexp2", _log_add(
+    lambda d: _tf("math.log1p")(_tf("math.pow")(_tf("cast")(2.0, d.dtype), d)) / math.log(2.0)),
+    _to_float)
 globals()["nextafter"] = _binary("nextafter", lambda a, b: _tf("math.nextafter")(a, b),
                                  _to_float)
 
@@ -1067,9 +1156,11 @@ def _integers_only(fn):
 
 
 globals()["gcd"] = _binary("gcd", _integers_only(_gcd))
+# (|a| // gcd * |b|, as NumPy: |a * b| // gcd would overflow where the lcm itself fits)
 globals()["lcm"] = _binary("lcm", _integers_only(lambda a, b: _tf("where")(
     (a == 0) | (b == 0), _tf("zeros_like")(a),
-    _tf("math.abs")(a * b) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b)))))
+    _tf("math.abs")(a) // _tf("where")(_gcd(a, b) == 0, _tf("ones_like")(a), _gcd(a, b)) *
+    _tf("math.abs")(b))))
 
 
 @export(_NP + "divmod")
@@ -1085,7 +1176,13 @@ def tri(N, M=None, k=0, dtype=None):  # noqa: N803
 @export(_NP + "vander")
 def vander(x, N=None, increasing=False):  # noqa: N803
     t = asarray(x)
+    if t.shape.rank is not None and t.shape.rank != 1:
+        raise ValueError("x must be a one-dimensional array")
     n = t.shape[0] if N is None else N
+    if n is None:  # a length known only when the graph runs
+        n = _tf("shape")(t)[0]
+        powers = _tf("range")(n) if increasing else _tf("range")(n - 1, -1, -1)
+        return _tf("math.pow")(_tf("expand_dims")(t, -1), _tf("cast")(powers, t.dtype))
     powers = np.arange(n) if increasing else np.arange(n)[::-1]
     return _tf("math.pow")(_tf("expand_dims")(t, -1), _tensor(powers, t.dtype.as_numpy_dtype))
 
@@ -1093,6 +1190,8 @@ def vander(x, N=None, increasing=False):  # noqa: N803
 @export(_NP + "polyval")
 def polyval(p, x):
     coefficients = asarray(p)
+    if coefficients.shape.rank == 0:  # (one coefficient: a constant polynomial)
+        coefficients = coefficients[None]
     dtype = _result_type(coefficients, x)
     x = _tensor(x, dtype)
     out = _tf("zeros_like")(x)
@@ -1105,11 +1204,15 @@ def polyval(p, x):
 def kron(a, b):
     dtype = _result_type(a, b)
     a, b = atleast_1d(_tensor(a, dtype)), atleast_1d(_tensor(b, dtype))
-    if a.shape.rank == 1 and b.shape.rank == 1:
-        return ravel(outer(a, b))
-    a, b = atleast_2d(a), atleast_2d(b)
-    out = a[:, None, :, None] * b[None, :, None, :]
-    return _tf("reshape")(out, [a.shape[0] * b.shape[0], a.shape[1] * b.shape[1]])
+    rank = builtins.max(a.shape.rank, b.shape.rank)
+    # both of that rank (leading 1s), then every axis of a's interleaved with b's: out[i, j, ...]
+    # = a[i // b.shape[0], ...] * b[i % b.shape[0], ...]
+    shape_a = _tf("concat")([[1] * (rank - a.shape.rank), _tf("shape")(a)], 0)
+    shape_b = _tf("concat")([[1] * (rank - b.shape.rank), _tf("shape")(b)], 0)
+    ones = _tf("ones_like")(shape_a)
+    a = _tf("reshape")(a, _tf("reshape")(_tf("stack")([shape_a, ones], 1), [-1]))
+    b = _tf("reshape")(b, _tf("reshape")(_tf("stack")([ones, shape_b], 1), [-1]))
+    return _tf("reshape")(a * b, shape_a * shape_b)
 
 
 @export(_NP + "vdot")

@@ -1060,7 +1060,7 @@ def _bincount(xp, arr, size, weights, binary_output):
     if binary_output:
         counts = counts > 0
     counts = counts.astype(weights.dtype)
-    return counts.reshape(-1, size) if per_row else counts
+    return counts.reshape(rows.shape[0], size) if per_row else counts
 
 
 def _bincount_rule(arr, size, weights, binary_output):
