@@ -279,3 +279,16 @@ def test_an_update_of_another_shape_fails_while_the_function_is_traced():
         return w.value()
     with pytest.raises(tf.errors.InvalidArgumentError, match="Cannot update variable"):
         unknown(tf.constant(1.0))
+
+
+def test_tf1_methods_count_up_to_and_load():
+    v = tf.Variable(0)
+    assert [int(v.count_up_to(2)) for _ in range(2)] == [0, 1] and int(v.numpy()) == 2
+    with pytest.raises(tf.errors.OutOfRangeError):
+        v.count_up_to(2)
+    with pytest.raises(TypeError):
+        tf.Variable(0.0).count_up_to(2)
+    w = tf.Variable([1.0, 2.0])
+    assert w.load([3.0, 4.0]) is None and w.numpy().tolist() == [3.0, 4.0]
+    with pytest.raises(ValueError):
+        w.load([1.0])

@@ -623,6 +623,11 @@ class Variable(metaclass=_VariableMeta):
         """Sets the value; returns the variable (for chaining) unless `read_value=False`."""
         return self._write(_ASSIGN, value, read_value, name)
 
+    def load(self, value, session=None):
+        """Sets the value, as `assign` (TF 1's method; deprecated in TF 2)."""
+        del session
+        self.assign(value, read_value=False)
+
     def assign_add(self, delta, use_locking=None, name=None, read_value=True):
         """Adds `delta` to the value; returns the variable unless `read_value=False`."""
         return self._write(_ASSIGN_ADD, delta, read_value, name)

@@ -34,7 +34,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
 from eagerflow._src.core.registry import register
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.variables import handle_text
+from eagerflow._src.core.variables import Variable, handle_text
 from eagerflow._src.ops import random_ops
 
 _NO_GRAD = "queue op"
@@ -604,3 +604,12 @@ def count_up_to(ref, limit, name=None):
         raise TypeError(f"Value passed to parameter 'T' has DataType {ref.dtype.name} not in "
                         f"list of allowed values: int32, int64")
     return dispatch(_COUNT_UP_TO, (ref,), {"limit": int(limit)}, name=name)
+
+
+def _variable_count_up_to(self, limit):
+    """`count_up_to` of the variable: its value, then 1 added, until `limit` (TF 1's
+    method; deprecated in TF 2, for `Dataset.range`)."""
+    return count_up_to(self, limit)
+
+
+Variable.count_up_to = _variable_count_up_to
