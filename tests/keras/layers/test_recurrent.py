@@ -666,3 +666,25 @@ def test_zero_time_steps_fail_in_the_first_steps_slice_as_in_tf(make):
 def test_unrolling_zero_time_steps_is_refused_as_in_tf():
     with pytest.raises(ValueError, match="Unrolling requires a fixed number of timesteps."):
         tf.keras.layers.LSTM(4, unroll=True)(tf.zeros([2, 0, 3]))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: tf.keras.layers.SimpleRNN(2, stateful=True),
+    lambda: tf.keras.layers.LSTM(2, stateful=True),
+    lambda: tf.keras.layers.GRU(2, stateful=True, return_sequences=True),
+    lambda: tf.keras.layers.LSTM(2, stateful=True, recurrent_dropout=0.1),
+])
+def test_stateful_last_single_sample_batch_broadcasts_over_the_states(make):
+    # As Keras: predict's last batch of one sample runs against each of the fixed batch's
+    # states, so 5 samples in batches of 2 give 6 rows, the last two the one sample
+    # continued from each state (not an error).
+    x = np.random.RandomState(0).rand(5, 3, 1).astype("float32")
+    tf.keras.utils.set_random_seed(1)
+    layer = make()
+    model = tf.keras.Sequential([tf.keras.Input(batch_shape=(2, 3, 1)), layer])
+    got = model.predict(x, batch_size=2, verbose=0)
+    model.reset_states()
+    want = model.predict(np.concatenate([x, x[4:]]), batch_size=2, verbose=0)
+    assert got.shape[0] == 6
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+    assert [s.shape for s in layer.states] == [(2, 2)] * len(layer.states)

@@ -1221,6 +1221,15 @@ def _fused_call(layer, mode, inputs, initial_state, training):
         inputs = math_ops.multiply(inputs, array_ops.expand_dims(input_mask, time_axis))
     if layer.go_backwards:  # the loop's outputs then come in the order it read the steps
         inputs = array_ops.reverse(inputs, [time_axis])
+    if layer.stateful:
+        # A stateful layer's last, smaller batch of one sample meets states of the fixed
+        # batch: the steps' products broadcast it over them, as Keras's cells do (predict
+        # then gives a row per state). Adding zeros of the states' batch does the same.
+        batch = array_ops.shape(states[0])[:1]
+        ones = array_ops.ones([1], "int32")
+        shape = (array_ops.concat([ones, batch, ones], 0) if layer.time_major
+                 else array_ops.concat([batch, ones, ones], 0))
+        inputs = math_ops.add(inputs, array_ops.zeros(shape, dtype))
     results = rnn_ops.fused_rnn(
         inputs, kernel, _read(cell.recurrent_kernel, dtype), _read(cell.bias, dtype), *states,
         mode=mode, time_major=layer.time_major)
