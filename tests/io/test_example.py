@@ -151,6 +151,12 @@ def test_bad_specs():
         tf.io.parse_single_example(S1, {"a": tf.io.FixedLenFeature([None], tf.int64)})
     with pytest.raises(ValueError, match="cannot be None or falsy"):
         tf.io.parse_example([S1], {})
+    with pytest.raises(ValueError, match="Missing shape for feature a. Received feature="
+                                         "FixedLenFeature"):
+        tf.io.parse_example([S1], {"a": tf.io.FixedLenFeature(None, tf.int64)})
+    with pytest.raises(ValueError, match="Missing shape for feature a"):
+        tf.io.parse_single_sequence_example(b"", sequence_features={
+            "a": tf.io.FixedLenSequenceFeature(None, tf.int64, allow_missing=True)})
     with pytest.raises(ValueError, match="Input serialized must be a scalar"):
         tf.io.parse_single_example([S1], _SPEC)
     assert repr(tf.io.FixedLenFeature([2], tf.int64)) == \

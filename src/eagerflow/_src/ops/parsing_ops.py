@@ -293,6 +293,13 @@ def _check_type(attr, dtype):
             f"[Op:ParseExampleV2]")
 
 
+def _check_shape_given(key, feature):
+    # A fixed-length feature's shape says how to lay out its values: TF refuses a
+    # spec without one before parsing anything.
+    if feature.shape is None:
+        raise ValueError(f"Missing shape for feature {key}. Received feature={feature}.")
+
+
 def _split_features(features):
     """(sparse [(key, dtype)], dense [(key, dtype, shape, default array)]) of a feature
     spec, in sorted key order, with TF's checks of the spec."""
@@ -308,6 +315,7 @@ def _split_features(features):
         elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
             dtype = _d.as_dtype(feature.dtype)
             _check_type("Tdense", dtype)
+            _check_shape_given(key, feature)
             shape = TensorShape(feature.shape).as_list()
             if isinstance(feature, FixedLenSequenceFeature):
                 if not feature.allow_missing:
@@ -779,6 +787,7 @@ def _sequence_specs(context_features, sequence_features):
                 raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None")
             dtype = _d.as_dtype(feature.dtype)
             _check_type("feature_list_dense_types", dtype)
+            _check_shape_given(key, feature)
             sequence_dense.append((key, dtype, TensorShape(feature.shape).as_list(),
                                    bool(feature.allow_missing)))
         else:
