@@ -591,7 +591,8 @@ def _split_record(record, delim, quoted):
             if j == n:
                 return fields
             if record[j:j + 1] != delim:
-                raise _invalid(_QUOTE_END)
+                # A closing quote followed by more text reads as a lone quote inside it.
+                raise _invalid("Quote inside a string has to be escaped by another quote")
             i = j + 1
             if i == n:
                 fields.append(b"")
