@@ -509,3 +509,13 @@ def test_unsorted_segment_join_of_no_strings_gives_empty_segments():
     assert joined.numpy().tolist() == [b""]
     assert tf.strings.format("{}", tf.ragged.constant([[]], dtype=tf.float32)).numpy() == b"[[]]"
     assert tf.strings.format("{}", tf.ragged.constant([[[]], []])).numpy() == b"[[[]], []]"
+
+
+def test_unicode_transcode_strict_error_ends_as_tfs():
+    # Given a Python list TF runs the op on its slower path, whose message has no name.
+    with pytest.raises(InvalidArgumentError, match=r"Invalid formatting on input string "
+                                                   r"\[Op:UnicodeTranscode\]$"):
+        tf.strings.unicode_transcode([b"a\xffb"], "UTF-8", "UTF-8", errors="strict")
+    with pytest.raises(InvalidArgumentError, match=r"\[Op:UnicodeTranscode\] name: nm$"):
+        tf.strings.unicode_transcode(tf.constant([b"a\xffb"]), "UTF-8", "UTF-8",
+                                     errors="strict", name="nm")
