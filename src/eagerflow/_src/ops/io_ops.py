@@ -17,6 +17,7 @@ import zlib
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.op_attrs import list_below_minimum
@@ -29,7 +30,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching
     register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.ops import file_system
+from eagerflow._src.ops import file_system, shape_rules
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "io op"
@@ -413,6 +414,8 @@ def _decode_padded_raw(xp, data, fixed_length, out_type, little_endian):
     np_type = _raw_dtype(out_type, little_endian)
     width = np_type.itemsize
     length = int(fixed_length)
+    if length <= 0:
+        raise _invalid(f"fixed_length ({length}) must be greater than zero.")
     if length % width:
         raise _invalid(f"fixed_length ({length}) must be a multiple of the size of out_type "
                        f"({width})")
@@ -427,7 +430,22 @@ def _decode_raw_rule(data, out_type, little_endian):
 
 
 def _decode_padded_raw_rule(data, fixed_length, out_type, little_endian):
-    return data.shape.concatenate([None]), out_type
+    # A fixed_length known while tracing fixes the new last dim, as in TF's shape function.
+    length = shape_rules.known_value(fixed_length)
+    if length is None:
+        return data.shape.concatenate([None]), out_type
+    length, width = int(length), _raw_dtype(out_type, little_endian).itemsize
+    if not context.executing_eagerly():  # (eagerly the kernel says what is wrong)
+        shapes = [data.shape, TensorShape([])]
+        if length < 0:
+            raise shape_rules.shape_error(
+                "DecodePaddedRaw", f"Dimension size, given by scalar input 1, must be "
+                f"non-negative but is {length}", shapes, computed=[(1, length)])
+        if length % width:
+            raise shape_rules.shape_error(
+                "DecodePaddedRaw", f"Dimension size must be evenly divisible by {width} but "
+                f"is {length}", shapes, computed=[(1, length)])
+    return data.shape.concatenate([max(length, 0) // width]), out_type
 
 
 _DECODE_RAW = register("DecodeRaw", _decode_raw, _decode_raw_rule, dtypes=(_d.string,),
