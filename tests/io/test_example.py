@@ -180,6 +180,21 @@ def test_parsing_inside_function_with_unknown_batch():
     assert c.numpy().tolist() == [[b"x", b"yy"], [b"z", b""]]
 
 
+def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():
+    dense = {k: v for k, v in _SPEC.items() if k != "c"}
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.string)])
+    def parse(serialized):
+        out = tf.io.parse_single_example(serialized, dense)
+        assert out["a"].shape.as_list() == [2] and out["b"].shape.as_list() == []
+        return out["a"]
+
+    assert parse(tf.constant(S1)).numpy().tolist() == [1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Input serialized must be a scalar"):
+        parse(tf.constant([S1]))
+
+
 _VALUES = st.one_of(
     st.lists(st.integers(-2 ** 63, 2 ** 63 - 1), max_size=5),
     st.lists(st.floats(width=32, allow_nan=False), max_size=5),

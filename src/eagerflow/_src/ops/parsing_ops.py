@@ -17,6 +17,7 @@ import collections
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
@@ -26,7 +27,7 @@ from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "parsing op"
@@ -517,9 +518,24 @@ def parse_example(serialized, features, example_names=None, name=None):
 def parse_single_example(serialized, features, example_names=None, name=None):
     """Parses one serialized `Example` (a scalar string) into a dict of tensors."""
     serialized = convert_to_tensor(serialized, _d.string)
-    if serialized.shape.rank is not None and serialized.shape.rank != 0:
+    if serialized.shape.rank is None:
+        serialized = _checked_scalar(serialized)
+    elif serialized.shape.rank != 0:
         raise ValueError("Input serialized must be a scalar")
     return _parse(serialized, features, example_names, name)
+
+
+def _checked_scalar(serialized):
+    """`serialized`, of a rank unknown while tracing, checked to be a scalar when the graph
+    runs, and known to be one from here on (so the outputs have their static shapes)."""
+    check = debugging_ops.Assert(math_ops.equal(array_ops.rank(serialized), 0),
+                                 ["Input serialized must be a scalar"],
+                                 name="SerializedIsScalar")
+    graph = context.get().graph
+    with graph.control_dependencies([check] if check is not None else []):
+        result = cast_ops.identity(serialized, name="SerializedDependencies")
+    result.set_shape([])
+    return result
 
 
 # -- ParseSequenceExampleV2 -----------------------------------------------------------------------
