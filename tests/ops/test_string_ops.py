@@ -519,3 +519,24 @@ def test_unicode_transcode_strict_error_ends_as_tfs():
     with pytest.raises(InvalidArgumentError, match=r"\[Op:UnicodeTranscode\] name: nm$"):
         tf.strings.unicode_transcode(tf.constant([b"a\xffb"]), "UTF-8", "UTF-8",
                                      errors="strict", name="nm")
+
+
+def test_substr_shapes_checked_while_tracing_as_tfs_shape_function_checks_them():
+    def traced(*specs):
+        fn = tf.function(lambda x, p, n: tf.strings.substr(x, p, n))
+        return fn.get_concrete_function(*specs).structured_outputs.shape.as_list()
+
+    S = tf.TensorSpec
+    assert traced(S([2, 3], tf.string), S([3], tf.int32), S([3], tf.int32)) == [2, 3]
+    assert traced(S([], tf.string), S([3], tf.int32), S([3], tf.int32)) == [3]
+    with pytest.raises(ValueError, match=r"Shape must be rank 0 but is rank 1 for '{{node "
+                                         r"Substr}}"):
+        traced(S([None], tf.string), S([None], tf.int32), S([], tf.int32))
+    with pytest.raises(ValueError, match=r"pos and len shapes must match: \[2\] vs. \[3\]"):
+        traced(S([None], tf.string), S([2], tf.int32), S([3], tf.int32))
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 3"):
+        traced(S([2], tf.string), S([3], tf.int32), S([3], tf.int32))
+    # eagerly the kernel's own messages
+    with pytest.raises(InvalidArgumentError, match=r"pos and len should have the same shape, "
+                                                   r"got: \[2\] vs. \[\]"):
+        tf.strings.substr(tf.constant(["hello", "world"]), tf.constant([1, 2]), 2)
