@@ -540,3 +540,18 @@ def test_substr_shapes_checked_while_tracing_as_tfs_shape_function_checks_them()
     with pytest.raises(InvalidArgumentError, match=r"pos and len should have the same shape, "
                                                    r"got: \[2\] vs. \[\]"):
         tf.strings.substr(tf.constant(["hello", "world"]), tf.constant([1, 2]), 2)
+
+
+def test_string_join_of_shapes_that_cannot_merge_fails_while_tracing_with_tfs_words():
+    def traced(*specs):
+        fn = tf.function(lambda x, y: tf.strings.join([x, y]))
+        return fn.get_concrete_function(*specs).structured_outputs.shape.as_list()
+
+    S = tf.TensorSpec
+    assert traced(S([None, 2], tf.string), S([3, None], tf.string)) == [3, 2]
+    with pytest.raises(ValueError, match=r"Shapes must be equal rank, but are 2 and 1 for "
+                                         r"'{{node StringJoin}}"):
+        traced(S([None, 1], tf.string), S([3], tf.string))
+    with pytest.raises(ValueError, match=r"Dimension 0 in both shapes must be equal, but are 2 "
+                                         r"and 3. Shapes are \[2\] and \[3\]."):
+        traced(S([2], tf.string), S([3], tf.string))

@@ -119,6 +119,10 @@ def _string_join_rule(*inputs, separator):
     shape = TensorShape([])
     for t in inputs:
         if t.shape.rank != 0:
+            if shape.rank != 0 and not shape.is_compatible_with(t.shape) and \
+                    not context.executing_eagerly():  # (eagerly the kernel says it)
+                raise rules.shape_error("StringJoin", rules.merge_failure(shape, t.shape),
+                                        [i.shape for i in inputs])
             shape = t.shape if shape.rank == 0 else shape.merge_with(t.shape)
     return shape, _d.string
 
