@@ -555,3 +555,15 @@ def test_string_join_of_shapes_that_cannot_merge_fails_while_tracing_with_tfs_wo
     with pytest.raises(ValueError, match=r"Dimension 0 in both shapes must be equal, but are 2 "
                                          r"and 3. Shapes are \[2\] and \[3\]."):
         traced(S([2], tf.string), S([3], tf.string))
+
+
+def test_regex_matches_no_byte_that_is_not_utf8_as_re2_does():
+    text = [b"a\xffb\n"]
+    replaced = {pattern: tf.strings.regex_replace(text, pattern, "*").numpy()[0]
+                for pattern in [".", "[^a]", r"\D", r"\W", r"\S", "(?s).", "[^a]+", ".*",
+                                r"\PL"]}
+    assert replaced == {".": b"*\xff*\n", "[^a]": b"a\xff**", r"\D": b"*\xff**",
+                        r"\W": b"a\xffb*", r"\S": b"*\xff*\n", "(?s).": b"*\xff**",
+                        "[^a]+": b"a\xff*", ".*": b"*\xff*\n*", r"\PL": b"a\xffb*"}
+    assert tf.strings.regex_full_match([b"\xff", b"a\xffb", "é"], ".").numpy().tolist() == \
+        [False, False, True]
