@@ -567,3 +567,20 @@ def test_regex_matches_no_byte_that_is_not_utf8_as_re2_does():
                         "[^a]+": b"a\xff*", ".*": b"*\xff*\n*", r"\PL": b"a\xffb*"}
     assert tf.strings.regex_full_match([b"\xff", b"a\xffb", "é"], ".").numpy().tolist() == \
         [False, False, True]
+
+
+@pytest.mark.parametrize("text", ["nan()", "nan(abc)", "-nan(1)", " NaN(a_b) ", "+nan(0x1)"])
+def test_a_nan_with_a_payload_reads_as_nan_as_cs_strtod_reads_it(text):
+    assert np.isnan(tf.strings.to_number([text]).numpy()[0])
+    assert np.isnan(tf.strings.to_number([text], tf.float64).numpy()[0])
+    assert np.isnan(tf.io.decode_csv([text], [[0.0]])[0].numpy()[0])
+
+
+@pytest.mark.parametrize("text", ["nan(1", "nan(1)x", "inf(1)", "nan(1.5)"])
+def test_a_malformed_nan_payload_is_no_number(text):
+    with pytest.raises(InvalidArgumentError, match="could not correctly convert string"):
+        tf.strings.to_number([text])
+    with pytest.raises(InvalidArgumentError, match="is not a valid float"):
+        tf.io.decode_csv([text], [[0.0]])
+    with pytest.raises(InvalidArgumentError, match="is not a valid int32"):
+        tf.io.decode_csv(["nan(1)"], [[0]])

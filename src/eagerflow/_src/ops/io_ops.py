@@ -30,7 +30,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching
     register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.ops import file_system, shape_rules
+from eagerflow._src.ops import file_system, shape_rules, string_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "io op"
@@ -630,11 +630,14 @@ def _split_record(record, delim, quoted):
 _INT_RANGE = {_d.int32: (-2 ** 31, 2 ** 31 - 1), _d.int64: (-2 ** 63, 2 ** 63 - 1)}
 
 
-def _number(text, dtype):
-    """`text` as a number of `dtype`, or None where it is not one."""
+def parse_number(text, dtype):
+    """Bytes `text` as a number of `dtype` (C's reading of a CSV field: spaces around,
+    hexadecimal floats, no digit separators), or None where it is not one."""
     text = text.strip(b" \t\n\r\f\v")
-    if not text or b"_" in text:
+    if not text:
         return None
+    if b"_" in text:  # (Python reads digit separators, C does not)
+        return None if dtype in _INT_RANGE else string_ops.nan_with_payload(text)
     try:
         if dtype in _INT_RANGE:
             value = int(text)
@@ -644,7 +647,7 @@ def _number(text, dtype):
             return float.fromhex(text.decode("ascii"))
         return float(text)
     except (ValueError, UnicodeDecodeError):
-        return None
+        return None if dtype in _INT_RANGE else string_ops.nan_with_payload(text)
 
 
 def _decode_csv(xp, records, *defaults, OUT_TYPE, field_delim, use_quote_delim, na_value,
@@ -682,7 +685,7 @@ def _decode_csv(xp, records, *defaults, OUT_TYPE, field_delim, use_quote_delim, 
             elif dtype == _d.string:
                 outs[k][r] = field
             else:
-                value = _number(field, dtype)
+                value = parse_number(field, dtype)
                 if value is None:
                     kind = {_d.float32: "float", _d.float64: "double"}.get(dtype, dtype.name)
                     raise _invalid(f"Field {k} in record {r} is not a valid {kind}: "

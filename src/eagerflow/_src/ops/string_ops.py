@@ -687,10 +687,23 @@ def _not_a_number(s):
                     f"{s.decode('utf-8', 'replace')}")
 
 
+# C's strtod also reads a NaN with a payload in parentheses: "nan(123)", "-NAN(abc)".
+_NAN_WITH_PAYLOAD = re.compile(rb"\s*([+-]?)nan\([0-9A-Za-z_]*\)\s*", re.IGNORECASE)
+
+
+def nan_with_payload(text):
+    """The NaN C's strtod reads from bytes `text` of the form ``nan(chars)``, else None."""
+    found = _NAN_WITH_PAYLOAD.fullmatch(text)
+    return None if found is None else float(found.group(1).decode() + "nan")
+
+
 def _parse_float(s):
     """Like C's strtod: decimal or hex (0x...) floats, inf and nan, surrounding spaces."""
     if b"_" in s:  # Python accepts digit separators; C does not
-        raise _not_a_number(s)
+        nan = nan_with_payload(s)
+        if nan is None:
+            raise _not_a_number(s)
+        return nan
     try:
         return float(s)
     except ValueError:
@@ -700,6 +713,9 @@ def _parse_float(s):
                 return float.fromhex(body.decode("ascii"))
             except ValueError:
                 pass
+        nan = nan_with_payload(s)
+        if nan is not None:
+            return nan
         raise _not_a_number(s) from None
 
 
