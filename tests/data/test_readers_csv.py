@@ -144,3 +144,14 @@ def test_csv_dataset_reads_float_fields_as_decode_csv_does(tmp_path):
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Field 0 in record is not a valid float: 1_000"):
         list(tf.data.experimental.CsvDataset(str(path), [[0.0]], header=True))
+
+
+def test_csv_dataset_reads_int_fields_as_decode_csv_does(tmp_path):
+    path = tmp_path / "ints.csv"
+    path.write_text("a\n5 \n+7\n")
+    got = [int(r[0]) for r in tf.data.experimental.CsvDataset(str(path), [[0]], header=True)]
+    assert got == [5, 7]
+    path.write_text("a\n0x10\n")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Field 0 in record is not a valid int32: 0x10"):
+        list(tf.data.experimental.CsvDataset(str(path), [[0]], header=True))
