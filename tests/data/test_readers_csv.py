@@ -132,3 +132,26 @@ def test_make_csv_dataset_argument_errors(tmp_path):
         tf.data.experimental.make_csv_dataset(path, 1, header=False)
     with pytest.raises(ValueError, match="No files match"):
         tf.data.experimental.make_csv_dataset(str(tmp_path / "none*.csv"), 1)
+
+
+def test_csv_dataset_reads_float_fields_as_decode_csv_does(tmp_path):
+    # C's reading: hexadecimal floats and NaN payloads are numbers, digit separators not
+    path = tmp_path / "floats.csv"
+    path.write_text("a\n0x10\n nan(1)\n1e400\n")
+    got = [float(r[0]) for r in tf.data.experimental.CsvDataset(str(path), [[0.0]], header=True)]
+    assert got[0] == 16.0 and np.isnan(got[1]) and got[2] == float("inf")
+    path.write_text("a\n1_000\n")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Field 0 in record is not a valid float: 1_000"):
+        list(tf.data.experimental.CsvDataset(str(path), [[0.0]], header=True))
+
+
+def test_csv_dataset_reads_int_fields_as_decode_csv_does(tmp_path):
+    path = tmp_path / "ints.csv"
+    path.write_text("a\n5 \n+7\n")
+    got = [int(r[0]) for r in tf.data.experimental.CsvDataset(str(path), [[0]], header=True)]
+    assert got == [5, 7]
+    path.write_text("a\n0x10\n")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Field 0 in record is not a valid int32: 0x10"):
+        list(tf.data.experimental.CsvDataset(str(path), [[0]], header=True))

@@ -151,6 +151,12 @@ def test_bad_specs():
         tf.io.parse_single_example(S1, {"a": tf.io.FixedLenFeature([None], tf.int64)})
     with pytest.raises(ValueError, match="cannot be None or falsy"):
         tf.io.parse_example([S1], {})
+    with pytest.raises(ValueError, match="Missing shape for feature a. Received feature="
+                                         "FixedLenFeature"):
+        tf.io.parse_example([S1], {"a": tf.io.FixedLenFeature(None, tf.int64)})
+    with pytest.raises(ValueError, match="Missing shape for feature a"):
+        tf.io.parse_single_sequence_example(b"", sequence_features={
+            "a": tf.io.FixedLenSequenceFeature(None, tf.int64, allow_missing=True)})
     with pytest.raises(ValueError, match="Input serialized must be a scalar"):
         tf.io.parse_single_example([S1], _SPEC)
     assert repr(tf.io.FixedLenFeature([2], tf.int64)) == \
@@ -172,6 +178,21 @@ def test_parsing_inside_function_with_unknown_batch():
     a, c = parse(tf.constant([S1, S2]))
     assert a.numpy().tolist() == [[1, 2], [3, 4]]
     assert c.numpy().tolist() == [[b"x", b"yy"], [b"z", b""]]
+
+
+def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():
+    dense = {k: v for k, v in _SPEC.items() if k != "c"}
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.string)])
+    def parse(serialized):
+        out = tf.io.parse_single_example(serialized, dense)
+        assert out["a"].shape.as_list() == [2] and out["b"].shape.as_list() == []
+        return out["a"]
+
+    assert parse(tf.constant(S1)).numpy().tolist() == [1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Input serialized must be a scalar"):
+        parse(tf.constant([S1]))
 
 
 _VALUES = st.one_of(

@@ -80,6 +80,27 @@ def test_decode_raw(case):
         assert _RAW[case]().numpy().tolist() == want
 
 
+def test_decode_raw_fixed_length_must_be_positive_and_fixes_the_last_dim():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"fixed_length \(-1\) must be greater than zero\."):
+        tf.io.decode_raw([b"ab"], tf.uint8, fixed_length=-1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"fixed_length \(0\) must be"):
+        tf.io.decode_raw([b"ab"], tf.uint8, fixed_length=0)
+
+    def traced(spec, out_type, length):
+        fn = tf.function(lambda x: tf.io.decode_raw(x, out_type, fixed_length=length))
+        return fn.get_concrete_function(spec).structured_outputs.shape.as_list()
+
+    assert traced(tf.TensorSpec([None, 3], tf.string), tf.float64, 16) == [None, 3, 2]
+    assert traced(tf.TensorSpec([2], tf.string), tf.uint8, 0) == [2, 0]
+    with pytest.raises(ValueError, match="Dimension size must be evenly divisible by 4 but is "
+                                         "7 for '{{node DecodePaddedRaw}}"):
+        traced(tf.TensorSpec([2], tf.string), tf.int32, 7)
+    with pytest.raises(ValueError, match="given by scalar input 1, must be non-negative but "
+                                         "is -1"):
+        traced(tf.TensorSpec([2], tf.string), tf.uint8, -1)
+
+
 def test_decode_raw_shapes_and_types():
     assert tf.io.decode_raw(b"\x01\x00\x00\x00", tf.int32).numpy().tolist() == [1]
     assert tf.io.decode_raw(tf.constant([], tf.string), tf.int32).shape == (0, 0)
@@ -105,6 +126,7 @@ _CSV = {
     "quote": (['"a""b",c'], [[""], [""]], {}),
     "bad_quote": (['a"b,c'], [[""], [""]], {}),
     "unclosed": (['"ab,c'], [[""], [""]], {}),
+    "text_after_quote": (['"a"b,c'], [[""], [""]], {}),
     "no_quote": (['"ab",c'], [[""], [""]], {"use_quote_delim": False}),
     "int_overflow": (["99999999999"], [[0]], {}),
     "scalar": ("4,5", [[0], [0]], {}),

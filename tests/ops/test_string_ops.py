@@ -509,3 +509,78 @@ def test_unsorted_segment_join_of_no_strings_gives_empty_segments():
     assert joined.numpy().tolist() == [b""]
     assert tf.strings.format("{}", tf.ragged.constant([[]], dtype=tf.float32)).numpy() == b"[[]]"
     assert tf.strings.format("{}", tf.ragged.constant([[[]], []])).numpy() == b"[[[]], []]"
+
+
+def test_unicode_transcode_strict_error_ends_as_tfs():
+    # Given a Python list TF runs the op on its slower path, whose message has no name.
+    with pytest.raises(InvalidArgumentError, match=r"Invalid formatting on input string "
+                                                   r"\[Op:UnicodeTranscode\]$"):
+        tf.strings.unicode_transcode([b"a\xffb"], "UTF-8", "UTF-8", errors="strict")
+    with pytest.raises(InvalidArgumentError, match=r"\[Op:UnicodeTranscode\] name: nm$"):
+        tf.strings.unicode_transcode(tf.constant([b"a\xffb"]), "UTF-8", "UTF-8",
+                                     errors="strict", name="nm")
+
+
+def test_substr_shapes_checked_while_tracing_as_tfs_shape_function_checks_them():
+    def traced(*specs):
+        fn = tf.function(lambda x, p, n: tf.strings.substr(x, p, n))
+        return fn.get_concrete_function(*specs).structured_outputs.shape.as_list()
+
+    S = tf.TensorSpec
+    assert traced(S([2, 3], tf.string), S([3], tf.int32), S([3], tf.int32)) == [2, 3]
+    assert traced(S([], tf.string), S([3], tf.int32), S([3], tf.int32)) == [3]
+    with pytest.raises(ValueError, match=r"Shape must be rank 0 but is rank 1 for '{{node "
+                                         r"Substr}}"):
+        traced(S([None], tf.string), S([None], tf.int32), S([], tf.int32))
+    with pytest.raises(ValueError, match=r"pos and len shapes must match: \[2\] vs. \[3\]"):
+        traced(S([None], tf.string), S([2], tf.int32), S([3], tf.int32))
+    with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 3"):
+        traced(S([2], tf.string), S([3], tf.int32), S([3], tf.int32))
+    # eagerly the kernel's own messages
+    with pytest.raises(InvalidArgumentError, match=r"pos and len should have the same shape, "
+                                                   r"got: \[2\] vs. \[\]"):
+        tf.strings.substr(tf.constant(["hello", "world"]), tf.constant([1, 2]), 2)
+
+
+def test_string_join_of_shapes_that_cannot_merge_fails_while_tracing_with_tfs_words():
+    def traced(*specs):
+        fn = tf.function(lambda x, y: tf.strings.join([x, y]))
+        return fn.get_concrete_function(*specs).structured_outputs.shape.as_list()
+
+    S = tf.TensorSpec
+    assert traced(S([None, 2], tf.string), S([3, None], tf.string)) == [3, 2]
+    with pytest.raises(ValueError, match=r"Shapes must be equal rank, but are 2 and 1 for "
+                                         r"'{{node StringJoin}}"):
+        traced(S([None, 1], tf.string), S([3], tf.string))
+    with pytest.raises(ValueError, match=r"Dimension 0 in both shapes must be equal, but are 2 "
+                                         r"and 3. Shapes are \[2\] and \[3\]."):
+        traced(S([2], tf.string), S([3], tf.string))
+
+
+def test_regex_matches_no_byte_that_is_not_utf8_as_re2_does():
+    text = [b"a\xffb\n"]
+    replaced = {pattern: tf.strings.regex_replace(text, pattern, "*").numpy()[0]
+                for pattern in [".", "[^a]", r"\D", r"\W", r"\S", "(?s).", "[^a]+", ".*",
+                                r"\PL"]}
+    assert replaced == {".": b"*\xff*\n", "[^a]": b"a\xff**", r"\D": b"*\xff**",
+                        r"\W": b"a\xffb*", r"\S": b"*\xff*\n", "(?s).": b"*\xff**",
+                        "[^a]+": b"a\xff*", ".*": b"*\xff*\n*", r"\PL": b"a\xffb*"}
+    assert tf.strings.regex_full_match([b"\xff", b"a\xffb", "é"], ".").numpy().tolist() == \
+        [False, False, True]
+
+
+@pytest.mark.parametrize("text", ["nan()", "nan(abc)", "-nan(1)", " NaN(a_b) ", "+nan(0x1)"])
+def test_a_nan_with_a_payload_reads_as_nan_as_cs_strtod_reads_it(text):
+    assert np.isnan(tf.strings.to_number([text]).numpy()[0])
+    assert np.isnan(tf.strings.to_number([text], tf.float64).numpy()[0])
+    assert np.isnan(tf.io.decode_csv([text], [[0.0]])[0].numpy()[0])
+
+
+@pytest.mark.parametrize("text", ["nan(1", "nan(1)x", "inf(1)", "nan(1.5)"])
+def test_a_malformed_nan_payload_is_no_number(text):
+    with pytest.raises(InvalidArgumentError, match="could not correctly convert string"):
+        tf.strings.to_number([text])
+    with pytest.raises(InvalidArgumentError, match="is not a valid float"):
+        tf.io.decode_csv([text], [[0.0]])
+    with pytest.raises(InvalidArgumentError, match="is not a valid int32"):
+        tf.io.decode_csv(["nan(1)"], [[0]])

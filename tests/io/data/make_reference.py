@@ -162,6 +162,7 @@ out["decode_csv"] = {
     "quote": csv(['"a""b",c'], [[""], [""]]),
     "bad_quote": csv(['a"b,c'], [[""], [""]]),
     "unclosed": csv(['"ab,c'], [[""], [""]]),
+    "text_after_quote": csv(['"a"b,c'], [[""], [""]]),
     "no_quote": csv(['"ab",c'], [[""], [""]], use_quote_delim=False),
     "int_overflow": csv(["99999999999"], [[0]]),
     "scalar": csv("4,5", [[0], [0]]),

@@ -28,6 +28,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data.dataset_ops import AUTOTUNE, UNKNOWN, Dataset, _int, dataset_error
 from eagerflow._src.io import tf_record
+from eagerflow._src.ops import io_ops
 
 _STRING = TensorSpec([], _d.string)
 _DEFAULT_BUFFER = 256 * 1024
@@ -396,22 +397,12 @@ def _csv_value(field, index, dtype, default, na_value):
         return default
     if dtype == _d.string:
         return np.array(field, object)
-    text = field.decode("latin-1")
-    try:
-        if dtype in _INT_RANGES:
-            stripped = text.lstrip()
-            if not stripped or not (stripped.lstrip("+-")[:1].isdigit()
-                                    and stripped.lstrip("+-").isdigit()):
-                raise ValueError
-            number = int(stripped)
-            low, high = _INT_RANGES[dtype]
-            if not low <= number <= high:
-                raise ValueError
-            return np.array(number, dtype.as_numpy_dtype)
-        return np.array(float(text), dtype.as_numpy_dtype)
-    except ValueError:
+    number = io_ops.parse_number(field, dtype)  # (as decode_csv reads it)
+    if number is None:
         kind = {"float32": "float", "float64": "double"}.get(dtype.name, dtype.name)  # (C's)
-        raise _csv_error(f"Field {index} in record is not a valid {kind}: {text}") from None
+        raise _csv_error(f"Field {index} in record is not a valid {kind}: "
+                         f"{field.decode('latin-1')}")
+    return np.array(number, dtype.as_numpy_dtype)
 
 
 @export("data.experimental.CsvDataset")

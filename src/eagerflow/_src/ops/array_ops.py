@@ -919,17 +919,6 @@ def _concat_run_time_rule(inputs, axis):
     return TensorShape([None] * rank), inputs[0].dtype
 
 
-def _merge_failure(a, b):
-    """Why TF cannot merge known shapes `a` and `b`: their ranks, or the first dims that
-    differ."""
-    if a.rank != b.rank:
-        return f"Shapes must be equal rank, but are {a.rank} and {b.rank}"
-    d, (x, y) = next((d, (x, y)) for d, (x, y) in enumerate(zip(a.as_list(), b.as_list()))
-                     if None not in (x, y) and x != y)
-    return (f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are "
-            f"{shape_text(a.as_list())} and {shape_text(b.as_list())}.")
-
-
 def _check_concat_dims(inputs, at, shapes, axis):
     """TF's error for inputs whose dims off the concat axis (`at`) are known to differ: it
     merges them from the last input back to the first."""
@@ -939,7 +928,7 @@ def _check_concat_dims(inputs, at, shapes, axis):
     for t in reversed(inputs[:-1]):
         dims = TensorShape(off_axis(t))
         if not dims.is_compatible_with(merged):
-            raise shape_rules.shape_error("ConcatV2", _merge_failure(dims, merged), shapes,
+            raise shape_rules.shape_error("ConcatV2", shape_rules.merge_failure(dims, merged), shapes,
                                           computed=[(len(inputs), axis)])
         merged = dims.merge_with(merged)
 
@@ -999,7 +988,7 @@ def _stack_rule(*inputs, axis):
     for i, t in enumerate(inputs):
         if not shape.is_compatible_with(t.shape):
             raise shape_rules.shape_error(
-                "Pack", f"{_merge_failure(t.shape, shape)}\n\tFrom merging shape {i} with other "
+                "Pack", f"{shape_rules.merge_failure(t.shape, shape)}\n\tFrom merging shape {i} with other "
                         f"shapes.", [t.shape for t in inputs])
         shape = shape.merge_with(t.shape)
     if shape.rank is None:

@@ -17,6 +17,7 @@ import zlib
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.op_attrs import list_below_minimum
@@ -29,7 +30,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching
     register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.ops import file_system
+from eagerflow._src.ops import file_system, shape_rules, string_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "io op"
@@ -413,6 +414,8 @@ def _decode_padded_raw(xp, data, fixed_length, out_type, little_endian):
     np_type = _raw_dtype(out_type, little_endian)
     width = np_type.itemsize
     length = int(fixed_length)
+    if length <= 0:
+        raise _invalid(f"fixed_length ({length}) must be greater than zero.")
     if length % width:
         raise _invalid(f"fixed_length ({length}) must be a multiple of the size of out_type "
                        f"({width})")
@@ -427,7 +430,22 @@ def _decode_raw_rule(data, out_type, little_endian):
 
 
 def _decode_padded_raw_rule(data, fixed_length, out_type, little_endian):
-    return data.shape.concatenate([None]), out_type
+    # A fixed_length known while tracing fixes the new last dim, as in TF's shape function.
+    length = shape_rules.known_value(fixed_length)
+    if length is None:
+        return data.shape.concatenate([None]), out_type
+    length, width = int(length), _raw_dtype(out_type, little_endian).itemsize
+    if not context.executing_eagerly():  # (eagerly the kernel says what is wrong)
+        shapes = [data.shape, TensorShape([])]
+        if length < 0:
+            raise shape_rules.shape_error(
+                "DecodePaddedRaw", f"Dimension size, given by scalar input 1, must be "
+                f"non-negative but is {length}", shapes, computed=[(1, length)])
+        if length % width:
+            raise shape_rules.shape_error(
+                "DecodePaddedRaw", f"Dimension size must be evenly divisible by {width} but "
+                f"is {length}", shapes, computed=[(1, length)])
+    return data.shape.concatenate([max(length, 0) // width]), out_type
 
 
 _DECODE_RAW = register("DecodeRaw", _decode_raw, _decode_raw_rule, dtypes=(_d.string,),
@@ -591,7 +609,8 @@ def _split_record(record, delim, quoted):
             if j == n:
                 return fields
             if record[j:j + 1] != delim:
-                raise _invalid(_QUOTE_END)
+                # A closing quote followed by more text reads as a lone quote inside it.
+                raise _invalid("Quote inside a string has to be escaped by another quote")
             i = j + 1
             if i == n:
                 fields.append(b"")
@@ -611,11 +630,14 @@ def _split_record(record, delim, quoted):
 _INT_RANGE = {_d.int32: (-2 ** 31, 2 ** 31 - 1), _d.int64: (-2 ** 63, 2 ** 63 - 1)}
 
 
-def _number(text, dtype):
-    """`text` as a number of `dtype`, or None where it is not one."""
+def parse_number(text, dtype):
+    """Bytes `text` as a number of `dtype` (C's reading of a CSV field: spaces around,
+    hexadecimal floats, no digit separators), or None where it is not one."""
     text = text.strip(b" \t\n\r\f\v")
-    if not text or b"_" in text:
+    if not text:
         return None
+    if b"_" in text:  # (Python reads digit separators, C does not)
+        return None if dtype in _INT_RANGE else string_ops.nan_with_payload(text)
     try:
         if dtype in _INT_RANGE:
             value = int(text)
@@ -625,7 +647,7 @@ def _number(text, dtype):
             return float.fromhex(text.decode("ascii"))
         return float(text)
     except (ValueError, UnicodeDecodeError):
-        return None
+        return None if dtype in _INT_RANGE else string_ops.nan_with_payload(text)
 
 
 def _decode_csv(xp, records, *defaults, OUT_TYPE, field_delim, use_quote_delim, na_value,
@@ -663,7 +685,7 @@ def _decode_csv(xp, records, *defaults, OUT_TYPE, field_delim, use_quote_delim, 
             elif dtype == _d.string:
                 outs[k][r] = field
             else:
-                value = _number(field, dtype)
+                value = parse_number(field, dtype)
                 if value is None:
                     kind = {_d.float32: "float", _d.float64: "double"}.get(dtype, dtype.name)
                     raise _invalid(f"Field {k} in record {r} is not a valid {kind}: "

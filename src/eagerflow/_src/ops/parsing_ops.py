@@ -17,6 +17,7 @@ import collections
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
@@ -26,7 +27,7 @@ from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "parsing op"
@@ -293,6 +294,13 @@ def _check_type(attr, dtype):
             f"[Op:ParseExampleV2]")
 
 
+def _check_shape_given(key, feature):
+    # A fixed-length feature's shape says how to lay out its values: TF refuses a
+    # spec without one before parsing anything.
+    if feature.shape is None:
+        raise ValueError(f"Missing shape for feature {key}. Received feature={feature}.")
+
+
 def _split_features(features):
     """(sparse [(key, dtype)], dense [(key, dtype, shape, default array)]) of a feature
     spec, in sorted key order, with TF's checks of the spec."""
@@ -308,6 +316,7 @@ def _split_features(features):
         elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
             dtype = _d.as_dtype(feature.dtype)
             _check_type("Tdense", dtype)
+            _check_shape_given(key, feature)
             shape = TensorShape(feature.shape).as_list()
             if isinstance(feature, FixedLenSequenceFeature):
                 if not feature.allow_missing:
@@ -509,9 +518,24 @@ def parse_example(serialized, features, example_names=None, name=None):
 def parse_single_example(serialized, features, example_names=None, name=None):
     """Parses one serialized `Example` (a scalar string) into a dict of tensors."""
     serialized = convert_to_tensor(serialized, _d.string)
-    if serialized.shape.rank is not None and serialized.shape.rank != 0:
+    if serialized.shape.rank is None:
+        serialized = _checked_scalar(serialized)
+    elif serialized.shape.rank != 0:
         raise ValueError("Input serialized must be a scalar")
     return _parse(serialized, features, example_names, name)
+
+
+def _checked_scalar(serialized):
+    """`serialized`, of a rank unknown while tracing, checked to be a scalar when the graph
+    runs, and known to be one from here on (so the outputs have their static shapes)."""
+    check = debugging_ops.Assert(math_ops.equal(array_ops.rank(serialized), 0),
+                                 ["Input serialized must be a scalar"],
+                                 name="SerializedIsScalar")
+    graph = context.get().graph
+    with graph.control_dependencies([check] if check is not None else []):
+        result = cast_ops.identity(serialized, name="SerializedDependencies")
+    result.set_shape([])
+    return result
 
 
 # -- ParseSequenceExampleV2 -----------------------------------------------------------------------
@@ -779,6 +803,7 @@ def _sequence_specs(context_features, sequence_features):
                 raise ValueError(f"Value feature_list.dense_defaults[{key}] must be None")
             dtype = _d.as_dtype(feature.dtype)
             _check_type("feature_list_dense_types", dtype)
+            _check_shape_given(key, feature)
             sequence_dense.append((key, dtype, TensorShape(feature.shape).as_list(),
                                    bool(feature.allow_missing)))
         else:

@@ -90,6 +90,12 @@ def _unicode_class(p, i):
     return body, stop, negated
 
 
+# Bytes that are no UTF-8 reach the patterns as the lone surrogates U+DC80..U+DCFF (the
+# strings decode with "surrogateescape"); RE2 matches no such byte with ".", a negated
+# class or \D \W \S \P: those exclude them.
+_INVALID = "\udc80-\udcff"
+
+
 def _escape(p, i, in_class):
     """(Python text, next index) of the escape at `p[i]` (a backslash)."""
     if i + 1 >= len(p):
@@ -106,7 +112,9 @@ def _escape(p, i, in_class):
     if c == "s":
         return (_SPACE if in_class else f"[{_SPACE}]"), i + 2
     if c == "S" and not in_class:
-        return f"[^{_SPACE}]", i + 2
+        return f"[^{_SPACE}{_INVALID}]", i + 2
+    if c in "DW" and not in_class:
+        return f"[^\\{c.lower()}{_INVALID}]", i + 2
     if c == "z":
         return r"\Z", i + 2
     if c == "x" and p[i + 2:i + 3] == "{":
@@ -118,7 +126,7 @@ def _escape(p, i, in_class):
             if negated:
                 raise Re2Error(f"invalid character class range: {p[i:stop]}")
             return body, stop
-        return f"[{'^' if negated else ''}{body}]", stop
+        return f"[^{body}{_INVALID}]" if negated else f"[{body}]", stop
     return p[i:i + 2], i + 2
 
 
@@ -135,7 +143,7 @@ def _char_class(p, i):
             raise Re2Error(f"missing ]: {p[i:]}")
         c = p[j]
         if c == "]" and not first:
-            out.append("]")
+            out.append(_INVALID + "]" if out[1] == "^" else "]")
             return "".join(out), j + 1
         first = False
         if p.startswith("[:", j):
@@ -245,7 +253,8 @@ def translate(pattern):
             previous = "start"
             i += 1
             continue
-        out.append({"$": "$" if multiline else r"\Z", "{": r"\{"}.get(c, c))
+        out.append({"$": "$" if multiline else r"\Z", "{": r"\{",
+                    ".": f"(?:(?![{_INVALID}]).)"}.get(c, c))
         previous = "start" if c == "|" else "atom"
         i += 1
     if depth:

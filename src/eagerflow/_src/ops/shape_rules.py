@@ -36,6 +36,17 @@ def broadcast_shapes(a, b, op_name="BroadcastTo"):
     return TensorShape(out)
 
 
+def merge_failure(a, b):
+    """Why TF cannot merge known shapes `a` and `b`: their ranks, or the first dims that
+    differ."""
+    if a.rank != b.rank:
+        return f"Shapes must be equal rank, but are {a.rank} and {b.rank}"
+    d, (x, y) = next((d, (x, y)) for d, (x, y) in enumerate(zip(a.as_list(), b.as_list()))
+                     if None not in (x, y) and x != y)
+    return (f"Dimension {d} in both shapes must be equal, but are {x} and {y}. Shapes are "
+            f"{errors.shape_text(a.as_list())} and {errors.shape_text(b.as_list())}.")
+
+
 def known_elements(t):
     """What is known before run time of the 1-D integer tensor `t` (a shape, multiples).
 

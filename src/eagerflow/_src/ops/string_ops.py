@@ -20,6 +20,7 @@ import re
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
@@ -118,6 +119,10 @@ def _string_join_rule(*inputs, separator):
     shape = TensorShape([])
     for t in inputs:
         if t.shape.rank != 0:
+            if shape.rank != 0 and not shape.is_compatible_with(t.shape) and \
+                    not context.executing_eagerly():  # (eagerly the kernel says it)
+                raise rules.shape_error("StringJoin", rules.merge_failure(shape, t.shape),
+                                        [i.shape for i in inputs])
             shape = t.shape if shape.rank == 0 else shape.merge_with(t.shape)
     return shape, _d.string
 
@@ -453,7 +458,34 @@ def _char_bounds(s):
 
 
 def _substr_rule(x, pos, size, unit):
+    if not context.executing_eagerly():  # (eagerly the kernel says what is wrong)
+        _check_substr_graph_shapes(x, pos, size)
     return rules.broadcast_shapes(x.shape, pos.shape, "Substr"), _d.string
+
+
+def _check_substr_graph_shapes(x, pos, size):
+    """TF's shape function for Substr while a graph is built: `pos` and `len` have one
+    rank and equal dims (an unknown dim equals no known one), and `pos` broadcasts
+    with `input`."""
+    shapes = [x.shape, pos.shape, size.shape]
+    if pos.shape.rank is None:
+        return
+    if size.shape.rank is not None:
+        if pos.shape.rank != size.shape.rank:
+            raise rules.shape_error("Substr", f"Shape must be rank {size.shape.rank} but is "
+                                    f"rank {pos.shape.rank}", shapes)
+        if pos.shape.as_list() != size.shape.as_list():
+            raise rules.shape_error(
+                "Substr", f"pos and len shapes must match: {shape_text(pos.shape.as_list())} "
+                f"vs. {shape_text(size.shape.as_list())}", shapes)
+    if x.shape.rank is None:
+        return
+    a, b = x.shape.as_list(), pos.shape.as_list()
+    n = max(len(a), len(b))
+    for p, q in zip([1] * (n - len(a)) + a, [1] * (n - len(b)) + b):
+        if 1 not in (p, q) and None not in (p, q) and p != q:
+            raise rules.shape_error("Substr", f"Dimensions must be equal, but are {p} and {q}",
+                                    shapes)
 
 
 _SUBSTR = register("Substr", _substr, _substr_rule, tied=(1, 2), dtypes=(_d.int32, _d.int64),
@@ -655,10 +687,23 @@ def _not_a_number(s):
                     f"{s.decode('utf-8', 'replace')}")
 
 
+# C's strtod also reads a NaN with a payload in parentheses: "nan(123)", "-NAN(abc)".
+_NAN_WITH_PAYLOAD = re.compile(rb"\s*([+-]?)nan\([0-9A-Za-z_]*\)\s*", re.IGNORECASE)
+
+
+def nan_with_payload(text):
+    """The NaN C's strtod reads from bytes `text` of the form ``nan(chars)``, else None."""
+    found = _NAN_WITH_PAYLOAD.fullmatch(text)
+    return None if found is None else float(found.group(1).decode() + "nan")
+
+
 def _parse_float(s):
     """Like C's strtod: decimal or hex (0x...) floats, inf and nan, surrounding spaces."""
     if b"_" in s:  # Python accepts digit separators; C does not
-        raise _not_a_number(s)
+        nan = nan_with_payload(s)
+        if nan is None:
+            raise _not_a_number(s)
+        return nan
     try:
         return float(s)
     except ValueError:
@@ -668,6 +713,9 @@ def _parse_float(s):
                 return float.fromhex(body.decode("ascii"))
             except ValueError:
                 pass
+        nan = nan_with_payload(s)
+        if nan is not None:
+            return nan
         raise _not_a_number(s) from None
 
 

@@ -293,11 +293,14 @@ def unicode_transcode(input, input_encoding, output_encoding, errors="replace",
              "errors": errors, "replacement_char": int(replacement_char),
              "replace_control_characters": bool(replace_control_characters)}
     # (a tensor goes to the op as it is; a Python value converts to strings)
-    input = _strings(input, to_op=isinstance(input, (Tensor, RaggedTensor)))
-    if isinstance(input, RaggedTensor):
-        return input.with_flat_values(dispatch(_UNICODE_TRANSCODE, (input.flat_values,), attrs,
-                                               name))
-    return dispatch(_UNICODE_TRANSCODE, (input,), attrs, name)
+    given, input = input, _strings(input, to_op=isinstance(input, (Tensor, RaggedTensor)))
+    try:
+        if isinstance(input, RaggedTensor):
+            return input.with_flat_values(dispatch(_UNICODE_TRANSCODE, (input.flat_values,),
+                                                   attrs, name))
+        return dispatch(_UNICODE_TRANSCODE, (input,), attrs, name)
+    except errors_module.OpError as e:  # (TF's slower path for Python values: no name)
+        raise errors_module.listed(e, given) from None
 
 
 def _substrings(input, starts, limits):
