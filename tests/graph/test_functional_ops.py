@@ -137,6 +137,18 @@ def test_vectorized_map_rejects_scalars_as_tensorflow_does(elems):
     assert type(raised.value).__name__ == "StagingError"
 
 
+@pytest.mark.parametrize("call", [
+    lambda elems: tf.scan(lambda a, e: a + e, elems),
+    lambda elems: tf.foldl(lambda a, e: a + e, elems),
+    lambda elems: tf.foldr(lambda a, e: a + e, elems, initializer=0.0),
+])
+@pytest.mark.parametrize("elems", [lambda: tf.constant(3.0), lambda: [1.0, 2.0]])
+def test_scan_and_folds_reject_scalars_with_index_error_as_tensorflow_does(call, elems):
+    # (map_fn's own check raises ValueError; TF's scan and folds index the empty shape)
+    with pytest.raises(IndexError, match="scalar"):
+        call(elems())
+
+
 # -- gradients -------------------------------------------------------------------------------------
 
 GRADIENT_CASES = {

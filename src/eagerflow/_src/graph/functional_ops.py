@@ -33,16 +33,21 @@ def _check_callable(fn):
 class _Rows:
     """The rows of the tensors of `elems`, held in TensorArrays for a loop to read.
 
-    `count` is their number: an int when known now, else a tensor.
+    `count` is their number: an int when known now, else a tensor.  A scalar in `elems`
+    raises ValueError for `map_fn`; `scan` and the folds (`caller` names them) index its
+    empty shape in TF and so raise IndexError.
     """
 
-    def __init__(self, elems):
+    def __init__(self, elems, caller=None):
         self.expand = _has_extension_type(elems)
         flat = [convert_to_tensor(e) for e in nest.flatten(elems, self.expand)]
         if not flat:
             raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. "
                              f"Got {elems}, which does not contain any Tensors.")
         if any(t.shape.rank == 0 for t in flat):
+            if caller is not None:
+                raise IndexError(f"{caller} unpacks every tensor of elems along its first "
+                                 f"dimension, but elems holds a scalar")
             raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
         static = Dimension(None)
         for t in flat:
@@ -178,7 +183,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([6, 6, 3], dtype=int32)>
     """
     _check_callable(fn)
-    rows = _Rows(elems)
+    rows = _Rows(elems, "scan")
     last = rows.count - 1
 
     def position(i):
@@ -222,7 +227,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
 def _fold(fn, elems, initializer, reverse, parallel_iterations, back_prop, swap_memory, name):
     """``a = fn(a, row)`` over the rows of `elems` (from the last with `reverse`); the last `a`."""
     _check_callable(fn)
-    rows = _Rows(elems)
+    rows = _Rows(elems, "foldr" if reverse else "foldl")
     last = rows.count - 1
 
     def row(i):
