@@ -129,7 +129,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     signature = dtype if fn_output_signature is None else fn_output_signature
     _check_callable(fn)
     fn = _converted(fn)
-    if ragged_results is not None and type(signature).__name__ == "RaggedTensorSpec":
+    if ragged_results is not None and any(type(s).__name__ == "RaggedTensorSpec"
+                                          for s in nest.flatten(signature)):
         return ragged_results(fn, elems, signature, _Rows)
     rows = _Rows(elems)
     if signature is None:
@@ -167,7 +168,8 @@ convert_user_function = None
 def _converted(fn):
     return fn if convert_user_function is None else convert_user_function(fn)
 # ``ragged_results(fn, elems, signature, rows_class)``: `map_fn` of dense `elems` whose
-# results are ragged (a `RaggedTensorSpec` signature), set by the ragged package
+# results (some of them) are ragged (`RaggedTensorSpec`s in the signature), set by the ragged
+# package
 ragged_results = None
 
 
