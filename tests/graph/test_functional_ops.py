@@ -191,3 +191,45 @@ def test_traced_scan_whose_fn_changes_the_accumulator_dtype_raises_the_loop_type
         scan()
     with pytest.raises(tf.errors.InvalidArgumentError, match="TensorArray dtype is float32"):
         tf.scan(lambda a, e: tf.cast(e, tf.int32), elems, initializer=tf.zeros(2))
+
+
+# -- sparse rows and results (expected values from TF 2.21) -----------------------------------
+
+def _sparse_parts(sp):
+    return sp.indices.numpy().tolist(), sp.values.numpy().tolist(), sp.dense_shape.numpy().tolist()
+
+
+def test_map_fn_over_the_rows_of_a_sparse_tensor():
+    sp = tf.sparse.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.0, 2.0, 3.0], [3, 4])
+
+    def run(sp):
+        sums = tf.map_fn(lambda r: tf.sparse.reduce_sum(r), sp, fn_output_signature=tf.float32)
+        dense = tf.map_fn(lambda r: tf.sparse.to_dense(r), sp, fn_output_signature=tf.float32)
+        doubled = tf.map_fn(lambda r: r * 2.0, sp)
+        mixed = tf.map_fn(lambda a: (tf.sparse.reduce_sum(a[0]) + a[1], a[0] * a[1]),
+                          (sp, tf.constant([1.0, 2.0, 3.0])),
+                          fn_output_signature=(tf.float32, tf.SparseTensorSpec([4], tf.float32)))
+        return sums, dense, doubled, mixed
+
+    for f in (run, tf.function(run),
+              tf.function(run, input_signature=[tf.SparseTensorSpec([None, None], tf.float32)])):
+        sums, dense, doubled, mixed = f(sp)
+        assert sums.numpy().tolist() == [1.0, 0.0, 5.0]
+        assert dense.numpy().tolist() == [[0, 1, 0, 0], [0, 0, 0, 0], [2, 0, 3, 0]]
+        assert _sparse_parts(doubled) == ([[0, 1], [2, 0], [2, 2]], [2.0, 4.0, 6.0], [3, 4])
+        assert mixed[0].numpy().tolist() == [2.0, 2.0, 8.0]
+        assert _sparse_parts(mixed[1]) == ([[0, 1], [2, 0], [2, 2]], [1.0, 6.0, 9.0], [3, 4])
+    sp3 = tf.sparse.SparseTensor([[0, 1, 1], [1, 0, 0]], [5, 6], [2, 2, 2])
+    assert tf.map_fn(tf.sparse.to_dense, sp3, fn_output_signature=tf.int32).numpy().tolist() \
+        == [[[0, 0], [0, 5]], [[6, 0], [0, 0]]]
+
+
+def test_map_fn_stacks_sparse_results_in_the_largest_row_shape():
+    sig = tf.SparseTensorSpec([None], tf.int32)
+
+    def run(n):
+        return tf.map_fn(lambda k: tf.sparse.from_dense(tf.range(k)), n, fn_output_signature=sig)
+
+    for f in (run, tf.function(run, input_signature=[tf.TensorSpec([None], tf.int32)])):
+        assert _sparse_parts(f(tf.constant([2, 4, 1]))) == (
+            [[0, 1], [1, 1], [1, 2], [1, 3]], [1, 1, 2, 3], [3, 4])
