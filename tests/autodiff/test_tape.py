@@ -529,3 +529,19 @@ def test_ops_reading_only_integer_watched_tensors_are_not_recorded():
         t.watch(n)
         y = n * 2
     assert t.gradient(y, n) is None
+
+
+@pytest.mark.parametrize("use_pfor", [True, False])
+def test_jacobian_of_an_empty_target_is_empty_zeros_for_connected_sources(use_pfor):
+    # TF 2.21: zeros shaped target + source in the source's dtype; None for an unconnected
+    # source (zeros with unconnected_gradients='zero')
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    u = tf.constant([1.0, 2.0], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, u])
+        y = tf.zeros([0, 2]) + tf.reduce_sum(x)
+    jx, ju = tape.jacobian(y, [x, u], experimental_use_pfor=use_pfor)
+    assert jx.shape == [0, 2, 2, 2] and jx.dtype == tf.float32
+    assert ju is None
+    ju = tape.jacobian(y, u, unconnected_gradients="zero", experimental_use_pfor=use_pfor)
+    assert ju.shape == [0, 2, 2] and ju.dtype == tf.float64

@@ -265,6 +265,14 @@ class GradientTape:
             return nest.pack_sequence_as(sources, self._rows_in_loop(
                 target, nest.flatten(sources), unconnected_gradients, per_example=False))
         n = target.shape.num_elements()
+        if n == 0:  # no rows: one pass of zero weights tells which sources it reaches
+            rows = self._backward([target], nest.flatten(sources), compiled_backward.Rows(
+                [np.zeros([1] + target.shape.as_list(), target.dtype.as_numpy_dtype)]))
+            return nest.pack_sequence_as(sources, [
+                self._assemble(r, [1], s, unconnected_gradients,
+                               lambda _, s=s: array_ops.zeros(_joined(target.shape, s), s.dtype),
+                               _joined(target.shape, s))
+                for r, s in zip(rows, nest.flatten(sources))])
         eye = np.eye(n, dtype=target.dtype.as_numpy_dtype)
         rows = self._backward([target], nest.flatten(sources),
                               compiled_backward.Rows([eye.reshape([n] + target.shape.as_list())]))
