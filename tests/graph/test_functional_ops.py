@@ -233,3 +233,9 @@ def test_map_fn_stacks_sparse_results_in_the_largest_row_shape():
     for f in (run, tf.function(run, input_signature=[tf.TensorSpec([None], tf.int32)])):
         assert _sparse_parts(f(tf.constant([2, 4, 1]))) == (
             [[0, 1], [1, 1], [1, 2], [1, 3]], [1, 1, 2, 3], [3, 4])
+
+
+def test_vectorized_map_of_a_function_returning_none_returns_none():
+    # TF 2.21 traces `fn` once and returns None (no rows are stacked)
+    assert tf.vectorized_map(lambda r: None, tf.constant([[1.0, 2.0], [3.0, 4.0]])) is None
+    assert tf.function(lambda x: tf.vectorized_map(lambda r: None, x))(tf.ones([2, 2])) is None

@@ -363,7 +363,10 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         return fn(nest.pack_sequence_as(elems, values, expand))
 
     mapped = [flat[i] for i in positions]
-    return map_fn(call, mapped, fn_output_signature=_traced_signature(call, mapped))
+    signature = _traced_signature(call, mapped)
+    if signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
+        return None
+    return map_fn(call, mapped, fn_output_signature=signature)
 
 
 def _traced_signature(fn, flat):
@@ -375,4 +378,5 @@ def _traced_signature(fn, flat):
     graph = Graph("signature")
     with context.building(graph):
         rows = [graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
-        return nest.map_structure(spec, fn(rows))
+        result = fn(rows)
+        return None if result is None else nest.map_structure(spec, result)
