@@ -545,3 +545,18 @@ def test_jacobian_of_an_empty_target_is_empty_zeros_for_connected_sources(use_pf
     assert ju is None
     ju = tape.jacobian(y, u, unconnected_gradients="zero", experimental_use_pfor=use_pfor)
     assert ju.shape == [0, 2, 2] and ju.dtype == tf.float64
+
+
+def test_jacobian_in_a_function_of_unknown_batch_called_with_an_empty_one():
+    # TF 2.21: shape (0, 2, 0, 2); (3, 2, 3, 2) with the batch's identity times two
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def f(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = a * 2.0
+        return tape.jacobian(y, a)
+
+    assert f(tf.zeros([0, 2])).shape == [0, 2, 0, 2]
+    full = f(tf.ones([3, 2])).numpy()
+    assert full.shape == (3, 2, 3, 2)
+    np.testing.assert_array_equal(full.reshape(6, 6), 2 * np.eye(6))

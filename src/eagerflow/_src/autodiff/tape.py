@@ -346,13 +346,17 @@ class GradientTape:
                 out.append(array_ops.zeros_like(s) if g is None else g)
             return out
 
+        # (at least one pass, cut off after, so that an empty target still stacks rows of
+        # a known shape)
         stacked = compiled_backward.map_rows(
-            one_row, array_ops.range(rows), fn_output_signature=[s.dtype for s in sources])
+            one_row, array_ops.range(math_ops.maximum(rows, 1)),
+            fn_output_signature=[s.dtype for s in sources])
         results = []
         for s, g, hit in zip(sources, stacked, reached):
             if not hit and UnconnectedGradients(unconnected) is UnconnectedGradients.NONE:
                 results.append(None)
                 continue
+            g = g[:rows]
             if per_example:  # (y, b, x...) -> (b, y..., x...)
                 g = array_ops.transpose(g, [1, 0] + list(range(2, s.shape.rank + 1)))
                 shape = array_ops.concat([array_ops.shape(target), array_ops.shape(s)[1:]], 0)
