@@ -175,8 +175,15 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """``fn`` applied to each row of `elems`, the results stacked.
 
     Results have the structure and dtypes of `elems` unless
-    `fn_output_signature` (dtypes or `TensorSpec`s, nested as the results;
-    `dtype` is its deprecated name) says otherwise.
+    `fn_output_signature` (dtypes, `TensorSpec`s, `RaggedTensorSpec`s or
+    `SparseTensorSpec`s, nested as the results; `dtype` is its deprecated
+    name) says otherwise.  The rows of a `SparseTensor` in `elems` are sparse
+    tensors of one dimension less; sparse results are stacked into one whose
+    shape is the largest of theirs.
+
+    >>> sp = tf.sparse.SparseTensor([[0, 1], [2, 0]], [1.0, 2.0], [3, 2])
+    >>> tf.map_fn(tf.sparse.reduce_sum, sp, fn_output_signature=tf.float32)
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 0., 2.], dtype=float32)>
 
     >>> tf.map_fn(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3, 4])),
     ...        fn_output_signature=tf.int32)
