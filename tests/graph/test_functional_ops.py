@@ -239,3 +239,12 @@ def test_vectorized_map_of_a_function_returning_none_returns_none():
     # TF 2.21 traces `fn` once and returns None (no rows are stacked)
     assert tf.vectorized_map(lambda r: None, tf.constant([[1.0, 2.0], [3.0, 4.0]])) is None
     assert tf.function(lambda x: tf.vectorized_map(lambda r: None, x))(tf.ones([2, 2])) is None
+
+
+def test_vectorized_map_of_elems_with_different_numbers_of_rows_is_invalid_argument():
+    # TF 2.21 raises InvalidArgumentError (eagerly and traced), as for any bad index
+    elems = (tf.ones([2, 3]), tf.constant([1.0, 2.0, 3.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="2 and 3"):
+        tf.vectorized_map(lambda a: a[0] + a[1], elems)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.function(lambda: tf.vectorized_map(lambda a: a[0] + a[1], elems))()

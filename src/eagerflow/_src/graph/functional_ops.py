@@ -16,7 +16,7 @@ import numpy as np
 
 from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import Dimension
@@ -362,6 +362,11 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
                          f"dimension, but element {scalars[0]} of elems is a scalar")
     positions = ([i for i, t in enumerate(flat) if t.shape[0] != 1]
                  or list(range(len(flat))))
+    counts = sorted({flat[i].shape[0] for i in positions} - {None})
+    if len(counts) > 1:  # (TF fails reading past the shorter one's rows, at run time)
+        raise errors.InvalidArgumentError(
+            None, None, f"vectorized_map needs the tensors of elems to have one number of rows "
+                        f"(or one row, broadcast), but they have {counts[0]} and {counts[1]}")
 
     def call(rows):
         rows = iter(rows)
