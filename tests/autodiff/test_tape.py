@@ -529,3 +529,34 @@ def test_ops_reading_only_integer_watched_tensors_are_not_recorded():
         t.watch(n)
         y = n * 2
     assert t.gradient(y, n) is None
+
+
+@pytest.mark.parametrize("use_pfor", [True, False])
+def test_jacobian_of_an_empty_target_is_empty_zeros_for_connected_sources(use_pfor):
+    # TF 2.21: zeros shaped target + source in the source's dtype; None for an unconnected
+    # source (zeros with unconnected_gradients='zero')
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    u = tf.constant([1.0, 2.0], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, u])
+        y = tf.zeros([0, 2]) + tf.reduce_sum(x)
+    jx, ju = tape.jacobian(y, [x, u], experimental_use_pfor=use_pfor)
+    assert jx.shape == [0, 2, 2, 2] and jx.dtype == tf.float32
+    assert ju is None
+    ju = tape.jacobian(y, u, unconnected_gradients="zero", experimental_use_pfor=use_pfor)
+    assert ju.shape == [0, 2, 2] and ju.dtype == tf.float64
+
+
+def test_jacobian_in_a_function_of_unknown_batch_called_with_an_empty_one():
+    # TF 2.21: shape (0, 2, 0, 2); (3, 2, 3, 2) with the batch's identity times two
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def f(a):
+        with tf.GradientTape() as tape:
+            tape.watch(a)
+            y = a * 2.0
+        return tape.jacobian(y, a)
+
+    assert f(tf.zeros([0, 2])).shape == [0, 2, 0, 2]
+    full = f(tf.ones([3, 2])).numpy()
+    assert full.shape == (3, 2, 3, 2)
+    np.testing.assert_array_equal(full.reshape(6, 6), 2 * np.eye(6))

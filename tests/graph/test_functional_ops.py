@@ -137,6 +137,18 @@ def test_vectorized_map_rejects_scalars_as_tensorflow_does(elems):
     assert type(raised.value).__name__ == "StagingError"
 
 
+@pytest.mark.parametrize("call", [
+    lambda elems: tf.scan(lambda a, e: a + e, elems),
+    lambda elems: tf.foldl(lambda a, e: a + e, elems),
+    lambda elems: tf.foldr(lambda a, e: a + e, elems, initializer=0.0),
+])
+@pytest.mark.parametrize("elems", [lambda: tf.constant(3.0), lambda: [1.0, 2.0]])
+def test_scan_and_folds_reject_scalars_with_index_error_as_tensorflow_does(call, elems):
+    # (map_fn's own check raises ValueError; TF's scan and folds index the empty shape)
+    with pytest.raises(IndexError, match="scalar"):
+        call(elems())
+
+
 # -- gradients -------------------------------------------------------------------------------------
 
 GRADIENT_CASES = {
@@ -179,3 +191,60 @@ def test_traced_scan_whose_fn_changes_the_accumulator_dtype_raises_the_loop_type
         scan()
     with pytest.raises(tf.errors.InvalidArgumentError, match="TensorArray dtype is float32"):
         tf.scan(lambda a, e: tf.cast(e, tf.int32), elems, initializer=tf.zeros(2))
+
+
+# -- sparse rows and results (expected values from TF 2.21) -----------------------------------
+
+def _sparse_parts(sp):
+    return sp.indices.numpy().tolist(), sp.values.numpy().tolist(), sp.dense_shape.numpy().tolist()
+
+
+def test_map_fn_over_the_rows_of_a_sparse_tensor():
+    sp = tf.sparse.SparseTensor([[0, 1], [2, 0], [2, 2]], [1.0, 2.0, 3.0], [3, 4])
+
+    def run(sp):
+        sums = tf.map_fn(lambda r: tf.sparse.reduce_sum(r), sp, fn_output_signature=tf.float32)
+        dense = tf.map_fn(lambda r: tf.sparse.to_dense(r), sp, fn_output_signature=tf.float32)
+        doubled = tf.map_fn(lambda r: r * 2.0, sp)
+        mixed = tf.map_fn(lambda a: (tf.sparse.reduce_sum(a[0]) + a[1], a[0] * a[1]),
+                          (sp, tf.constant([1.0, 2.0, 3.0])),
+                          fn_output_signature=(tf.float32, tf.SparseTensorSpec([4], tf.float32)))
+        return sums, dense, doubled, mixed
+
+    for f in (run, tf.function(run),
+              tf.function(run, input_signature=[tf.SparseTensorSpec([None, None], tf.float32)])):
+        sums, dense, doubled, mixed = f(sp)
+        assert sums.numpy().tolist() == [1.0, 0.0, 5.0]
+        assert dense.numpy().tolist() == [[0, 1, 0, 0], [0, 0, 0, 0], [2, 0, 3, 0]]
+        assert _sparse_parts(doubled) == ([[0, 1], [2, 0], [2, 2]], [2.0, 4.0, 6.0], [3, 4])
+        assert mixed[0].numpy().tolist() == [2.0, 2.0, 8.0]
+        assert _sparse_parts(mixed[1]) == ([[0, 1], [2, 0], [2, 2]], [1.0, 6.0, 9.0], [3, 4])
+    sp3 = tf.sparse.SparseTensor([[0, 1, 1], [1, 0, 0]], [5, 6], [2, 2, 2])
+    assert tf.map_fn(tf.sparse.to_dense, sp3, fn_output_signature=tf.int32).numpy().tolist() \
+        == [[[0, 0], [0, 5]], [[6, 0], [0, 0]]]
+
+
+def test_map_fn_stacks_sparse_results_in_the_largest_row_shape():
+    sig = tf.SparseTensorSpec([None], tf.int32)
+
+    def run(n):
+        return tf.map_fn(lambda k: tf.sparse.from_dense(tf.range(k)), n, fn_output_signature=sig)
+
+    for f in (run, tf.function(run, input_signature=[tf.TensorSpec([None], tf.int32)])):
+        assert _sparse_parts(f(tf.constant([2, 4, 1]))) == (
+            [[0, 1], [1, 1], [1, 2], [1, 3]], [1, 1, 2, 3], [3, 4])
+
+
+def test_vectorized_map_of_a_function_returning_none_returns_none():
+    # TF 2.21 traces `fn` once and returns None (no rows are stacked)
+    assert tf.vectorized_map(lambda r: None, tf.constant([[1.0, 2.0], [3.0, 4.0]])) is None
+    assert tf.function(lambda x: tf.vectorized_map(lambda r: None, x))(tf.ones([2, 2])) is None
+
+
+def test_vectorized_map_of_elems_with_different_numbers_of_rows_is_invalid_argument():
+    # TF 2.21 raises InvalidArgumentError (eagerly and traced), as for any bad index
+    elems = (tf.ones([2, 3]), tf.constant([1.0, 2.0, 3.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="2 and 3"):
+        tf.vectorized_map(lambda a: a[0] + a[1], elems)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.function(lambda: tf.vectorized_map(lambda a: a[0] + a[1], elems))()

@@ -63,3 +63,37 @@ def test_map_fn_over_a_structure_holding_ragged_tensors():
     assert out.to_list() == [[1.0, 2.0, 3.0], [8.0]]
     with pytest.raises(ValueError, match="Dimensions 3 and 2 are not compatible"):
         tf.map_fn(lambda x: tf.reduce_sum(x[0]), (yt, yp[:2]), fn_output_signature=sig)
+
+
+def test_ragged_results_nested_beside_dense_ones():
+    # TF 2.21: {'r': [[0], [0, 1, 2, 3]], 'd': [[2, 4, 6], [8, 10, 12]]}
+    sig = {"r": tf.RaggedTensorSpec([None], tf.int32), "d": tf.float32}
+
+    def run(x):
+        return tf.map_fn(lambda r: {"r": tf.range(tf.cast(r[0], tf.int32)), "d": r * 2}, x,
+                         fn_output_signature=sig)
+
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    for f in (run, tf.function(run),
+              tf.function(run, input_signature=[tf.TensorSpec([None, 3])])):
+        out = f(x)
+        assert out["r"].to_list() == [[0], [0, 1, 2, 3]]
+        assert out["r"].row_splits.dtype == tf.int64
+        assert out["d"].dtype == tf.float32
+        assert out["d"].numpy().tolist() == [[2.0, 4.0, 6.0], [8.0, 10.0, 12.0]]
+    empty = run(tf.zeros([0, 3]))
+    assert empty["r"].to_list() == [] and empty["d"].shape == [0]  # (as TF: no row shape)
+
+
+def test_ragged_elems_with_a_tuple_of_ragged_and_dense_results():
+    rt = tf.ragged.constant([[1, 2], [3], []])
+    sig = (tf.RaggedTensorSpec([None], tf.int32, row_splits_dtype=tf.int32), tf.int32)
+
+    def run(rt):
+        return tf.map_fn(lambda r: (r * 2, tf.size(r)), rt, fn_output_signature=sig)
+
+    for f in (run, tf.function(run)):
+        doubled, sizes = f(rt)
+        assert doubled.to_list() == [[2, 4], [6], []]
+        assert doubled.row_splits.dtype == tf.int32
+        assert sizes.numpy().tolist() == [2, 1, 0]

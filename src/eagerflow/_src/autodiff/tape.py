@@ -265,6 +265,14 @@ class GradientTape:
             return nest.pack_sequence_as(sources, self._rows_in_loop(
                 target, nest.flatten(sources), unconnected_gradients, per_example=False))
         n = target.shape.num_elements()
+        if n == 0:  # no rows: one pass of zero weights tells which sources it reaches
+            rows = self._backward([target], nest.flatten(sources), compiled_backward.Rows(
+                [np.zeros([1] + target.shape.as_list(), target.dtype.as_numpy_dtype)]))
+            return nest.pack_sequence_as(sources, [
+                self._assemble(r, [1], s, unconnected_gradients,
+                               lambda _, s=s: array_ops.zeros(_joined(target.shape, s), s.dtype),
+                               _joined(target.shape, s))
+                for r, s in zip(rows, nest.flatten(sources))])
         eye = np.eye(n, dtype=target.dtype.as_numpy_dtype)
         rows = self._backward([target], nest.flatten(sources),
                               compiled_backward.Rows([eye.reshape([n] + target.shape.as_list())]))
@@ -338,13 +346,17 @@ class GradientTape:
                 out.append(array_ops.zeros_like(s) if g is None else g)
             return out
 
+        # (at least one pass, cut off after, so that an empty target still stacks rows of
+        # a known shape)
         stacked = compiled_backward.map_rows(
-            one_row, array_ops.range(rows), fn_output_signature=[s.dtype for s in sources])
+            one_row, array_ops.range(math_ops.maximum(rows, 1)),
+            fn_output_signature=[s.dtype for s in sources])
         results = []
         for s, g, hit in zip(sources, stacked, reached):
             if not hit and UnconnectedGradients(unconnected) is UnconnectedGradients.NONE:
                 results.append(None)
                 continue
+            g = g[:rows]
             if per_example:  # (y, b, x...) -> (b, y..., x...)
                 g = array_ops.transpose(g, [1, 0] + list(range(2, s.shape.rank + 1)))
                 shape = array_ops.concat([array_ops.shape(target), array_ops.shape(s)[1:]], 0)

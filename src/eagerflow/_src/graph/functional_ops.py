@@ -12,9 +12,11 @@ tensors with the same number of rows, as may accumulators and results.
 >>> tf.scan(lambda total, x: total + x, tf.constant([1, 2, 3]))
 <tf.Tensor: shape=(3,), dtype=int32, numpy=array([1, 3, 6], dtype=int32)>
 """
+import numpy as np
+
 from eagerflow._src.autodiff import compiled_backward
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import Dimension
@@ -22,7 +24,8 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, sparse_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
 def _check_callable(fn):
@@ -33,16 +36,22 @@ def _check_callable(fn):
 class _Rows:
     """The rows of the tensors of `elems`, held in TensorArrays for a loop to read.
 
-    `count` is their number: an int when known now, else a tensor.
+    `count` is their number: an int when known now, else a tensor.  A scalar in `elems`
+    raises ValueError for `map_fn`; `scan` and the folds (`caller` names them) index its
+    empty shape in TF and so raise IndexError.
     """
 
-    def __init__(self, elems):
+    def __init__(self, elems, caller=None):
         self.expand = _has_extension_type(elems)
-        flat = [convert_to_tensor(e) for e in nest.flatten(elems, self.expand)]
+        flat = [e if isinstance(e, SparseTensor) else convert_to_tensor(e)
+                for e in nest.flatten(elems, self.expand)]
         if not flat:
             raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. "
                              f"Got {elems}, which does not contain any Tensors.")
         if any(t.shape.rank == 0 for t in flat):
+            if caller is not None:
+                raise IndexError(f"{caller} unpacks every tensor of elems along its first "
+                                 f"dimension, but elems holds a scalar")
             raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
         static = Dimension(None)
         for t in flat:
@@ -50,17 +59,69 @@ class _Rows:
                 static = static.merge_with(t.shape[0])
         self.count = static.value if static.value is not None else array_ops.shape(flat[0])[0]
         self._structure = elems
-        self._arrays = [TensorArray(t.dtype, size=self.count, element_shape=_row_shape(t))
+        # (a sparse tensor's rows are cut from it as they are read)
+        self._arrays = [t if isinstance(t, SparseTensor) else
+                        TensorArray(t.dtype, size=self.count, element_shape=_row_shape(t))
                         .unstack(t) for t in flat]
 
     @property
     def dtypes(self):
         return [ta.dtype for ta in self._arrays]
 
+    @property
+    def specs(self):
+        """Each result's spec when `fn` keeps the structure of `elems`: sparse rows give sparse
+        results."""
+        return [SparseTensorSpec(None, ta.dtype) if isinstance(ta, SparseTensor) else
+                TensorSpec(None, ta.dtype) for ta in self._arrays]
+
     def __getitem__(self, i):
         """Row `i` of every tensor, in the structure of `elems`."""
-        return nest.pack_sequence_as(self._structure, [ta.read(i) for ta in self._arrays],
-                                     self.expand)
+        return nest.pack_sequence_as(self._structure, [
+            _sparse_row(ta, i) if isinstance(ta, SparseTensor) else ta.read(i)
+            for ta in self._arrays], self.expand)
+
+
+def _sparse_row(sp, i):
+    """Row `i` of sparse tensor `sp`: its entries there, one dimension less."""
+    here = math_ops.equal(sp.indices[:, 0], cast_ops.cast(i, _d.int64))
+    row = SparseTensor(array_ops.boolean_mask(sp.indices, here)[:, 1:],
+                       array_ops.boolean_mask(sp.values, here), sp.dense_shape[1:])
+    return sparse_ops._with_shape(row, sp.shape[1:])
+
+
+class _SparseResults:
+    """The sparse results of `map_fn`'s rows, gathered in the loop's TensorArrays (entries'
+    indices prefixed with the row, values, shapes) and joined after it into one sparse
+    tensor, its shape the largest of the rows' behind their number."""
+
+    def __init__(self, spec, count):
+        self.spec, self.count = spec, count
+        self.arrays = [TensorArray(_d.int64, size=count, infer_shape=False),
+                       TensorArray(spec.dtype, size=count, infer_shape=False),
+                       TensorArray(_d.int64, size=count, infer_shape=False)]
+
+    def write(self, arrays, i, value):
+        if not isinstance(value, SparseTensor):
+            raise ValueError(f"Error in map_fn:\n  Expected `fn` to return a:\n    {self.spec}\n"
+                             f"  But it returned a:\n    {value}\n  To fix, update the "
+                             f"`fn_output_signature` (or `dtype`) argument to `map_fn`.")
+        row = array_ops.fill(array_ops.stack([array_ops.shape(value.indices)[0], 1]),
+                             cast_ops.cast(i, _d.int64))
+        return [arrays[0].write(i, array_ops.concat([row, value.indices], 1)),
+                arrays[1].write(i, value.values), arrays[2].write(i, value.dense_shape)]
+
+    def join(self, arrays):
+        rank = self.spec.shape.rank
+        shapes = arrays[2].stack()
+        if isinstance(self.count, int) and self.count == 0:
+            inner = [d or 0 for d in self.spec.shape.as_list()] if rank is not None else []
+            return SparseTensor(array_ops.zeros([0, len(inner) + 1], _d.int64),
+                                array_ops.zeros([0], self.spec.dtype), [0, *inner])
+        shape = array_ops.concat([array_ops.reshape(cast_ops.cast(self.count, _d.int64), [1]),
+                                  math_ops.maximum(reduction_ops.reduce_max(shapes, 0),
+                                                   np.int64(0))], 0)
+        return SparseTensor(arrays[0].concat(), arrays[1].concat(), shape)
 
 
 def _has_extension_type(structure):
@@ -103,7 +164,7 @@ def _check_extension_results(expected, result):
 
 def _spec(signature):
     """A result's `TensorSpec` from a signature entry: a spec or a dtype."""
-    if isinstance(signature, TensorSpec):
+    if isinstance(signature, (TensorSpec, SparseTensorSpec)):
         return signature
     return TensorSpec(None, _d.as_dtype(signature))
 
@@ -114,8 +175,15 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     """``fn`` applied to each row of `elems`, the results stacked.
 
     Results have the structure and dtypes of `elems` unless
-    `fn_output_signature` (dtypes or `TensorSpec`s, nested as the results;
-    `dtype` is its deprecated name) says otherwise.
+    `fn_output_signature` (dtypes, `TensorSpec`s, `RaggedTensorSpec`s or
+    `SparseTensorSpec`s, nested as the results; `dtype` is its deprecated
+    name) says otherwise.  The rows of a `SparseTensor` in `elems` are sparse
+    tensors of one dimension less; sparse results are stacked into one whose
+    shape is the largest of theirs.
+
+    >>> sp = tf.sparse.SparseTensor([[0, 1], [2, 0]], [1.0, 2.0], [3, 2])
+    >>> tf.map_fn(tf.sparse.reduce_sum, sp, fn_output_signature=tf.float32)
+    <tf.Tensor: shape=(3,), dtype=float32, numpy=array([1., 0., 2.], dtype=float32)>
 
     >>> tf.map_fn(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3, 4])),
     ...        fn_output_signature=tf.int32)
@@ -124,33 +192,39 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     signature = dtype if fn_output_signature is None else fn_output_signature
     _check_callable(fn)
     fn = _converted(fn)
-    if ragged_results is not None and type(signature).__name__ == "RaggedTensorSpec":
+    if ragged_results is not None and any(type(s).__name__ == "RaggedTensorSpec"
+                                          for s in nest.flatten(signature)):
         return ragged_results(fn, elems, signature, _Rows)
     rows = _Rows(elems)
     if signature is None:
         structure = elems
-        specs = [TensorSpec(None, dtype) for dtype in rows.dtypes]
+        specs = rows.specs
         expand = rows.expand
     else:
         structure = signature
         # (an ExtensionType's spec stands for its tensors: their rows are stacked)
         expand = any(hasattr(s, "_from_component_specs") for s in nest.flatten(signature))
         specs = [_spec(s) for s in nest.flatten(signature, expand)]
-    results = [TensorArray(s.dtype, size=rows.count, infer_shape=infer_shape,
+    results = [_SparseResults(s, rows.count) if isinstance(s, SparseTensorSpec) else
+               TensorArray(s.dtype, size=rows.count, infer_shape=infer_shape,
                            element_shape=s.shape) for s in specs]
+    arrays = [r.arrays if isinstance(r, _SparseResults) else r for r in results]
 
-    def compute(i, results):
+    def compute(i, arrays):
         row = rows[i]
         result = fn(row)
         nest.assert_same_structure(structure, result)
         if expand or rows.expand:
             _check_extension_results(row if signature is None else signature, result)
-        return i + 1, [ta.write(i, v) for ta, v in zip(results, nest.flatten(result, expand))]
+        return i + 1, [r.write(ta, i, v) if isinstance(r, _SparseResults) else ta.write(i, v)
+                       for r, ta, v in zip(results, arrays, nest.flatten(result, expand))]
 
-    _, results = while_loop(lambda i, _: i < rows.count, compute, (0, results),
-                            parallel_iterations=parallel_iterations or 10, back_prop=back_prop,
-                            swap_memory=swap_memory, name=name)
-    return nest.pack_sequence_as(structure, [ta.stack() for ta in results], expand)
+    _, arrays = while_loop(lambda i, _: i < rows.count, compute, (0, arrays),
+                           parallel_iterations=parallel_iterations or 10, back_prop=back_prop,
+                           swap_memory=swap_memory, name=name)
+    return nest.pack_sequence_as(structure, [
+        r.join(ta) if isinstance(r, _SparseResults) else ta.stack()
+        for r, ta in zip(results, arrays)], expand)
 
 
 compiled_backward.map_rows = map_fn
@@ -162,7 +236,8 @@ convert_user_function = None
 def _converted(fn):
     return fn if convert_user_function is None else convert_user_function(fn)
 # ``ragged_results(fn, elems, signature, rows_class)``: `map_fn` of dense `elems` whose
-# results are ragged (a `RaggedTensorSpec` signature), set by the ragged package
+# results (some of them) are ragged (`RaggedTensorSpec`s in the signature), set by the ragged
+# package
 ragged_results = None
 
 
@@ -178,7 +253,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
     <tf.Tensor: shape=(3,), dtype=int32, numpy=array([6, 6, 3], dtype=int32)>
     """
     _check_callable(fn)
-    rows = _Rows(elems)
+    rows = _Rows(elems, "scan")
     last = rows.count - 1
 
     def position(i):
@@ -222,7 +297,7 @@ def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True, sw
 def _fold(fn, elems, initializer, reverse, parallel_iterations, back_prop, swap_memory, name):
     """``a = fn(a, row)`` over the rows of `elems` (from the last with `reverse`); the last `a`."""
     _check_callable(fn)
-    rows = _Rows(elems)
+    rows = _Rows(elems, "foldr" if reverse else "foldl")
     last = rows.count - 1
 
     def row(i):
@@ -287,6 +362,11 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
                          f"dimension, but element {scalars[0]} of elems is a scalar")
     positions = ([i for i, t in enumerate(flat) if t.shape[0] != 1]
                  or list(range(len(flat))))
+    counts = sorted({flat[i].shape[0] for i in positions} - {None})
+    if len(counts) > 1:  # (TF fails reading past the shorter one's rows, at run time)
+        raise errors.InvalidArgumentError(
+            None, None, f"vectorized_map needs the tensors of elems to have one number of rows "
+                        f"(or one row, broadcast), but they have {counts[0]} and {counts[1]}")
 
     def call(rows):
         rows = iter(rows)
@@ -295,7 +375,10 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         return fn(nest.pack_sequence_as(elems, values, expand))
 
     mapped = [flat[i] for i in positions]
-    return map_fn(call, mapped, fn_output_signature=_traced_signature(call, mapped))
+    signature = _traced_signature(call, mapped)
+    if signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
+        return None
+    return map_fn(call, mapped, fn_output_signature=signature)
 
 
 def _traced_signature(fn, flat):
@@ -307,4 +390,5 @@ def _traced_signature(fn, flat):
     graph = Graph("signature")
     with context.building(graph):
         rows = [graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
-        return nest.map_structure(spec, fn(rows))
+        result = fn(rows)
+        return None if result is None else nest.map_structure(spec, result)

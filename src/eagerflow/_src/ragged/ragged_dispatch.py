@@ -608,7 +608,9 @@ def _map_fn(fn, arguments):
 def _map_dense_rows(func, elems, signature, rows_class):
     """`map_fn` over the rows of (dense) `elems` with ragged results (`signature` a
     `RaggedTensorSpec`): the results stacked as ragged rows, as TF's."""
-    return _map_rows(None, func, elems, signature, rows_class(elems))
+    rows = rows_class(elems)
+    rows.row_splits_dtype = None
+    return _map_rows(None, func, elems, signature, rows)
 
 
 class _RaggedRows:
@@ -656,63 +658,77 @@ class _RaggedRows:
 
 def _map_rows(fn, func, elems, signature, dense_rows):
     """`map_fn` of `func` over the rows of `elems` (holding ragged tensors), or over
-    `dense_rows` (a `functional_ops._Rows` of dense elems, whose results are ragged)."""
-    dense = signature is not None and not isinstance(signature, RaggedTensorSpec)
+    `dense_rows` (a `functional_ops._Rows` of dense elems, whose results are ragged).
+
+    Each entry of `signature` (nested as the results) that is a `RaggedTensorSpec` stacks
+    its results as ragged rows, the others as dense ones; no signature means one ragged
+    result, as `elems`."""
+    specs = [None] if signature is None else nest.flatten(signature)
+    ragged = [s is None or isinstance(s, RaggedTensorSpec) for s in specs]
+    rows = _RaggedRows(elems) if dense_rows is None else dense_rows
+    splits = [s.row_splits_dtype if isinstance(s, RaggedTensorSpec) else rows.row_splits_dtype
+              if s is None else None for s in specs]
+
+    def call(i):
+        result = user_functions.call(func, rows[i]) if dense_rows is None else func(rows[i])
+        flat = [result] if signature is None else nest.flatten(result)
+        if len(flat) != len(specs):
+            nest.assert_same_structure(signature, result)
+        return [(r.with_row_splits_dtype(splits[j]) if isinstance(r, RaggedTensor) else
+                 convert_to_tensor(r)) if ragged[j] else r for j, r in enumerate(flat)]
+
+    def pack(flat):
+        return flat[0] if signature is None else nest.pack_sequence_as(signature, flat)
+
+    dense = [j for j, is_ragged in enumerate(ragged) if not is_ragged]
     if context.executing_eagerly():
-        if dense_rows is not None:
-            n = dense_rows.count if isinstance(dense_rows.count, int) else \
-                int(dense_rows.count)
-            results = [func(dense_rows[i]) for i in range(n)]
-            splits_dtype = signature.row_splits_dtype
-            results = [r.with_row_splits_dtype(splits_dtype) if isinstance(r, RaggedTensor)
-                       else convert_to_tensor(r) for r in results]
-            if not results:
-                return RaggedTensor.from_row_lengths(
-                    array_ops.zeros([0], signature.dtype), _constant([], splits_dtype),
-                    validate=False)
-            return ragged_ops.stack(results).with_row_splits_dtype(splits_dtype)
-        rows = _RaggedRows(elems)
-        n = rows.count
-        results = [user_functions.call(func, rows[i]) for i in range(n)]
-        if dense:
-            return fn(lambda i: results[int(i)], array_ops.range(n), fn_output_signature=signature)
-        if not results:
-            return RaggedTensor.from_row_lengths(array_ops.zeros([0], rows.dtype), [],
-                                                 validate=False)
-        return ragged_ops.stack(results)
-    if dense_rows is None:
-        rows = _RaggedRows(elems)
-        n, splits_dtype = rows.count, rows.row_splits_dtype
-    else:
-        rows = dense_rows
-        n, splits_dtype = dense_rows.count, signature.row_splits_dtype
-    if dense:
-        specs = nest.flatten(signature)
-        out = [TensorArray(_d.as_dtype(getattr(s, "dtype", s)), size=n) for s in specs]
-    else:
-        out = [TensorArray(_d.variant, size=n, element_shape=[])]
-        if isinstance(signature, RaggedTensorSpec):
-            splits_dtype = signature.row_splits_dtype
+        n = rows.count if isinstance(rows.count, int) else int(rows.count)
+        results = [call(i) for i in range(n)]
+        out = [None] * len(specs)
+        for j in range(len(specs)):
+            if not ragged[j]:
+                continue
+            if results:
+                out[j] = ragged_ops.stack([r[j] for r in results])
+                if isinstance(out[j], RaggedTensor):
+                    out[j] = out[j].with_row_splits_dtype(splits[j])
+            else:
+                dtype = rows.dtype if specs[j] is None else specs[j].dtype
+                out[j] = RaggedTensor.from_row_lengths(
+                    array_ops.zeros([0], dtype), _constant([], splits[j]), validate=False)
+        if dense:  # (map_fn's checks of dtypes and shapes)
+            stacked = functional_ops.map_fn(
+                lambda i: [results[int(i)][j] for j in dense], array_ops.range(n),
+                fn_output_signature=[specs[j] for j in dense])
+            for j, t in zip(dense, stacked):
+                out[j] = t
+        return pack(out)
+    n = rows.count
+    arrays = [TensorArray(_d.variant, size=n, element_shape=[]) if ragged[j] else
+              TensorArray(_d.as_dtype(getattr(s, "dtype", s)), size=n)
+              for j, s in enumerate(specs)]
     traced = {}
 
-    def body(i, *out):
-        result = user_functions.call(func, rows[i]) if dense_rows is None else func(rows[i])
-        if dense:
-            return (i + 1, *[ta.write(i, r) for ta, r in zip(out, nest.flatten(result))])
-        if isinstance(result, RaggedTensor):
-            result = result.with_row_splits_dtype(splits_dtype)
+    def body(i, *arrays):
+        written = []
+        for j, (ta, result) in enumerate(zip(arrays, call(i))):
+            if ragged[j]:
+                traced[j] = (result.ragged_rank if isinstance(result, RaggedTensor) else 0,
+                             result.dtype, (result.flat_values if isinstance(
+                                 result, RaggedTensor) else result).shape[1:])
+                result = ragged_kernels.to_variant(result, batched=False)
+            written.append(ta.write(i, result))
+        return (i + 1, *written)
+    _, *arrays = while_loop(lambda i, *_: i < n, body, (_constant(0), *arrays))
+    out = []
+    for j, ta in enumerate(arrays):
+        if ragged[j]:
+            rank, dtype, inner = traced[j]
+            out.append(ragged_kernels.from_variant(ta.stack(), rank, rank + 1, dtype,
+                                                   splits[j], inner))
         else:
-            result = convert_to_tensor(result)
-        traced["rank"] = result.ragged_rank if isinstance(result, RaggedTensor) else 0
-        traced["dtype"], traced["inner"] = result.dtype, (
-            result.flat_values if isinstance(result, RaggedTensor) else result).shape[1:]
-        return i + 1, out[0].write(i, ragged_kernels.to_variant(result, batched=False))
-    _, *out = while_loop(lambda i, *_: i < n, body, (_constant(0), *out))
-    if dense:
-        return nest.pack_sequence_as(signature, [ta.stack() for ta in out])
-    rank = traced["rank"]
-    return ragged_kernels.from_variant(out[0].stack(), rank, rank + 1, traced["dtype"],
-                                       splits_dtype, traced["inner"])
+            out.append(ta.stack())
+    return pack(out)
 
 
 def _cumsum(fn, arguments):
