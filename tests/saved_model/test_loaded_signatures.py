@@ -427,18 +427,24 @@ def test_saved_signature_records_no_positions_and_its_input_shapes(tmp_path):
             for i in range(2)] == [[-1], [-1]]
 
 
-def test_no_matching_function_error_lists_each_argument_and_option(tmp_path):
-    """As TF's: the arguments, defaults applied, one per line; each saved option alike."""
+def _loaded_scaling(path, *calls):
+    """A loaded module's ``f(x, scale=2.0)``, traced on `calls` ((args, kwargs) each)."""
     class Traced(tf.Module):
         @tf.function
         def f(self, x, scale=2.0):
             return x * scale
 
     m = Traced()
-    m.f(tf.constant([1.0, 2.0]))
-    m.f(tf.constant(3.0, tf.float64), scale=tf.constant(1.0, tf.float64))
-    tf.saved_model.save(m, str(tmp_path))
-    f = tf.saved_model.load(str(tmp_path)).f
+    for args, kwargs in calls:
+        m.f(*args, **kwargs)
+    tf.saved_model.save(m, str(path))
+    return tf.saved_model.load(str(path)).f
+
+
+def test_no_matching_function_error_lists_each_argument_and_option(tmp_path):
+    """As TF's: the arguments, defaults applied, one per line; each saved option alike."""
+    f = _loaded_scaling(tmp_path, ((tf.constant([1.0, 2.0]),), {}), (
+        (tf.constant(3.0, tf.float64),), {"scale": tf.constant(1.0, tf.float64)}))
     with pytest.raises(ValueError) as info:
         f(tf.constant([1, 2]))
     message = str(info.value)
@@ -458,15 +464,7 @@ def test_no_matching_function_error_lists_each_argument_and_option(tmp_path):
 
 
 def test_arguments_a_loaded_function_cannot_bind_raise_tfs_type_error(tmp_path):
-    class Traced(tf.Module):
-        @tf.function
-        def f(self, x, scale=2.0):
-            return x * scale
-
-    m = Traced()
-    m.f(tf.constant([1.0, 2.0]))
-    tf.saved_model.save(m, str(tmp_path))
-    f = tf.saved_model.load(str(tmp_path)).f
+    f = _loaded_scaling(tmp_path, ((tf.constant([1.0, 2.0]),), {}))
     with pytest.raises(TypeError) as info:
         f(tf.constant([1.0, 2.0]), 3.0, 4)
     assert re.fullmatch(

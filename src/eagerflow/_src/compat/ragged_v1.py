@@ -6,13 +6,14 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.ragged import ragged_ops
-from eagerflow._src.ragged.ragged_tensor import RaggedTensor
+from eagerflow._src.ragged.ragged_tensor import NestedRows, RaggedTensor
 
 
 @export("compat.v1.ragged.RaggedTensorValue")
-class RaggedTensorValue:
+class RaggedTensorValue(NestedRows):
     """The value of a `RaggedTensor` in NumPy arrays: `values` (an array, or another
-    `RaggedTensorValue`) split into rows by `row_splits`.
+    `RaggedTensorValue`) split into rows by `row_splits` (its `flat_values`,
+    `nested_row_splits` and `ragged_rank` as a `RaggedTensor`'s).
 
     >>> v = tf.compat.v1.ragged.constant_value([[1, 2], [3]])
     >>> print(v)
@@ -38,28 +39,6 @@ class RaggedTensorValue:
     @property
     def dtype(self):
         return self._values.dtype
-
-    @property
-    def flat_values(self):
-        """The innermost values: an array."""
-        values = self._values
-        while isinstance(values, RaggedTensorValue):
-            values = values.values
-        return values
-
-    @property
-    def nested_row_splits(self):
-        """The row splits of each ragged dimension, outermost first."""
-        splits, value = [], self
-        while isinstance(value, RaggedTensorValue):
-            splits.append(value.row_splits)
-            value = value.values
-        return tuple(splits)
-
-    @property
-    def ragged_rank(self):
-        values = self._values
-        return values.ragged_rank + 1 if isinstance(values, RaggedTensorValue) else 1
 
     @property
     def shape(self):

@@ -169,8 +169,37 @@ def _nvals(values):
     return values.shape[0] if values.shape.rank else None
 
 
+class NestedRows:
+    """The nesting of a value made of `_values` split into rows by `_row_splits`, its values
+    perhaps another of its kind: `RaggedTensor`'s, and TF 1's `RaggedTensorValue`'s."""
+
+    __slots__ = ()
+
+    @property
+    def flat_values(self):
+        """The innermost values, whatever the ragged rank."""
+        values = self._values
+        while isinstance(values, NestedRows):
+            values = values._values
+        return values
+
+    @property
+    def nested_row_splits(self):
+        """The row splits of every ragged dimension, outermost first."""
+        out, rt = [], self
+        while isinstance(rt, NestedRows):
+            out.append(rt._row_splits)
+            rt = rt._values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self):
+        values = self._values
+        return values.ragged_rank + 1 if isinstance(values, NestedRows) else 1
+
+
 @export("RaggedTensor")
-class RaggedTensor:
+class RaggedTensor(NestedRows):
     """A tensor with rows of different lengths (``tf.RaggedTensor``); made with its factory
     classmethods (`from_row_lengths`, `from_row_splits`, ...) or `tf.ragged.constant`."""
 
@@ -410,28 +439,6 @@ class RaggedTensor:
     values = property(lambda self: self._values,
                       doc="The concatenated rows (a tensor, or a ragged tensor).")
     row_splits = property(lambda self: self._row_splits, doc="Where each row starts and ends.")
-
-    @property
-    def flat_values(self):
-        """The innermost values: a tensor, whatever the ragged rank."""
-        values = self._values
-        while isinstance(values, RaggedTensor):
-            values = values._values
-        return values
-
-    @property
-    def nested_row_splits(self):
-        """The row splits of every ragged dimension, outermost first."""
-        out, rt = [], self
-        while isinstance(rt, RaggedTensor):
-            out.append(rt._row_splits)
-            rt = rt._values
-        return tuple(out)
-
-    @property
-    def ragged_rank(self):
-        values = self._values
-        return values.ragged_rank + 1 if isinstance(values, RaggedTensor) else 1
 
     dtype = property(lambda self: self.flat_values.dtype)
 
