@@ -223,6 +223,17 @@ def _w081c1a4181(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w08430272a2(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(inputs, sequence_length, beam_width=None, top_paths=None, merge_repeated=None):
+        try:
+            return _export_fn(inputs, sequence_length, beam_width, top_paths, merge_repeated)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'sequence_length': sequence_length, 'beam_width': beam_width, 'top_paths': top_paths, 'merge_repeated': merge_repeated})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w0855eec1bd(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(labels, logits, weights=None, scope=None, loss_collection=None, reduction=None):
         try:
@@ -3595,6 +3606,17 @@ def _w6c55008aba(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(y, x, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'y': y, 'x': x, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w6cc1569800(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(labels, inputs=None, sequence_length=None, preprocess_collapse_repeated=None, ctc_merge_repeated=None, ignore_longer_outputs_than_inputs=None, time_major=None, logits=None):
+        try:
+            return _export_fn(labels, inputs, sequence_length, preprocess_collapse_repeated, ctc_merge_repeated, ignore_longer_outputs_than_inputs, time_major, logits)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'inputs': inputs, 'sequence_length': sequence_length, 'preprocess_collapse_repeated': preprocess_collapse_repeated, 'ctc_merge_repeated': ctc_merge_repeated, 'ignore_longer_outputs_than_inputs': ignore_longer_outputs_than_inputs, 'time_major': time_major, 'logits': logits})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -8866,6 +8888,8 @@ WRAPPERS = {
     'compat.v1.nn.conv3d': _wd4b21c973c,
     'compat.v1.nn.conv3d_backprop_filter': _w9982aedb0f,
     'compat.v1.nn.convolution': _wfe54738e1b,
+    'compat.v1.nn.ctc_beam_search_decoder': _w08430272a2,
+    'compat.v1.nn.ctc_loss': _w6cc1569800,
     'compat.v1.nn.depth_to_space': _w8798b08331,
     'compat.v1.nn.depthwise_conv2d': _w1ed31a4057,
     'compat.v1.nn.depthwise_conv2d_native': _wd5b8948ccf,

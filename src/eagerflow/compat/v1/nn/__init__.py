@@ -13,7 +13,9 @@ from eagerflow._src.compat.rnn_cell import (  # noqa: F401
 from eagerflow._src.ops.array_ops import space_to_batch_v1 as space_to_batch  # noqa: F401
 from eagerflow._src.ops.candidate_sampling_ops import (  # noqa: F401
     log_uniform_candidate_sampler, uniform_candidate_sampler)
+from eagerflow._src.ops.ctc_ops import ctc_beam_search_decoder_v1 as ctc_beam_search_decoder  # noqa: F401
 from eagerflow._src.ops.ctc_ops import ctc_beam_search_decoder as ctc_beam_search_decoder_v2  # noqa: F401
+from eagerflow._src.ops.ctc_ops import ctc_loss_v1 as ctc_loss  # noqa: F401
 from eagerflow._src.ops.ctc_ops import ctc_loss as ctc_loss_v2  # noqa: F401
 from eagerflow._src.ops.fractional_pool_ops import fractional_avg_pool_v1 as fractional_avg_pool  # noqa: F401
 from eagerflow._src.ops.fractional_pool_ops import fractional_max_pool_v1 as fractional_max_pool  # noqa: F401
