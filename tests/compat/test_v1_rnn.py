@@ -9,7 +9,7 @@ import pytest
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
 
-from tests.compat.v1_rnn_programs import recurrent, wrapped
+from tests.compat.v1_rnn_programs import _json, raw, raw_programs, recurrent, wrapped
 
 with open(os.path.join(os.path.dirname(__file__), "data", "v1_rnn.json")) as _f:
     RECORDED = json.load(_f)
@@ -77,3 +77,24 @@ def test_dynamic_rnn_loops_over_a_number_of_steps_known_when_it_runs():
     want = RECORDED["values"]["basic_lstm"]
     _close(got[0].tolist(), want["outputs"], "outputs")
     _close([s.tolist() for s in got[1]], want["state"], "state")
+
+
+def _close_all(got, want):
+    assert sorted(got) == sorted(want)
+    for name in want:
+        _close(got[name], want[name], name)
+
+
+def test_raw_rnn_gives_tfs_emitted_values_states_and_loop_states_in_a_graph():
+    _close_all(raw(tf1), RECORDED["raw"])
+
+
+def test_raw_rnn_eagerly_and_in_a_function():
+    cells = {}
+    raw_programs(tf1, cells)
+    for cell in cells.values():  # (the graph's kernels: 0.1, as its scope's initializer)
+        for v in cell.variables:
+            v.assign(tf.fill(v.shape, 0.0 if "bias" in v.name else 0.1))
+    _close_all({k: _json(v) for k, v in raw_programs(tf1, cells).items()}, RECORDED["raw"])
+    got = tf.function(lambda: raw_programs(tf1, cells))()
+    _close_all({k: _json(v) for k, v in got.items()}, RECORDED["raw"])

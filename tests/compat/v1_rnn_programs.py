@@ -162,3 +162,51 @@ def wrapped(tf):
     return {"values": [{name: {"outputs": _json(outputs), "state": _json(state)}
                         for name, (outputs, state) in values.items()} for values in runs],
             "variables": names, "errors": errors}
+
+
+def raw(tf):
+    """`raw_rnn` of LSTM cells (kernels a constant) reading the steps of each sequence up
+    to its length, with a loop state and an emitted structure of its own: the stacked
+    emitted values, final states and loop states."""
+    g = tf.Graph()
+    with g.as_default():
+        built = raw_programs(tf)
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        return {name: _json(value) for name, value in sess.run(built).items()}
+
+
+def raw_programs(tf, cells=None):
+    """The `raw_rnn` programs' results (each of `cells` used instead of a new cell, the
+    cells used kept there)."""
+    cells = {} if cells is None else cells
+    steps = tf.transpose(tf.constant(INPUTS), [1, 0, 2])
+    lengths = tf.constant(LENGTHS)
+    built = {}
+    for name, make in (("basic_lstm", lambda: tf.nn.rnn_cell.BasicLSTMCell(3)),
+                       ("lstm_projection", lambda: tf.nn.rnn_cell.LSTMCell(
+                           3, use_peepholes=True, num_proj=2))):
+        for emit_own in (False, True):
+            key = name + ("_own_emit" if emit_own else "")
+            cell = cells.setdefault(key, make())
+            inputs = tf.TensorArray(tf.float32, size=3).unstack(steps)
+
+            def loop_fn(time, output, state, loop_state, cell=cell, inputs=inputs,
+                        emit_own=emit_own):
+                finished = time >= lengths
+                next_input = tf.cond(tf.reduce_all(finished), lambda: tf.zeros([2, 4]),
+                                     lambda: inputs.read(time))
+                if output is None:
+                    emit = (tf.zeros([1]), tf.zeros([], tf.int32)) if emit_own else None
+                    return (finished, next_input, cell.zero_state(2, tf.float32), emit,
+                            tf.constant(0.0))
+                emit = ((tf.reduce_sum(output, 1, keepdims=True), tf.fill([2], time))
+                        if emit_own else output)
+                return (finished, next_input, state, emit,
+                        loop_state + tf.reduce_sum(output))
+            with tf.variable_scope(key, initializer=tf.constant_initializer(0.1)):
+                emitted, state, loop_state = tf.nn.raw_rnn(cell, loop_fn)
+            built[key] = (tf.nest.map_structure(lambda ta: ta.stack(), emitted), state,
+                          loop_state)
+    return built

@@ -7780,6 +7780,17 @@ def _we6ebdc6051(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _we753d76396(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(cell, loop_fn, parallel_iterations=None, swap_memory=None, scope=None):
+        try:
+            return _export_fn(cell, loop_fn, parallel_iterations, swap_memory, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'loop_fn': loop_fn, 'parallel_iterations': parallel_iterations, 'swap_memory': swap_memory, 'scope': scope})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _we76e9e2709(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(indices, dims, name=None):
         try:
@@ -8906,6 +8917,7 @@ WRAPPERS = {
     'compat.v1.nn.max_pool': _wff9ff6cf45,
     'compat.v1.nn.max_pool_v2': _w22d1e0d894,
     'compat.v1.nn.moments': _w8e7d539b1c,
+    'compat.v1.nn.raw_rnn': _we753d76396,
     'compat.v1.nn.relu_layer': _w83cf091351,
     'compat.v1.nn.separable_conv2d': _w86bedd89ea,
     'compat.v1.nn.softmax': _w081c1a4181,
