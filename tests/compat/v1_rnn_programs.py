@@ -210,3 +210,51 @@ def raw_programs(tf, cells=None):
             built[key] = (tf.nest.map_structure(lambda ta: ta.stack(), emitted), state,
                           loop_state)
     return built
+
+
+class StateSaver:
+    """A state saver keeping each named state (``[2, size]``, first 0.3) in a variable."""
+
+    def __init__(self, tf, sizes, make_variable):
+        self.tf = tf
+        self.variables = {name: make_variable(name, size) for name, size in sizes.items()}
+
+    def state(self, name):
+        return self.tf.identity(self.variables[name])
+
+    def save_state(self, name, value):
+        return self.variables[name].assign(value)
+
+
+def state_saving(tf):
+    """`static_state_saving_rnn` of an LSTM (a pair of named states, with sequence lengths)
+    and a GRU in a graph, run twice (the second run starting from the states the first
+    saved): outputs, final states, the variables' names and the errors of wrong names."""
+    g = tf.Graph()
+    with g.as_default():
+        with tf.variable_scope("saving", initializer=tf.constant_initializer(0.1)):
+            saver = StateSaver(tf, {"c": 3, "h": 3, "g": 2}, lambda name, size: tf.get_variable(
+                "saved_" + name, [2, size], initializer=tf.constant_initializer(0.3)))
+            steps = tf.unstack(tf.constant(INPUTS), axis=1)
+            rnn = tf.nn.rnn_cell
+            built = {"lstm": tf.nn.static_state_saving_rnn(
+                rnn.BasicLSTMCell(3), steps, saver, ("c", "h"), sequence_length=LENGTHS),
+                "gru": tf.nn.static_state_saving_rnn(rnn.GRUCell(2), steps, saver, "g",
+                                                     scope="gru")}
+            errors = {}
+            for name, (cell, state_name) in {
+                    "nested_name": (rnn.GRUCell(2), ("g",)),
+                    "flat_name": (rnn.BasicLSTMCell(3), "c"),
+                    "too_many_names": (rnn.BasicLSTMCell(3), ("c", "h", "g"))}.items():
+                try:
+                    tf.nn.static_state_saving_rnn(cell, steps, saver, state_name, scope=name)
+                    errors[name] = None
+                except ValueError as e:
+                    errors[name] = str(e)
+        names = [v.name for v in tf.global_variables()]
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        runs = [{name: _json(value) for name, value in sess.run(built).items()}
+                for _ in range(2)]
+    return {"runs": runs, "variables": names, "errors": errors}

@@ -6350,6 +6350,17 @@ def _wbe3e742b69(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wbebe992814(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(cell, inputs, state_saver, state_name, sequence_length=None, scope=None):
+        try:
+            return _export_fn(cell, inputs, state_saver, state_name, sequence_length, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'inputs': inputs, 'state_saver': state_saver, 'state_name': state_name, 'sequence_length': sequence_length, 'scope': scope})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wbf2c1351a7(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(t, clip_norm, axes=None, name=None):
         try:
@@ -8926,6 +8937,7 @@ WRAPPERS = {
     'compat.v1.nn.space_to_depth': _w8798b08331,
     'compat.v1.nn.static_bidirectional_rnn': _w780009e3e2,
     'compat.v1.nn.static_rnn': _w9d83bda412,
+    'compat.v1.nn.static_state_saving_rnn': _wbebe992814,
     'compat.v1.nn.sufficient_statistics': _webe245bb3d,
     'compat.v1.nn.weighted_moments': _waad9e05272,
     'compat.v1.nn.xw_plus_b': _w83cf091351,

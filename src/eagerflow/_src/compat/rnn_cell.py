@@ -683,3 +683,46 @@ def raw_rnn(cell, loop_fn, parallel_iterations=None, swap_memory=False, scope=No
             (time, finished, next_input, emit_ta, state,
              loop_state if has_loop_state else convert_to_tensor(0, _d.int32)))
         return emit_ta, state, loop_state if has_loop_state else None
+
+
+@export("compat.v1.nn.static_state_saving_rnn")
+def static_state_saving_rnn(cell, inputs, state_saver, state_name, sequence_length=None,
+                            scope=None):
+    """`static_rnn` of `cell` over the list `inputs`, starting from the state that
+    ``state_saver.state(name)`` gives and handing its final state to
+    ``state_saver.save_state(name, value)``; `state_name` a name, or a structure of names
+    like ``cell.state_size``. The last output and the final state are taken once the state
+    is saved.
+
+    >>> class Saver:
+    ...     def state(self, name):
+    ...         return tf.zeros([1, 2])
+    ...     def save_state(self, name, value):
+    ...         return tf.no_op()
+    >>> outputs, state = tf.compat.v1.nn.static_state_saving_rnn(
+    ...     tf.compat.v1.nn.rnn_cell.GRUCell(2), [tf.ones([1, 3])] * 2, Saver(), "s")
+    >>> len(outputs), state.shape
+    (2, TensorShape([1, 2]))
+    """
+    from eagerflow._src.compat.graph_mode import control_dependencies  # noqa: PLC0415
+    state_size = cell.state_size
+    if nest.is_nested(state_size) != nest.is_nested(state_name):
+        raise ValueError(f"Argument `state_name` should be the same type as "
+                         f"`cell.state_size`. Received: state_name={state_name}, "
+                         f"cell.state_size={state_size}.")
+    names = nest.flatten(state_name)
+    if nest.is_nested(state_size):
+        sizes = nest.flatten(state_size)
+        if len(names) != len(sizes):
+            raise ValueError(f"Number of elements in argument `state_name` and "
+                             f"`cell.state_size` are mismatched. Received "
+                             f"state_name={state_name} with {len(names)} elements and "
+                             f"cell.state_size={state_size} with {len(sizes)} elements.")
+    initial_state = nest.pack_sequence_as(state_size, [state_saver.state(n) for n in names])
+    outputs, state = static_rnn(cell, inputs, initial_state=initial_state,
+                                sequence_length=sequence_length, scope=scope)
+    saved = [state_saver.save_state(n, s) for n, s in zip(names, nest.flatten(state))]
+    with control_dependencies(saved):  # (what is returned comes after the saving)
+        outputs[-1] = nest.map_structure(cast_ops.identity, outputs[-1])
+        state = nest.map_structure(cast_ops.identity, state)
+    return outputs, state

@@ -9,7 +9,8 @@ from eagerflow._src.compat.nn import (  # noqa: F401
     xw_plus_b)
 from eagerflow._src.compat.nn import conv3d_backprop_filter as conv3d_backprop_filter_v2  # noqa: F401
 from eagerflow._src.compat.rnn_cell import (  # noqa: F401
-    bidirectional_dynamic_rnn, dynamic_rnn, raw_rnn, static_bidirectional_rnn, static_rnn)
+    bidirectional_dynamic_rnn, dynamic_rnn, raw_rnn, static_bidirectional_rnn, static_rnn,
+    static_state_saving_rnn)
 from eagerflow._src.ops.array_ops import space_to_batch_v1 as space_to_batch  # noqa: F401
 from eagerflow._src.ops.candidate_sampling_ops import (  # noqa: F401
     log_uniform_candidate_sampler, uniform_candidate_sampler)
