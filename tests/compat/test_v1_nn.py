@@ -140,3 +140,35 @@ def test_sharded_embedding_lookup_gives_each_shard_a_sparse_gradient(strategy, r
         lambda p, q: tf1.nn.embedding_lookup([p, q], ids, partition_strategy=strategy),
         input_signature=[tf.TensorSpec([None, None])] * 2)
     assert lookup(a, b).numpy().tolist() == rows
+
+
+def test_tf1_argument_orders_and_spellings_of_pooling_convolution_and_losses():
+    # (TF's values of these calls)
+    nn = tf1.nn
+    x = tf.constant(np.arange(150, dtype=np.float32).reshape(2, 5, 5, 3) % 7)
+    assert nn.pool(x, [2, 2], "MAX", "SAME").numpy().sum() == 739.0  # (padding fourth)
+    assert nn.pool(x, [2, 2], "AVG", "VALID", [2, 2]).numpy().sum() == 155.5  # dilation_rate
+    assert nn.pool(x, [2, 2], "AVG", "VALID", dilation_rate=[1, 2]).numpy().sum() == 206.75
+    assert nn.pool(x, [2, 2], "MAX", "SAME", None, [2, 2], "p").numpy().sum() == 246.0
+    with pytest.raises(ValueError, match="Cannot specify both 'dilation_rate' and 'dilations'"):
+        nn.pool(x, [2, 2], "MAX", "VALID", dilation_rate=[2, 2], dilations=[2, 2])
+    assert nn.avg_pool2d(value=x, ksize=2, strides=2, padding="SAME").numpy().sum() == 157.5
+    f = tf.ones([2, 2, 3, 1])
+    y = tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME")
+    assert nn.depthwise_conv2d_native_backprop_filter(
+        x, [2, 2, 3, 1], y, [1, 1, 1, 1], "SAME").numpy().sum() == 16628.0
+    assert nn.depthwise_conv2d_native_backprop_input(
+        [2, 5, 5, 3], f, y, [1, 1, 1, 1], "SAME").numpy().sum() == 5210.0
+    np.testing.assert_allclose(nn.weighted_cross_entropy_with_logits(
+        targets=[1., 0.], logits=[0.5, -1.], pos_weight=2.), [0.948154, 0.31326175], rtol=1e-6)
+    np.testing.assert_allclose(nn.batch_norm_with_global_normalization(
+        t=x, m=tf.constant([1., 2., 3.]), v=tf.constant([1., 1., 4.]), beta=tf.zeros([3]),
+        gamma=tf.ones([3]), variance_epsilon=0.001,
+        scale_after_normalization=True).numpy().sum(), 144.42761, rtol=1e-5)
+    x3, f3 = tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 1, 1])
+    assert nn.conv3d_transpose(x3, f3, [1, 4, 4, 4, 1], [1, 2, 2, 2, 1], "SAME", "NDHWC",
+                               "ct").numpy().sum() == 64.0  # (name seventh)
+    assert nn.conv3d_transpose(value=x3, filter=f3, output_shape=[1, 4, 4, 4, 1],
+                               strides=[1, 2, 2, 2, 1]).numpy().sum() == 64.0
+    assert nn.crelu(tf.constant([[1., -2.]]), "c", 0).numpy().tolist() == [[1.0, 0.0],
+                                                                            [0.0, 2.0]]

@@ -597,6 +597,17 @@ def _w13a5b31ba0(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w13e02a9fc5(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(labels=None, logits=None, pos_weight=None, name=None, targets=None):
+        try:
+            return _export_fn(labels, logits, pos_weight, name, targets)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'pos_weight': pos_weight, 'name': name, 'targets': targets})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w143643b602(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(*xi, **kwargs):
         try:
@@ -1109,6 +1120,17 @@ def _w23dae1b33b(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(input_sizes, filter, out_backprop, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_sizes': input_sizes, 'filter': filter, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w23fb3178c0(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None, name=None, data_format=None, dilations=None):
+        try:
+            return _export_fn(input, window_shape, pooling_type, padding, dilation_rate, strides, name, data_format, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'window_shape': window_shape, 'pooling_type': pooling_type, 'padding': padding, 'dilation_rate': dilation_rate, 'strides': strides, 'name': name, 'data_format': data_format, 'dilations': dilations})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -4315,6 +4337,17 @@ def _w82722ac6d1(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w82a90e924b(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(value, filter=None, output_shape=None, strides=None, padding=None, data_format=None, name=None, input=None, filters=None, dilations=None):
+        try:
+            return _export_fn(value, filter, output_shape, strides, padding, data_format, name, input, filters, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filter': filter, 'output_shape': output_shape, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name, 'input': input, 'filters': filters, 'dilations': dilations})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w82b194e1eb(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(*inputs, output_stream=None, summarize=None, sep=None, end=None, name=None):
         try:
@@ -5437,6 +5470,17 @@ def _wa08a0ed71e(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wa09c492f17(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(features, name=None, axis=None):
+        try:
+            return _export_fn(features, name, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'name': name, 'axis': axis})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wa0ca0b8cec(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, shift, axis, name=None):
         try:
@@ -5608,6 +5652,17 @@ def _wa5c83b4fc2(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(tensor, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _wa5dd1a854a(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(t=None, m=None, v=None, beta=None, gamma=None, variance_epsilon=None, scale_after_normalization=None, name=None, input=None, mean=None, variance=None):
+        try:
+            return _export_fn(t, m, v, beta, gamma, variance_epsilon, scale_after_normalization, name, input, mean, variance)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'t': t, 'm': m, 'v': v, 'beta': beta, 'gamma': gamma, 'variance_epsilon': variance_epsilon, 'scale_after_normalization': scale_after_normalization, 'name': name, 'input': input, 'mean': mean, 'variance': variance})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -8900,7 +8955,9 @@ WRAPPERS = {
     'compat.v1.moving_average_variables': _wa089eb0bf2,
     'compat.v1.multinomial': _w02f546b14b,
     'compat.v1.nn.avg_pool': _wff9ff6cf45,
+    'compat.v1.nn.avg_pool2d': _wff9ff6cf45,
     'compat.v1.nn.avg_pool_v2': _w22d1e0d894,
+    'compat.v1.nn.batch_norm_with_global_normalization': _wa5dd1a854a,
     'compat.v1.nn.bidirectional_dynamic_rnn': _w51605c7da2,
     'compat.v1.nn.conv1d': _wf76b4d94c5,
     'compat.v1.nn.conv2d': _wfc3cac999c,
@@ -8909,12 +8966,16 @@ WRAPPERS = {
     'compat.v1.nn.conv2d_transpose': _w2c8362d741,
     'compat.v1.nn.conv3d': _wd4b21c973c,
     'compat.v1.nn.conv3d_backprop_filter': _w9982aedb0f,
+    'compat.v1.nn.conv3d_transpose': _w82a90e924b,
     'compat.v1.nn.convolution': _wfe54738e1b,
+    'compat.v1.nn.crelu': _wa09c492f17,
     'compat.v1.nn.ctc_beam_search_decoder': _w08430272a2,
     'compat.v1.nn.ctc_loss': _w6cc1569800,
     'compat.v1.nn.depth_to_space': _w8798b08331,
     'compat.v1.nn.depthwise_conv2d': _w1ed31a4057,
     'compat.v1.nn.depthwise_conv2d_native': _wd5b8948ccf,
+    'compat.v1.nn.depthwise_conv2d_native_backprop_filter': _w9982aedb0f,
+    'compat.v1.nn.depthwise_conv2d_native_backprop_input': _w23dae1b33b,
     'compat.v1.nn.dilation2d': _w1d413fcb77,
     'compat.v1.nn.dropout': _w4cde659acb,
     'compat.v1.nn.dynamic_rnn': _w663418275a,
@@ -8928,6 +8989,7 @@ WRAPPERS = {
     'compat.v1.nn.max_pool': _wff9ff6cf45,
     'compat.v1.nn.max_pool_v2': _w22d1e0d894,
     'compat.v1.nn.moments': _w8e7d539b1c,
+    'compat.v1.nn.pool': _w23fb3178c0,
     'compat.v1.nn.raw_rnn': _we753d76396,
     'compat.v1.nn.relu_layer': _w83cf091351,
     'compat.v1.nn.separable_conv2d': _w86bedd89ea,
@@ -8939,6 +9001,7 @@ WRAPPERS = {
     'compat.v1.nn.static_rnn': _w9d83bda412,
     'compat.v1.nn.static_state_saving_rnn': _wbebe992814,
     'compat.v1.nn.sufficient_statistics': _webe245bb3d,
+    'compat.v1.nn.weighted_cross_entropy_with_logits': _w13e02a9fc5,
     'compat.v1.nn.weighted_moments': _waad9e05272,
     'compat.v1.nn.xw_plus_b': _w83cf091351,
     'compat.v1.no_regularizer': _w42faa03cd5,

@@ -302,3 +302,79 @@ def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",
     return raw_op("DepthwiseConv2dNative")(
         input=input, filter=filter, strides=strides, padding=padding,
         data_format=data_format, dilations=list(dilations), name=name)
+
+
+@export("compat.v1.nn.pool")
+def pool(input, window_shape, pooling_type, padding, dilation_rate=None,  # noqa: A002
+         strides=None, name=None, data_format=None, dilations=None):
+    """N-D max or average pooling, TF 1's argument order (`padding` fourth, then
+    `dilation_rate`, TF 2's `dilations`).
+
+    >>> x = tf.reshape(tf.range(4.0), [1, 4, 1])
+    >>> tf.compat.v1.nn.pool(x, [2], "MAX", "SAME")[0, :, 0].numpy()
+    array([1., 2., 3., 3.], dtype=float32)
+    """
+    dilations = _either("dilations", dilations, "dilation_rate", dilation_rate)
+    return conv_ops.pool(input, window_shape, pooling_type, strides=strides, padding=padding,
+                         data_format=data_format, dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.avg_pool2d")
+def avg_pool2d(value, ksize, strides, padding, data_format="NHWC", name=None,
+               input=None):  # noqa: A002
+    value = _either("input", input, "value", value)
+    return conv_ops.avg_pool2d(value, ksize, strides, padding, data_format=data_format,
+                               name=name)
+
+
+@export("compat.v1.nn.conv3d_transpose")
+def conv3d_transpose(value, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NDHWC", name=None, input=None,  # noqa: A002
+                     filters=None, dilations=None):
+    """The transpose of `conv3d`, TF 1's spellings (`value`/`input`, `filter`/`filters`)."""
+    value = _either("input", input, "value", value)
+    filter = _either("filters", filters, "filter", filter)  # noqa: A001
+    return conv_ops.conv3d_transpose(value, filter, output_shape, strides, padding=padding,
+                                     data_format=data_format, dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.depthwise_conv2d_native_backprop_input")
+def depthwise_conv2d_native_backprop_input(input_sizes, filter, out_backprop,  # noqa: A002
+                                           strides, padding, data_format="NHWC",
+                                           dilations=(1, 1, 1, 1), name=None):
+    return conv_ops.depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides,
+                                                    padding, data_format, dilations, name)
+
+
+@export("compat.v1.nn.depthwise_conv2d_native_backprop_filter")
+def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop,  # noqa: A002
+                                            strides, padding, data_format="NHWC",
+                                            dilations=(1, 1, 1, 1), name=None):
+    return conv_ops.depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop,
+                                                     strides, padding, data_format, dilations,
+                                                     name)
+
+
+@export("compat.v1.nn.weighted_cross_entropy_with_logits")
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
+                                       targets=None):
+    labels = _either("labels", labels, "targets", targets)
+    return nn_ops.weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=name)
+
+
+@export("compat.v1.nn.batch_norm_with_global_normalization")
+def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None,
+                                         variance_epsilon=None,
+                                         scale_after_normalization=None, name=None,
+                                         input=None, mean=None,  # noqa: A002
+                                         variance=None):
+    return nn_ops.batch_norm_with_global_normalization(
+        _either("input", input, "t", t), _either("mean", mean, "m", m),
+        _either("variance", variance, "v", v), beta, gamma, variance_epsilon,
+        scale_after_normalization, name=name)
+
+
+@export("compat.v1.nn.crelu")
+def crelu(features, name=None, axis=-1):
+    """`tf.nn.crelu`, TF 1's argument order (`name` second)."""
+    return nn_ops.crelu(features, axis=axis, name=name)
