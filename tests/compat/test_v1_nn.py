@@ -172,3 +172,31 @@ def test_tf1_argument_orders_and_spellings_of_pooling_convolution_and_losses():
                                strides=[1, 2, 2, 2, 1]).numpy().sum() == 64.0
     assert nn.crelu(tf.constant([[1., -2.]]), "c", 0).numpy().tolist() == [[1.0, 0.0],
                                                                             [0.0, 2.0]]
+
+
+def test_sparse_embedding_lookups_split_shards_by_tf1s_partition_strategy():
+    # (TF's values: TF 1's embedding_lookup_sparse puts id i in shard i % 2 by default)
+    shards = [tf.constant([[0.], [2.], [4.]]), tf.constant([[1.], [3.]])]
+    ids = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0]], tf.constant([1, 2, 3, 4], tf.int64),
+                          [3, 2])
+    w = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0]], tf.constant([1., 2., 3., 1.]), [3, 2])
+    nn = tf1.nn
+    for got, want in (
+            (nn.embedding_lookup_sparse(shards, ids, None), [1.5, 3., 4.]),
+            (nn.embedding_lookup_sparse(shards, ids, w, combiner="sum"), [5., 9., 4.]),
+            (nn.embedding_lookup_sparse(shards, ids, w, "div", combiner="sum"), [10., 3., 3.]),
+            (nn.embedding_lookup_sparse(shards, ids, None, partition_strategy="div"),
+             [3., 1., 3.]),
+            (tf.nn.embedding_lookup_sparse(shards, ids, None), [3., 1., 3.]),
+            (nn.safe_embedding_lookup_sparse(shards, ids), [3., 1., 3.]),
+            (nn.safe_embedding_lookup_sparse(shards, ids, partition_strategy="mod"),
+             [1.5, 3., 4.]),
+            (nn.safe_embedding_lookup_sparse(shards, ids, w, "sum", None, None, "mod"),
+             [5., 9., 4.])):
+        np.testing.assert_allclose(got.numpy().ravel(), want)
+    v = [tf.Variable(s) for s in shards]
+    with tf.GradientTape() as tape:
+        r = nn.embedding_lookup_sparse(v, ids, w, combiner="sum")
+    grads = tape.gradient(r, v)
+    assert [tf.convert_to_tensor(g).numpy().ravel().tolist() for g in grads] == [
+        [0.0, 2.0, 1.0], [1.0, 3.0]]

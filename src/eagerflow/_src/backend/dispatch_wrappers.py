@@ -718,6 +718,17 @@ def _w16e35a60d5(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w172f69f82f(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(params, sp_ids, sp_weights, partition_strategy=None, name=None, combiner=None, max_norm=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(params, sp_ids, sp_weights, partition_strategy, name, combiner, max_norm, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'sp_ids': sp_ids, 'sp_weights': sp_weights, 'partition_strategy': partition_strategy, 'name': name, 'combiner': combiner, 'max_norm': max_norm, 'allow_fast_lookup': allow_fast_lookup})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w1743c0d69c(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(window_length, beta=None, dtype=None, name=None):
         try:
@@ -8319,6 +8330,17 @@ def _wf375a44c5a(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wf3aba5fb3a(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(embedding_weights, sparse_ids, sparse_weights=None, combiner=None, default_id=None, name=None, partition_strategy=None, max_norm=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(embedding_weights, sparse_ids, sparse_weights, combiner, default_id, name, partition_strategy, max_norm, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'embedding_weights': embedding_weights, 'sparse_ids': sparse_ids, 'sparse_weights': sparse_weights, 'combiner': combiner, 'default_id': default_id, 'name': name, 'partition_strategy': partition_strategy, 'max_norm': max_norm, 'allow_fast_lookup': allow_fast_lookup})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wf4adeaf203(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(labels, predictions, num_classes=None, dtype=None, name=None, weights=None):
         try:
@@ -8980,6 +9002,7 @@ WRAPPERS = {
     'compat.v1.nn.dropout': _w4cde659acb,
     'compat.v1.nn.dynamic_rnn': _w663418275a,
     'compat.v1.nn.embedding_lookup': _wd30b1d12e9,
+    'compat.v1.nn.embedding_lookup_sparse': _w172f69f82f,
     'compat.v1.nn.erosion2d': _wbcd67639a2,
     'compat.v1.nn.fractional_avg_pool': _wa1d46e519a,
     'compat.v1.nn.fractional_max_pool': _wa1d46e519a,
@@ -8992,6 +9015,7 @@ WRAPPERS = {
     'compat.v1.nn.pool': _w23fb3178c0,
     'compat.v1.nn.raw_rnn': _we753d76396,
     'compat.v1.nn.relu_layer': _w83cf091351,
+    'compat.v1.nn.safe_embedding_lookup_sparse': _wf3aba5fb3a,
     'compat.v1.nn.separable_conv2d': _w86bedd89ea,
     'compat.v1.nn.softmax': _w081c1a4181,
     'compat.v1.nn.softmax_cross_entropy_with_logits': _w7d3cf4deef,

@@ -15,7 +15,7 @@ from eagerflow._src.compat.raw_ops import raw_op
 from eagerflow._src.compat.partitioned_variables import PartitionedVariable
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import (array_ops, cast_ops, conv_ops, linalg_ops, math_ops, nn_ops,
-                                partition_ops, reduction_ops)
+                                partition_ops, reduction_ops, sparse_ops)
 
 
 def _either(new_name, new, old_name, old):
@@ -378,3 +378,36 @@ def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamm
 def crelu(features, name=None, axis=-1):
     """`tf.nn.crelu`, TF 1's argument order (`name` second)."""
     return nn_ops.crelu(features, axis=axis, name=name)
+
+
+def _partitioned_lookup(partition_strategy):
+    return lambda params, ids, max_norm: embedding_lookup(
+        params, ids, partition_strategy=partition_strategy, max_norm=max_norm)
+
+
+@export("compat.v1.nn.embedding_lookup_sparse")
+def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod", name=None,
+                            combiner=None, max_norm=None, allow_fast_lookup=False):
+    """`tf.nn.embedding_lookup_sparse`, a table in shards split by `partition_strategy`
+    (TF 1's default ``"mod"``: id ``i`` in shard ``i % len(params)``).
+
+    >>> ids = tf.sparse.SparseTensor([[0, 0]], tf.constant([1], tf.int64), [1, 1])
+    >>> shards = [tf.constant([[0.0], [2.0]]), tf.constant([[1.0]])]
+    >>> tf.compat.v1.nn.embedding_lookup_sparse(shards, ids, None).numpy()
+    array([[1.]], dtype=float32)
+    """
+    return sparse_ops.lookup_sparse(params, sp_ids, sp_weights, combiner, max_norm, name,
+                                    allow_fast_lookup, _partitioned_lookup(partition_strategy))
+
+
+@export("compat.v1.nn.safe_embedding_lookup_sparse")
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None,
+                                 combiner="mean", default_id=None, name=None,
+                                 partition_strategy="div", max_norm=None,
+                                 allow_fast_lookup=False):
+    """`tf.nn.safe_embedding_lookup_sparse`, a table in shards split by
+    `partition_strategy`."""
+    del allow_fast_lookup
+    return sparse_ops.safe_lookup_sparse(embedding_weights, sparse_ids, sparse_weights,
+                                         combiner, default_id, max_norm, name,
+                                         _partitioned_lookup(partition_strategy))
