@@ -200,3 +200,27 @@ def test_sparse_embedding_lookups_split_shards_by_tf1s_partition_strategy():
     grads = tape.gradient(r, v)
     assert [tf.convert_to_tensor(g).numpy().ravel().tolist() for g in grads] == [
         [0.0, 2.0, 1.0], [1.0, 3.0]]
+
+
+def test_sampled_losses_split_sharded_weights_by_tf1s_partition_strategy():
+    # (TF's values: TF 1's losses take class i from shard i % 2 by default, TF 2's "div")
+    w = [tf.constant(np.arange(6, dtype=np.float32).reshape(3, 2) / 5),
+         tf.constant(-np.arange(4, dtype=np.float32).reshape(2, 2) / 3)]
+    b = tf.constant([0.1, 0.2, 0.3, 0.4, 0.5])
+    x = tf.constant([[1., 2.], [0.5, -1.]])
+    labels = tf.constant([[1], [4]], tf.int64)
+    sampled = (tf.constant([0, 3], tf.int64), tf.constant([[0.5], [0.5]]),
+               tf.constant([0.25, 0.25]))
+    mod_div = {"mod": ([2.960647, 4.5056734], [1.8853909, 2.243105]),
+               "div": ([3.5089836, 3.9079862], [0.5868293, 1.0509012])}
+    for strategy, kwargs in (("mod", {}), ("div", {"partition_strategy": "div"}),
+                             ("mod", {"partition_strategy": "mod"})):
+        nce, softmax = mod_div[strategy]
+        np.testing.assert_allclose(tf1.nn.nce_loss(w, b, labels, x, 2, 5,
+                                                   sampled_values=sampled, **kwargs),
+                                   nce, rtol=1e-6)
+        np.testing.assert_allclose(tf1.nn.sampled_softmax_loss(w, b, labels, x, 2, 5,
+                                                               sampled_values=sampled, **kwargs),
+                                   softmax, rtol=1e-6)
+    np.testing.assert_allclose(tf.nn.nce_loss(w, b, labels, x, 2, 5, sampled_values=sampled),
+                               mod_div["div"][0], rtol=1e-6)

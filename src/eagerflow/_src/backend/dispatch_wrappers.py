@@ -773,6 +773,17 @@ def _w19e28c77a8(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w1a2c494bc1(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, partition_strategy=None, name=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, partition_strategy, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'partition_strategy': partition_strategy, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w1a3300b7d7(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(serialized_sparse, dtype, rank=None, name=None):
         try:
@@ -2517,6 +2528,17 @@ def _w4d82c98230(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(x, ranks, message, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'x': x, 'ranks': ranks, 'message': message, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w4d90e4fb4e(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, partition_strategy=None, name=None, seed=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, partition_strategy, name, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'partition_strategy': partition_strategy, 'name': name, 'seed': seed})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -9012,10 +9034,12 @@ WRAPPERS = {
     'compat.v1.nn.max_pool': _wff9ff6cf45,
     'compat.v1.nn.max_pool_v2': _w22d1e0d894,
     'compat.v1.nn.moments': _w8e7d539b1c,
+    'compat.v1.nn.nce_loss': _w1a2c494bc1,
     'compat.v1.nn.pool': _w23fb3178c0,
     'compat.v1.nn.raw_rnn': _we753d76396,
     'compat.v1.nn.relu_layer': _w83cf091351,
     'compat.v1.nn.safe_embedding_lookup_sparse': _wf3aba5fb3a,
+    'compat.v1.nn.sampled_softmax_loss': _w4d90e4fb4e,
     'compat.v1.nn.separable_conv2d': _w86bedd89ea,
     'compat.v1.nn.softmax': _w081c1a4181,
     'compat.v1.nn.softmax_cross_entropy_with_logits': _w7d3cf4deef,

@@ -14,8 +14,9 @@ from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.raw_ops import raw_op
 from eagerflow._src.compat.partitioned_variables import PartitionedVariable
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.ops import (array_ops, cast_ops, conv_ops, linalg_ops, math_ops, nn_ops,
-                                partition_ops, reduction_ops, sparse_ops)
+from eagerflow._src.ops import (array_ops, candidate_sampling_ops, cast_ops, conv_ops,
+                                linalg_ops, math_ops, nn_ops, partition_ops, reduction_ops,
+                                sparse_ops)
 
 
 def _either(new_name, new, old_name, old):
@@ -411,3 +412,30 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
     return sparse_ops.safe_lookup_sparse(embedding_weights, sparse_ids, sparse_weights,
                                          combiner, default_id, max_norm, name,
                                          _partitioned_lookup(partition_strategy))
+
+
+def _weights_lookup(partition_strategy):
+    return lambda weights, ids: embedding_lookup(weights, ids,
+                                                 partition_strategy=partition_strategy)
+
+
+@export("compat.v1.nn.nce_loss")
+def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes, num_true=1,
+             sampled_values=None, remove_accidental_hits=False, partition_strategy="mod",
+             name="nce_loss"):
+    """`tf.nn.nce_loss`, `weights` in shards split by `partition_strategy` (TF 1's default
+    ``"mod"``)."""
+    return candidate_sampling_ops.nce_loss_by(
+        _weights_lookup(partition_strategy), weights, biases, labels, inputs, num_sampled,
+        num_classes, num_true, sampled_values, remove_accidental_hits)
+
+
+@export("compat.v1.nn.sampled_softmax_loss")
+def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_classes,
+                         num_true=1, sampled_values=None, remove_accidental_hits=True,
+                         partition_strategy="mod", name="sampled_softmax_loss", seed=None):
+    """`tf.nn.sampled_softmax_loss`, `weights` in shards split by `partition_strategy`
+    (TF 1's default ``"mod"``)."""
+    return candidate_sampling_ops.sampled_softmax_loss_by(
+        _weights_lookup(partition_strategy), weights, biases, labels, inputs, num_sampled,
+        num_classes, num_true, sampled_values, remove_accidental_hits, seed)
