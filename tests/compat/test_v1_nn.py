@@ -224,3 +224,17 @@ def test_sampled_losses_split_sharded_weights_by_tf1s_partition_strategy():
                                    softmax, rtol=1e-6)
     np.testing.assert_allclose(tf.nn.nce_loss(w, b, labels, x, 2, 5, sampled_values=sampled),
                                mod_div["div"][0], rtol=1e-6)
+
+
+def test_max_pool_with_argmax_takes_tf1s_targmax_and_argument_order():
+    x = tf.constant(np.arange(32, dtype=np.float32).reshape(2, 4, 4, 1) % 5)
+    args = (x, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+    for kwargs, dtype in (({"Targmax": tf.int32}, tf.int32), ({}, tf.int64),
+                          ({"output_dtype": tf.int32}, tf.int32)):
+        _, argmax = tf1.nn.max_pool_with_argmax(*args, **kwargs)
+        assert argmax.dtype == dtype
+        assert argmax.numpy().ravel().tolist() == [4, 3, 9, 14, 1, 3, 8, 11]
+    _, argmax = tf1.nn.max_pool_with_argmax(*args, "NHWC", tf.int32, "m")
+    assert argmax.dtype == tf.int32
+    with pytest.raises(ValueError, match="Cannot specify both 'Targmax' and 'output_dtype'"):
+        tf1.nn.max_pool_with_argmax(*args, Targmax=tf.int32, output_dtype=tf.int64)

@@ -4744,6 +4744,17 @@ def _w8c5e2c7575(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w8c63e752e2(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, ksize, strides, padding, data_format=None, Targmax=None, name=None, output_dtype=None, include_batch_in_index=None):
+        try:
+            return _export_fn(input, ksize, strides, padding, data_format, Targmax, name, output_dtype, include_batch_in_index)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'Targmax': Targmax, 'name': name, 'output_dtype': output_dtype, 'include_batch_in_index': include_batch_in_index})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w8c872ea012(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(x, axis=None):
         try:
@@ -9033,6 +9044,7 @@ WRAPPERS = {
     'compat.v1.nn.log_softmax': _w081c1a4181,
     'compat.v1.nn.max_pool': _wff9ff6cf45,
     'compat.v1.nn.max_pool_v2': _w22d1e0d894,
+    'compat.v1.nn.max_pool_with_argmax': _w8c63e752e2,
     'compat.v1.nn.moments': _w8e7d539b1c,
     'compat.v1.nn.nce_loss': _w1a2c494bc1,
     'compat.v1.nn.pool': _w23fb3178c0,

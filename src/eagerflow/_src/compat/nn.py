@@ -13,6 +13,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.raw_ops import raw_op
 from eagerflow._src.compat.partitioned_variables import PartitionedVariable
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import (array_ops, candidate_sampling_ops, cast_ops, conv_ops,
                                 linalg_ops, math_ops, nn_ops, partition_ops, reduction_ops,
@@ -439,3 +440,16 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
     return candidate_sampling_ops.sampled_softmax_loss_by(
         _weights_lookup(partition_strategy), weights, biases, labels, inputs, num_sampled,
         num_classes, num_true, sampled_values, remove_accidental_hits, seed)
+
+
+@export("compat.v1.nn.max_pool_with_argmax")
+def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
+                         Targmax=None, name=None, output_dtype=None,  # noqa: N803
+                         include_batch_in_index=False):
+    """`tf.nn.max_pool_with_argmax`, TF 1's argument order (`Targmax` sixth, `name`
+    seventh)."""
+    output_dtype = _either("output_dtype", output_dtype, "Targmax", Targmax)
+    return conv_ops.max_pool_with_argmax(
+        input, ksize, strides, padding, data_format=data_format,
+        output_dtype=_d.int64 if output_dtype is None else output_dtype,
+        include_batch_in_index=include_batch_in_index, name=name)

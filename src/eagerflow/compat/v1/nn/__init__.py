@@ -6,8 +6,8 @@ from eagerflow._src.compat.nn import (  # noqa: F401
     conv3d_transpose, convolution, crelu, depth_to_space, depthwise_conv2d, depthwise_conv2d_native,
     depthwise_conv2d_native_backprop_filter, depthwise_conv2d_native_backprop_input, dropout,
     embedding_lookup, embedding_lookup_sparse, in_top_k, log_softmax, max_pool, max_pool_v2,
-    moments, nce_loss, pool, relu_layer, safe_embedding_lookup_sparse, sampled_softmax_loss,
-    separable_conv2d, softmax, softmax_cross_entropy_with_logits,
+    max_pool_with_argmax, moments, nce_loss, pool, relu_layer, safe_embedding_lookup_sparse,
+    sampled_softmax_loss, separable_conv2d, softmax, softmax_cross_entropy_with_logits,
     softmax_cross_entropy_with_logits_v2, space_to_depth, sufficient_statistics,
     weighted_cross_entropy_with_logits, weighted_moments, xw_plus_b)
 from eagerflow._src.compat.nn import conv3d_backprop_filter as conv3d_backprop_filter_v2  # noqa: F401
