@@ -140,3 +140,101 @@ def test_sharded_embedding_lookup_gives_each_shard_a_sparse_gradient(strategy, r
         lambda p, q: tf1.nn.embedding_lookup([p, q], ids, partition_strategy=strategy),
         input_signature=[tf.TensorSpec([None, None])] * 2)
     assert lookup(a, b).numpy().tolist() == rows
+
+
+def test_tf1_argument_orders_and_spellings_of_pooling_convolution_and_losses():
+    # (TF's values of these calls)
+    nn = tf1.nn
+    x = tf.constant(np.arange(150, dtype=np.float32).reshape(2, 5, 5, 3) % 7)
+    assert nn.pool(x, [2, 2], "MAX", "SAME").numpy().sum() == 739.0  # (padding fourth)
+    assert nn.pool(x, [2, 2], "AVG", "VALID", [2, 2]).numpy().sum() == 155.5  # dilation_rate
+    assert nn.pool(x, [2, 2], "AVG", "VALID", dilation_rate=[1, 2]).numpy().sum() == 206.75
+    assert nn.pool(x, [2, 2], "MAX", "SAME", None, [2, 2], "p").numpy().sum() == 246.0
+    with pytest.raises(ValueError, match="Cannot specify both 'dilation_rate' and 'dilations'"):
+        nn.pool(x, [2, 2], "MAX", "VALID", dilation_rate=[2, 2], dilations=[2, 2])
+    assert nn.avg_pool2d(value=x, ksize=2, strides=2, padding="SAME").numpy().sum() == 157.5
+    f = tf.ones([2, 2, 3, 1])
+    y = tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME")
+    assert nn.depthwise_conv2d_native_backprop_filter(
+        x, [2, 2, 3, 1], y, [1, 1, 1, 1], "SAME").numpy().sum() == 16628.0
+    assert nn.depthwise_conv2d_native_backprop_input(
+        [2, 5, 5, 3], f, y, [1, 1, 1, 1], "SAME").numpy().sum() == 5210.0
+    np.testing.assert_allclose(nn.weighted_cross_entropy_with_logits(
+        targets=[1., 0.], logits=[0.5, -1.], pos_weight=2.), [0.948154, 0.31326175], rtol=1e-6)
+    np.testing.assert_allclose(nn.batch_norm_with_global_normalization(
+        t=x, m=tf.constant([1., 2., 3.]), v=tf.constant([1., 1., 4.]), beta=tf.zeros([3]),
+        gamma=tf.ones([3]), variance_epsilon=0.001,
+        scale_after_normalization=True).numpy().sum(), 144.42761, rtol=1e-5)
+    x3, f3 = tf.ones([1, 2, 2, 2, 1]), tf.ones([2, 2, 2, 1, 1])
+    assert nn.conv3d_transpose(x3, f3, [1, 4, 4, 4, 1], [1, 2, 2, 2, 1], "SAME", "NDHWC",
+                               "ct").numpy().sum() == 64.0  # (name seventh)
+    assert nn.conv3d_transpose(value=x3, filter=f3, output_shape=[1, 4, 4, 4, 1],
+                               strides=[1, 2, 2, 2, 1]).numpy().sum() == 64.0
+    assert nn.crelu(tf.constant([[1., -2.]]), "c", 0).numpy().tolist() == [[1.0, 0.0],
+                                                                            [0.0, 2.0]]
+
+
+def test_sparse_embedding_lookups_split_shards_by_tf1s_partition_strategy():
+    # (TF's values: TF 1's embedding_lookup_sparse puts id i in shard i % 2 by default)
+    shards = [tf.constant([[0.], [2.], [4.]]), tf.constant([[1.], [3.]])]
+    ids = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0]], tf.constant([1, 2, 3, 4], tf.int64),
+                          [3, 2])
+    w = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0]], tf.constant([1., 2., 3., 1.]), [3, 2])
+    nn = tf1.nn
+    for got, want in (
+            (nn.embedding_lookup_sparse(shards, ids, None), [1.5, 3., 4.]),
+            (nn.embedding_lookup_sparse(shards, ids, w, combiner="sum"), [5., 9., 4.]),
+            (nn.embedding_lookup_sparse(shards, ids, w, "div", combiner="sum"), [10., 3., 3.]),
+            (nn.embedding_lookup_sparse(shards, ids, None, partition_strategy="div"),
+             [3., 1., 3.]),
+            (tf.nn.embedding_lookup_sparse(shards, ids, None), [3., 1., 3.]),
+            (nn.safe_embedding_lookup_sparse(shards, ids), [3., 1., 3.]),
+            (nn.safe_embedding_lookup_sparse(shards, ids, partition_strategy="mod"),
+             [1.5, 3., 4.]),
+            (nn.safe_embedding_lookup_sparse(shards, ids, w, "sum", None, None, "mod"),
+             [5., 9., 4.])):
+        np.testing.assert_allclose(got.numpy().ravel(), want)
+    v = [tf.Variable(s) for s in shards]
+    with tf.GradientTape() as tape:
+        r = nn.embedding_lookup_sparse(v, ids, w, combiner="sum")
+    grads = tape.gradient(r, v)
+    assert [tf.convert_to_tensor(g).numpy().ravel().tolist() for g in grads] == [
+        [0.0, 2.0, 1.0], [1.0, 3.0]]
+
+
+def test_sampled_losses_split_sharded_weights_by_tf1s_partition_strategy():
+    # (TF's values: TF 1's losses take class i from shard i % 2 by default, TF 2's "div")
+    w = [tf.constant(np.arange(6, dtype=np.float32).reshape(3, 2) / 5),
+         tf.constant(-np.arange(4, dtype=np.float32).reshape(2, 2) / 3)]
+    b = tf.constant([0.1, 0.2, 0.3, 0.4, 0.5])
+    x = tf.constant([[1., 2.], [0.5, -1.]])
+    labels = tf.constant([[1], [4]], tf.int64)
+    sampled = (tf.constant([0, 3], tf.int64), tf.constant([[0.5], [0.5]]),
+               tf.constant([0.25, 0.25]))
+    mod_div = {"mod": ([2.960647, 4.5056734], [1.8853909, 2.243105]),
+               "div": ([3.5089836, 3.9079862], [0.5868293, 1.0509012])}
+    for strategy, kwargs in (("mod", {}), ("div", {"partition_strategy": "div"}),
+                             ("mod", {"partition_strategy": "mod"})):
+        nce, softmax = mod_div[strategy]
+        np.testing.assert_allclose(tf1.nn.nce_loss(w, b, labels, x, 2, 5,
+                                                   sampled_values=sampled, **kwargs),
+                                   nce, rtol=1e-6)
+        np.testing.assert_allclose(tf1.nn.sampled_softmax_loss(w, b, labels, x, 2, 5,
+                                                               sampled_values=sampled, **kwargs),
+                                   softmax, rtol=1e-6)
+    np.testing.assert_allclose(tf.nn.nce_loss(w, b, labels, x, 2, 5, sampled_values=sampled),
+                               mod_div["div"][0], rtol=1e-6)
+
+
+def test_max_pool_with_argmax_takes_tf1s_targmax_and_argument_order():
+    x = tf.constant(np.arange(32, dtype=np.float32).reshape(2, 4, 4, 1) % 5)
+    args = (x, [1, 2, 2, 1], [1, 2, 2, 1], "SAME")
+    for kwargs, dtype in (({"Targmax": tf.int32}, tf.int32), ({}, tf.int64),
+                          ({"output_dtype": tf.int32}, tf.int32)):
+        _, argmax = tf1.nn.max_pool_with_argmax(*args, **kwargs)
+        assert argmax.dtype == dtype
+        assert argmax.numpy().ravel().tolist() == [4, 3, 9, 14, 1, 3, 8, 11]
+    _, argmax = tf1.nn.max_pool_with_argmax(*args, "NHWC", tf.int32, "m")
+    assert argmax.dtype == tf.int32
+    with pytest.raises(ValueError, match="Cannot specify both 'Targmax' and 'output_dtype'"):
+        tf1.nn.max_pool_with_argmax(*args, Targmax=tf.int32, output_dtype=tf.int64)

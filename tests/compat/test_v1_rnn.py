@@ -9,7 +9,8 @@ import pytest
 import eagerflow as tf
 import eagerflow.compat.v1 as tf1
 
-from tests.compat.v1_rnn_programs import recurrent, wrapped
+from tests.compat.v1_rnn_programs import INPUTS, LENGTHS, StateSaver, _json, raw, raw_programs, \
+    recurrent, state_saving, wrapped
 
 with open(os.path.join(os.path.dirname(__file__), "data", "v1_rnn.json")) as _f:
     RECORDED = json.load(_f)
@@ -77,3 +78,52 @@ def test_dynamic_rnn_loops_over_a_number_of_steps_known_when_it_runs():
     want = RECORDED["values"]["basic_lstm"]
     _close(got[0].tolist(), want["outputs"], "outputs")
     _close([s.tolist() for s in got[1]], want["state"], "state")
+
+
+def _close_all(got, want):
+    assert sorted(got) == sorted(want)
+    for name in want:
+        _close(got[name], want[name], name)
+
+
+def test_raw_rnn_gives_tfs_emitted_values_states_and_loop_states_in_a_graph():
+    _close_all(raw(tf1), RECORDED["raw"])
+
+
+def test_raw_rnn_eagerly_and_in_a_function():
+    cells = {}
+    raw_programs(tf1, cells)
+    for cell in cells.values():  # (the graph's kernels: 0.1, as its scope's initializer)
+        for v in cell.variables:
+            v.assign(tf.fill(v.shape, 0.0 if "bias" in v.name else 0.1))
+    _close_all({k: _json(v) for k, v in raw_programs(tf1, cells).items()}, RECORDED["raw"])
+    got = tf.function(lambda: raw_programs(tf1, cells))()
+    _close_all({k: _json(v) for k, v in got.items()}, RECORDED["raw"])
+
+
+def test_static_state_saving_rnn_starts_from_and_saves_the_states_in_a_graph():
+    got, want = state_saving(tf1), RECORDED["state_saving"]
+    assert got["variables"] == want["variables"]
+    assert got["errors"] == want["errors"]
+    for got_run, want_run in zip(got["runs"], want["runs"]):
+        _close_all(got_run, want_run)
+
+
+def test_static_state_saving_rnn_eagerly_and_in_a_function():
+    saver = StateSaver(tf, {"c": 3, "h": 3},
+                       lambda name, size: tf.Variable(tf.fill([2, size], 0.3)))
+    cell = tf1.nn.rnn_cell.BasicLSTMCell(3)
+    steps = tf.unstack(tf.constant(INPUTS), axis=1)
+    tf1.nn.static_state_saving_rnn(cell, steps, saver, ("c", "h"))  # (makes the kernel)
+    for v in cell.variables:
+        v.assign(tf.fill(v.shape, 0.0 if "bias" in v.name else 0.1))
+    for v in saver.variables.values():
+        v.assign(tf.fill([2, 3], 0.3))
+    # eagerly, then in a function from the states saved: TF's two runs of a graph
+    fn = tf.function(lambda: tf1.nn.static_state_saving_rnn(
+        cell, steps, saver, ("c", "h"), sequence_length=LENGTHS))
+    for run, want in zip((fn.python_function, fn), RECORDED["state_saving"]["runs"]):
+        outputs, state = run()
+        _close(_json(outputs), want["lstm"][0], "outputs")
+        _close(_json(state), want["lstm"][1], "state")
+        _close(_json(saver.variables["c"]), want["lstm"][1][0], "saved")

@@ -162,3 +162,99 @@ def wrapped(tf):
     return {"values": [{name: {"outputs": _json(outputs), "state": _json(state)}
                         for name, (outputs, state) in values.items()} for values in runs],
             "variables": names, "errors": errors}
+
+
+def raw(tf):
+    """`raw_rnn` of LSTM cells (kernels a constant) reading the steps of each sequence up
+    to its length, with a loop state and an emitted structure of its own: the stacked
+    emitted values, final states and loop states."""
+    g = tf.Graph()
+    with g.as_default():
+        built = raw_programs(tf)
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        return {name: _json(value) for name, value in sess.run(built).items()}
+
+
+def raw_programs(tf, cells=None):
+    """The `raw_rnn` programs' results (each of `cells` used instead of a new cell, the
+    cells used kept there)."""
+    cells = {} if cells is None else cells
+    steps = tf.transpose(tf.constant(INPUTS), [1, 0, 2])
+    lengths = tf.constant(LENGTHS)
+    built = {}
+    for name, make in (("basic_lstm", lambda: tf.nn.rnn_cell.BasicLSTMCell(3)),
+                       ("lstm_projection", lambda: tf.nn.rnn_cell.LSTMCell(
+                           3, use_peepholes=True, num_proj=2))):
+        for emit_own in (False, True):
+            key = name + ("_own_emit" if emit_own else "")
+            cell = cells.setdefault(key, make())
+            inputs = tf.TensorArray(tf.float32, size=3).unstack(steps)
+
+            def loop_fn(time, output, state, loop_state, cell=cell, inputs=inputs,
+                        emit_own=emit_own):
+                finished = time >= lengths
+                next_input = tf.cond(tf.reduce_all(finished), lambda: tf.zeros([2, 4]),
+                                     lambda: inputs.read(time))
+                if output is None:
+                    emit = (tf.zeros([1]), tf.zeros([], tf.int32)) if emit_own else None
+                    return (finished, next_input, cell.zero_state(2, tf.float32), emit,
+                            tf.constant(0.0))
+                emit = ((tf.reduce_sum(output, 1, keepdims=True), tf.fill([2], time))
+                        if emit_own else output)
+                return (finished, next_input, state, emit,
+                        loop_state + tf.reduce_sum(output))
+            with tf.variable_scope(key, initializer=tf.constant_initializer(0.1)):
+                emitted, state, loop_state = tf.nn.raw_rnn(cell, loop_fn)
+            built[key] = (tf.nest.map_structure(lambda ta: ta.stack(), emitted), state,
+                          loop_state)
+    return built
+
+
+class StateSaver:
+    """A state saver keeping each named state (``[2, size]``, first 0.3) in a variable."""
+
+    def __init__(self, tf, sizes, make_variable):
+        self.tf = tf
+        self.variables = {name: make_variable(name, size) for name, size in sizes.items()}
+
+    def state(self, name):
+        return self.tf.identity(self.variables[name])
+
+    def save_state(self, name, value):
+        return self.variables[name].assign(value)
+
+
+def state_saving(tf):
+    """`static_state_saving_rnn` of an LSTM (a pair of named states, with sequence lengths)
+    and a GRU in a graph, run twice (the second run starting from the states the first
+    saved): outputs, final states, the variables' names and the errors of wrong names."""
+    g = tf.Graph()
+    with g.as_default():
+        with tf.variable_scope("saving", initializer=tf.constant_initializer(0.1)):
+            saver = StateSaver(tf, {"c": 3, "h": 3, "g": 2}, lambda name, size: tf.get_variable(
+                "saved_" + name, [2, size], initializer=tf.constant_initializer(0.3)))
+            steps = tf.unstack(tf.constant(INPUTS), axis=1)
+            rnn = tf.nn.rnn_cell
+            built = {"lstm": tf.nn.static_state_saving_rnn(
+                rnn.BasicLSTMCell(3), steps, saver, ("c", "h"), sequence_length=LENGTHS),
+                "gru": tf.nn.static_state_saving_rnn(rnn.GRUCell(2), steps, saver, "g",
+                                                     scope="gru")}
+            errors = {}
+            for name, (cell, state_name) in {
+                    "nested_name": (rnn.GRUCell(2), ("g",)),
+                    "flat_name": (rnn.BasicLSTMCell(3), "c"),
+                    "too_many_names": (rnn.BasicLSTMCell(3), ("c", "h", "g"))}.items():
+                try:
+                    tf.nn.static_state_saving_rnn(cell, steps, saver, state_name, scope=name)
+                    errors[name] = None
+                except ValueError as e:
+                    errors[name] = str(e)
+        names = [v.name for v in tf.global_variables()]
+        init = tf.global_variables_initializer()
+    with tf.Session(graph=g) as sess:
+        sess.run(init)
+        runs = [{name: _json(value) for name, value in sess.run(built).items()}
+                for _ in range(2)]
+    return {"runs": runs, "variables": names, "errors": errors}

@@ -236,3 +236,107 @@ def test_unique_labels_of_unknown_rank_is_a_matrix_when_traced():
     traced = tf.function(tf.nn.ctc_unique_labels, input_signature=[tf.TensorSpec(None, tf.int32)])
     unique, index = traced.get_concrete_function().outputs
     assert unique.shape.as_list() == [None, None] and index.shape.rank is None  # TF's
+
+
+# TF 1's ctc_loss: SparseTensor labels, the blank the last class (values recorded from TF).
+V1_LOGITS = np.random.RandomState(0).randn(6, 3, 4).astype(np.float32)
+V1_LOSSES = {  # (preprocess_collapse_repeated, ctc_merge_repeated): (losses, row sums of the
+    # gradient of losses * [1, 2, 3] wrt the logits of sequences 1 and 0)
+    (False, True): ([6.2325573, 3.9166582, 1.726199], [0.7299549, 1.2946553, -2.6189654,
+                                                       0.5943542],
+                    [2.2327156, -1.5115769, 0.9433202, -1.6644583]),
+    (False, False): ([6.7563434, 4.459267, 2.399022], [1.758452, 1.2946553, -2.2930627,
+                                                       -0.7600432],
+                     [2.2327156, -0.6530441, 0.9433202, -2.5229888]),
+    (True, True): ([6.752396, 2.2950406, 1.726199], [-0.8118316, 1.2946553, -0.4563789,
+                                                     -0.0264449],
+                   [2.2327156, -1.1361678, 0.9433202, -2.0398688]),
+    (True, False): ([7.955061, 4.3067684, 2.399022], [1.7584513, 1.2946553, -0.2930636,
+                                                      -2.7600462],
+                    [2.2327156, 0.3469547, 0.9433202, -3.5229907]),
+}
+
+
+def _v1_labels():
+    return tf.SparseTensor([[0, 0], [0, 1], [1, 0], [1, 1], [1, 2], [2, 0]],
+                           tf.constant([1, 1, 0, 2, 2, 2], tf.int32), [3, 3])
+
+
+@pytest.mark.parametrize("collapse,merge", sorted(V1_LOSSES))
+def test_v1_ctc_loss_values_and_gradients(collapse, merge):
+    losses, grad1, grad0 = V1_LOSSES[(collapse, merge)]
+    logits = tf.constant(V1_LOGITS)
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.compat.v1.nn.ctc_loss(_v1_labels(), logits, [6, 5, 4],
+                                        preprocess_collapse_repeated=collapse,
+                                        ctc_merge_repeated=merge)
+        weighted = loss * [1., 2., 3.]
+    grad = tape.gradient(weighted, logits).numpy()
+    np.testing.assert_allclose(loss, losses, rtol=1e-5)
+    np.testing.assert_allclose(grad[:, 1].sum(0), grad1, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(grad[:, 0].sum(0), grad0, rtol=1e-5, atol=1e-5)
+
+
+def test_v1_ctc_loss_layouts_functions_and_graphs():
+    want = V1_LOSSES[(False, True)][0]
+    labels = _v1_labels()
+    np.testing.assert_allclose(tf.compat.v1.nn.ctc_loss(
+        labels, np.transpose(V1_LOGITS, [1, 0, 2]), [6, 5, 4], time_major=False), want, rtol=1e-5)
+    np.testing.assert_allclose(tf.compat.v1.nn.ctc_loss(
+        labels, logits=V1_LOGITS, sequence_length=[6, 5, 4]), want, rtol=1e-5)
+    fn = tf.function(lambda x: tf.compat.v1.nn.ctc_loss(labels, x, [6, 5, 4]),
+                     input_signature=[tf.TensorSpec([None, None, None], tf.float32)])
+    np.testing.assert_allclose(fn(V1_LOGITS), want, rtol=1e-5)
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, None, 4])
+        loss = tf.compat.v1.nn.ctc_loss(_v1_labels(), x, tf.constant([6, 5, 4]))
+        grad = tf.compat.v1.gradients(tf.reduce_sum(loss), x)[0]
+        assert loss.shape.as_list() == [3]
+        with tf.compat.v1.Session() as sess:
+            got, g = sess.run([loss, grad], {x: V1_LOGITS})
+    np.testing.assert_allclose(got, want, rtol=1e-5)
+    np.testing.assert_allclose(np.abs(g).sum(), 13.04968, rtol=1e-5)
+
+
+def test_v1_ctc_loss_errors_and_too_long_labels():
+    logits = tf.constant(V1_LOGITS)
+    too_long = tf.SparseTensor([[0, 0], [1, 0], [2, 0], [2, 1]],
+                               tf.constant([1, 1, 0, 1], tf.int32), [3, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Not enough time for target transition sequence \(required: 2, "
+                             r"available: 1\)2"):
+        tf.compat.v1.nn.ctc_loss(too_long, logits, [6, 5, 1])
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.compat.v1.nn.ctc_loss(too_long, logits, [6, 5, 1],
+                                        ignore_longer_outputs_than_inputs=True)
+    assert loss.numpy()[2] == 0 and not tape.gradient(loss, logits).numpy()[:, 2].any()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Labels length is zero in batch 1"):
+        tf.compat.v1.nn.ctc_loss(tf.SparseTensor([[0, 0]], tf.constant([1]), [3, 1]),
+                                 logits, [6, 5, 4])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"sequence_length\(1\) <= 6"):
+        tf.compat.v1.nn.ctc_loss(_v1_labels(), logits, [6, 7, 4])
+    with pytest.raises(TypeError, match="Expected argument `labels` to be a SparseTensor"):
+        tf.compat.v1.nn.ctc_loss(tf.constant([[1, 2]]), logits[:, :1], [6])
+    # a label that cannot be emitted (a repeat needs a blank between): TF's inf loss and
+    # the softmax as its gradient
+    repeat = tf.SparseTensor([[0, 0], [0, 1], [1, 0], [2, 0]], tf.constant([1, 1, 1, 1]), [3, 2])
+    with tf.GradientTape() as tape:
+        tape.watch(logits)
+        loss = tf.compat.v1.nn.ctc_loss(repeat, logits, [2, 5, 4])
+    assert np.isinf(loss.numpy()[0])
+    np.testing.assert_allclose(tape.gradient(loss, logits)[:2, 0],
+                               tf.nn.softmax(logits[:2, 0]), rtol=1e-5)
+
+
+def test_v1_beam_search_decoder_merges_repeated_labels_by_default():
+    x = np.log(np.array([[[0.1, 0.8, 0.1]], [[0.1, 0.1, 0.8]], [[0.1, 0.8, 0.1]],
+                         [[0.2, 0.6, 0.2]], [[0.1, 0.1, 0.8]]], np.float32))
+    for decode, want in ((tf.compat.v1.nn.ctc_beam_search_decoder, [[[1]], [[1, 0]]]),
+                         (lambda *a: tf.compat.v1.nn.ctc_beam_search_decoder(
+                             *a, merge_repeated=False), [[[1, 1]], [[1, 1, 0]]]),
+                         (tf.compat.v1.nn.ctc_beam_search_decoder_v2, [[[1, 1]], [[1, 1, 0]]])):
+        decoded, log_probs = decode(x, [5], 4, 2)
+        assert [tf.sparse.to_dense(d).numpy().tolist() for d in decoded] == want
+        np.testing.assert_allclose(log_probs, [[-0.9113031, -1.9841]], rtol=1e-4)

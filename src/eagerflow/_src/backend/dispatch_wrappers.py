@@ -223,6 +223,17 @@ def _w081c1a4181(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w08430272a2(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(inputs, sequence_length, beam_width=None, top_paths=None, merge_repeated=None):
+        try:
+            return _export_fn(inputs, sequence_length, beam_width, top_paths, merge_repeated)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'sequence_length': sequence_length, 'beam_width': beam_width, 'top_paths': top_paths, 'merge_repeated': merge_repeated})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w0855eec1bd(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(labels, logits, weights=None, scope=None, loss_collection=None, reduction=None):
         try:
@@ -586,6 +597,17 @@ def _w13a5b31ba0(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w13e02a9fc5(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(labels=None, logits=None, pos_weight=None, name=None, targets=None):
+        try:
+            return _export_fn(labels, logits, pos_weight, name, targets)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'pos_weight': pos_weight, 'name': name, 'targets': targets})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w143643b602(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(*xi, **kwargs):
         try:
@@ -696,6 +718,17 @@ def _w16e35a60d5(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w172f69f82f(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(params, sp_ids, sp_weights, partition_strategy=None, name=None, combiner=None, max_norm=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(params, sp_ids, sp_weights, partition_strategy, name, combiner, max_norm, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'sp_ids': sp_ids, 'sp_weights': sp_weights, 'partition_strategy': partition_strategy, 'name': name, 'combiner': combiner, 'max_norm': max_norm, 'allow_fast_lookup': allow_fast_lookup})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w1743c0d69c(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(window_length, beta=None, dtype=None, name=None):
         try:
@@ -735,6 +768,17 @@ def _w19e28c77a8(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(input_tensor, element_shape, num_epochs, shuffle, seed, capacity, shared_name, summary_name, name, cancel_op)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'element_shape': element_shape, 'num_epochs': num_epochs, 'shuffle': shuffle, 'seed': seed, 'capacity': capacity, 'shared_name': shared_name, 'summary_name': summary_name, 'name': name, 'cancel_op': cancel_op})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w1a2c494bc1(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, partition_strategy=None, name=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, partition_strategy, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'partition_strategy': partition_strategy, 'name': name})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -1098,6 +1142,17 @@ def _w23dae1b33b(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(input_sizes, filter, out_backprop, strides, padding, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_sizes': input_sizes, 'filter': filter, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilations': dilations, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w23fb3178c0(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, window_shape, pooling_type, padding, dilation_rate=None, strides=None, name=None, data_format=None, dilations=None):
+        try:
+            return _export_fn(input, window_shape, pooling_type, padding, dilation_rate, strides, name, data_format, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'window_shape': window_shape, 'pooling_type': pooling_type, 'padding': padding, 'dilation_rate': dilation_rate, 'strides': strides, 'name': name, 'data_format': data_format, 'dilations': dilations})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -2478,6 +2533,17 @@ def _w4d82c98230(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w4d90e4fb4e(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(weights, biases, labels, inputs, num_sampled, num_classes, num_true=None, sampled_values=None, remove_accidental_hits=None, partition_strategy=None, name=None, seed=None):
+        try:
+            return _export_fn(weights, biases, labels, inputs, num_sampled, num_classes, num_true, sampled_values, remove_accidental_hits, partition_strategy, name, seed)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'weights': weights, 'biases': biases, 'labels': labels, 'inputs': inputs, 'num_sampled': num_sampled, 'num_classes': num_classes, 'num_true': num_true, 'sampled_values': sampled_values, 'remove_accidental_hits': remove_accidental_hits, 'partition_strategy': partition_strategy, 'name': name, 'seed': seed})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w4dadaa38ba(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(cond, body, loop_vars, shape_invariants=None, parallel_iterations=None, back_prop=None, swap_memory=None, name=None, maximum_iterations=None, return_same_structure=None):
         try:
@@ -3600,6 +3666,17 @@ def _w6c55008aba(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w6cc1569800(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(labels, inputs=None, sequence_length=None, preprocess_collapse_repeated=None, ctc_merge_repeated=None, ignore_longer_outputs_than_inputs=None, time_major=None, logits=None):
+        try:
+            return _export_fn(labels, inputs, sequence_length, preprocess_collapse_repeated, ctc_merge_repeated, ignore_longer_outputs_than_inputs, time_major, logits)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'labels': labels, 'inputs': inputs, 'sequence_length': sequence_length, 'preprocess_collapse_repeated': preprocess_collapse_repeated, 'ctc_merge_repeated': ctc_merge_repeated, 'ignore_longer_outputs_than_inputs': ignore_longer_outputs_than_inputs, 'time_major': time_major, 'logits': logits})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w6d36b744df(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(limit, num_epochs=None, shuffle=None, seed=None, capacity=None, shared_name=None, name=None):
         try:
@@ -4293,6 +4370,17 @@ def _w82722ac6d1(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w82a90e924b(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(value, filter=None, output_shape=None, strides=None, padding=None, data_format=None, name=None, input=None, filters=None, dilations=None):
+        try:
+            return _export_fn(value, filter, output_shape, strides, padding, data_format, name, input, filters, dilations)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'filter': filter, 'output_shape': output_shape, 'strides': strides, 'padding': padding, 'data_format': data_format, 'name': name, 'input': input, 'filters': filters, 'dilations': dilations})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w82b194e1eb(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(*inputs, output_stream=None, summarize=None, sep=None, end=None, name=None):
         try:
@@ -4651,6 +4739,17 @@ def _w8c5e2c7575(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(tensor, axis, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'axis': axis, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w8c63e752e2(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, ksize, strides, padding, data_format=None, Targmax=None, name=None, output_dtype=None, include_batch_in_index=None):
+        try:
+            return _export_fn(input, ksize, strides, padding, data_format, Targmax, name, output_dtype, include_batch_in_index)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'ksize': ksize, 'strides': strides, 'padding': padding, 'data_format': data_format, 'Targmax': Targmax, 'name': name, 'output_dtype': output_dtype, 'include_batch_in_index': include_batch_in_index})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -5415,6 +5514,17 @@ def _wa08a0ed71e(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wa09c492f17(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(features, name=None, axis=None):
+        try:
+            return _export_fn(features, name, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'features': features, 'name': name, 'axis': axis})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wa0ca0b8cec(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, shift, axis, name=None):
         try:
@@ -5586,6 +5696,17 @@ def _wa5c83b4fc2(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(tensor, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tensor': tensor, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _wa5dd1a854a(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(t=None, m=None, v=None, beta=None, gamma=None, variance_epsilon=None, scale_after_normalization=None, name=None, input=None, mean=None, variance=None):
+        try:
+            return _export_fn(t, m, v, beta, gamma, variance_epsilon, scale_after_normalization, name, input, mean, variance)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'t': t, 'm': m, 'v': v, 'beta': beta, 'gamma': gamma, 'variance_epsilon': variance_epsilon, 'scale_after_normalization': scale_after_normalization, 'name': name, 'input': input, 'mean': mean, 'variance': variance})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -6323,6 +6444,17 @@ def _wbe3e742b69(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(bytes_or_text, encoding)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'bytes_or_text': bytes_or_text, 'encoding': encoding})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _wbebe992814(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(cell, inputs, state_saver, state_name, sequence_length=None, scope=None):
+        try:
+            return _export_fn(cell, inputs, state_saver, state_name, sequence_length, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'inputs': inputs, 'state_saver': state_saver, 'state_name': state_name, 'sequence_length': sequence_length, 'scope': scope})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -7758,6 +7890,17 @@ def _we6ebdc6051(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _we753d76396(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(cell, loop_fn, parallel_iterations=None, swap_memory=None, scope=None):
+        try:
+            return _export_fn(cell, loop_fn, parallel_iterations, swap_memory, scope)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'cell': cell, 'loop_fn': loop_fn, 'parallel_iterations': parallel_iterations, 'swap_memory': swap_memory, 'scope': scope})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _we76e9e2709(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(indices, dims, name=None):
         try:
@@ -8215,6 +8358,17 @@ def _wf375a44c5a(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(values, dtype, shape, verify_shape, allow_broadcast)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'values': values, 'dtype': dtype, 'shape': shape, 'verify_shape': verify_shape, 'allow_broadcast': allow_broadcast})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _wf3aba5fb3a(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(embedding_weights, sparse_ids, sparse_weights=None, combiner=None, default_id=None, name=None, partition_strategy=None, max_norm=None, allow_fast_lookup=None):
+        try:
+            return _export_fn(embedding_weights, sparse_ids, sparse_weights, combiner, default_id, name, partition_strategy, max_norm, allow_fast_lookup)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'embedding_weights': embedding_weights, 'sparse_ids': sparse_ids, 'sparse_weights': sparse_weights, 'combiner': combiner, 'default_id': default_id, 'name': name, 'partition_strategy': partition_strategy, 'max_norm': max_norm, 'allow_fast_lookup': allow_fast_lookup})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -8856,7 +9010,9 @@ WRAPPERS = {
     'compat.v1.moving_average_variables': _wa089eb0bf2,
     'compat.v1.multinomial': _w02f546b14b,
     'compat.v1.nn.avg_pool': _wff9ff6cf45,
+    'compat.v1.nn.avg_pool2d': _wff9ff6cf45,
     'compat.v1.nn.avg_pool_v2': _w22d1e0d894,
+    'compat.v1.nn.batch_norm_with_global_normalization': _wa5dd1a854a,
     'compat.v1.nn.bidirectional_dynamic_rnn': _w51605c7da2,
     'compat.v1.nn.conv1d': _wf76b4d94c5,
     'compat.v1.nn.conv2d': _wfc3cac999c,
@@ -8865,14 +9021,21 @@ WRAPPERS = {
     'compat.v1.nn.conv2d_transpose': _w2c8362d741,
     'compat.v1.nn.conv3d': _wd4b21c973c,
     'compat.v1.nn.conv3d_backprop_filter': _w9982aedb0f,
+    'compat.v1.nn.conv3d_transpose': _w82a90e924b,
     'compat.v1.nn.convolution': _wfe54738e1b,
+    'compat.v1.nn.crelu': _wa09c492f17,
+    'compat.v1.nn.ctc_beam_search_decoder': _w08430272a2,
+    'compat.v1.nn.ctc_loss': _w6cc1569800,
     'compat.v1.nn.depth_to_space': _w8798b08331,
     'compat.v1.nn.depthwise_conv2d': _w1ed31a4057,
     'compat.v1.nn.depthwise_conv2d_native': _wd5b8948ccf,
+    'compat.v1.nn.depthwise_conv2d_native_backprop_filter': _w9982aedb0f,
+    'compat.v1.nn.depthwise_conv2d_native_backprop_input': _w23dae1b33b,
     'compat.v1.nn.dilation2d': _w1d413fcb77,
     'compat.v1.nn.dropout': _w4cde659acb,
     'compat.v1.nn.dynamic_rnn': _w663418275a,
     'compat.v1.nn.embedding_lookup': _wd30b1d12e9,
+    'compat.v1.nn.embedding_lookup_sparse': _w172f69f82f,
     'compat.v1.nn.erosion2d': _wbcd67639a2,
     'compat.v1.nn.fractional_avg_pool': _wa1d46e519a,
     'compat.v1.nn.fractional_max_pool': _wa1d46e519a,
@@ -8881,8 +9044,14 @@ WRAPPERS = {
     'compat.v1.nn.log_softmax': _w081c1a4181,
     'compat.v1.nn.max_pool': _wff9ff6cf45,
     'compat.v1.nn.max_pool_v2': _w22d1e0d894,
+    'compat.v1.nn.max_pool_with_argmax': _w8c63e752e2,
     'compat.v1.nn.moments': _w8e7d539b1c,
+    'compat.v1.nn.nce_loss': _w1a2c494bc1,
+    'compat.v1.nn.pool': _w23fb3178c0,
+    'compat.v1.nn.raw_rnn': _we753d76396,
     'compat.v1.nn.relu_layer': _w83cf091351,
+    'compat.v1.nn.safe_embedding_lookup_sparse': _wf3aba5fb3a,
+    'compat.v1.nn.sampled_softmax_loss': _w4d90e4fb4e,
     'compat.v1.nn.separable_conv2d': _w86bedd89ea,
     'compat.v1.nn.softmax': _w081c1a4181,
     'compat.v1.nn.softmax_cross_entropy_with_logits': _w7d3cf4deef,
@@ -8890,7 +9059,9 @@ WRAPPERS = {
     'compat.v1.nn.space_to_depth': _w8798b08331,
     'compat.v1.nn.static_bidirectional_rnn': _w780009e3e2,
     'compat.v1.nn.static_rnn': _w9d83bda412,
+    'compat.v1.nn.static_state_saving_rnn': _wbebe992814,
     'compat.v1.nn.sufficient_statistics': _webe245bb3d,
+    'compat.v1.nn.weighted_cross_entropy_with_logits': _w13e02a9fc5,
     'compat.v1.nn.weighted_moments': _waad9e05272,
     'compat.v1.nn.xw_plus_b': _w83cf091351,
     'compat.v1.no_regularizer': _w42faa03cd5,

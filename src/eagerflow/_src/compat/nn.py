@@ -13,9 +13,11 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.raw_ops import raw_op
 from eagerflow._src.compat.partitioned_variables import PartitionedVariable
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.ops import (array_ops, cast_ops, conv_ops, linalg_ops, math_ops, nn_ops,
-                                partition_ops, reduction_ops)
+from eagerflow._src.ops import (array_ops, candidate_sampling_ops, cast_ops, conv_ops,
+                                linalg_ops, math_ops, nn_ops, partition_ops, reduction_ops,
+                                sparse_ops)
 
 
 def _either(new_name, new, old_name, old):
@@ -302,3 +304,152 @@ def depthwise_conv2d_native(input, filter, strides, padding, data_format="NHWC",
     return raw_op("DepthwiseConv2dNative")(
         input=input, filter=filter, strides=strides, padding=padding,
         data_format=data_format, dilations=list(dilations), name=name)
+
+
+@export("compat.v1.nn.pool")
+def pool(input, window_shape, pooling_type, padding, dilation_rate=None,  # noqa: A002
+         strides=None, name=None, data_format=None, dilations=None):
+    """N-D max or average pooling, TF 1's argument order (`padding` fourth, then
+    `dilation_rate`, TF 2's `dilations`).
+
+    >>> x = tf.reshape(tf.range(4.0), [1, 4, 1])
+    >>> tf.compat.v1.nn.pool(x, [2], "MAX", "SAME")[0, :, 0].numpy()
+    array([1., 2., 3., 3.], dtype=float32)
+    """
+    dilations = _either("dilations", dilations, "dilation_rate", dilation_rate)
+    return conv_ops.pool(input, window_shape, pooling_type, strides=strides, padding=padding,
+                         data_format=data_format, dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.avg_pool2d")
+def avg_pool2d(value, ksize, strides, padding, data_format="NHWC", name=None,
+               input=None):  # noqa: A002
+    value = _either("input", input, "value", value)
+    return conv_ops.avg_pool2d(value, ksize, strides, padding, data_format=data_format,
+                               name=name)
+
+
+@export("compat.v1.nn.conv3d_transpose")
+def conv3d_transpose(value, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NDHWC", name=None, input=None,  # noqa: A002
+                     filters=None, dilations=None):
+    """The transpose of `conv3d`, TF 1's spellings (`value`/`input`, `filter`/`filters`)."""
+    value = _either("input", input, "value", value)
+    filter = _either("filters", filters, "filter", filter)  # noqa: A001
+    return conv_ops.conv3d_transpose(value, filter, output_shape, strides, padding=padding,
+                                     data_format=data_format, dilations=dilations, name=name)
+
+
+@export("compat.v1.nn.depthwise_conv2d_native_backprop_input")
+def depthwise_conv2d_native_backprop_input(input_sizes, filter, out_backprop,  # noqa: A002
+                                           strides, padding, data_format="NHWC",
+                                           dilations=(1, 1, 1, 1), name=None):
+    return conv_ops.depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides,
+                                                    padding, data_format, dilations, name)
+
+
+@export("compat.v1.nn.depthwise_conv2d_native_backprop_filter")
+def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop,  # noqa: A002
+                                            strides, padding, data_format="NHWC",
+                                            dilations=(1, 1, 1, 1), name=None):
+    return conv_ops.depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop,
+                                                     strides, padding, data_format, dilations,
+                                                     name)
+
+
+@export("compat.v1.nn.weighted_cross_entropy_with_logits")
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
+                                       targets=None):
+    labels = _either("labels", labels, "targets", targets)
+    return nn_ops.weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=name)
+
+
+@export("compat.v1.nn.batch_norm_with_global_normalization")
+def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None,
+                                         variance_epsilon=None,
+                                         scale_after_normalization=None, name=None,
+                                         input=None, mean=None,  # noqa: A002
+                                         variance=None):
+    return nn_ops.batch_norm_with_global_normalization(
+        _either("input", input, "t", t), _either("mean", mean, "m", m),
+        _either("variance", variance, "v", v), beta, gamma, variance_epsilon,
+        scale_after_normalization, name=name)
+
+
+@export("compat.v1.nn.crelu")
+def crelu(features, name=None, axis=-1):
+    """`tf.nn.crelu`, TF 1's argument order (`name` second)."""
+    return nn_ops.crelu(features, axis=axis, name=name)
+
+
+def _partitioned_lookup(partition_strategy):
+    return lambda params, ids, max_norm: embedding_lookup(
+        params, ids, partition_strategy=partition_strategy, max_norm=max_norm)
+
+
+@export("compat.v1.nn.embedding_lookup_sparse")
+def embedding_lookup_sparse(params, sp_ids, sp_weights, partition_strategy="mod", name=None,
+                            combiner=None, max_norm=None, allow_fast_lookup=False):
+    """`tf.nn.embedding_lookup_sparse`, a table in shards split by `partition_strategy`
+    (TF 1's default ``"mod"``: id ``i`` in shard ``i % len(params)``).
+
+    >>> ids = tf.sparse.SparseTensor([[0, 0]], tf.constant([1], tf.int64), [1, 1])
+    >>> shards = [tf.constant([[0.0], [2.0]]), tf.constant([[1.0]])]
+    >>> tf.compat.v1.nn.embedding_lookup_sparse(shards, ids, None).numpy()
+    array([[1.]], dtype=float32)
+    """
+    return sparse_ops.lookup_sparse(params, sp_ids, sp_weights, combiner, max_norm, name,
+                                    allow_fast_lookup, _partitioned_lookup(partition_strategy))
+
+
+@export("compat.v1.nn.safe_embedding_lookup_sparse")
+def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None,
+                                 combiner="mean", default_id=None, name=None,
+                                 partition_strategy="div", max_norm=None,
+                                 allow_fast_lookup=False):
+    """`tf.nn.safe_embedding_lookup_sparse`, a table in shards split by
+    `partition_strategy`."""
+    del allow_fast_lookup
+    return sparse_ops.safe_lookup_sparse(embedding_weights, sparse_ids, sparse_weights,
+                                         combiner, default_id, max_norm, name,
+                                         _partitioned_lookup(partition_strategy))
+
+
+def _weights_lookup(partition_strategy):
+    return lambda weights, ids: embedding_lookup(weights, ids,
+                                                 partition_strategy=partition_strategy)
+
+
+@export("compat.v1.nn.nce_loss")
+def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes, num_true=1,
+             sampled_values=None, remove_accidental_hits=False, partition_strategy="mod",
+             name="nce_loss"):
+    """`tf.nn.nce_loss`, `weights` in shards split by `partition_strategy` (TF 1's default
+    ``"mod"``)."""
+    return candidate_sampling_ops.nce_loss_by(
+        _weights_lookup(partition_strategy), weights, biases, labels, inputs, num_sampled,
+        num_classes, num_true, sampled_values, remove_accidental_hits)
+
+
+@export("compat.v1.nn.sampled_softmax_loss")
+def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_classes,
+                         num_true=1, sampled_values=None, remove_accidental_hits=True,
+                         partition_strategy="mod", name="sampled_softmax_loss", seed=None):
+    """`tf.nn.sampled_softmax_loss`, `weights` in shards split by `partition_strategy`
+    (TF 1's default ``"mod"``)."""
+    return candidate_sampling_ops.sampled_softmax_loss_by(
+        _weights_lookup(partition_strategy), weights, biases, labels, inputs, num_sampled,
+        num_classes, num_true, sampled_values, remove_accidental_hits, seed)
+
+
+@export("compat.v1.nn.max_pool_with_argmax")
+def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",  # noqa: A002
+                         Targmax=None, name=None, output_dtype=None,  # noqa: N803
+                         include_batch_in_index=False):
+    """`tf.nn.max_pool_with_argmax`, TF 1's argument order (`Targmax` sixth, `name`
+    seventh)."""
+    output_dtype = _either("output_dtype", output_dtype, "Targmax", Targmax)
+    return conv_ops.max_pool_with_argmax(
+        input, ksize, strides, padding, data_format=data_format,
+        output_dtype=_d.int64 if output_dtype is None else output_dtype,
+        include_batch_in_index=include_batch_in_index, name=name)

@@ -601,3 +601,128 @@ def _looped(cell, inputs, state, lengths):
     _, state, outputs = control_flow.while_loop(lambda t, *_: t < bound, body,
                                                 (0, state, outputs))
     return nest.pack_sequence_as(output, [ta.stack() for ta in outputs]), state
+
+
+@export("compat.v1.nn.raw_rnn")
+def raw_rnn(cell, loop_fn, parallel_iterations=None, swap_memory=False, scope=None):
+    """`cell` run step by step as `loop_fn` directs, in variable scope `scope` (``rnn``).
+
+    ``loop_fn(time, cell_output, cell_state, loop_state)`` returns ``(finished, next_input,
+    next_cell_state, emit_output, next_loop_state)``: called first at time 0 with None for
+    the rest (its state the initial state, its `emit_output` the structure of what is
+    emitted, or None for the cell's output), then after each step. The steps go on until
+    every batch entry is finished; a finished entry emits zeros and keeps its state.
+
+    Returns ``(emit_ta, final_state, final_loop_state)``, `emit_ta` a TensorArray (or a
+    structure of them) of the emitted values of each step.
+
+    >>> cell = tf.compat.v1.nn.rnn_cell.BasicRNNCell(2)
+    >>> steps = tf.ones([3, 1, 4])
+    >>> def loop_fn(time, output, state, loop_state):
+    ...     state = cell.zero_state(1, tf.float32) if output is None else state
+    ...     return time >= [3], steps[tf.minimum(time, 2)], state, output, None
+    >>> emit_ta, state, _ = tf.compat.v1.nn.raw_rnn(cell, loop_fn)
+    >>> emit_ta.stack().shape
+    TensorShape([3, 1, 2])
+    """
+    from eagerflow._src.graph import control_flow, tensor_array  # noqa: PLC0415
+    del parallel_iterations, swap_memory
+    _assert_like_rnncell("cell", cell)
+    if not callable(loop_fn):
+        raise TypeError("loop_fn must be a callable")
+    with vs.variable_scope(scope or "rnn"):
+        time = convert_to_tensor(0, _d.int32)
+        finished, next_input, state, emit_structure, loop_state = loop_fn(time, None, None,
+                                                                          None)
+        finished = convert_to_tensor(finished)
+        # (a first call outside the loop makes the cell's variables and gives its output's
+        # structure; in a graph its ops stay unrun)
+        first_output, _ = cell(next_input, state)
+        if emit_structure is None:  # (what a finished entry emits: zeros)
+            zero_emit = nest.map_structure(array_ops.zeros_like, first_output)
+        else:  # (the emitted values of one entry: zeros of the batch's)
+            first_state = nest.flatten(state)[0]
+            batch = first_state.shape[0]
+            batch = array_ops.shape(first_state)[:1] if batch is None else [batch]
+
+            def zeros(e):
+                e = convert_to_tensor(e)
+                size = e.shape.as_list() if e.shape.is_fully_defined() \
+                    else array_ops.shape(e)
+                return array_ops.zeros(array_ops.concat([batch, size], 0)
+                                       if not isinstance(batch, list) or
+                                       not isinstance(size, list) else batch + size, e.dtype)
+            zero_emit = nest.map_structure(zeros, emit_structure)
+        emit_ta = nest.map_structure(
+            lambda z: tensor_array.TensorArray(z.dtype, size=0, dynamic_size=True,
+                                               element_shape=z.shape), zero_emit)
+        has_loop_state = loop_state is not None
+
+        def copy_some_through(done, current, candidate):
+            # (a finished entry keeps the current value; scalars take the new one)
+            return nest.map_structure(
+                lambda cur, cand: cand if cur.shape.rank == 0 else array_ops.where(
+                    array_ops.reshape(done, [-1] + [1] * (cur.shape.rank - 1)), cur, cand),
+                current, candidate)
+
+        def body(time, done, current_input, emit_ta, state, loop_state):
+            output, cell_state = cell(current_input, state)
+            next_time = time + 1
+            next_done, next_input, next_state, emit, next_loop_state = loop_fn(
+                next_time, output, cell_state, loop_state if has_loop_state else None)
+            if has_loop_state and next_loop_state is not None:
+                loop_state = next_loop_state
+            emit = copy_some_through(done, zero_emit, output if emit is None else emit)
+            next_state = copy_some_through(done, state, next_state)
+            emit_ta = nest.map_structure(lambda ta, e: ta.write(time, e), emit_ta, emit)
+            return (next_time, math_ops.logical_or(done, next_done), next_input, emit_ta,
+                    next_state, loop_state)
+
+        _, _, _, emit_ta, state, loop_state = control_flow.while_loop(
+            lambda time, done, *_: math_ops.logical_not(reduction_ops.reduce_all(done)), body,
+            (time, finished, next_input, emit_ta, state,
+             loop_state if has_loop_state else convert_to_tensor(0, _d.int32)))
+        return emit_ta, state, loop_state if has_loop_state else None
+
+
+@export("compat.v1.nn.static_state_saving_rnn")
+def static_state_saving_rnn(cell, inputs, state_saver, state_name, sequence_length=None,
+                            scope=None):
+    """`static_rnn` of `cell` over the list `inputs`, starting from the state that
+    ``state_saver.state(name)`` gives and handing its final state to
+    ``state_saver.save_state(name, value)``; `state_name` a name, or a structure of names
+    like ``cell.state_size``. The last output and the final state are taken once the state
+    is saved.
+
+    >>> class Saver:
+    ...     def state(self, name):
+    ...         return tf.zeros([1, 2])
+    ...     def save_state(self, name, value):
+    ...         return tf.no_op()
+    >>> outputs, state = tf.compat.v1.nn.static_state_saving_rnn(
+    ...     tf.compat.v1.nn.rnn_cell.GRUCell(2), [tf.ones([1, 3])] * 2, Saver(), "s")
+    >>> len(outputs), state.shape
+    (2, TensorShape([1, 2]))
+    """
+    from eagerflow._src.compat.graph_mode import control_dependencies  # noqa: PLC0415
+    state_size = cell.state_size
+    if nest.is_nested(state_size) != nest.is_nested(state_name):
+        raise ValueError(f"Argument `state_name` should be the same type as "
+                         f"`cell.state_size`. Received: state_name={state_name}, "
+                         f"cell.state_size={state_size}.")
+    names = nest.flatten(state_name)
+    if nest.is_nested(state_size):
+        sizes = nest.flatten(state_size)
+        if len(names) != len(sizes):
+            raise ValueError(f"Number of elements in argument `state_name` and "
+                             f"`cell.state_size` are mismatched. Received "
+                             f"state_name={state_name} with {len(names)} elements and "
+                             f"cell.state_size={state_size} with {len(sizes)} elements.")
+    initial_state = nest.pack_sequence_as(state_size, [state_saver.state(n) for n in names])
+    outputs, state = static_rnn(cell, inputs, initial_state=initial_state,
+                                sequence_length=sequence_length, scope=scope)
+    saved = [state_saver.save_state(n, s) for n, s in zip(names, nest.flatten(state))]
+    with control_dependencies(saved):  # (what is returned comes after the saving)
+        outputs[-1] = nest.map_structure(cast_ops.identity, outputs[-1])
+        state = nest.map_structure(cast_ops.identity, state)
+    return outputs, state

@@ -455,10 +455,13 @@ def all_candidate_sampler(true_classes, num_true, num_sampled, unique, seed=None
 
 
 def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-                    sampled_values, subtract_log_q, remove_accidental_hits):
+                    sampled_values, subtract_log_q, remove_accidental_hits, lookup=None):
     """The logits of the true and the sampled classes, ``[batch, num_true + num_sampled]``,
-    and their labels (1 / num_true for each true class, 0 for the sampled ones)."""
-    if isinstance(weights, (list, tuple)):
+    and their labels (1 / num_true for each true class, 0 for the sampled ones).
+
+    `lookup`: ``lookup(weights, ids)``, the rows of weights in shards (TF 1's take a
+    partition strategy); by default the shards hold consecutive rows."""
+    if lookup is None and isinstance(weights, (list, tuple)):
         weights = array_ops.concat(list(weights), 0)
     if isinstance(biases, (list, tuple)):
         biases = array_ops.concat(list(biases), 0)
@@ -474,7 +477,7 @@ def _sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, n
     sampled = cast(sampled, _d.int64)
     flat_labels = array_ops.reshape(labels, [-1])
     all_ids = array_ops.concat([flat_labels, sampled], 0)
-    all_w = array_ops.gather(weights, all_ids)
+    all_w = array_ops.gather(weights, all_ids) if lookup is None else lookup(weights, all_ids)
     all_b = array_ops.gather(biases, all_ids)
     n_true = array_ops.shape(flat_labels)[0]
     true_w, sampled_w = all_w[:n_true], all_w[n_true:]
@@ -504,9 +507,17 @@ def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes, num_true
              sampled_values=None, remove_accidental_hits=False, name="nce_loss"):
     """Noise-contrastive estimation loss of each example ``[batch]``: logistic losses of its
     true classes against `num_sampled` sampled ones (log-uniform by default)."""
+    return nce_loss_by(None, weights, biases, labels, inputs, num_sampled, num_classes,
+                       num_true, sampled_values, remove_accidental_hits)
+
+
+def nce_loss_by(lookup, weights, biases, labels, inputs, num_sampled, num_classes, num_true,
+                sampled_values, remove_accidental_hits):
+    """`nce_loss`, the rows of weights in shards looked up by `lookup` (see
+    `_sampled_logits`)."""
     logits, targets = _sampled_logits(weights, biases, labels, inputs, num_sampled,
                                       num_classes, num_true, sampled_values, True,
-                                      remove_accidental_hits)
+                                      remove_accidental_hits, lookup)
     losses = nn_ops.sigmoid_cross_entropy_with_logits(labels=targets, logits=logits)
     return reduction_ops.reduce_sum(losses, 1)
 
@@ -518,6 +529,14 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
     """Softmax cross-entropy of each example ``[batch]`` over its true classes and
     `num_sampled` sampled ones (log-uniform by default), a cheap estimate of the full
     softmax loss while training."""
+    return sampled_softmax_loss_by(None, weights, biases, labels, inputs, num_sampled,
+                                   num_classes, num_true, sampled_values,
+                                   remove_accidental_hits, seed)
+
+
+def sampled_softmax_loss_by(lookup, weights, biases, labels, inputs, num_sampled, num_classes,
+                            num_true, sampled_values, remove_accidental_hits, seed):
+    """`sampled_softmax_loss`, the rows of weights in shards looked up by `lookup`."""
     if sampled_values is None and seed is not None:
         labels_t = as_tensor(labels, _d.int64)
         sampled_values = log_uniform_candidate_sampler(
@@ -525,6 +544,6 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
             True, num_classes, seed=seed)
     logits, targets = _sampled_logits(weights, biases, labels, inputs, num_sampled,
                                       num_classes, num_true, sampled_values, True,
-                                      remove_accidental_hits)
+                                      remove_accidental_hits, lookup)
     return nn_ops.softmax_cross_entropy_with_logits(labels=stop_gradient(targets),
                                                     logits=logits)

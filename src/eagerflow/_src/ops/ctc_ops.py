@@ -30,16 +30,22 @@ def _logsumexp(*terms):
         return np.log(np.sum(np.exp(stacked - safe), axis=0)) + safe
 
 
-def _one_sequence(log_probs, label, blank):
+def _one_sequence(log_probs, label, blank, merge_repeated=True, impossible_grad=None):
     """(negative log-likelihood, gradient wrt the logits) of one sequence, by the
-    forward-backward recursions over the label interleaved with blanks (in log space)."""
+    forward-backward recursions over the label interleaved with blanks (in log space).
+
+    Without `merge_repeated` (TF 1's ``ctc_merge_repeated=False``) a path's repeated labels
+    are not merged: only a blank may last several steps, and two equal labels need no blank
+    between them. `impossible_grad`: the gradient when the label cannot be emitted (zeros
+    by default)."""
     steps = log_probs.shape[0]
     ext = np.full(2 * len(label) + 1, blank, np.int64)
     ext[1::2] = label
     size = len(ext)
-    # a skip over a blank is allowed between different labels
+    stay = np.ones(size, bool) if merge_repeated else ext == blank
+    # a skip over a blank is allowed between different labels (any labels when unmerged)
     skip = np.zeros(size, bool)
-    skip[2:] = (ext[2:] != blank) & (ext[2:] != ext[:-2])
+    skip[2:] = (ext[2:] != blank) & ((ext[2:] != ext[:-2]) | (not merge_repeated))
     emit = log_probs[:, ext]  # [T, S]
     alpha = np.full((steps, size), -np.inf)
     beta = np.full((steps, size), -np.inf)
@@ -50,17 +56,18 @@ def _one_sequence(log_probs, label, blank):
         prev = alpha[t - 1]
         one = np.concatenate([[-np.inf], prev[:-1]])
         two = np.where(skip, np.concatenate([[-np.inf, -np.inf], prev[:-2]]), -np.inf)
-        alpha[t] = _logsumexp(prev, one, two) + emit[t]
+        alpha[t] = _logsumexp(np.where(stay, prev, -np.inf), one, two) + emit[t]
     beta[-1, -2:] = emit[-1, -2:]
     skip_next = np.concatenate([skip[2:], [False, False]])  # may s jump to s + 2
     for t in range(steps - 2, -1, -1):
         nxt = beta[t + 1]
         one = np.concatenate([nxt[1:], [-np.inf]])
         two = np.where(skip_next, np.concatenate([nxt[2:], [-np.inf, -np.inf]]), -np.inf)
-        beta[t] = _logsumexp(nxt, one, two) + emit[t]
+        beta[t] = _logsumexp(np.where(stay, nxt, -np.inf), one, two) + emit[t]
     loglik = _logsumexp(alpha[-1, -1], alpha[-1, -2] if size > 1 else -np.inf)
     if not np.isfinite(loglik):
-        return np.inf, np.zeros_like(log_probs)
+        return np.inf, (np.zeros_like(log_probs) if impossible_grad is None
+                        else impossible_grad)
     occupancy = alpha + beta - emit  # [T, S]: log P(path at s at t, label)
     posterior = np.full(log_probs.shape, -np.inf)
     for k in np.unique(ext):
@@ -69,12 +76,20 @@ def _one_sequence(log_probs, label, blank):
     return -loglik, grad
 
 
-def _ctc_loss_dense(xp, logits, labels, label_length, logit_length, blank_index=0):
-    """Per-sequence CTC losses and their gradients wrt time-major `logits` [T, B, C]."""
+def _ctc_loss_dense(xp, logits, labels, label_length, logit_length, blank_index=0,
+                    ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=None):
+    """Per-sequence CTC losses and their gradients wrt time-major `logits` [T, B, C].
+
+    `ignore_longer_outputs_than_inputs` None: TF 2's loss; a bool: TF 1's (the blank is
+    the last class, empty labels and labels longer than their sequence are errors, or the
+    latter a zero loss and gradient when ignored)."""
+    v1 = ignore_longer_outputs_than_inputs is not None
     if logits.ndim != 3:
         raise errors.InvalidArgumentError(None, None, f"logits must be 3-D (time, batch, "
                                                       f"classes), got {logits.shape}")
     steps, batch, classes = logits.shape
+    if blank_index < 0:
+        blank_index += classes
     wide = logits.astype(np.float64)
     shifted = wide - wide.max(axis=-1, keepdims=True)
     log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
@@ -82,22 +97,50 @@ def _ctc_loss_dense(xp, logits, labels, label_length, logit_length, blank_index=
     grad = np.zeros(wide.shape, np.float64)
     for b in range(batch):
         length = int(logit_length[b])
+        if v1 and not length <= steps:
+            raise errors.op_error(errors.InvalidArgumentError, "CTCLoss",
+                                  f"sequence_length({b}) <= {steps}")
         if not 0 <= length <= steps:
             raise errors.InvalidArgumentError(
                 None, None, f"logit_length({b}) = {length} is out of the range [0, {steps}]")
         label = np.asarray(labels[b, :int(label_length[b])], np.int64)
+        if v1:
+            if not label.size:
+                raise errors.op_error(errors.InvalidArgumentError, "CTCLoss",
+                                      f"Labels length is zero in batch {b}")
+            if label.min() < 0:
+                raise errors.op_error(
+                    errors.InvalidArgumentError, "CTCLoss",
+                    f"All labels must be nonnegative integers, batch: {b} labels: "
+                    + ",".join(str(k) for k in label))
+            if len(label) > length:
+                if ignore_longer_outputs_than_inputs:
+                    continue  # (a zero loss and gradient)
+                raise errors.op_error(
+                    errors.InvalidArgumentError, "CTCLoss",
+                    f"Not enough time for target transition sequence (required: "
+                    f"{len(label)}, available: {length}){b}You can turn this error into a "
+                    f"warning by using the flag ignore_longer_outputs_than_inputs")
         if label.size and (label.min() < 0 or label.max() >= classes):
             raise errors.InvalidArgumentError(
                 None, None, f"labels of sequence {b} must lie in [0, {classes})")
-        if blank_index > 0:  # TF moves the blank first and shifts the labels below it up one:
-            label[label == blank_index] = blank_index - 1  # a label equal to it is the one below
-        loss[b], grad[:length, b] = _one_sequence(log_probs[:length, b], label, blank_index)
+        if blank_index > 0 and not v1:  # TF 2 moves the blank first, the labels below it
+            label[label == blank_index] = blank_index - 1  # up one: one equal to it is below
+        loss[b], grad[:length, b] = _one_sequence(
+            log_probs[:length, b], label, blank_index, ctc_merge_repeated,
+            # (TF 1's gradient of an impossible label is the softmax)
+            np.exp(log_probs[:length, b]) if v1 else None)
     return loss.astype(logits.dtype), grad.astype(logits.dtype)
 
 
-def _ctc_rule(logits, labels, label_length, logit_length, **_):
+def _ctc_rule(logits, labels, label_length, logit_length, ignore_longer_outputs_than_inputs=None,
+              **_):
     shape = logits.shape
     batch = TensorShape([None if shape.rank is None else shape[1]])
+    if ignore_longer_outputs_than_inputs is not None:  # (TF 1's op: the batch of the lengths too)
+        batch = batch.merge_with(logit_length.shape.with_rank(1))
+        if shape.rank is not None:
+            shape = TensorShape([shape[0], batch[0], shape[2]])
     return [(batch, logits.dtype), (shape if shape.rank is not None else TensorShape(None),
                                     logits.dtype)]
 
@@ -154,6 +197,47 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     logit_length = cast(as_tensor(logit_length), _d.int32)
     loss, _ = dispatch(_CTC_LOSS, (logits, labels, label_length, logit_length),
                        {"blank_index": int(blank_index)}, name)
+    return loss
+
+
+@export("compat.v1.nn.ctc_loss")
+def ctc_loss_v1(labels, inputs=None, sequence_length=None, preprocess_collapse_repeated=False,
+                ctc_merge_repeated=True, ignore_longer_outputs_than_inputs=False,
+                time_major=True, logits=None):
+    """TF 1's CTC loss: `labels` a SparseTensor of int32 labels, `inputs` (or `logits`)
+    unnormalized ``[time, batch, classes]`` (``[batch, time, classes]`` unless
+    `time_major`), the last class the blank; `sequence_length` the steps of each sequence.
+
+    `preprocess_collapse_repeated` merges repeated labels first; without
+    `ctc_merge_repeated` a path's repeated labels count separately.
+
+    >>> labels = tf.SparseTensor([[0, 0]], tf.constant([0]), [1, 1])
+    >>> tf.compat.v1.nn.ctc_loss(labels, tf.zeros([2, 1, 2]), [2]).numpy()
+    array([0.2876821], dtype=float32)
+    """
+    if inputs is None:
+        inputs = logits
+    elif logits is not None:
+        raise ValueError("Cannot pass both `logits` and `inputs`.")
+    if not isinstance(labels, SparseTensor):
+        raise TypeError(f"Expected argument `labels` to be a SparseTensor. Received "
+                        f"labels={labels} of type: {type(labels).__name__}")
+    if labels.values.dtype != _d.int32:
+        raise errors.op_error(errors.InvalidArgumentError, "CTCLoss",
+                              f"cannot compute CTCLoss as input #2(zero-based) was expected "
+                              f"to be a int32 tensor but is a {labels.values.dtype.name} tensor")
+    inputs = as_tensor(inputs)
+    if not time_major:
+        inputs = array_ops.transpose(inputs, [1, 0, 2])
+    sequence_length = cast(as_tensor(sequence_length), _d.int32)
+    dense, lengths = _dense_labels(labels)
+    if preprocess_collapse_repeated:
+        dense, lengths = collapse_repeated(dense, lengths)
+    loss, _ = dispatch(_CTC_LOSS, (inputs, dense, lengths, sequence_length),
+                       {"blank_index": -1,  # (the last class, whether or not known yet)
+                        "ctc_merge_repeated": bool(ctc_merge_repeated),
+                        "ignore_longer_outputs_than_inputs":
+                            bool(ignore_longer_outputs_than_inputs)}, None)
     return loss
 
 
@@ -330,11 +414,26 @@ def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1
     Returns ``(decoded, log_probabilities)``: `top_paths` SparseTensors of int64 labels, the
     most likely first, and ``[batch, top_paths]`` their log-probabilities.
     """
-    inputs = convert_to_tensor(inputs, dtype_hint=_d.float32)  # as the greedy decoder
+    return ctc_beam_search_decoder_v1(inputs, sequence_length, beam_width, top_paths,
+                                      merge_repeated=False)
+
+
+@export("compat.v1.nn.ctc_beam_search_decoder")
+def ctc_beam_search_decoder_v1(inputs, sequence_length, beam_width=100, top_paths=1,
+                               merge_repeated=True):
+    """TF 1's beam search decoder: as `tf.nn.ctc_beam_search_decoder`, with a decoded
+    path's repeated labels merged into one unless `merge_repeated` is False.
+
+    >>> x = tf.math.log([[[0.1, 0.8, 0.1]], [[0.1, 0.1, 0.8]], [[0.1, 0.8, 0.1]]])
+    >>> decoded, _ = tf.compat.v1.nn.ctc_beam_search_decoder(x, [3])
+    >>> tf.sparse.to_dense(decoded[0]).numpy().tolist()
+    [[1]]
+    """
+    inputs = convert_to_tensor(inputs, dtype_hint=_d.float32)
     sequence_length = cast(as_tensor(sequence_length), _d.int32)
     outputs = dispatch(_BEAM, (inputs, sequence_length),
                        {"beam_width": int(beam_width), "top_paths": int(top_paths),
-                        "merge_repeated": False}, None)
+                        "merge_repeated": bool(merge_repeated)}, None)
     n = int(top_paths)
     decoded = [SparseTensor(outputs[i], outputs[n + i], outputs[2 * n + i]) for i in range(n)]
     return decoded, outputs[-1]

@@ -1495,6 +1495,16 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
     >>> tf.nn.embedding_lookup_sparse(tf.constant([[1.0], [3.0]]), ids, None)
     <tf.Tensor: shape=(1, 1), dtype=float32, numpy=array([[2.]], dtype=float32)>
     """
+    return lookup_sparse(params, sp_ids, sp_weights, combiner, max_norm, name,
+                         allow_fast_lookup)
+
+
+def lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=None, name=None,
+                  allow_fast_lookup=False, lookup=None):
+    """`embedding_lookup_sparse`, the rows of a table in shards looked up by
+    ``lookup(params, ids, max_norm)`` (by default `tf.nn.embedding_lookup`'s, TF 1's take
+    a partition strategy)."""
+    lookup = lookup or (lambda p, i, m: late.nn_ops.embedding_lookup(p, i, max_norm=m))
     combiner = "mean" if combiner is None else combiner
     if combiner not in ("mean", "sqrtn", "sum"):
         raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner}")
@@ -1512,8 +1522,7 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
         embeddings = array_ops.gather(table, sp_ids.values)
     else:
         ids, idx = reduction_ops.unique(sp_ids.values)
-        embeddings = array_ops.gather(
-            late.nn_ops.embedding_lookup(params, ids, max_norm=max_norm), idx)
+        embeddings = array_ops.gather(lookup(params, ids, max_norm), idx)
     if sp_weights is not None:
         weights = cast_ops.cast(sp_weights.values, embeddings.dtype)
     else:
@@ -1539,6 +1548,14 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
     but for a sum, ids of weight <= 0), giving rows without ids the embedding of `default_id` or zeros;
     the result has `sparse_ids`' dense shape but its last dimension, then the embedding's.
     """
+    return safe_lookup_sparse(embedding_weights, sparse_ids, sparse_weights, combiner,
+                              default_id, max_norm, name)
+
+
+def safe_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None, combiner="mean",
+                       default_id=None, max_norm=None, name=None, lookup=None):
+    """`safe_embedding_lookup_sparse`, the rows looked up by `lookup` (see
+    `lookup_sparse`)."""
     if sparse_weights is not None:  # (TF's check of the weights, before any op)
         n, m = sparse_ids.values.shape[0], sparse_weights.values.shape[0]
         if n is not None and m is not None and n != m:
@@ -1563,8 +1580,8 @@ def safe_embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=N
     sparse_ids, empty = fill_empty_rows(sparse_ids, 0 if default_id is None else default_id)
     if sparse_weights is not None:
         sparse_weights, _ = fill_empty_rows(sparse_weights, 1.0)
-    result = embedding_lookup_sparse(embedding_weights, sparse_ids, sparse_weights,
-                                     combiner=combiner, max_norm=max_norm)
+    result = lookup_sparse(embedding_weights, sparse_ids, sparse_weights, combiner=combiner,
+                           max_norm=max_norm, lookup=lookup)
     if default_id is None:
         mask = array_ops.reshape(empty, [-1] + [1] * (result.shape.rank - 1))
         result = array_ops.where(mask, array_ops.zeros_like(result), result)
