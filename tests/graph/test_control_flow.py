@@ -207,6 +207,24 @@ def test_case_argument_errors():
         tf.case((tf.constant(False), lambda: 1))
 
 
+def test_case_unpacks_one_element_results_unless_strict():
+    x = tf.constant(3)
+    pairs = [(x < 4, lambda: [tf.constant(1)])]
+    default = lambda: [tf.constant(3)]
+    assert int(tf.case(pairs, default=default)) == 1  # not [1]
+    strict = tf.case(pairs, default=default, strict=True)
+    assert isinstance(strict, list) and [int(t) for t in strict] == [1]
+    g = tf.function(lambda i: tf.case([(i < 4, pairs[0][1])], default=default))
+    assert int(g(tf.constant(9))) == 3
+
+
+def test_case_refuses_non_bool_predicates_and_no_pairs():
+    with pytest.raises(TypeError, match="pred must be Tensor of type bool"):
+        tf.case([(tf.constant(1), lambda: 1)], default=lambda: 3)
+    with pytest.raises(ValueError):
+        tf.case([], default=lambda: 3)
+
+
 def test_switch_case_and_its_default():
     fns = [lambda: tf.constant(10), lambda: tf.constant(20), lambda: tf.constant(30)]
     g = tf.function(lambda i: tf.switch_case(i, fns))

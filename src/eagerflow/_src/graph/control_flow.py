@@ -560,10 +560,15 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
         if not isinstance(pair[0], Tensor):
             raise TypeError(f"pred must be a Tensor, got: {pair[0]}")
+        if not pair[0].dtype.is_bool:
+            raise TypeError(f"pred must be Tensor of type bool: {pair[0]}")
         if not callable(pair[1]):
             raise TypeError("fn for pred %s must be callable." % (pair[0],))
-    if not pairs and default is None:
+    if not pairs:  # (TF fails here too, even with a default)
         raise ValueError("pred_fn_pairs must not be empty.")
+    if not strict:  # a branch's one-element list or tuple is its element
+        pairs = [(p, _unpacking_singleton(fn)) for p, fn in pairs]
+        default = default and _unpacking_singleton(default)
     preds = [p for p, _ in pairs]
     if default is None:
         *pairs, (last, fn) = pairs
@@ -580,6 +585,13 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     for pred, fn in reversed(pairs):
         result = _chained(pred, fn, result, name)
     return result()
+
+
+def _unpacking_singleton(fn):
+    def unpacked():
+        result = fn()
+        return result[0] if isinstance(result, (list, tuple)) and len(result) == 1 else result
+    return unpacked
 
 
 def _asserting(condition, fn, message, preds):
