@@ -78,6 +78,8 @@ def test_cond_output_shapes_merge_to_the_most_specific_compatible():
 def test_cond_errors():
     with pytest.raises(TypeError, match="'true_fn' must be callable"):
         tf.cond(tf.constant(True), 1, lambda: 2)
+    with pytest.raises(TypeError, match=r"cond\(\): 'false_fn' argument required"):
+        tf.cond(tf.constant(True), lambda: 1)
     with pytest.raises(ValueError, match="truth value"):  # as TF's eager cond
         tf.cond(tf.constant([True, False]), lambda: 1, lambda: 2)
     assert tf.cond(tf.constant([False]), lambda: 1, lambda: 2) == 2

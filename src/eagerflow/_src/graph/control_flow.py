@@ -109,6 +109,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
     for role, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
+        if fn is None:
+            raise TypeError(f"cond(): '{role}' argument required")
         if not callable(fn):
             raise TypeError(f"'{role}' must be callable.")
     if context.executing_eagerly():
