@@ -250,6 +250,16 @@ def test_graph_switch_case_is_one_op_over_all_branches():
         assert float(y) == want and float(tape.gradient(y, x)) == want / 2
 
 
+def test_switch_case_refuses_a_non_scalar_index():
+    fns = [lambda: tf.constant(1), lambda: tf.constant(2)]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"must be a scalar.*\[1\]"):
+        tf.switch_case(tf.constant([1]), fns)
+    g = tf.function(lambda i: tf.switch_case(i, fns),
+                    input_signature=[tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be a scalar"):
+        g(tf.constant([1]))
+
+
 def test_graph_switch_case_errors_name_the_branches():
     def call(*fns):
         return tf.function(lambda i: tf.switch_case(i, list(fns)))(tf.constant(0))

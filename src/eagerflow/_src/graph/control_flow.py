@@ -623,8 +623,8 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     if default is None:
         default = fns[-1]
     if context.executing_eagerly():
-        index = int(branch_index.numpy())
-        return (fns[index] if 0 <= index < len(fns) else default)()
+        index = _case_pick(len(fns) + 1, branch_index.numpy())
+        return (fns[index] if index < len(fns) else default)()
     if default is not fns[-1]:
         fns = [*fns, default]
     with context.name_scope(name):  # (TF's op is switch_case/indexed_case)
@@ -636,6 +636,10 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
 def _case_pick(n, index):
     """The branch an index selects: out of range, the last (the default)."""
+    if np.ndim(index) != 0:
+        raise errors.InvalidArgumentError(
+            None, None, "The second input must be a scalar, but it has shape "
+            f"{errors.shape_text(np.shape(index))}")
     return int(index) if 0 <= index < n - 1 else n - 1
 
 
