@@ -436,6 +436,11 @@ def test_while_loop_argument_errors():
         tf.while_loop(1, lambda i: i, [0])
     with pytest.raises(TypeError, match="body must be callable"):
         tf.while_loop(lambda i: True, 1, [0])
+    with pytest.raises(ValueError, match=r"'maximum_iterations' must be a scalar. Received "
+                       r"shape: \(1,\)"):
+        tf.while_loop(lambda i: i < 4, lambda i: (i + 1,), (0,), maximum_iterations=[2])
+    with pytest.raises(ValueError, match="'loop_vars' must be provided."):
+        tf.while_loop(lambda: False, lambda: (), ())
 
 
 # -- gradients through while_loop -----------------------------------------------------------------

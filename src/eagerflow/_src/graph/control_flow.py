@@ -708,7 +708,15 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
     numbers, dtypes may change); the result has the structure of the body's
     last result, its leaves made tensors.
     """
-    limit = None if maximum_iterations is None else int(maximum_iterations)
+    if isinstance(loop_vars, (list, tuple, dict)) and not loop_vars:
+        raise ValueError("'loop_vars' must be provided.")
+    limit = None
+    if maximum_iterations is not None:
+        limit = convert_to_tensor(maximum_iterations)
+        if limit.shape.rank != 0:
+            raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: "
+                             f"{limit.shape}")
+        limit = int(limit.numpy())
     values, n = loop_vars, 0
     check = (_eager_structure_check(loop_vars, limit is not None)
              if isinstance(loop_vars, (list, tuple))
