@@ -11,6 +11,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.op_attrs import list_below_minimum
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import (
@@ -259,7 +260,10 @@ def identity_n(input, name=None):
     >>> tf.identity_n([tf.constant(1), 2.0])
     [<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=2.0>]
     """
-    return list(dispatch(_IDENTITY_N, tuple(as_tensor(t) for t in input), name=name))
+    tensors = tuple(as_tensor(t) for t in input)
+    if not tensors:  # IdentityN takes at least one input
+        raise list_below_minimum("IdentityN", "T", 0, 1, name)
+    return list(dispatch(_IDENTITY_N, tensors, name=name))
 
 
 def _dims_text(dims):
