@@ -878,13 +878,19 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
 def _component_invariants(structure, shape_invariants):
     """The shape invariants, one per loop variable's leaf, made one per component: a
     composite loop variable (a `SparseTensor`, an `Optional`) is carried as its components,
-    whose shapes its type spec gives (unknown numbers of values), as in TF."""
+    whose shapes its type spec gives (unknown numbers of values), as in TF. Its invariant
+    may be a type spec (a `RaggedTensorSpec`), or a shape that its type turns into one (an
+    `IndexedSlices`' or `RaggedTensor`'s dense shape)."""
     out = []
     for value, shape in zip(nest.flatten(structure), nest.flatten(shape_invariants)):
         spec = getattr(value, "_type_spec", None)
         if getattr(spec, "_to_components", None) is None:
             out.append(shape)
             continue
+        if getattr(shape, "_component_specs", None) is not None:  # a spec: its components
+            spec = shape
+        elif hasattr(value, "_shape_invariant_to_type_spec") and shape is not None:
+            spec = value._shape_invariant_to_type_spec(TensorShape(shape))
         components = getattr(spec, "_component_specs", None)
         if components is None:
             components = spec._to_components(value)
