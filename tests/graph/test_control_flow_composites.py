@@ -48,6 +48,22 @@ def test_shape_invariants_of_ragged_and_indexed_slices_loop_variables():
     assert slices(tf.constant([[1.0, 2.0]])).numpy().tolist() == [[1, 2], [2, 4], [1, 2]]
 
 
+def test_a_sparse_loop_variables_invariant_is_its_dense_shapes_shape():
+    def doubling(invariant):
+        @tf.function
+        def f(x):
+            _, s = tf.while_loop(
+                lambda i, s: i < 2, lambda i, s: (i + 1, tf.sparse.concat(0, [s, s])),
+                [0, tf.sparse.from_dense(x)], shape_invariants=[tf.TensorShape([]), invariant])
+            assert s.shape.as_list() == [None, None]  # not the entering (1, 2)
+            return tf.sparse.to_dense(s)
+        return f(tf.constant([[1.0, 0.0]]))
+    assert doubling(tf.TensorShape([2])).numpy().tolist() == [[1.0, 0.0]] * 4
+    with pytest.raises(ValueError, match=r"Expected a shape with 1 dimension. Obtained: "
+                       r"\(None, 2\) which has 2 dimensions."):
+        doubling(tf.TensorShape([None, 2]))
+
+
 def test_optional_as_a_while_loop_variable():
     def total():
         it = iter(tf.data.Dataset.range(4))

@@ -871,8 +871,29 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         results = _identities(results, op_scope, 2, "Exit")
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
-    return nest.pack_sequence_as(structure, with_flows(templates, results),
-                                 expand_composites=True)
+    return nest.pack_sequence_as(_result_structure(structure, shape_invariants),
+                                 with_flows(templates, results), expand_composites=True)
+
+
+def _invariant_spec(value, shape):
+    """The type spec a composite loop variable's invariant `shape` gives it, or None: the
+    invariant itself if a spec, or the spec the value's type makes of a shape."""
+    if getattr(shape, "_component_specs", None) is not None:
+        return shape
+    if shape is not None and hasattr(value, "_shape_invariant_to_type_spec"):
+        return value._shape_invariant_to_type_spec(TensorShape(shape))
+    return None
+
+
+def _result_structure(structure, shape_invariants):
+    """The loop variables' structure as the loop's results have it: a composite variable
+    with an invariant becomes its spec (a `SparseTensor` whose dense shape may change
+    comes back of unknown dimensions, as TF's)."""
+    if shape_invariants is None:
+        return structure
+    leaves = [v if getattr(v, "_type_spec", None) is None else _invariant_spec(v, shape) or v
+              for v, shape in zip(nest.flatten(structure), nest.flatten(shape_invariants))]
+    return nest.pack_sequence_as(structure, leaves)
 
 
 def _component_invariants(structure, shape_invariants):
@@ -887,10 +908,7 @@ def _component_invariants(structure, shape_invariants):
         if getattr(spec, "_to_components", None) is None:
             out.append(shape)
             continue
-        if getattr(shape, "_component_specs", None) is not None:  # a spec: its components
-            spec = shape
-        elif hasattr(value, "_shape_invariant_to_type_spec") and shape is not None:
-            spec = value._shape_invariant_to_type_spec(TensorShape(shape))
+        spec = _invariant_spec(value, shape) or spec
         components = getattr(spec, "_component_specs", None)
         if components is None:
             components = spec._to_components(value)
