@@ -16,7 +16,7 @@ from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import (
     attr_dtype_error, kernel_type_name, register, register_gradient, same_shape, takes_narrow)
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import late, shape_rules
@@ -260,6 +260,8 @@ def identity_n(input, name=None):
     >>> tf.identity_n([tf.constant(1), 2.0])
     [<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=2.0>]
     """
+    if isinstance(input, Tensor) and not context.executing_eagerly():
+        raise TypeError(f"Expected list for 'input' argument to 'IdentityN' Op, not {input}.")
     tensors = tuple(as_tensor(t) for t in input)
     if not tensors:  # IdentityN takes at least one input
         raise list_below_minimum("IdentityN", "T", 0, 1, name)
