@@ -568,7 +568,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             raise TypeError("fn for pred %s must be callable." % (pair[0],))
     if not pairs:  # (TF fails here too, even with a default)
         raise ValueError("pred_fn_pairs must not be empty.")
-    if not strict:  # a branch's one-element list or tuple is its element
+    if not strict and _unpacks_singletons():  # a branch's one-element list is its element
         pairs = [(p, _unpacking_singleton(fn)) for p, fn in pairs]
         default = default and _unpacking_singleton(default)
     preds = [p for p, _ in pairs]
@@ -587,6 +587,12 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     for pred, fn in reversed(pairs):
         result = _chained(pred, fn, result, name)
     return result()
+
+
+def _unpacks_singletons():
+    """Whether `strict=False` applies now: TF unpacks a branch's one-element result eagerly
+    and in TF 1's control flow, not in TF 2's graphs (a `tf.function`)."""
+    return context.executing_eagerly() or (tf1_control_flow is not None and tf1_control_flow())
 
 
 def _unpacking_singleton(fn):
