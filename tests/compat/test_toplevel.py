@@ -160,6 +160,13 @@ def test_inside_function_current_name_scope_and_tuple():
             assert sess.run([out[0], out[2]]) == [1, 2.0]
     eager = tf.tuple([tf.constant(1), tf.constant(2.0)])
     assert [int(t) for t in eager] == [1, 2]
+    with pytest.raises(ValueError, match="'tensors' must have at least one Tensor"):
+        tf.function(lambda: tf.tuple([]))()
+    with pytest.raises(TypeError, match="'control_inputs' must only contain Operation or "
+                       "Tensor. Received: <class 'int'>"):
+        tf.function(lambda: tf.tuple([tf.constant(1)], control_inputs=[5]))()
+    ops = tf.function(lambda: tf.tuple([tf.constant(1)], control_inputs=[tf.no_op()]))()
+    assert [int(t) for t in ops] == [1]
 
 
 def test_warnings_print_through_the_tensorflow_logger():

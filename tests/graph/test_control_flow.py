@@ -78,6 +78,8 @@ def test_cond_output_shapes_merge_to_the_most_specific_compatible():
 def test_cond_errors():
     with pytest.raises(TypeError, match="'true_fn' must be callable"):
         tf.cond(tf.constant(True), 1, lambda: 2)
+    with pytest.raises(TypeError, match=r"cond\(\): 'false_fn' argument required"):
+        tf.cond(tf.constant(True), lambda: 1)
     with pytest.raises(ValueError, match="truth value"):  # as TF's eager cond
         tf.cond(tf.constant([True, False]), lambda: 1, lambda: 2)
     assert tf.cond(tf.constant([False]), lambda: 1, lambda: 2) == 2
@@ -207,6 +209,26 @@ def test_case_argument_errors():
         tf.case((tf.constant(False), lambda: 1))
 
 
+def test_case_unpacks_one_element_results_unless_strict():
+    x = tf.constant(3)
+    pairs = [(x < 4, lambda: [tf.constant(1)])]
+    default = lambda: [tf.constant(3)]
+    assert int(tf.case(pairs, default=default)) == 1  # not [1]
+    strict = tf.case(pairs, default=default, strict=True)
+    assert isinstance(strict, list) and [int(t) for t in strict] == [1]
+    # In a tf.function (TF 2's control flow) TF ignores strict: the list stays a list.
+    g = tf.function(lambda i: tf.case([(i < 4, pairs[0][1])], default=default))
+    out = g(tf.constant(9))
+    assert isinstance(out, list) and [int(t) for t in out] == [3]
+
+
+def test_case_refuses_non_bool_predicates_and_no_pairs():
+    with pytest.raises(TypeError, match="pred must be Tensor of type bool"):
+        tf.case([(tf.constant(1), lambda: 1)], default=lambda: 3)
+    with pytest.raises(ValueError):
+        tf.case([], default=lambda: 3)
+
+
 def test_switch_case_and_its_default():
     fns = [lambda: tf.constant(10), lambda: tf.constant(20), lambda: tf.constant(30)]
     g = tf.function(lambda i: tf.switch_case(i, fns))
@@ -228,6 +250,16 @@ def test_graph_switch_case_is_one_op_over_all_branches():
             tape.watch(x)
             y = g(tf.constant(i), x)
         assert float(y) == want and float(tape.gradient(y, x)) == want / 2
+
+
+def test_switch_case_refuses_a_non_scalar_index():
+    fns = [lambda: tf.constant(1), lambda: tf.constant(2)]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"must be a scalar.*\[1\]"):
+        tf.switch_case(tf.constant([1]), fns)
+    g = tf.function(lambda i: tf.switch_case(i, fns),
+                    input_signature=[tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be a scalar"):
+        g(tf.constant([1]))
 
 
 def test_graph_switch_case_errors_name_the_branches():
@@ -406,6 +438,11 @@ def test_while_loop_argument_errors():
         tf.while_loop(1, lambda i: i, [0])
     with pytest.raises(TypeError, match="body must be callable"):
         tf.while_loop(lambda i: True, 1, [0])
+    with pytest.raises(ValueError, match=r"'maximum_iterations' must be a scalar. Received "
+                       r"shape: \(1,\)"):
+        tf.while_loop(lambda i: i < 4, lambda i: (i + 1,), (0,), maximum_iterations=[2])
+    with pytest.raises(ValueError, match="'loop_vars' must be provided."):
+        tf.while_loop(lambda: False, lambda: (), ())
 
 
 # -- gradients through while_loop -----------------------------------------------------------------

@@ -25,6 +25,45 @@ def test_sparse_tensor_loop_variable_eagerly_and_in_function():
         assert x.shape.as_list() == [2, 2]
 
 
+def test_shape_invariants_of_ragged_and_indexed_slices_loop_variables():
+    @tf.function
+    def ragged(x):
+        r = tf.RaggedTensor.from_row_lengths(x, [1, 1])
+        _, r = tf.while_loop(
+            lambda i, r: i < 2, lambda i, r: (i + 1, tf.concat([r, r], 0)), [0, r],
+            shape_invariants=[tf.TensorShape([]), tf.RaggedTensorSpec([None, None], tf.float32)])
+        return r.row_lengths()
+    assert ragged(tf.constant([1.0, 2.0])).numpy().tolist() == [1] * 8
+
+    @tf.function
+    def slices(x):
+        s = tf.IndexedSlices(x, tf.constant([0]), tf.constant([3, 2]))
+        _, s = tf.while_loop(
+            lambda i, s: i < 2,
+            lambda i, s: (i + 1, tf.IndexedSlices(tf.concat([s.values, s.values], 0),
+                                                  tf.concat([s.indices, s.indices + 1], 0),
+                                                  s.dense_shape)),
+            [0, s], shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 2])])
+        return tf.convert_to_tensor(s)
+    assert slices(tf.constant([[1.0, 2.0]])).numpy().tolist() == [[1, 2], [2, 4], [1, 2]]
+
+
+def test_a_sparse_loop_variables_invariant_is_its_dense_shapes_shape():
+    def doubling(invariant):
+        @tf.function
+        def f(x):
+            _, s = tf.while_loop(
+                lambda i, s: i < 2, lambda i, s: (i + 1, tf.sparse.concat(0, [s, s])),
+                [0, tf.sparse.from_dense(x)], shape_invariants=[tf.TensorShape([]), invariant])
+            assert s.shape.as_list() == [None, None]  # not the entering (1, 2)
+            return tf.sparse.to_dense(s)
+        return f(tf.constant([[1.0, 0.0]]))
+    assert doubling(tf.TensorShape([2])).numpy().tolist() == [[1.0, 0.0]] * 4
+    with pytest.raises(ValueError, match=r"Expected a shape with 1 dimension. Obtained: "
+                       r"\(None, 2\) which has 2 dimensions."):
+        doubling(tf.TensorShape([None, 2]))
+
+
 def test_optional_as_a_while_loop_variable():
     def total():
         it = iter(tf.data.Dataset.range(4))

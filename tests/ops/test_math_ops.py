@@ -219,6 +219,14 @@ def test_saturate_cast_ranges():
 def test_identities():
     assert tf.stop_gradient([1, 2]).numpy().tolist() == [1, 2]
     assert [t.dtype for t in tf.identity_n([1, 2.0])] == [tf.int32, tf.float32]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Length for attr 'T' of 0 must be at least minimum 1"):
+        tf.identity_n([])
+    with pytest.raises(ValueError, match="'IdentityN' Op passed list of length 0 less than"):
+        tf.function(lambda: tf.identity_n([]))()
+    assert [int(t) for t in tf.identity_n(tf.constant([1, 2]))] == [1, 2]  # eagerly, its rows
+    with pytest.raises(TypeError, match="Expected list for 'input' argument to 'IdentityN'"):
+        tf.function(lambda: tf.identity_n(tf.constant([1, 2])))()
     assert tf.ensure_shape(tf.zeros([2, 3]), [None, 3]).shape == (2, 3)
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"input \[2,3\] is not compatible with expected shape \[\?,4\]"):

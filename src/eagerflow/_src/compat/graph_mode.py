@@ -23,6 +23,7 @@ from eagerflow._src.autodiff import gradient_names
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core import tensor_shape
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph import control_flow
@@ -565,6 +566,14 @@ def tuple_(tensors, control_inputs=None, name=None):
     """`tensors` (None kept) through identities that wait for all of them (and for
     `control_inputs`) in a TF 1 graph."""
     from eagerflow._src.ops.cast_ops import identity  # noqa: PLC0415
+    if context.executing_eagerly():  # nothing to wait for: TF gives them back as they are
+        return tensors
+    for c in control_inputs or ():
+        if not isinstance(c, (Tensor, context.Operation)):
+            raise TypeError(f"'control_inputs' must only contain Operation or Tensor. "
+                            f"Received: {type(c)}")
+    if not control_inputs and all(t is None for t in tensors):
+        raise ValueError(f"'tensors' must have at least one Tensor. Received: {tensors}.")
     graph = v1_graph()
     if graph is None:
         return [None if t is None else identity(t) for t in tensors]

@@ -384,6 +384,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     if v1:
         _check_v1_pred(pred, name)
     results = {}
+    unpack = not strict and (v1 or context.executing_eagerly())  # (TF 2's graphs: never)
 
     def unpacked(fn, which):
         if not callable(fn):
@@ -393,7 +394,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
             out = fn()
             if v1 and out is None:  # (TF 1's cond says so as the branch is built)
                 raise ValueError(f"'{which}' must have a return value.")
-            if not strict and isinstance(out, (list, tuple)) and len(out) == 1:
+            if unpack and isinstance(out, (list, tuple)) and len(out) == 1:
                 out = out[0]
             results[which] = out
             return out

@@ -109,6 +109,8 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     <tf.Tensor: shape=(), dtype=int32, numpy=1>
     """
     for role, fn in (("true_fn", true_fn), ("false_fn", false_fn)):
+        if fn is None:
+            raise TypeError(f"cond(): '{role}' argument required")
         if not callable(fn):
             raise TypeError(f"'{role}' must be callable.")
     if context.executing_eagerly():
@@ -560,10 +562,15 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
         if not isinstance(pair[0], Tensor):
             raise TypeError(f"pred must be a Tensor, got: {pair[0]}")
+        if not pair[0].dtype.is_bool:
+            raise TypeError(f"pred must be Tensor of type bool: {pair[0]}")
         if not callable(pair[1]):
             raise TypeError("fn for pred %s must be callable." % (pair[0],))
-    if not pairs and default is None:
+    if not pairs:  # (TF fails here too, even with a default)
         raise ValueError("pred_fn_pairs must not be empty.")
+    if not strict and _unpacks_singletons():  # a branch's one-element list is its element
+        pairs = [(p, _unpacking_singleton(fn)) for p, fn in pairs]
+        default = default and _unpacking_singleton(default)
     preds = [p for p, _ in pairs]
     if default is None:
         *pairs, (last, fn) = pairs
@@ -580,6 +587,19 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     for pred, fn in reversed(pairs):
         result = _chained(pred, fn, result, name)
     return result()
+
+
+def _unpacks_singletons():
+    """Whether `strict=False` applies now: TF unpacks a branch's one-element result eagerly
+    and in TF 1's control flow, not in TF 2's graphs (a `tf.function`)."""
+    return context.executing_eagerly() or (tf1_control_flow is not None and tf1_control_flow())
+
+
+def _unpacking_singleton(fn):
+    def unpacked():
+        result = fn()
+        return result[0] if isinstance(result, (list, tuple)) and len(result) == 1 else result
+    return unpacked
 
 
 def _asserting(condition, fn, message, preds):
@@ -609,8 +629,8 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     if default is None:
         default = fns[-1]
     if context.executing_eagerly():
-        index = int(branch_index.numpy())
-        return (fns[index] if 0 <= index < len(fns) else default)()
+        index = _case_pick(len(fns) + 1, branch_index.numpy())
+        return (fns[index] if index < len(fns) else default)()
     if default is not fns[-1]:
         fns = [*fns, default]
     with context.name_scope(name):  # (TF's op is switch_case/indexed_case)
@@ -622,6 +642,10 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
 
 def _case_pick(n, index):
     """The branch an index selects: out of range, the last (the default)."""
+    if np.ndim(index) != 0:
+        raise errors.InvalidArgumentError(
+            None, None, "The second input must be a scalar, but it has shape "
+            f"{errors.shape_text(np.shape(index))}")
     return int(index) if 0 <= index < n - 1 else n - 1
 
 
@@ -690,7 +714,15 @@ def _eager_while(cond, body, loop_vars, maximum_iterations):
     numbers, dtypes may change); the result has the structure of the body's
     last result, its leaves made tensors.
     """
-    limit = None if maximum_iterations is None else int(maximum_iterations)
+    if isinstance(loop_vars, (list, tuple, dict)) and not loop_vars:
+        raise ValueError("'loop_vars' must be provided.")
+    limit = None
+    if maximum_iterations is not None:
+        limit = convert_to_tensor(maximum_iterations)
+        if limit.shape.rank != 0:
+            raise ValueError(f"'maximum_iterations' must be a scalar. Received shape: "
+                             f"{limit.shape}")
+        limit = int(limit.numpy())
     values, n = loop_vars, 0
     check = (_eager_structure_check(loop_vars, limit is not None)
              if isinstance(loop_vars, (list, tuple))
@@ -845,20 +877,44 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         results = _identities(results, op_scope, 2, "Exit")
     if not back_prop:  # as TF's graph loops (eagerly, TF ignores it too)
         results = [cast_ops.stop_gradient(r) for r in results]
-    return nest.pack_sequence_as(structure, with_flows(templates, results),
-                                 expand_composites=True)
+    return nest.pack_sequence_as(_result_structure(structure, shape_invariants),
+                                 with_flows(templates, results), expand_composites=True)
+
+
+def _invariant_spec(value, shape):
+    """The type spec a composite loop variable's invariant `shape` gives it, or None: the
+    invariant itself if a spec, or the spec the value's type makes of a shape."""
+    if getattr(shape, "_component_specs", None) is not None:
+        return shape
+    if shape is not None and hasattr(value, "_shape_invariant_to_type_spec"):
+        return value._shape_invariant_to_type_spec(TensorShape(shape))
+    return None
+
+
+def _result_structure(structure, shape_invariants):
+    """The loop variables' structure as the loop's results have it: a composite variable
+    with an invariant becomes its spec (a `SparseTensor` whose dense shape may change
+    comes back of unknown dimensions, as TF's)."""
+    if shape_invariants is None:
+        return structure
+    leaves = [v if getattr(v, "_type_spec", None) is None else _invariant_spec(v, shape) or v
+              for v, shape in zip(nest.flatten(structure), nest.flatten(shape_invariants))]
+    return nest.pack_sequence_as(structure, leaves)
 
 
 def _component_invariants(structure, shape_invariants):
     """The shape invariants, one per loop variable's leaf, made one per component: a
     composite loop variable (a `SparseTensor`, an `Optional`) is carried as its components,
-    whose shapes its type spec gives (unknown numbers of values), as in TF."""
+    whose shapes its type spec gives (unknown numbers of values), as in TF. Its invariant
+    may be a type spec (a `RaggedTensorSpec`), or a shape that its type turns into one (an
+    `IndexedSlices`' or `RaggedTensor`'s dense shape)."""
     out = []
     for value, shape in zip(nest.flatten(structure), nest.flatten(shape_invariants)):
         spec = getattr(value, "_type_spec", None)
         if getattr(spec, "_to_components", None) is None:
             out.append(shape)
             continue
+        spec = _invariant_spec(value, shape) or spec
         components = getattr(spec, "_component_specs", None)
         if components is None:
             components = spec._to_components(value)

@@ -11,11 +11,12 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.op_attrs import list_below_minimum
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import (
     attr_dtype_error, kernel_type_name, register, register_gradient, same_shape, takes_narrow)
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import late, shape_rules
@@ -259,7 +260,12 @@ def identity_n(input, name=None):
     >>> tf.identity_n([tf.constant(1), 2.0])
     [<tf.Tensor: shape=(), dtype=int32, numpy=1>, <tf.Tensor: shape=(), dtype=float32, numpy=2.0>]
     """
-    return list(dispatch(_IDENTITY_N, tuple(as_tensor(t) for t in input), name=name))
+    if isinstance(input, Tensor) and not context.executing_eagerly():
+        raise TypeError(f"Expected list for 'input' argument to 'IdentityN' Op, not {input}.")
+    tensors = tuple(as_tensor(t) for t in input)
+    if not tensors:  # IdentityN takes at least one input
+        raise list_below_minimum("IdentityN", "T", 0, 1, name)
+    return list(dispatch(_IDENTITY_N, tensors, name=name))
 
 
 def _dims_text(dims):

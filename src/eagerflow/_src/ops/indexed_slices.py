@@ -41,6 +41,13 @@ class IndexedSlices:
     def _type_spec(self):  # a composite: tf.function returns it, nest expands it
         return IndexedSlicesSpec.from_value(self)
 
+    def _shape_invariant_to_type_spec(self, shape):
+        """The spec of the slices a loop carries when `shape` is their dense shape's
+        invariant (any number of slices)."""
+        return IndexedSlicesSpec(shape, self.dtype, self._indices.dtype,
+                                 None if self._dense_shape is None else self._dense_shape.dtype,
+                                 [None])
+
     def __tf_tensor__(self, dtype=None, name=None):
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "

@@ -79,6 +79,16 @@ class SparseTensor:
     def _type_spec(self):
         return SparseTensorSpec(self.shape, self.dtype)
 
+    def _shape_invariant_to_type_spec(self, shape):
+        """The spec of the sparse tensors a loop carries when `shape`, the invariant of
+        their ``dense_shape`` vector, says only their rank (TF's convention)."""
+        if shape.rank is not None and shape.rank != 1:
+            raise ValueError(f"Expected a shape with 1 dimension. Obtained: {shape} which has "
+                             f"{shape.rank} dimensions.")
+        rank = None if shape.rank is None else shape[0]
+        return SparseTensorSpec(TensorShape(None if rank is None else [None] * rank),
+                                self.dtype)
+
     @classmethod
     def from_value(cls, sparse_tensor_value):
         if isinstance(sparse_tensor_value, SparseTensor):

@@ -734,6 +734,10 @@ class RaggedTensor(NestedRows):
     def _type_spec(self):
         return RaggedTensorSpec.from_value(self)
 
+    def _shape_invariant_to_type_spec(self, shape):
+        """The spec of the ragged tensors a loop carries when `shape` is their invariant."""
+        return RaggedTensorSpec(shape, self.dtype, self.ragged_rank, self.row_splits.dtype)
+
 
 class _RaggedGradient:
     """TF's composite-gradient protocol: gradients of a ragged tensor are those of its flat
