@@ -120,3 +120,32 @@ def test_batch_renormalization_updates_all_its_statistics_with_a_training_placeh
         "renorm_stddev": [0.9078, 0.9177, 0.9169]}
     for name, values in want.items():
         np.testing.assert_allclose(got[name], values, atol=1e-4, err_msg=name)
+
+
+def test_layers_and_cells_take_the_variable_scopes_initializer_in_graphs_and_eagerly():
+    # TF 1's layers leave their kernels' initializer to get_variable: the enclosing
+    # scope's (DCGAN-style `variable_scope(..., initializer=...)`), else Glorot uniform
+    def build():
+        with tf1.variable_scope("a", initializer=tf1.constant_initializer(0.1)):
+            dense = tf1.layers.dense(tf.ones([1, 3]), 2)
+            conv = tf1.layers.conv2d(tf.ones([1, 4, 4, 1]), 2, 3, name="c")
+            cell = tf1.nn.rnn_cell.GRUCell(2)
+            tf1.nn.dynamic_rnn(cell, tf.ones([1, 2, 3]), dtype=tf.float32, scope="g")
+            given = tf1.layers.Dense(2, kernel_initializer=tf1.ones_initializer())
+            given(tf.ones([1, 3]))
+        return dense, conv, cell, given
+
+    dense, conv, cell, given = build()  # eagerly
+    np.testing.assert_allclose(dense.numpy(), [[0.3, 0.3]], rtol=1e-6)
+    np.testing.assert_allclose(conv.numpy(), np.full((1, 2, 2, 2), 0.9), rtol=1e-6)
+    assert [(v.name, float(v.numpy().flat[0])) for v in cell.weights[::2]] == [
+        ("a/g/gru_cell/gates/kernel:0", pytest.approx(0.1)),
+        ("a/g/gru_cell/candidate/kernel:0", pytest.approx(0.1))]
+    assert given.kernel.name == "a/dense_1/kernel:0" and given.kernel.numpy().min() == 1.0
+    assert tf1.layers.Dense(2).get_config()["kernel_initializer"] is None
+    with tf.Graph().as_default():
+        dense, conv, _, _ = build()
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            np.testing.assert_allclose(sess.run(dense), [[0.3, 0.3]], rtol=1e-6)
+            np.testing.assert_allclose(sess.run(conv), np.full((1, 2, 2, 2), 0.9), rtol=1e-6)

@@ -5,7 +5,9 @@ scope of its own (``dense/kernel:0``, then ``dense_1/...``; a `name` with
 ``reuse=True`` shares the variables of the layer of that name), builds its ops
 in that scope's name scope, and adds the updates of its moving statistics
 (batch normalization's) to the ``UPDATE_OPS`` collection, to be run with the
-training step. Eagerly (and inside a `function`) they are the Keras layers.
+training step. Eagerly too their variables come from `get_variable` in their scope
+(its names, and its initializer where the layer is given none); inside a `function`
+they are the Keras layers.
 The functions (`dense`, `conv2d`, ...) make a layer and call it once;
 `dropout` and `batch_normalization` default to inference (``training=False``).
 
@@ -16,6 +18,7 @@ The functions (`dense`, `conv2d`, ...) make a layer and call it once;
 >>> [v.name for v in g.get_collection("variables")], y.name
 (['dense/kernel:0', 'dense/bias:0'], 'dense/BiasAdd:0')
 """
+import inspect
 import os
 import sys
 import warnings
@@ -47,7 +50,14 @@ class _Scoped:
     """What TF 1's layers add to a Keras layer: variables from `get_variable` in the
     layer's variable scope, ops in its name scope, updates collected (in v1 graphs)."""
 
+    # {parameter: position}: the initializers TF 1's layers leave to `get_variable` by default
+    # (the variable scope's initializer, else Glorot uniform); see `_layer`
+    _scope_initialized = {}
+
     def __init__(self, *args, **kwargs):
+        for key, position in self._scope_initialized.items():
+            if key not in kwargs and len(args) <= position:
+                kwargs[key] = None
         self._reuse = kwargs.pop("_reuse", None)
         scope = kwargs.pop("_scope", None)
         name = kwargs.get("name")
@@ -88,8 +98,9 @@ class _Scoped:
         scope_name = kwargs.pop("scope", None)
         graph = v1_graph()
         if graph is None:
-            if vs.shim_store() is None:
-                return super().__call__(inputs, *args, **kwargs)
+            if vs.shim_store() is None and not context.executing_eagerly():
+                return super().__call__(inputs, *args, **kwargs)  # (in a function: Keras's)
+            # (eagerly as in a graph: the scope's names and initializer)
             return self._shim_call(scope_name, inputs, args, kwargs)
         self._enter_scope(scope_name)
         start = len(graph.get_operations())
@@ -181,7 +192,12 @@ class _Scoped:
 
 
 def _layer(name, keras_class, doc):
-    cls = type(name, (_Scoped, keras_class), {"__doc__": doc, "__module__": __name__})
+    parameters = list(inspect.signature(keras_class.__init__).parameters)[1:]
+    scope_initialized = {key: parameters.index(key) for key in (
+        "kernel_initializer", "depthwise_initializer", "pointwise_initializer")
+        if key in parameters}
+    cls = type(name, (_Scoped, keras_class), {"__doc__": doc, "__module__": __name__,
+                                               "_scope_initialized": scope_initialized})
     return export(f"compat.v1.layers.{name}")(cls)
 
 
@@ -309,7 +325,7 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     """``activation(inputs @ kernel + bias)`` by a new `Dense` layer."""
     _deprecated("dense", "Dense")
     layer = Dense(units, activation=activation, use_bias=use_bias,
-                  kernel_initializer=kernel_initializer or "glorot_uniform",
+                  kernel_initializer=kernel_initializer,
                   bias_initializer=bias_initializer or _zeros(),
                   kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
                   activity_regularizer=activity_regularizer,
@@ -338,14 +354,14 @@ def _conv_function(cls, rank, function_name, transpose=False, separable=False):
                       _scope=name, _reuse=reuse)
         if separable:
             common.update(dilation_rate=dilation_rate, depth_multiplier=depth_multiplier,
-                          depthwise_initializer=depthwise_initializer or "glorot_uniform",
-                          pointwise_initializer=pointwise_initializer or "glorot_uniform",
+                          depthwise_initializer=depthwise_initializer,
+                          pointwise_initializer=pointwise_initializer,
                           depthwise_regularizer=depthwise_regularizer,
                           pointwise_regularizer=pointwise_regularizer,
                           depthwise_constraint=depthwise_constraint,
                           pointwise_constraint=pointwise_constraint)
         else:
-            common.update(kernel_initializer=kernel_initializer or "glorot_uniform",
+            common.update(kernel_initializer=kernel_initializer,
                           kernel_regularizer=kernel_regularizer,
                           kernel_constraint=kernel_constraint)
             if not transpose:
