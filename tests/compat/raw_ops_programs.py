@@ -270,6 +270,10 @@ def samples(tf):
     out["StatelessMultinomial"] = dict(logits=[[0.0, 1.0, 2.0]], num_samples=4, seed=[3, 4])
     out["StatelessRandomBinomial"] = dict(shape=[3], seed=[1, 2], counts=[5.0, 9.0, 2.0],
                                           probs=[0.5, 0.1, 0.9])
+    for kind in ("Sum", "Mean", "SqrtN"):
+        out[f"SparseSegment{kind}"] = dict(data=f, indices=[1, 0, 1], segment_ids=[0, 0, 2])
+        out[f"SparseSegment{kind}WithNumSegments"] = dict(
+            data=f, indices=[1, 0, 1], segment_ids=[0, 0, 2], num_segments=4)
     _more(tf, out, f, g, image, s)
     return out
 

@@ -137,3 +137,31 @@ SPECS += [
                       np.array([[1, 1]]), v[2:], np.array([2, 2])],
            grad="no gradient in TF (LookupError)"),
 ]
+
+
+def _segment(fn, num_segments=None):
+    def run(data):
+        return fn(data, tf.constant([0, 2, 1, 2]), tf.constant([0, 0, 2, 2]),
+                  num_segments=num_segments)
+    return run
+
+
+def _segment_ref(kind, rows=3):
+    def ref(data):
+        out = np.zeros((rows,) + data.shape[1:], data.dtype)
+        for i, s in zip([0, 2, 1, 2], [0, 0, 2, 2]):
+            out[s] += data[i]
+        scale = {"Sum": 1.0, "Mean": 0.5, "SqrtN": 1 / np.sqrt(2.0)}[kind]
+        out[[0, 2]] *= scale
+        return out
+    return ref
+
+
+_SEGMENT_DATA = np.array([[1.5, -2.0], [0.25, 3.0], [4.0, -1.0]], np.float32)
+for _kind, _fn in (("Sum", tf.sparse.segment_sum), ("Mean", tf.sparse.segment_mean),
+                   ("SqrtN", tf.sparse.segment_sqrt_n)):
+    SPECS += [
+        OpSpec(f"SparseSegment{_kind}", _segment(_fn), [_SEGMENT_DATA], _segment_ref(_kind)),
+        OpSpec(f"SparseSegment{_kind}WithNumSegments", _segment(_fn, 4), [_SEGMENT_DATA],
+               _segment_ref(_kind, 4)),
+    ]

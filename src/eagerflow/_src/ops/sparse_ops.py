@@ -641,22 +641,6 @@ def _check_matmul_indices(indices, adjoint_a, inner, outer):
                     f"{name} ({indices[i, at]}) from index[{i},{at}] out of bounds (>={bound})")
 
 
-def _segment_counts(rows, segment_ids, num_segments):
-    ones = array_ops.ones_like(segment_ids, dtype=rows.dtype)
-    if num_segments is None:
-        counts = reduction_ops.segment_sum(ones, segment_ids)
-    else:
-        counts = reduction_ops.unsorted_segment_sum(ones, segment_ids, num_segments)
-    return reduction_ops.trailing_ones(math_ops.maximum(counts, 1), rows,
-                                       array_ops.ones([1], _d.int32))
-
-
-def _summed(rows, segment_ids, num_segments):
-    if num_segments is None:
-        return reduction_ops.segment_sum(rows, segment_ids)
-    return reduction_ops.unsorted_segment_sum(rows, segment_ids, num_segments)
-
-
 _SEGMENT_REAL = (_d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64,
                  _d.bfloat16, _d.uint16, _d.float16, _d.uint32, _d.uint64)  # TF's order
 _SEGMENT_FLOAT = (_d.bfloat16, _d.float16, _d.float32, _d.float64)
@@ -674,64 +658,149 @@ def _checked(kind, data, indices, segment_ids, num_segments, allowed):
     if not context.executing_eagerly():
         return data, indices, segment_ids
 
-    def bad(message):
-        return errors.eager_error(errors.InvalidArgumentError, op_name, message, name=None)
-    idx, ids = indices.numpy().reshape(-1), segment_ids.numpy().reshape(-1)
-    if idx.size != ids.size:
-        raise bad("segment_ids and indices should have same size.")
-    rows = int(ids[-1]) + 1 if ids.size else 0
-    if num_segments is not None:
-        wanted = get_static_value(convert_to_tensor(num_segments))
-        if wanted is not None and ids.size and int(wanted) < rows:
-            raise bad("segment ids must be < num_segments")
-        rows = rows if wanted is None else int(wanted)
-    if ids.size > 1 and (np.diff(ids) < 0).any():
-        raise bad("segment ids are not increasing")
-    if ids.size and ids[0] < 0:
-        raise bad(f"Segment id {int(ids[0])} out of range [0, {rows}), possibly because "
-                  f"'segment_ids' input is not sorted.")
-    size = data.shape[0] if data.shape.rank else 0
-    wrong = np.flatnonzero((idx < 0) | (idx >= size))
-    if wrong.size:
-        i = int(wrong[0])
-        raise bad(f"Bad: indices[{i}] == {int(idx[i])} out of range [0, {size})")
+    wanted = None if num_segments is None else get_static_value(convert_to_tensor(num_segments))
+    message = _segment_error(indices.numpy().reshape(-1), segment_ids.numpy().reshape(-1),
+                             data.shape[0] if data.shape.rank else 0,
+                             None if wanted is None else int(wanted))
+    if message is not None:
+        raise errors.eager_error(errors.InvalidArgumentError, op_name, message, name=None)
     return data, indices, segment_ids
 
 
-def _rows(data, indices, sparse_gradient):
-    """``data[indices]``; its gradient is dense unless `sparse_gradient`, then (as TF's)
-    `IndexedSlices` of each index once, in increasing order, its rows' gradients summed."""
-    data = as_tensor(data)
-    if sparse_gradient:
-        # the distinct indices, sorted, gathered first: the second gather's gradient sums
-        # the rows of each (the first one's takes it as dense values)
-        distinct = reduction_ops.sort(reduction_ops.unique(indices)[0])
-        positions = array_ops.searchsorted(distinct, indices, out_type=distinct.dtype)
-        return array_ops.gather(array_ops.gather(data, distinct), positions)
-    # gathered from a leading unit axis: gather's gradient for axis 1 is a dense tensor
-    return array_ops.squeeze(array_ops.gather(array_ops.expand_dims(data, 0), indices, axis=1),
-                             [0])
+def _segment_error(idx, ids, size, num_segments=None):
+    """TF's message for the first fault of SparseSegment<kind>'s vectors `idx` and `ids`
+    (rows `size` of data; `num_segments` None when not given), or None."""
+    if idx.size != ids.size:
+        return "segment_ids and indices should have same size."
+    rows = int(ids[-1]) + 1 if ids.size else 0
+    if num_segments is not None:
+        if ids.size and num_segments < rows:
+            return "segment ids must be < num_segments"
+        rows = num_segments
+    elif rows < 1 and ids.size:  # (the last id negative: the rows it gives are none)
+        return "segment ids must be >= 0"
+    if ids.size > 1 and (np.diff(ids) < 0).any():
+        return "segment ids are not increasing"
+    if ids.size and ids[0] < 0:
+        return (f"Segment id {int(ids[0])} out of range [0, {rows}), possibly because "
+                f"'segment_ids' input is not sorted.")
+    wrong = np.flatnonzero((idx < 0) | (idx >= size))
+    if wrong.size:
+        i = int(wrong[0])
+        return f"Bad: indices[{i}] == {int(idx[i])} out of range [0, {size})"
+    return None
+
+
+# -- SparseSegment{Sum,Mean,SqrtN}[WithNumSegments]: the ops of tf.raw_ops --------------------
+def _sparse_segment_kernel(kind):
+    """The kernel of op SparseSegment<kind>[WithNumSegments]: the rows ``data[indices]``
+    summed per sorted segment id, a mean or a sum over the square root of the count times
+    the reciprocal of it (as `segment_mean` and `segment_sqrt_n` compute)."""
+    def kernel(xp, data, indices, segment_ids, num_segments=None, sparse_gradient=False):
+        data, idx, ids = np.asarray(data), np.asarray(indices), np.asarray(segment_ids)
+        if idx.ndim != 1:
+            raise _invalid("indices should be a vector.")
+        if ids.ndim != 1:
+            raise _invalid("segment_ids should be a vector.")
+        if data.ndim == 0:
+            raise _invalid("Shape must be at least rank 1 but is rank 0")
+        wanted = None if num_segments is None else int(np.asarray(num_segments))
+        message = _segment_error(idx, ids, data.shape[0], wanted)
+        if message is not None:
+            raise _invalid(message)
+        rows = wanted if wanted is not None else (int(ids[-1]) + 1 if ids.size else 0)
+        # (TF sums half and bfloat16 rows in float32, rounding the result once)
+        wide = np.float32 if data.dtype in _NARROW_FLOATS else data.dtype
+        out = np.zeros((rows,) + data.shape[1:], wide)
+        np.add.at(out, ids, data[idx].astype(wide))
+        if kind != "Sum":
+            counts = np.maximum(np.bincount(ids, minlength=rows), 1).astype(wide)
+            scale = np.reciprocal(counts if kind == "Mean" else np.sqrt(counts))
+            out = out * scale.reshape((rows,) + (1,) * (data.ndim - 1))
+        return out.astype(data.dtype, copy=False)
+    return kernel
+
+
+_NARROW_FLOATS = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
+
+
+def _sparse_segment_rule(data, indices, segment_ids, num_segments=None,
+                         sparse_gradient=False):
+    if data.shape.rank is None:
+        return unknown_shape(), data.dtype
+    known = None if num_segments is None else shape_rules.known_value(num_segments)
+    rows = None if known is None else int(np.asarray(known).reshape(-1)[0])
+    return TensorShape([rows]).concatenate(data.shape[1:]), data.dtype
+
+
+def _sparse_segment_grad(kind):
+    def grad_fn(op, grad):
+        data, indices, segment_ids = op.inputs[:3]
+        ids = segment_ids
+        if kind != "Sum":  # each row's share: the reciprocal the forward pass scaled by
+            counts = reduction_ops.unsorted_segment_sum(
+                array_ops.ones_like(ids, dtype=grad.dtype), ids, array_ops.shape(grad)[0])
+            counts = math_ops.maximum(counts, array_ops.ones_like(counts))
+            if kind == "SqrtN":
+                counts = math_ops.sqrt(counts)
+            grad = math_ops.multiply(grad, reduction_ops.trailing_ones(
+                math_ops.reciprocal(counts), grad, ids))
+        rows = array_ops.gather(grad, ids)
+        if op.attrs.get("sparse_gradient"):
+            # TF's: IndexedSlices of each index once, in increasing order
+            distinct = reduction_ops.sort(reduction_ops.unique(indices)[0])
+            at = array_ops.searchsorted(distinct, indices, out_type=distinct.dtype)
+            values = reduction_ops.unsorted_segment_sum(rows, at, array_ops.size(distinct))
+            data_grad = IndexedSlices(values, distinct, array_ops.shape(data))
+        else:
+            data_grad = reduction_ops.unsorted_segment_sum(rows, indices,
+                                                           array_ops.shape(data)[0])
+        return [data_grad] + [None] * (len(op.inputs) - 1)
+    return grad_fn
+
+
+_SPARSE_SEGMENT_OPS = {}
+for _kind, _types in (("Sum", _SEGMENT_REAL), ("Mean", _SEGMENT_FLOAT),
+                      ("SqrtN", _SEGMENT_FLOAT)):
+    for _counted in (False, True):
+        _name = f"SparseSegment{_kind}" + ("WithNumSegments" if _counted else "")
+        _op = _SPARSE_SEGMENT_OPS[_kind, _counted] = register(_name, _sparse_segment_kernel(_kind), _sparse_segment_rule,
+                       dtypes=_types, input_names=("data",))
+        tf_nodes[_op] = NodeForm(types=dict({"T": 0, "Tidx": 1, "Tsegmentids": 2},
+                                            **({"Tnumsegments": 3} if _counted else {})))
+        tf_args[_op] = ("data", "indices", "segment_ids") + (
+            ("num_segments",) if _counted else ())
+        tf_defaults[_op] = {"sparse_gradient": False}
+        batching_rules[_op] = PER_ELEMENT
+        registry.register_gradient(_name)(_sparse_segment_grad(_kind))
+
+
+def _sparse_segment(kind, data, indices, segment_ids, num_segments, sparse_gradient, name):
+    """Op SparseSegment<kind>[WithNumSegments] of the arguments checked as TF checks them."""
+    data, indices, segment_ids = _checked(kind, data, indices, segment_ids, num_segments,
+                                          _SEGMENT_REAL if kind == "Sum" else _SEGMENT_FLOAT)
+    inputs = (data, indices, segment_ids)
+    if num_segments is not None:
+        inputs += (as_tensor(num_segments),)
+    return dispatch(_SPARSE_SEGMENT_OPS[kind, num_segments is not None], inputs,
+                    {"sparse_gradient": bool(sparse_gradient)}, name)
 
 
 @export("sparse.segment_sum")
 def segment_sum(data, indices, segment_ids, num_segments=None, name=None,
                 sparse_gradient=False):
-    """Sums the rows ``data[indices]`` per (sorted) segment id."""
-    data, indices, segment_ids = _checked("Sum", data, indices, segment_ids, num_segments,
-                                          _SEGMENT_REAL)
-    return _summed(_rows(data, indices, sparse_gradient), segment_ids, num_segments)
+    """Sums the rows ``data[indices]`` per (sorted) segment id; with `sparse_gradient`
+    the gradient of `data` is `IndexedSlices` (each index once, in increasing order)."""
+    return _sparse_segment("Sum", data, indices, segment_ids, num_segments, sparse_gradient,
+                           name)
 
 
 @export("sparse.segment_mean")
 def segment_mean(data, indices, segment_ids, num_segments=None, name=None,
                  sparse_gradient=False):
     """The mean of the rows ``data[indices]`` per segment id (0 for empty segments)."""
-    data, indices, segment_ids = _checked("Mean", data, indices, segment_ids, num_segments,
-                                          _SEGMENT_FLOAT)
-    rows = _rows(data, indices, sparse_gradient)
-    # (times the rounded reciprocal of the count, as TF's kernel and its gradient round)
-    return math_ops.multiply(_summed(rows, segment_ids, num_segments), math_ops.reciprocal(
-        _segment_counts(rows, segment_ids, num_segments)))
+    return _sparse_segment("Mean", data, indices, segment_ids, num_segments, sparse_gradient,
+                           name)
 
 
 @export("sparse.segment_sqrt_n")
@@ -739,11 +808,8 @@ def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
                    sparse_gradient=False):
     """The sum of the rows ``data[indices]`` per segment id over the square root of their
     number (0 for empty segments)."""
-    data, indices, segment_ids = _checked("SqrtN", data, indices, segment_ids, num_segments,
-                                          _SEGMENT_FLOAT)
-    rows = _rows(data, indices, sparse_gradient)
-    return math_ops.multiply(_summed(rows, segment_ids, num_segments), math_ops.reciprocal(
-        math_ops.sqrt(_segment_counts(rows, segment_ids, num_segments))))
+    return _sparse_segment("SqrtN", data, indices, segment_ids, num_segments, sparse_gradient,
+                           name)
 
 
 @export("sparse.fill_empty_rows")
