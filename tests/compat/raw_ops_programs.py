@@ -274,6 +274,9 @@ def samples(tf):
         out[f"SparseSegment{kind}"] = dict(data=f, indices=[1, 0, 1], segment_ids=[0, 0, 2])
         out[f"SparseSegment{kind}WithNumSegments"] = dict(
             data=f, indices=[1, 0, 1], segment_ids=[0, 0, 2], num_segments=4)
+    out["SparseTensorDenseMatMul"] = dict(a_indices=[[1, 0], [0, 1], [2, 1]],
+                                          a_values=tf.constant([2.0, 3.0, -1.5]),
+                                          a_shape=[3, 2], b=tf.transpose(f), adjoint_a=True)
     _more(tf, out, f, g, image, s)
     return out
 

@@ -72,3 +72,69 @@ def test_sparse_segment_with_num_segments_errors_are_tfs():
                                                     segment_ids=[0, 3], num_segments=2)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
         tf.raw_ops.SparseSegmentMean(data=tf.constant([1, 2]), indices=[0], segment_ids=[0])
+
+
+_A_INDICES = tf.constant([[0, 1], [1, 0], [1, 2]], tf.int64)
+_A_VALUES = tf.constant([2.0, 3.0, -1.5])
+
+
+@pytest.mark.parametrize("adjoint_a, adjoint_b", [(False, False), (False, True), (True, False),
+                                                  (True, True)])
+def test_sparse_tensor_dense_mat_mul_raw_op_values_and_gradients_are_tfs(adjoint_a, adjoint_b):
+    indices = tf.reverse(_A_INDICES, [1]) if adjoint_a else _A_INDICES
+    b = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    b = tf.transpose(b) if adjoint_b else b
+    with tf.GradientTape() as tape:
+        tape.watch([_A_VALUES, b])
+        y = tf.raw_ops.SparseTensorDenseMatMul(
+            a_indices=indices, a_values=_A_VALUES, a_shape=[3, 2] if adjoint_a else [2, 3],
+            b=b, adjoint_a=adjoint_a, adjoint_b=adjoint_b)
+    assert y.numpy().tolist() == [[6.0, 8.0], [-4.5, -3.0]]
+    dv, db = tape.gradient(y, [_A_VALUES, b], tf.constant([[0.0, 1.0], [2.0, 3.0]]))
+    assert dv.numpy().tolist() == [4.0, 8.0, 28.0]
+    want = [[6.0, 9.0], [0.0, 2.0], [-3.0, -4.5]]
+    assert db.numpy().tolist() == (np.transpose(want).tolist() if adjoint_b else want)
+
+
+def test_sparse_tensor_dense_mat_mul_complex_adjoint_gradients_are_tfs():
+    a = tf.SparseTensor([[0, 1], [1, 0], [1, 1]],
+                        tf.constant([2 + 1j, 3 - 2j, -1.5 + 0.5j], tf.complex64), [2, 2])
+    b = tf.constant([[1 + 1j, 2], [3j, 4 - 1j]], tf.complex64)
+    with tf.GradientTape() as tape:
+        tape.watch([a.values, b])
+        y = tf.sparse.sparse_dense_matmul(a, b, adjoint_a=True, adjoint_b=True)
+        loss = tf.reduce_sum(tf.abs(y * tf.constant([[1, 2j], [3, 1 - 1j]], tf.complex64)))
+    assert y.numpy().tolist() == [[6 + 4j, 10 + 11j], [-2 - 4j, -8.5 - 9.5j]]
+    dv, db = tape.gradient(loss, [a.values, b])
+    np.testing.assert_allclose(dv.numpy(), [4.5034 + 6.8539j, 8.5254 - 5.6836j,
+                                            -7.5092 + 8.6393j], atol=1e-4)
+    np.testing.assert_allclose(db.numpy(), [[6.7082j, 6.9597 - 3.3541j],
+                                            [-0.8321 + 3.0509j, 8.9372 - 2.8583j]], atol=1e-4)
+
+
+def test_sparse_tensor_dense_mat_mul_raw_op_in_a_function_with_unknown_dims():
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.int64), tf.TensorSpec([None]),
+                                  tf.TensorSpec([2], tf.int64), tf.TensorSpec([None, None])])
+    def f(i, v, s, b):
+        return tf.raw_ops.SparseTensorDenseMatMul(a_indices=i, a_values=v, a_shape=s, b=b)
+    got = f(_A_INDICES, _A_VALUES, tf.constant([2, 3], tf.int64), tf.ones([3, 1]))
+    assert got.numpy().tolist() == [[2.0], [1.5]]
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(a_indices=[[0, 5]], b=tf.ones([3, 1])), r"k \(5\) from index\[0,1\] out of bounds"),
+    (dict(a_indices=[[3, 1]], b=tf.ones([3, 1])), r"m \(3\) from index\[0,0\] out of bounds"),
+    (dict(a_indices=[[0, 1]], b=tf.ones([4, 1])),
+     r"inner dimension does not match: 3 vs. 4.  Did you forget a transpose\?  Dimensions of "
+     r"A: \[2, 3\).  Dimensions of B: \[4,1\]"),
+])
+def test_sparse_tensor_dense_mat_mul_raw_op_errors_are_tfs(kwargs, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        tf.raw_ops.SparseTensorDenseMatMul(a_values=[1.0], a_shape=[2, 3], **kwargs)
+
+
+def test_sparse_dense_matmul_adjoint_a_error_names_a_as_given():
+    st = tf.sparse.from_dense(tf.constant([[0.0, 2.0], [3.0, 0.0], [0.0, 0.0]]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"does not match: 3 vs. 2.*Dimensions of A: \[3, 2\)"):
+        tf.sparse.sparse_dense_matmul(st, tf.ones([2, 1]), adjoint_a=True)

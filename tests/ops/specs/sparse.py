@@ -165,3 +165,16 @@ for _kind, _fn in (("Sum", tf.sparse.segment_sum), ("Mean", tf.sparse.segment_me
         OpSpec(f"SparseSegment{_kind}WithNumSegments", _segment(_fn, 4), [_SEGMENT_DATA],
                _segment_ref(_kind, 4)),
     ]
+
+
+def _sparse_dense_matmul(values, b):
+    a = tf.SparseTensor([[0, 1], [1, 0], [1, 2]], values, [2, 3])
+    return tf.sparse.sparse_dense_matmul(a, b)
+
+
+SPECS += [
+    OpSpec("SparseTensorDenseMatMul", _sparse_dense_matmul,
+           [np.array([2.0, 3.0, -1.5], np.float32),
+            np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)],
+           lambda v, b: np.array([[0, v[0], 0], [v[1], 0, v[2]]], np.float32) @ b),
+]

@@ -591,43 +591,89 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     _check_values_type("SparseTensorDenseMatMul", 3, "b", sp.dtype, b.dtype)
     if sp.shape.rank is not None and sp.shape.rank != 2:
         raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
-    if adjoint_b:
-        b = array_ops.transpose(b, conjugate=b.dtype.is_complex)
-    rows, cols = sp.indices[:, 0], sp.indices[:, 1]
-    values = sp.values
-    num_rows = sp.dense_shape[0]
-    inner = sp.dense_shape[1]
-    if adjoint_a:
-        rows, cols, num_rows, inner = cols, rows, inner, num_rows
-        if values.dtype.is_complex:
-            values = math_ops.conj(values)
-    a_dims = sp.shape.as_list() if sp.shape.rank is not None else [None, None]
-    if adjoint_a:
-        a_dims = a_dims[::-1]
-    if a_dims[1] is not None and b.shape.rank is not None and b.shape[0] is not None and \
-            a_dims[1] != b.shape[0]:
-        raise errors.InvalidArgumentError(
-            None, "SparseTensorDenseMatMul",
-            f"Cannot multiply A and B because inner dimension does not match: {a_dims[1]} vs. "
-            f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
-            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: "
-            f"[{','.join(map(str, b.shape.as_list()))}] [Op:SparseTensorDenseMatMul]")
-    if context.executing_eagerly():
-        _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
-    # b's rows picked as [0, col] of a [1, K, N] view: gather_nd's gradient for such
-    # indices is a dense scatter, as TF's gradient of `b` is (rows picked by [col] alone
-    # would give IndexedSlices)
-    picks = array_ops.stack([array_ops.zeros_like(cols), cols], 1)
-    products = math_ops.multiply(array_ops.gather_nd(array_ops.expand_dims(b, 0), picks),
-                                 array_ops.expand_dims(values, 1))
-    out = reduction_ops.unsorted_segment_sum(products, rows, num_rows)
-    if a_dims[0] is not None:
-        out.set_shape([a_dims[0], b.shape[1]])
+    given = sp.shape.as_list() if sp.shape.rank is not None else [None, None]
+    m, k = given[::-1] if adjoint_a else given
+    b_dims = b.shape.as_list() if b.shape.rank == 2 else [None, None]
+    inner, n = b_dims[::-1] if adjoint_b else b_dims
+    if k is not None and inner is not None and k != inner:
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseTensorDenseMatMul",
+            f"Cannot multiply A and B because inner dimension does not match: {k} vs. "
+            f"{inner}.  Did you forget a transpose?  Dimensions of A: [{given[0]}, "
+            f"{given[1]}).  Dimensions of B: [{','.join(map(str, b.shape.as_list()))}]")
+    out = dispatch(_SPARSE_DENSE_MATMUL, (sp.indices, sp.values, sp.dense_shape, b),
+                   {"adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)}, name)
+    if m is not None:
+        out.set_shape([m, n])
     return out
 
 
-def _check_matmul_indices(indices, adjoint_a, inner, outer):
-    """TF's kernel error for the first entry of the sparse operand outside its shape: its
+def _sparse_dense_matmul(xp, indices, values, shape, b, adjoint_a=False, adjoint_b=False):
+    """The kernel of op SparseTensorDenseMatMul: each entry's value times its column's row of
+    `b` (its row's, if `adjoint_a`), summed into its row of the result in order."""
+    indices, values, shape, b = (np.asarray(v) for v in (indices, values, shape, b))
+    if indices.ndim != 2 or values.ndim != 1 or shape.shape != (2,) or b.ndim != 2:
+        raise _invalid("Tensor 'a_shape' is not a vector, or 'a_indices' not a matrix, or "
+                       "'a_values' not a vector, or 'b' not a matrix")
+    m, k = (int(shape[1]), int(shape[0])) if adjoint_a else (int(shape[0]), int(shape[1]))
+    if adjoint_b:
+        b = b.T.conj() if b.dtype.kind == "c" else b.T
+    if k != b.shape[0]:
+        given = b.T.shape if adjoint_b else b.shape
+        raise _invalid(f"Cannot multiply A and B because inner dimension does not match: {k} "
+                       f"vs. {b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
+                       f"[{shape[0]}, {shape[1]}).  Dimensions of B: {_dims(given)}")
+    message = _matmul_index_error(indices, adjoint_a, k, m)
+    if message is not None:
+        raise _invalid(message)
+    rows, cols = (indices[:, 1], indices[:, 0]) if adjoint_a else (indices[:, 0], indices[:, 1])
+    if adjoint_a and values.dtype.kind == "c":
+        values = values.conj()
+    out = np.zeros((m, b.shape[1]), b.dtype)
+    np.add.at(out, rows, values[:, None] * b[cols])
+    return out
+
+
+def _sparse_dense_matmul_rule(indices, values, shape, b, adjoint_a=False, adjoint_b=False):
+    dims = shape_rules.known_elements(shape)
+    m = None if dims is None or len(dims) != 2 else dims[1 if adjoint_a else 0]
+    n = None if b.shape.rank != 2 else b.shape[0 if adjoint_b else 1]
+    return TensorShape([m, n]), values.dtype
+
+
+_SPARSE_DENSE_MATMUL = register("SparseTensorDenseMatMul", _sparse_dense_matmul,
+                                _sparse_dense_matmul_rule, tied=(1, 3),
+                                input_names=("a_values", "b"))
+tf_nodes[_SPARSE_DENSE_MATMUL] = NodeForm(types={"T": 1, "Tindices": 0}, outputs=("product",))
+tf_args[_SPARSE_DENSE_MATMUL] = ("a_indices", "a_values", "a_shape", "b")
+tf_defaults[_SPARSE_DENSE_MATMUL] = {"adjoint_a": False, "adjoint_b": False}
+batching_rules[_SPARSE_DENSE_MATMUL] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseTensorDenseMatMul")
+def _sparse_dense_matmul_grad(op, grad):
+    indices, values, shape, b = op.inputs
+    adjoint_a, adjoint_b = op.attrs.get("adjoint_a", False), op.attrs.get("adjoint_b", False)
+    complex_ = values.dtype.is_complex
+    b_grad = sparse_dense_matmul(SparseTensor(_i64(indices), values, _i64(shape)), grad,
+                                 adjoint_a=not adjoint_a)
+    if adjoint_b:
+        b_grad = array_ops.transpose(b_grad, conjugate=complex_)
+    rows, cols = indices[:, 0], indices[:, 1]
+    if adjoint_a:
+        rows, cols = cols, rows
+    if adjoint_b:
+        b = array_ops.transpose(b, conjugate=complex_)
+    right = array_ops.gather(b, cols)
+    values_grad = reduction_ops.reduce_sum(math_ops.multiply(
+        array_ops.gather(grad, rows), math_ops.conj(right) if complex_ else right), axis=1)
+    if adjoint_a and complex_:
+        values_grad = math_ops.conj(values_grad)
+    return [None, values_grad, None, b_grad]
+
+
+def _matmul_index_error(indices, adjoint_a, inner, outer):
+    """TF's kernel message for the first entry of the sparse operand outside its shape: its
     column (row, if adjoint) `k` against the inner dimension, then its other index `m`."""
     k_at, m_at = (0, 1) if adjoint_a else (1, 0)
     bad = ((indices[:, k_at] < 0) | (indices[:, k_at] >= inner) | (indices[:, m_at] < 0)
@@ -636,9 +682,8 @@ def _check_matmul_indices(indices, adjoint_a, inner, outer):
         i = int(np.argmax(bad))
         for name, at, bound in (("k", k_at, inner), ("m", m_at, outer)):
             if not 0 <= indices[i, at] < bound:
-                raise errors.eager_error(
-                    errors.InvalidArgumentError, "SparseTensorDenseMatMul",
-                    f"{name} ({indices[i, at]}) from index[{i},{at}] out of bounds (>={bound})")
+                return f"{name} ({indices[i, at]}) from index[{i},{at}] out of bounds (>={bound})"
+    return None
 
 
 _SEGMENT_REAL = (_d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64,
