@@ -277,6 +277,10 @@ def samples(tf):
     out["SparseTensorDenseMatMul"] = dict(a_indices=[[1, 0], [0, 1], [2, 1]],
                                           a_values=tf.constant([2.0, 3.0, -1.5]),
                                           a_shape=[3, 2], b=tf.transpose(f), adjoint_a=True)
+    out["SparseReorder"] = dict(input_indices=tf.constant([[1, 0], [0, 2], [0, 1], [1, 0]],
+                                                          tf.int64),
+                                input_values=tf.constant([1.0, 2.0, 3.0, 4.0]),
+                                input_shape=[2, 3])
     _more(tf, out, f, g, image, s)
     return out
 

@@ -138,3 +138,32 @@ def test_sparse_dense_matmul_adjoint_a_error_names_a_as_given():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"does not match: 3 vs. 2.*Dimensions of A: \[3, 2\)"):
         tf.sparse.sparse_dense_matmul(st, tf.ones([2, 1]), adjoint_a=True)
+
+
+def test_sparse_reorder_raw_op_sorts_by_index_and_its_gradient_goes_back():
+    values = tf.constant([1.0, 2.0, 3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(values)
+        out = tf.raw_ops.SparseReorder(
+            input_indices=tf.constant([[1, 0], [0, 2], [0, 1], [1, 0]], tf.int64),
+            input_values=values, input_shape=[2, 3])
+    assert out.output_indices.numpy().tolist() == [[0, 1], [0, 2], [1, 0], [1, 0]]
+    assert out.output_values.numpy().tolist() == [3.0, 2.0, 1.0, 4.0]
+    grad = tape.gradient(out.output_values, values, tf.constant([10.0, 20.0, 30.0, 40.0]))
+    assert grad.numpy().tolist() == [30.0, 20.0, 10.0, 40.0]
+    # (indices outside the shape are sorted as they are, not checked, as TF's)
+    far = tf.raw_ops.SparseReorder(input_indices=[[5, 0], [0, 7]], input_values=[1.0, 2.0],
+                                   input_shape=[2, 3])
+    assert far.output_indices.numpy().tolist() == [[0, 7], [5, 0]]
+    assert far.output_indices.dtype == tf.int64
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(input_indices=[[0, 0]], input_values=[1.0, 2.0], input_shape=[2, 3]),
+     r"Number of elements in indices \(1\) and values \(2\) do not match"),
+    (dict(input_indices=[[0, 0]], input_values=[1.0], input_shape=[2, 3, 4]),
+     r"Index rank \(2\) and shape rank \(3\) do not match"),
+])
+def test_sparse_reorder_raw_op_errors_are_tfs(kwargs, message):
+    with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        tf.raw_ops.SparseReorder(**kwargs)

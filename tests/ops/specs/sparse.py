@@ -178,3 +178,14 @@ SPECS += [
             np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)],
            lambda v, b: np.array([[0, v[0], 0], [v[1], 0, v[2]]], np.float32) @ b),
 ]
+
+
+def _reorder(values):
+    out = tf.sparse.reorder(tf.SparseTensor([[1, 0], [0, 2], [0, 1], [1, 0]], values, [2, 3]))
+    return out.indices, out.values
+
+
+SPECS += [
+    OpSpec("SparseReorder", _reorder, [np.array([1.0, 2.0, 3.0, 4.0], np.float32)],
+           lambda v: (np.array([[0, 1], [0, 2], [1, 0], [1, 0]]), v[[2, 1, 0, 3]])),
+]

@@ -71,14 +71,6 @@ def _rank(sp):
     return rank if rank is not None else array_ops.shape(sp.dense_shape)[0]
 
 
-def _sorted_by(sp, keys):
-    order = reduction_ops.argsort(keys, stable=True)
-    # the values' gradient is a dense tensor, as TF's SparseReorder gives (a reshape takes
-    # the gather's sparse one dense)
-    values = array_ops.gather(array_ops.reshape(sp.values, [-1]), order)
-    return SparseTensor(array_ops.gather(sp.indices, order), values, sp.dense_shape)
-
-
 def _with_shape(out, shape):
     if shape is not None and shape.rank is not None:
         out._shape_hint = shape
@@ -94,7 +86,56 @@ def reorder(sp_input, name=None):
     [[0, 1], [1, 0]]
     """
     sp = _sparse(sp_input)
-    return _with_shape(_sorted_by(sp, _linear(sp.indices, sp.dense_shape)), sp.shape)
+    indices, values = dispatch(_SPARSE_REORDER, (sp.indices, sp.values, sp.dense_shape), {},
+                               name)
+    return _with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape)
+
+
+def _sparse_reorder(xp, indices, values, shape):
+    """The kernel of op SparseReorder: the entries sorted by their indices (row-major; equal
+    indices keep their order)."""
+    indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(shape)
+    if indices.ndim != 2 or values.ndim != 1 or shape.ndim != 1:
+        raise _invalid("Input indices should be a matrix, input values a vector and input "
+                       "shape a vector.")
+    if indices.shape[0] != values.shape[0]:
+        raise _invalid(f"Number of elements in indices ({indices.shape[0]}) and values "
+                       f"({values.shape[0]}) do not match")
+    if indices.shape[1] != shape.shape[0]:
+        raise _invalid(f"Index rank ({indices.shape[1]}) and shape rank ({shape.shape[0]}) "
+                       f"do not match")
+    order = _index_order(indices)
+    return indices[order].astype(np.int64, copy=False), values[order]
+
+
+def _index_order(indices):
+    """The stable order of index rows `indices` sorted lexicographically."""
+    if not indices.shape[1]:
+        return np.arange(len(indices))
+    return np.lexsort(indices.T[::-1])
+
+
+def _sparse_reorder_rule(indices, values, shape):
+    return [(indices.shape.merge_with(TensorShape([values.shape[0] if values.shape.rank == 1
+                                                   else None, None])), _I64),
+            (values.shape, values.dtype)]
+
+
+_SPARSE_REORDER = register("SparseReorder", _sparse_reorder, _sparse_reorder_rule, multi=True,
+                           tied=(1,))
+tf_nodes[_SPARSE_REORDER] = NodeForm(types={"T": 1},
+                                     outputs=("output_indices", "output_values"))
+tf_args[_SPARSE_REORDER] = ("input_indices", "input_values", "input_shape")
+batching_rules[_SPARSE_REORDER] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseReorder")
+def _sparse_reorder_grad(op, _, values_grad):
+    # each entry's gradient is that of the place the sort moved it to
+    indices = op.inputs[0]
+    order = dispatch(_SPARSE_REORDER, (indices, array_ops.range(
+        array_ops.shape(indices, out_type=_I64)[0], dtype=_I64), op.inputs[2]), {})[1]
+    return [None, array_ops.gather(values_grad, math_ops.invert_permutation(order)), None]
 
 
 @export("sparse.expand_dims")
