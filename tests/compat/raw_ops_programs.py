@@ -281,6 +281,8 @@ def samples(tf):
                                                           tf.int64),
                                 input_values=tf.constant([1.0, 2.0, 3.0, 4.0]),
                                 input_shape=[2, 3])
+    out["SparseReshape"] = dict(input_indices=tf.constant([[0, 1], [1, 2], [2, 0]], tf.int64),
+                                input_shape=[3, 4], new_shape=[2, -1])
     _more(tf, out, f, g, image, s)
     return out
 

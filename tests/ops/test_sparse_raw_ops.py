@@ -167,3 +167,43 @@ def test_sparse_reorder_raw_op_sorts_by_index_and_its_gradient_goes_back():
 def test_sparse_reorder_raw_op_errors_are_tfs(kwargs, message):
     with pytest.raises(tf.errors.InvalidArgumentError, match=message):
         tf.raw_ops.SparseReorder(**kwargs)
+
+
+def test_sparse_reshape_raw_op_values_and_errors_are_tfs():
+    indices = tf.constant([[0, 1], [1, 2], [2, 0]], tf.int64)
+    out = tf.raw_ops.SparseReshape(input_indices=indices, input_shape=[3, 4], new_shape=[12])
+    assert out.output_indices.numpy().tolist() == [[1], [6], [8]]
+    assert out.output_shape.numpy().tolist() == [12]
+    empty = tf.raw_ops.SparseReshape(input_indices=tf.zeros([0, 2], tf.int64),
+                                     input_shape=[0, 4], new_shape=[-1, 2])
+    assert empty.output_shape.numpy().tolist() == [0, 2]
+    for kwargs, message in [
+            (dict(new_shape=[5, -1]), r"requires a multiple of 5. input_shape=\[3,4\] "
+                                      r"output_shape=\[5,1\]"),
+            (dict(new_shape=[-1, -1]), "only one output dimension may be -1, not both 0 and 1"),
+            (dict(new_shape=[[2, 6]]), r"Target shape should be a vector but received shape "
+                                       r"\[1,2\]"),
+            (dict(input_shape=[3, 4, 1], new_shape=[12]),
+             "Input tensor rank must match input shape length.")]:
+        kwargs = dict(dict(input_indices=indices, input_shape=[3, 4]), **kwargs)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.SparseReshape(**kwargs)
+
+
+def test_sparse_reshape_in_a_function_with_unknown_shapes():
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.int64),
+                                  tf.TensorSpec([None], tf.int64), tf.TensorSpec([2], tf.int64)])
+    def f(i, s, n):
+        out = tf.raw_ops.SparseReshape(input_indices=i, input_shape=s, new_shape=n)
+        assert out.output_indices.shape.as_list() == [None, 2]
+        return out
+    out = f(tf.constant([[0, 1], [1, 2], [2, 0]], tf.int64), tf.constant([3, 4], tf.int64),
+            tf.constant([6, -1], tf.int64))
+    assert out.output_indices.numpy().tolist() == [[0, 1], [3, 0], [4, 0]]
+    assert out.output_shape.numpy().tolist() == [6, 2]
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int64)])
+    def g(shape):
+        st = tf.sparse.reshape(tf.SparseTensor([[0, 1], [1, 2]], [1.0, 2.0], [2, 3]), shape)
+        return tf.sparse.to_dense(st)
+    assert g(tf.constant([3, -1], tf.int64)).numpy().tolist() == [[0, 1], [0, 0], [0, 2]]

@@ -189,3 +189,15 @@ SPECS += [
     OpSpec("SparseReorder", _reorder, [np.array([1.0, 2.0, 3.0, 4.0], np.float32)],
            lambda v: (np.array([[0, 1], [0, 2], [1, 0], [1, 0]]), v[[2, 1, 0, 3]])),
 ]
+
+
+def _reshape(values):
+    out = tf.sparse.reshape(tf.SparseTensor([[0, 1], [1, 2], [2, 0]], values, [3, 4]), [2, -1])
+    return out.indices, out.values, out.dense_shape
+
+
+SPECS += [
+    OpSpec("SparseReshape", _reshape, [np.array([1.0, 2.0, 3.0], np.float32)],
+           lambda v: (np.array([[0, 1], [1, 0], [1, 2]]), v, np.array([2, 6])),
+           grad="its outputs are indices and a shape"),
+]

@@ -165,48 +165,85 @@ def reshape(sp_input, shape, name=None):
     """`sp_input` reshaped (row-major, as `reshape`); `shape` may hold one -1."""
     sp = _sparse(sp_input)
     shape = _i64(shape)
-    total = reduction_ops.reduce_prod(sp.dense_shape)
-    known = reduction_ops.reduce_prod(math_ops.maximum(shape, np.int64(1)))
-    filled = array_ops.where(math_ops.equal(shape, np.int64(-1)),
-                             math_ops.floordiv(total, math_ops.maximum(known, np.int64(1))),
-                             shape)
-    static_total, static_shape = get_static_value(total), get_static_value(shape)
-    if static_total is not None and static_shape is not None:
-        _check_reshape(int(static_total), np.reshape(get_static_value(sp.dense_shape), -1),
-                       np.reshape(static_shape, -1))
-    static_new = get_static_value(filled)
-    indices = _unravel(_linear(sp.indices, sp.dense_shape), filled)
-    out = SparseTensor(indices, sp.values, filled)
+    static_old, static_shape = get_static_value(sp.dense_shape), get_static_value(shape)
+    static_new = None
+    if static_old is not None and static_shape is not None:
+        static_old, static_shape = np.reshape(static_old, -1), np.reshape(static_shape, -1)
+        total = int(np.prod(static_old))
+        message = _reshape_error(total, static_old, static_shape)
+        if message is not None:
+            raise errors.eager_error(errors.InvalidArgumentError, "SparseReshape", message)
+        static_new = _filled_shape(total, static_shape)
+    indices, new_shape = dispatch(_SPARSE_RESHAPE, (sp.indices, sp.dense_shape, shape), {},
+                                  name)
+    out = SparseTensor(indices, sp.values, new_shape)
     if static_new is not None:
         out = _with_shape(out, TensorShape([int(d) for d in static_new]))
     return out
 
 
-def _check_reshape(total, old_shape, new_shape):
-    """TF's SparseReshape errors for a reshape of `total` dense values to `new_shape`."""
+def _reshape_error(total, old_shape, new_shape):
+    """TF's SparseReshape message for a reshape of `total` dense values to `new_shape`, or
+    None when it is allowed."""
     unknown = [i for i, d in enumerate(new_shape) if d == -1]
     if len(unknown) > 1:
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}")
+        return f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}"
     if total == 0 and unknown and 0 in list(new_shape):
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            "reshape cannot infer the missing input size for an empty tensor unless all "
-            "specified input sizes are non-zero")
+        return ("reshape cannot infer the missing input size for an empty tensor unless all "
+                "specified input sizes are non-zero")
     known = int(np.prod([d for d in new_shape if d != -1]))
     shown = errors.shape_text([1 if d == -1 else int(d) for d in new_shape])
-    head = f"Input to reshape is a SparseTensor with {total} dense values, but the requested "
     if unknown and (known == 0 or total % known):
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            f"{head}shape requires a multiple of {known}. input_shape="
-            f"{errors.shape_text(old_shape)} output_shape={shown}")
+        return (f"Input to reshape is a SparseTensor with {total} dense values, but the "
+                f"requested shape requires a multiple of {known}. input_shape="
+                f"{errors.shape_text(old_shape)} output_shape={shown}")
     if not unknown and known != total:
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            f"Input to reshape is a tensor with {total} dense values, but the requested shape "
-            f"has {known}. input_shape={errors.shape_text(old_shape)} output_shape={shown}")
+        return (f"Input to reshape is a tensor with {total} dense values, but the requested "
+                f"shape has {known}. input_shape={errors.shape_text(old_shape)} "
+                f"output_shape={shown}")
+    return None
+
+
+def _filled_shape(total, new_shape):
+    """`new_shape` with its -1 (if any) the size that makes it hold `total` values."""
+    known = int(np.prod([d for d in new_shape if d != -1]))
+    return np.where(new_shape == -1, total // max(known, 1), new_shape).astype(np.int64)
+
+
+def _sparse_reshape(xp, indices, shape, new_shape):
+    """The kernel of op SparseReshape: each entry's row-major position in `shape` taken to
+    `new_shape` (its -1 filled)."""
+    indices, shape = np.asarray(indices, np.int64), np.asarray(shape, np.int64)
+    new_shape = np.asarray(new_shape, np.int64)
+    if new_shape.ndim != 1:
+        raise _invalid(f"Target shape should be a vector but received shape "
+                       f"{_dims(new_shape.shape)}")
+    if indices.ndim != 2 or shape.ndim != 1 or indices.shape[1] != shape.size:
+        raise _invalid("Input tensor rank must match input shape length.")
+    total = int(np.prod(shape))
+    message = _reshape_error(total, shape, new_shape)
+    if message is not None:
+        raise _invalid(message)
+    filled = _filled_shape(total, new_shape)
+    linear = indices @ np.cumprod(np.r_[shape[1:], 1][::-1])[::-1] if shape.size else \
+        np.zeros(len(indices), np.int64)
+    strides = np.cumprod(np.r_[filled[1:], 1][::-1])[::-1]
+    out = linear[:, None] // strides
+    out[:, 1:] %= np.maximum(filled[1:], 1)  # (the first dimension is not wrapped, as TF's)
+    return out.reshape(len(indices), filled.size).astype(np.int64), filled
+
+
+def _sparse_reshape_rule(indices, shape, new_shape):
+    rank = new_shape.shape[0] if new_shape.shape.rank == 1 else None
+    return [(TensorShape([indices.shape[0] if indices.shape.rank == 2 else None, rank]), _I64),
+            (TensorShape([rank]), _I64)]
+
+
+_SPARSE_RESHAPE = register("SparseReshape", _sparse_reshape, _sparse_reshape_rule, multi=True,
+                           tied=(), not_differentiable="its outputs are indices and a shape")
+tf_nodes[_SPARSE_RESHAPE] = NodeForm(types={}, outputs=("output_indices", "output_shape"))
+tf_args[_SPARSE_RESHAPE] = ("input_indices", "input_shape", "new_shape")
+batching_rules[_SPARSE_RESHAPE] = PER_ELEMENT
 
 
 @export("sparse.to_indicator")
