@@ -283,6 +283,9 @@ def samples(tf):
                                 input_shape=[2, 3])
     out["SparseReshape"] = dict(input_indices=tf.constant([[0, 1], [1, 2], [2, 0]], tf.int64),
                                 input_shape=[3, 4], new_shape=[2, -1])
+    out["SparseFillEmptyRows"] = dict(indices=tf.constant([[1, 0], [3, 2], [1, 1]], tf.int64),
+                                      values=tf.constant([1.0, 2.0, 3.0]),
+                                      dense_shape=[5, 3], default_value=tf.constant(-1.0))
     _more(tf, out, f, g, image, s)
     return out
 

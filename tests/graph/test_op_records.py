@@ -109,6 +109,7 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "SparseBincount": ("values", "size"),
                         "TridiagonalSolve": ("diagonals", "rhs"),
                         "SparseTensorDenseMatMul": ("a_values", "b"),
+                        "SparseFillEmptyRows": ("values", "default_value"),
                         **{f"SparseSegment{kind}{counted}": ("data",)
                            for kind in ("Sum", "Mean", "SqrtN")
                            for counted in ("", "WithNumSegments")},

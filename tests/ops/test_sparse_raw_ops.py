@@ -207,3 +207,38 @@ def test_sparse_reshape_in_a_function_with_unknown_shapes():
         st = tf.sparse.reshape(tf.SparseTensor([[0, 1], [1, 2]], [1.0, 2.0], [2, 3]), shape)
         return tf.sparse.to_dense(st)
     assert g(tf.constant([3, -1], tf.int64)).numpy().tolist() == [[0, 1], [0, 0], [0, 2]]
+
+
+def test_fill_empty_rows_keeps_each_rows_entries_in_the_order_given():
+    # TF's kernel groups the entries by row without sorting a row's (it sorted them)
+    st = tf.SparseTensor([[2, 1], [1, 1], [1, 0]], [1.0, 2.0, 3.0], [3, 2])
+    out, empty = tf.sparse.fill_empty_rows(st, 9.0)
+    assert out.indices.numpy().tolist() == [[0, 0], [1, 1], [1, 0], [2, 1]]
+    assert out.values.numpy().tolist() == [9.0, 2.0, 3.0, 1.0]
+    assert empty.numpy().tolist() == [True, False, False]
+
+
+def test_sparse_fill_empty_rows_raw_op_values_gradients_and_errors_are_tfs():
+    values, default = tf.constant([1.0, 2.0, 3.0]), tf.constant(-1.0)
+    with tf.GradientTape() as tape:
+        tape.watch([values, default])
+        out = tf.raw_ops.SparseFillEmptyRows(
+            indices=tf.constant([[1, 0], [3, 2], [1, 1]], tf.int64), values=values,
+            dense_shape=[5, 3], default_value=default)
+    assert out.output_indices.numpy().tolist() == [[0, 0], [1, 0], [1, 1], [2, 0], [3, 2],
+                                                   [4, 0]]
+    assert out.output_values.numpy().tolist() == [-1.0, 1.0, 3.0, -1.0, 2.0, -1.0]
+    assert out.empty_row_indicator.numpy().tolist() == [True, False, True, False, True]
+    assert out.reverse_index_map.numpy().tolist() == [1, 4, 2]
+    dv, dd = tape.gradient(out.output_values, [values, default],
+                           tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]))
+    assert dv.numpy().tolist() == [2.0, 5.0, 3.0] and dd.numpy() == 11.0
+    for kwargs, message in [
+            (dict(indices=[[7, 0]], values=[1.0]), r"indices\(0, 0\) is invalid: 7 >= 5"),
+            (dict(indices=[[0, 0]], values=[1.0, 2.0]),
+             r"The length of `values` \(2\) must match the first dimension of `indices` \(1\)"),
+            (dict(indices=[[0, 0]], values=[1.0], default_value=[0.0]),
+             r"default_value must be a scalar, saw: \[1\]")]:
+        kwargs = dict(dict(dense_shape=[5, 3], default_value=0.0), **kwargs)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.SparseFillEmptyRows(**kwargs)

@@ -201,3 +201,18 @@ SPECS += [
            lambda v: (np.array([[0, 1], [1, 0], [1, 2]]), v, np.array([2, 6])),
            grad="its outputs are indices and a shape"),
 ]
+
+
+def _fill_empty_rows(values, default):
+    out, empty = tf.sparse.fill_empty_rows(
+        tf.SparseTensor([[2, 1], [1, 1], [1, 0]], values, [4, 2]), default)
+    return out.indices, out.values, empty
+
+
+SPECS += [
+    OpSpec("SparseFillEmptyRows", _fill_empty_rows,
+           [np.array([1.0, 2.0, 3.0], np.float32), np.float32(9.0)],
+           lambda v, d: (np.array([[0, 0], [1, 1], [1, 0], [2, 1], [3, 0]]),
+                         np.array([d, v[1], v[2], v[0], d], np.float32),
+                         np.array([True, False, False, True]))),
+]

@@ -938,22 +938,74 @@ def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
 @export("sparse.fill_empty_rows")
 def fill_empty_rows(sp_input, default_value, name=None):
     """``(filled, empty_row_indicator)``: `sp_input` with an entry ``[row, 0, ...]`` of
-    `default_value` in each row that has none, and which rows those were."""
+    `default_value` in each row that has none, and which rows those were. The entries come
+    row by row, each row's in the order given."""
     sp = _sparse(sp_input)
-    rows = sp.dense_shape[0]
-    counts = reduction_ops.bincount(sp.indices[:, 0], minlength=rows, maxlength=rows,
-                                    dtype=_I64)
-    empty = math_ops.equal(counts, np.int64(0))
-    empty_rows = array_ops.where(empty)  # [k, 1]
-    rank = array_ops.shape(sp.dense_shape, out_type=_I64)[0]
-    zeros = array_ops.zeros(array_ops.stack([array_ops.shape(empty_rows, out_type=_I64)[0],
-                                             rank - 1]), _I64)
-    new_indices = array_ops.concat([empty_rows, zeros], 1)
-    new_values = array_ops.fill(array_ops.shape(empty_rows)[:1],
-                                convert_to_tensor(default_value, sp.dtype))
-    filled = SparseTensor(array_ops.concat([sp.indices, new_indices], 0),
-                          array_ops.concat([sp.values, new_values], 0), sp.dense_shape)
-    return _with_shape(reorder(filled), sp.shape), empty
+    indices, values, empty, _ = dispatch(
+        _SPARSE_FILL_EMPTY_ROWS,
+        (sp.indices, sp.values, sp.dense_shape, convert_to_tensor(default_value, sp.dtype)),
+        {}, name)
+    return _with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape), empty
+
+
+def _sparse_fill_empty_rows(xp, indices, values, dense_shape, default_value):
+    """The kernel of op SparseFillEmptyRows: the entries row by row (stable), an entry of
+    `default_value` at ``[row, 0, ...]`` for each row without one; which rows were empty;
+    and where each entry given went."""
+    indices, values = np.asarray(indices, np.int64), np.asarray(values)
+    shape, default_value = np.asarray(dense_shape, np.int64), np.asarray(default_value)
+    if default_value.ndim:
+        raise _invalid(f"default_value must be a scalar, saw: {_dims(default_value.shape)}")
+    if indices.ndim != 2:
+        raise _invalid(f"indices must be a matrix, saw: {_dims(indices.shape)}")
+    if values.ndim != 1:
+        raise _invalid(f"values must be a vector, saw: {_dims(values.shape)}")
+    if shape.ndim != 1:
+        raise _invalid(f"dense_shape must be a vector, saw: {_dims(shape.shape)}")
+    if values.shape[0] != indices.shape[0]:
+        raise _invalid(f"The length of `values` ({values.shape[0]}) must match the first "
+                       f"dimension of `indices` ({indices.shape[0]}).")
+    rows = int(shape[0]) if shape.size else 0
+    at = indices[:, 0] if indices.shape[1] else np.zeros(len(indices), np.int64)
+    bad = np.flatnonzero((at < 0) | (at >= rows))
+    if bad.size:
+        i = int(bad[0])
+        raise _invalid(f"indices({i}, 0) is invalid: {at[i]} >= {rows}")
+    empty = np.bincount(at, minlength=rows)[:rows] == 0
+    filler = np.zeros((int(empty.sum()), indices.shape[1]), np.int64)
+    filler[:, 0] = np.flatnonzero(empty)
+    all_indices = np.concatenate([indices, filler])
+    all_values = np.concatenate([values, np.full(len(filler), default_value, values.dtype)])
+    order = np.argsort(all_indices[:, 0], kind="stable")
+    reverse = np.empty(len(order), np.int64)
+    reverse[order] = np.arange(len(order))
+    return all_indices[order], all_values[order], empty, reverse[:len(indices)]
+
+
+def _sparse_fill_empty_rows_rule(indices, values, dense_shape, default_value):
+    rank = indices.shape[1] if indices.shape.rank == 2 else None
+    rows = shape_rules.known_elements(dense_shape)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), values.dtype),
+            (TensorShape([rows[0] if rows else None]), _d.bool),
+            (TensorShape([indices.shape[0] if indices.shape.rank == 2 else None]), _I64)]
+
+
+_SPARSE_FILL_EMPTY_ROWS = register("SparseFillEmptyRows", _sparse_fill_empty_rows,
+                                   _sparse_fill_empty_rows_rule, multi=True, tied=(1, 3),
+                                   input_names=("values", "default_value"))
+tf_nodes[_SPARSE_FILL_EMPTY_ROWS] = NodeForm(types={"T": 1}, outputs=(
+    "output_indices", "output_values", "empty_row_indicator", "reverse_index_map"))
+tf_args[_SPARSE_FILL_EMPTY_ROWS] = ("indices", "values", "dense_shape", "default_value")
+batching_rules[_SPARSE_FILL_EMPTY_ROWS] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseFillEmptyRows")
+def _sparse_fill_empty_rows_grad(op, _, values_grad, *__):
+    # each value's gradient is that of the place it went; the default value's, the rest
+    reverse_index_map = op.outputs[3]
+    picked = array_ops.gather(values_grad, reverse_index_map)
+    return [None, picked, None, math_ops.subtract(reduction_ops.reduce_sum(values_grad),
+                                                  reduction_ops.reduce_sum(picked))]
 
 
 # -- DenseCountSparseOutput, SparseCountSparseOutput (tf.sparse.bincount) ---------------------
