@@ -286,6 +286,10 @@ def samples(tf):
     out["SparseFillEmptyRows"] = dict(indices=tf.constant([[1, 0], [3, 2], [1, 1]], tf.int64),
                                       values=tf.constant([1.0, 2.0, 3.0]),
                                       dense_shape=[5, 3], default_value=tf.constant(-1.0))
+    out["SparseSlice"] = dict(indices=tf.constant([[0, 1], [2, 3], [1, 0], [2, 1], [3, 3]],
+                                                  tf.int64),
+                              values=tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]), shape=[4, 4],
+                              start=[1, 1], size=[2, 5])
     _more(tf, out, f, g, image, s)
     return out
 

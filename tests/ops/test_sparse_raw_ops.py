@@ -242,3 +242,31 @@ def test_sparse_fill_empty_rows_raw_op_values_gradients_and_errors_are_tfs():
         kwargs = dict(dict(dense_shape=[5, 3], default_value=0.0), **kwargs)
         with pytest.raises(tf.errors.InvalidArgumentError, match=message):
             tf.raw_ops.SparseFillEmptyRows(**kwargs)
+
+
+def test_sparse_slice_raw_op_values_gradient_and_errors_are_tfs():
+    indices = tf.constant([[0, 1], [2, 3], [1, 0], [2, 1], [3, 3]], tf.int64)
+    values = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])
+    with tf.GradientTape() as tape:
+        tape.watch(values)
+        out = tf.raw_ops.SparseSlice(indices=indices, values=values, shape=[4, 4],
+                                     start=[1, 1], size=[2, 5])
+    assert out.output_indices.numpy().tolist() == [[1, 2], [1, 0]]
+    assert out.output_values.numpy().tolist() == [2.0, 4.0]
+    assert out.output_shape.numpy().tolist() == [2, 3]
+    grad = tape.gradient(out.output_values, values, tf.constant([10.0, 20.0]))
+    assert grad.numpy().tolist() == [0.0, 10.0, 0.0, 20.0, 0.0]
+    # a start before the shape counts from there; past it, the box is empty
+    before = tf.raw_ops.SparseSlice(indices=indices, values=values, shape=[4, 4],
+                                    start=[-1, 0], size=[2, 2])
+    assert before.output_indices.numpy().tolist() == [[1, 1]]
+    assert before.output_shape.numpy().tolist() == [2, 2]
+    past = tf.raw_ops.SparseSlice(indices=indices, values=values, shape=[4, 4], start=[5, 0],
+                                  size=[2, 2])
+    assert past.output_shape.numpy().tolist() == [0, 2]
+    for kwargs, message in [
+            (dict(start=[1], size=[2, 2]), "Expected start to be a vector of length 2 but got "
+                                           "length 1"),
+            (dict(start=[0, 0], size=[-1, 2]), "Expected a non-negative size, got -1")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.SparseSlice(indices=indices, values=values, shape=[4, 4], **kwargs)

@@ -216,3 +216,15 @@ SPECS += [
                          np.array([d, v[1], v[2], v[0], d], np.float32),
                          np.array([True, False, False, True]))),
 ]
+
+
+def _slice(values):
+    st = tf.SparseTensor([[0, 1], [2, 3], [1, 0], [2, 1], [3, 3]], values, [4, 4])
+    out = tf.sparse.slice(st, [1, 1], [2, 5])
+    return out.indices, out.values, out.dense_shape
+
+
+SPECS += [
+    OpSpec("SparseSlice", _slice, [np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32)],
+           lambda v: (np.array([[1, 2], [1, 0]]), v[[1, 3]], np.array([2, 3]))),
+]

@@ -449,15 +449,54 @@ def _concat_static_shape(shapes, axis, expand):
 @export("sparse.slice")
 def slice(sp_input, start, size, name=None):  # noqa: A001 (TF's name)
     """The entries of `sp_input` in the box at `start` of `size` (clipped to the shape),
-    with indices relative to `start`."""
+    with indices relative to `start`, in the order given."""
     sp = _sparse(sp_input)
-    start, size = _i64(start), _i64(size)
-    end = math_ops.minimum(math_ops.add(start, size), sp.dense_shape)
+    return SparseTensor(*dispatch(_SPARSE_SLICE, (sp.indices, sp.values, sp.dense_shape,
+                                                  _i64(start), _i64(size)), {}, name))
+
+
+def _sparse_slice(xp, indices, values, shape, start, size):
+    """The kernel of op SparseSlice: the entries at or past `start` and before the end of
+    the box (``start + size``, clipped to `shape`), moved by `start`; the box's shape."""
+    indices, values = np.asarray(indices, np.int64), np.asarray(values)
+    shape, start, size = (np.asarray(v, np.int64) for v in (shape, start, size))
+    rank = shape.size
+    for what, v in (("start", start), ("size", size)):
+        if v.ndim != 1 or v.size != rank:
+            raise _invalid(f"Expected {what} to be a vector of length {rank} but got length "
+                           f"{v.size}")
+    if (size < 0).any():
+        raise _invalid(f"Expected a non-negative size, got {int(size[size < 0][0])}")
+    end = np.minimum(start + size, shape)
+    inside = ((indices >= start) & (indices < end)).all(axis=1)
+    return (indices[inside] - start, values[inside], np.maximum(end - start, 0))
+
+
+def _sparse_slice_rule(indices, values, shape, start, size):
+    rank = shape.shape[0] if shape.shape.rank == 1 else None
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), values.dtype),
+            (TensorShape([rank]), _I64)]
+
+
+_SPARSE_SLICE = register("SparseSlice", _sparse_slice, _sparse_slice_rule, multi=True,
+                         tied=(1,))
+tf_nodes[_SPARSE_SLICE] = NodeForm(types={"T": 1}, outputs=(
+    "output_indices", "output_values", "output_shape"))
+tf_args[_SPARSE_SLICE] = ("indices", "values", "shape", "start", "size")
+batching_rules[_SPARSE_SLICE] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseSlice")
+def _sparse_slice_grad(op, _, values_grad, __):
+    # the entries kept have their slice's gradients, in order; the others none
+    indices, _, shape, start, size = op.inputs
+    start, end = _i64(start), math_ops.minimum(math_ops.add(_i64(start), _i64(size)),
+                                               _i64(shape))
     inside = reduction_ops.reduce_all(math_ops.logical_and(
-        math_ops.greater_equal(sp.indices, start), math_ops.less(sp.indices, end)), axis=1)
-    indices = math_ops.subtract(array_ops.boolean_mask(sp.indices, inside), start)
-    shape = math_ops.maximum(math_ops.subtract(end, start), np.int64(0))
-    return SparseTensor(indices, array_ops.boolean_mask(sp.values, inside), shape)
+        math_ops.greater_equal(indices, start), math_ops.less(indices, end)), axis=1)
+    return [None, array_ops.scatter_nd(array_ops.where(inside), values_grad,
+                                       array_ops.shape(inside, out_type=_I64)), None, None,
+            None]
 
 
 @export("sparse.retain")
