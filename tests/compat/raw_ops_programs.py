@@ -290,6 +290,10 @@ def samples(tf):
                                                   tf.int64),
                               values=tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]), shape=[4, 4],
                               start=[1, 1], size=[2, 5])
+    out["SparseSoftmax"] = dict(sp_indices=tf.constant([[0, 0], [0, 2], [1, 1], [2, 0], [2, 1]],
+                                                       tf.int64),
+                                sp_values=tf.constant([1.0, 2.0, 3.0, -1.0, 0.5]),
+                                sp_shape=[3, 3])
     _more(tf, out, f, g, image, s)
     return out
 

@@ -110,6 +110,7 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "TridiagonalSolve": ("diagonals", "rhs"),
                         "SparseTensorDenseMatMul": ("a_values", "b"),
                         "SparseFillEmptyRows": ("values", "default_value"),
+                        "SparseSoftmax": ("sp_values",),
                         **{f"SparseSegment{kind}{counted}": ("data",)
                            for kind in ("Sum", "Mean", "SqrtN")
                            for counted in ("", "WithNumSegments")},

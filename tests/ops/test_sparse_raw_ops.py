@@ -270,3 +270,30 @@ def test_sparse_slice_raw_op_values_gradient_and_errors_are_tfs():
             (dict(start=[0, 0], size=[-1, 2]), "Expected a non-negative size, got -1")]:
         with pytest.raises(tf.errors.InvalidArgumentError, match=message):
             tf.raw_ops.SparseSlice(indices=indices, values=values, shape=[4, 4], **kwargs)
+
+
+def test_sparse_softmax_raw_op_values_gradient_and_errors_are_tfs():
+    indices = tf.constant([[0, 0], [0, 2], [1, 1], [2, 0], [2, 1]], tf.int64)
+    values = tf.constant([1.0, 2.0, 3.0, -1.0, 0.5])
+    with tf.GradientTape() as tape:
+        tape.watch(values)
+        out = tf.raw_ops.SparseSoftmax(sp_indices=indices, sp_values=values, sp_shape=[3, 3])
+    np.testing.assert_allclose(out.numpy(), [0.26894143, 0.7310586, 1.0, 0.18242551, 0.81757444],
+                               rtol=1e-6)
+    np.testing.assert_allclose(
+        tape.gradient(out, values, tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])).numpy(),
+        [-0.19661194, 0.19661193, 0.0, -0.14914636, 0.14914681], rtol=1e-5, atol=1e-7)
+    # entries out of order: the values come in row-major order, as TF's
+    shuffled = tf.raw_ops.SparseSoftmax(
+        sp_indices=tf.constant([[2, 0], [0, 2], [2, 1], [0, 0]], tf.int64),
+        sp_values=[1.0, 2.0, 3.0, 4.0], sp_shape=[3, 3])
+    np.testing.assert_allclose(shuffled.numpy(), [0.880797, 0.119203, 0.119203, 0.880797],
+                               rtol=1e-5)
+    for kwargs, message in [
+            (dict(sp_indices=[[0]], sp_values=[1.0], sp_shape=[3]),
+             "Input should have rank >= 2, but received shape: 3"),
+            (dict(sp_indices=[[0, 0]], sp_values=[1.0, 2.0], sp_shape=[3, 3]),
+             r"indices and values rows \(indexing dimension\) must match. \(indices = 1, "
+             r"values = 2\)")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.SparseSoftmax(**kwargs)

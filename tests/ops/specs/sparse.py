@@ -228,3 +228,19 @@ SPECS += [
     OpSpec("SparseSlice", _slice, [np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32)],
            lambda v: (np.array([[1, 2], [1, 0]]), v[[1, 3]], np.array([2, 3]))),
 ]
+
+
+def _softmax(values):
+    st = tf.SparseTensor([[0, 0], [0, 2], [1, 1], [2, 0], [2, 1]], values, [3, 3])
+    return tf.sparse.softmax(st).values
+
+
+def _softmax_ref(v):
+    e = np.exp(v - np.array([v[1], v[1], v[2], v[4], v[4]]))
+    return e / np.array([e[0] + e[1], e[0] + e[1], e[2], e[3] + e[4], e[3] + e[4]])
+
+
+SPECS += [
+    OpSpec("SparseSoftmax", _softmax, [np.array([1.0, 2.0, 3.0, -1.0, 0.5], np.float32)],
+           _softmax_ref),
+]

@@ -1422,17 +1422,55 @@ def minimum(sp_a, sp_b, name=None):
 @export("sparse.softmax")
 def softmax(sp_input, name=None):
     """Softmax over the entries of each innermost row of `sp_input` (absent entries take no
-    part); the result has the same entries."""
+    part); the result has the same entries. As TF's, the values come in the row-major order
+    of the entries, which are those given when `sp_input` is in that order."""
     sp = _sparse(sp_input)
-    groups = _linear(sp.indices[:, :-1], sp.dense_shape[:-1])
-    ids, segment = reduction_ops.unique(groups, out_idx=_I64)
-    count = array_ops.size(ids, out_type=_I64)
-    top = reduction_ops.unsorted_segment_max(sp.values, segment, count)
-    shifted = math_ops.exp(math_ops.subtract(sp.values, array_ops.gather(top, segment)))
-    total = reduction_ops.unsorted_segment_sum(shifted, segment, count)
-    return _with_shape(SparseTensor(sp.indices,
-                                    math_ops.divide(shifted, array_ops.gather(total, segment)),
-                                    sp.dense_shape), sp.shape)
+    values = dispatch(_SPARSE_SOFTMAX, (sp.indices, sp.values, sp.dense_shape), {}, name)
+    return _with_shape(SparseTensor(sp.indices, values, sp.dense_shape), sp.shape)
+
+
+def _sparse_softmax(xp, indices, values, shape):
+    """The kernel of op SparseSoftmax: the entries sorted row-major, each innermost row's
+    values' softmax (its largest taken off first)."""
+    indices, values, shape = np.asarray(indices, np.int64), np.asarray(values), np.asarray(shape)
+    if shape.ndim != 1 or shape.size < 2:
+        raise _invalid(f"Input should have rank >= 2, but received shape: "
+                       f"{' '.join(map(str, np.atleast_1d(shape)))}")
+    if indices.ndim != 2 or indices.shape[0] != values.shape[0]:
+        raise _invalid(f"indices and values rows (indexing dimension) must match. (indices = "
+                       f"{indices.shape[0]}, values = {values.shape[0]})")
+    order = _index_order(indices)
+    indices, values = indices[order], values[order]
+    _, group = np.unique(indices[:, :-1], axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    top = np.full(group.max(initial=-1) + 1, -np.inf, values.dtype)
+    np.maximum.at(top, group, values)
+    shifted = np.exp(values - top[group])
+    total = np.zeros(len(top), values.dtype)
+    np.add.at(total, group, shifted)
+    return (shifted / total[group]).astype(values.dtype, copy=False)
+
+
+_SPARSE_SOFTMAX = register("SparseSoftmax", _sparse_softmax,
+                           lambda indices, values, shape: (values.shape, values.dtype),
+                           tied=(1,), dtypes=(_d.float16, _d.float32, _d.float64),
+                           input_names=("sp_values",))
+tf_nodes[_SPARSE_SOFTMAX] = NodeForm(types={"T": 1})
+tf_args[_SPARSE_SOFTMAX] = ("sp_indices", "sp_values", "sp_shape")
+batching_rules[_SPARSE_SOFTMAX] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseSoftmax")
+def _sparse_softmax_grad(op, grad):
+    # (grad - the sum over its row of grad * softmax) * softmax, entry by entry
+    indices, _, shape = op.inputs
+    out = op.outputs
+    indices, shape = _i64(indices), _i64(shape)
+    rows = reduce_sum(SparseTensor(indices, math_ops.multiply(out, grad), shape), axis=-1,
+                      keepdims=True)
+    at_row = array_ops.concat([indices[:, :-1], array_ops.zeros_like(indices[:, -1:])], 1)
+    return [None, math_ops.multiply(math_ops.subtract(grad, array_ops.gather_nd(rows, at_row)),
+                                    out), None]
 
 
 @export("sparse.transpose")
