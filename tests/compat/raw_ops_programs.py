@@ -270,6 +270,30 @@ def samples(tf):
     out["StatelessMultinomial"] = dict(logits=[[0.0, 1.0, 2.0]], num_samples=4, seed=[3, 4])
     out["StatelessRandomBinomial"] = dict(shape=[3], seed=[1, 2], counts=[5.0, 9.0, 2.0],
                                           probs=[0.5, 0.1, 0.9])
+    for kind in ("Sum", "Mean", "SqrtN"):
+        out[f"SparseSegment{kind}"] = dict(data=f, indices=[1, 0, 1], segment_ids=[0, 0, 2])
+        out[f"SparseSegment{kind}WithNumSegments"] = dict(
+            data=f, indices=[1, 0, 1], segment_ids=[0, 0, 2], num_segments=4)
+    out["SparseTensorDenseMatMul"] = dict(a_indices=[[1, 0], [0, 1], [2, 1]],
+                                          a_values=tf.constant([2.0, 3.0, -1.5]),
+                                          a_shape=[3, 2], b=tf.transpose(f), adjoint_a=True)
+    out["SparseReorder"] = dict(input_indices=tf.constant([[1, 0], [0, 2], [0, 1], [1, 0]],
+                                                          tf.int64),
+                                input_values=tf.constant([1.0, 2.0, 3.0, 4.0]),
+                                input_shape=[2, 3])
+    out["SparseReshape"] = dict(input_indices=tf.constant([[0, 1], [1, 2], [2, 0]], tf.int64),
+                                input_shape=[3, 4], new_shape=[2, -1])
+    out["SparseFillEmptyRows"] = dict(indices=tf.constant([[1, 0], [3, 2], [1, 1]], tf.int64),
+                                      values=tf.constant([1.0, 2.0, 3.0]),
+                                      dense_shape=[5, 3], default_value=tf.constant(-1.0))
+    out["SparseSlice"] = dict(indices=tf.constant([[0, 1], [2, 3], [1, 0], [2, 1], [3, 3]],
+                                                  tf.int64),
+                              values=tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]), shape=[4, 4],
+                              start=[1, 1], size=[2, 5])
+    out["SparseSoftmax"] = dict(sp_indices=tf.constant([[0, 0], [0, 2], [1, 1], [2, 0], [2, 1]],
+                                                       tf.int64),
+                                sp_values=tf.constant([1.0, 2.0, 3.0, -1.0, 0.5]),
+                                sp_shape=[3, 3])
     _more(tf, out, f, g, image, s)
     return out
 

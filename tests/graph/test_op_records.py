@@ -108,6 +108,12 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "SparseCountSparseOutput": ("values",),
                         "SparseBincount": ("values", "size"),
                         "TridiagonalSolve": ("diagonals", "rhs"),
+                        "SparseTensorDenseMatMul": ("a_values", "b"),
+                        "SparseFillEmptyRows": ("values", "default_value"),
+                        "SparseSoftmax": ("sp_values",),
+                        **{f"SparseSegment{kind}{counted}": ("data",)
+                           for kind in ("Sum", "Mean", "SqrtN")
+                           for counted in ("", "WithNumSegments")},
                         **{f"{kind}CandidateSampler": ("true_classes",) for kind in (
                             "All", "LogUniform", "Uniform", "FixedUnigram", "LearnedUnigram")}}
 

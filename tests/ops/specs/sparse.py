@@ -137,3 +137,110 @@ SPECS += [
                       np.array([[1, 1]]), v[2:], np.array([2, 2])],
            grad="no gradient in TF (LookupError)"),
 ]
+
+
+def _segment(fn, num_segments=None):
+    def run(data):
+        return fn(data, tf.constant([0, 2, 1, 2]), tf.constant([0, 0, 2, 2]),
+                  num_segments=num_segments)
+    return run
+
+
+def _segment_ref(kind, rows=3):
+    def ref(data):
+        out = np.zeros((rows,) + data.shape[1:], data.dtype)
+        for i, s in zip([0, 2, 1, 2], [0, 0, 2, 2]):
+            out[s] += data[i]
+        scale = {"Sum": 1.0, "Mean": 0.5, "SqrtN": 1 / np.sqrt(2.0)}[kind]
+        out[[0, 2]] *= scale
+        return out
+    return ref
+
+
+_SEGMENT_DATA = np.array([[1.5, -2.0], [0.25, 3.0], [4.0, -1.0]], np.float32)
+for _kind, _fn in (("Sum", tf.sparse.segment_sum), ("Mean", tf.sparse.segment_mean),
+                   ("SqrtN", tf.sparse.segment_sqrt_n)):
+    SPECS += [
+        OpSpec(f"SparseSegment{_kind}", _segment(_fn), [_SEGMENT_DATA], _segment_ref(_kind)),
+        OpSpec(f"SparseSegment{_kind}WithNumSegments", _segment(_fn, 4), [_SEGMENT_DATA],
+               _segment_ref(_kind, 4)),
+    ]
+
+
+def _sparse_dense_matmul(values, b):
+    a = tf.SparseTensor([[0, 1], [1, 0], [1, 2]], values, [2, 3])
+    return tf.sparse.sparse_dense_matmul(a, b)
+
+
+SPECS += [
+    OpSpec("SparseTensorDenseMatMul", _sparse_dense_matmul,
+           [np.array([2.0, 3.0, -1.5], np.float32),
+            np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], np.float32)],
+           lambda v, b: np.array([[0, v[0], 0], [v[1], 0, v[2]]], np.float32) @ b),
+]
+
+
+def _reorder(values):
+    out = tf.sparse.reorder(tf.SparseTensor([[1, 0], [0, 2], [0, 1], [1, 0]], values, [2, 3]))
+    return out.indices, out.values
+
+
+SPECS += [
+    OpSpec("SparseReorder", _reorder, [np.array([1.0, 2.0, 3.0, 4.0], np.float32)],
+           lambda v: (np.array([[0, 1], [0, 2], [1, 0], [1, 0]]), v[[2, 1, 0, 3]])),
+]
+
+
+def _reshape(values):
+    out = tf.sparse.reshape(tf.SparseTensor([[0, 1], [1, 2], [2, 0]], values, [3, 4]), [2, -1])
+    return out.indices, out.values, out.dense_shape
+
+
+SPECS += [
+    OpSpec("SparseReshape", _reshape, [np.array([1.0, 2.0, 3.0], np.float32)],
+           lambda v: (np.array([[0, 1], [1, 0], [1, 2]]), v, np.array([2, 6])),
+           grad="its outputs are indices and a shape"),
+]
+
+
+def _fill_empty_rows(values, default):
+    out, empty = tf.sparse.fill_empty_rows(
+        tf.SparseTensor([[2, 1], [1, 1], [1, 0]], values, [4, 2]), default)
+    return out.indices, out.values, empty
+
+
+SPECS += [
+    OpSpec("SparseFillEmptyRows", _fill_empty_rows,
+           [np.array([1.0, 2.0, 3.0], np.float32), np.float32(9.0)],
+           lambda v, d: (np.array([[0, 0], [1, 1], [1, 0], [2, 1], [3, 0]]),
+                         np.array([d, v[1], v[2], v[0], d], np.float32),
+                         np.array([True, False, False, True]))),
+]
+
+
+def _slice(values):
+    st = tf.SparseTensor([[0, 1], [2, 3], [1, 0], [2, 1], [3, 3]], values, [4, 4])
+    out = tf.sparse.slice(st, [1, 1], [2, 5])
+    return out.indices, out.values, out.dense_shape
+
+
+SPECS += [
+    OpSpec("SparseSlice", _slice, [np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32)],
+           lambda v: (np.array([[1, 2], [1, 0]]), v[[1, 3]], np.array([2, 3]))),
+]
+
+
+def _softmax(values):
+    st = tf.SparseTensor([[0, 0], [0, 2], [1, 1], [2, 0], [2, 1]], values, [3, 3])
+    return tf.sparse.softmax(st).values
+
+
+def _softmax_ref(v):
+    e = np.exp(v - np.array([v[1], v[1], v[2], v[4], v[4]]))
+    return e / np.array([e[0] + e[1], e[0] + e[1], e[2], e[3] + e[4], e[3] + e[4]])
+
+
+SPECS += [
+    OpSpec("SparseSoftmax", _softmax, [np.array([1.0, 2.0, 3.0, -1.0, 0.5], np.float32)],
+           _softmax_ref),
+]

@@ -71,14 +71,6 @@ def _rank(sp):
     return rank if rank is not None else array_ops.shape(sp.dense_shape)[0]
 
 
-def _sorted_by(sp, keys):
-    order = reduction_ops.argsort(keys, stable=True)
-    # the values' gradient is a dense tensor, as TF's SparseReorder gives (a reshape takes
-    # the gather's sparse one dense)
-    values = array_ops.gather(array_ops.reshape(sp.values, [-1]), order)
-    return SparseTensor(array_ops.gather(sp.indices, order), values, sp.dense_shape)
-
-
 def _with_shape(out, shape):
     if shape is not None and shape.rank is not None:
         out._shape_hint = shape
@@ -94,7 +86,56 @@ def reorder(sp_input, name=None):
     [[0, 1], [1, 0]]
     """
     sp = _sparse(sp_input)
-    return _with_shape(_sorted_by(sp, _linear(sp.indices, sp.dense_shape)), sp.shape)
+    indices, values = dispatch(_SPARSE_REORDER, (sp.indices, sp.values, sp.dense_shape), {},
+                               name)
+    return _with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape)
+
+
+def _sparse_reorder(xp, indices, values, shape):
+    """The kernel of op SparseReorder: the entries sorted by their indices (row-major; equal
+    indices keep their order)."""
+    indices, values, shape = np.asarray(indices), np.asarray(values), np.asarray(shape)
+    if indices.ndim != 2 or values.ndim != 1 or shape.ndim != 1:
+        raise _invalid("Input indices should be a matrix, input values a vector and input "
+                       "shape a vector.")
+    if indices.shape[0] != values.shape[0]:
+        raise _invalid(f"Number of elements in indices ({indices.shape[0]}) and values "
+                       f"({values.shape[0]}) do not match")
+    if indices.shape[1] != shape.shape[0]:
+        raise _invalid(f"Index rank ({indices.shape[1]}) and shape rank ({shape.shape[0]}) "
+                       f"do not match")
+    order = _index_order(indices)
+    return indices[order].astype(np.int64, copy=False), values[order]
+
+
+def _index_order(indices):
+    """The stable order of index rows `indices` sorted lexicographically."""
+    if not indices.shape[1]:
+        return np.arange(len(indices))
+    return np.lexsort(indices.T[::-1])
+
+
+def _sparse_reorder_rule(indices, values, shape):
+    return [(indices.shape.merge_with(TensorShape([values.shape[0] if values.shape.rank == 1
+                                                   else None, None])), _I64),
+            (values.shape, values.dtype)]
+
+
+_SPARSE_REORDER = register("SparseReorder", _sparse_reorder, _sparse_reorder_rule, multi=True,
+                           tied=(1,))
+tf_nodes[_SPARSE_REORDER] = NodeForm(types={"T": 1},
+                                     outputs=("output_indices", "output_values"))
+tf_args[_SPARSE_REORDER] = ("input_indices", "input_values", "input_shape")
+batching_rules[_SPARSE_REORDER] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseReorder")
+def _sparse_reorder_grad(op, _, values_grad):
+    # each entry's gradient is that of the place the sort moved it to
+    indices = op.inputs[0]
+    order = dispatch(_SPARSE_REORDER, (indices, array_ops.range(
+        array_ops.shape(indices, out_type=_I64)[0], dtype=_I64), op.inputs[2]), {})[1]
+    return [None, array_ops.gather(values_grad, math_ops.invert_permutation(order)), None]
 
 
 @export("sparse.expand_dims")
@@ -124,48 +165,85 @@ def reshape(sp_input, shape, name=None):
     """`sp_input` reshaped (row-major, as `reshape`); `shape` may hold one -1."""
     sp = _sparse(sp_input)
     shape = _i64(shape)
-    total = reduction_ops.reduce_prod(sp.dense_shape)
-    known = reduction_ops.reduce_prod(math_ops.maximum(shape, np.int64(1)))
-    filled = array_ops.where(math_ops.equal(shape, np.int64(-1)),
-                             math_ops.floordiv(total, math_ops.maximum(known, np.int64(1))),
-                             shape)
-    static_total, static_shape = get_static_value(total), get_static_value(shape)
-    if static_total is not None and static_shape is not None:
-        _check_reshape(int(static_total), np.reshape(get_static_value(sp.dense_shape), -1),
-                       np.reshape(static_shape, -1))
-    static_new = get_static_value(filled)
-    indices = _unravel(_linear(sp.indices, sp.dense_shape), filled)
-    out = SparseTensor(indices, sp.values, filled)
+    static_old, static_shape = get_static_value(sp.dense_shape), get_static_value(shape)
+    static_new = None
+    if static_old is not None and static_shape is not None:
+        static_old, static_shape = np.reshape(static_old, -1), np.reshape(static_shape, -1)
+        total = int(np.prod(static_old))
+        message = _reshape_error(total, static_old, static_shape)
+        if message is not None:
+            raise errors.eager_error(errors.InvalidArgumentError, "SparseReshape", message)
+        static_new = _filled_shape(total, static_shape)
+    indices, new_shape = dispatch(_SPARSE_RESHAPE, (sp.indices, sp.dense_shape, shape), {},
+                                  name)
+    out = SparseTensor(indices, sp.values, new_shape)
     if static_new is not None:
         out = _with_shape(out, TensorShape([int(d) for d in static_new]))
     return out
 
 
-def _check_reshape(total, old_shape, new_shape):
-    """TF's SparseReshape errors for a reshape of `total` dense values to `new_shape`."""
+def _reshape_error(total, old_shape, new_shape):
+    """TF's SparseReshape message for a reshape of `total` dense values to `new_shape`, or
+    None when it is allowed."""
     unknown = [i for i, d in enumerate(new_shape) if d == -1]
     if len(unknown) > 1:
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}")
+        return f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}"
     if total == 0 and unknown and 0 in list(new_shape):
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            "reshape cannot infer the missing input size for an empty tensor unless all "
-            "specified input sizes are non-zero")
+        return ("reshape cannot infer the missing input size for an empty tensor unless all "
+                "specified input sizes are non-zero")
     known = int(np.prod([d for d in new_shape if d != -1]))
     shown = errors.shape_text([1 if d == -1 else int(d) for d in new_shape])
-    head = f"Input to reshape is a SparseTensor with {total} dense values, but the requested "
     if unknown and (known == 0 or total % known):
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            f"{head}shape requires a multiple of {known}. input_shape="
-            f"{errors.shape_text(old_shape)} output_shape={shown}")
+        return (f"Input to reshape is a SparseTensor with {total} dense values, but the "
+                f"requested shape requires a multiple of {known}. input_shape="
+                f"{errors.shape_text(old_shape)} output_shape={shown}")
     if not unknown and known != total:
-        raise errors.eager_error(
-            errors.InvalidArgumentError, "SparseReshape",
-            f"Input to reshape is a tensor with {total} dense values, but the requested shape "
-            f"has {known}. input_shape={errors.shape_text(old_shape)} output_shape={shown}")
+        return (f"Input to reshape is a tensor with {total} dense values, but the requested "
+                f"shape has {known}. input_shape={errors.shape_text(old_shape)} "
+                f"output_shape={shown}")
+    return None
+
+
+def _filled_shape(total, new_shape):
+    """`new_shape` with its -1 (if any) the size that makes it hold `total` values."""
+    known = int(np.prod([d for d in new_shape if d != -1]))
+    return np.where(new_shape == -1, total // max(known, 1), new_shape).astype(np.int64)
+
+
+def _sparse_reshape(xp, indices, shape, new_shape):
+    """The kernel of op SparseReshape: each entry's row-major position in `shape` taken to
+    `new_shape` (its -1 filled)."""
+    indices, shape = np.asarray(indices, np.int64), np.asarray(shape, np.int64)
+    new_shape = np.asarray(new_shape, np.int64)
+    if new_shape.ndim != 1:
+        raise _invalid(f"Target shape should be a vector but received shape "
+                       f"{_dims(new_shape.shape)}")
+    if indices.ndim != 2 or shape.ndim != 1 or indices.shape[1] != shape.size:
+        raise _invalid("Input tensor rank must match input shape length.")
+    total = int(np.prod(shape))
+    message = _reshape_error(total, shape, new_shape)
+    if message is not None:
+        raise _invalid(message)
+    filled = _filled_shape(total, new_shape)
+    linear = indices @ np.cumprod(np.r_[shape[1:], 1][::-1])[::-1] if shape.size else \
+        np.zeros(len(indices), np.int64)
+    strides = np.cumprod(np.r_[filled[1:], 1][::-1])[::-1]
+    out = linear[:, None] // strides
+    out[:, 1:] %= np.maximum(filled[1:], 1)  # (the first dimension is not wrapped, as TF's)
+    return out.reshape(len(indices), filled.size).astype(np.int64), filled
+
+
+def _sparse_reshape_rule(indices, shape, new_shape):
+    rank = new_shape.shape[0] if new_shape.shape.rank == 1 else None
+    return [(TensorShape([indices.shape[0] if indices.shape.rank == 2 else None, rank]), _I64),
+            (TensorShape([rank]), _I64)]
+
+
+_SPARSE_RESHAPE = register("SparseReshape", _sparse_reshape, _sparse_reshape_rule, multi=True,
+                           tied=(), not_differentiable="its outputs are indices and a shape")
+tf_nodes[_SPARSE_RESHAPE] = NodeForm(types={}, outputs=("output_indices", "output_shape"))
+tf_args[_SPARSE_RESHAPE] = ("input_indices", "input_shape", "new_shape")
+batching_rules[_SPARSE_RESHAPE] = PER_ELEMENT
 
 
 @export("sparse.to_indicator")
@@ -371,15 +449,54 @@ def _concat_static_shape(shapes, axis, expand):
 @export("sparse.slice")
 def slice(sp_input, start, size, name=None):  # noqa: A001 (TF's name)
     """The entries of `sp_input` in the box at `start` of `size` (clipped to the shape),
-    with indices relative to `start`."""
+    with indices relative to `start`, in the order given."""
     sp = _sparse(sp_input)
-    start, size = _i64(start), _i64(size)
-    end = math_ops.minimum(math_ops.add(start, size), sp.dense_shape)
+    return SparseTensor(*dispatch(_SPARSE_SLICE, (sp.indices, sp.values, sp.dense_shape,
+                                                  _i64(start), _i64(size)), {}, name))
+
+
+def _sparse_slice(xp, indices, values, shape, start, size):
+    """The kernel of op SparseSlice: the entries at or past `start` and before the end of
+    the box (``start + size``, clipped to `shape`), moved by `start`; the box's shape."""
+    indices, values = np.asarray(indices, np.int64), np.asarray(values)
+    shape, start, size = (np.asarray(v, np.int64) for v in (shape, start, size))
+    rank = shape.size
+    for what, v in (("start", start), ("size", size)):
+        if v.ndim != 1 or v.size != rank:
+            raise _invalid(f"Expected {what} to be a vector of length {rank} but got length "
+                           f"{v.size}")
+    if (size < 0).any():
+        raise _invalid(f"Expected a non-negative size, got {int(size[size < 0][0])}")
+    end = np.minimum(start + size, shape)
+    inside = ((indices >= start) & (indices < end)).all(axis=1)
+    return (indices[inside] - start, values[inside], np.maximum(end - start, 0))
+
+
+def _sparse_slice_rule(indices, values, shape, start, size):
+    rank = shape.shape[0] if shape.shape.rank == 1 else None
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), values.dtype),
+            (TensorShape([rank]), _I64)]
+
+
+_SPARSE_SLICE = register("SparseSlice", _sparse_slice, _sparse_slice_rule, multi=True,
+                         tied=(1,))
+tf_nodes[_SPARSE_SLICE] = NodeForm(types={"T": 1}, outputs=(
+    "output_indices", "output_values", "output_shape"))
+tf_args[_SPARSE_SLICE] = ("indices", "values", "shape", "start", "size")
+batching_rules[_SPARSE_SLICE] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseSlice")
+def _sparse_slice_grad(op, _, values_grad, __):
+    # the entries kept have their slice's gradients, in order; the others none
+    indices, _, shape, start, size = op.inputs
+    start, end = _i64(start), math_ops.minimum(math_ops.add(_i64(start), _i64(size)),
+                                               _i64(shape))
     inside = reduction_ops.reduce_all(math_ops.logical_and(
-        math_ops.greater_equal(sp.indices, start), math_ops.less(sp.indices, end)), axis=1)
-    indices = math_ops.subtract(array_ops.boolean_mask(sp.indices, inside), start)
-    shape = math_ops.maximum(math_ops.subtract(end, start), np.int64(0))
-    return SparseTensor(indices, array_ops.boolean_mask(sp.values, inside), shape)
+        math_ops.greater_equal(indices, start), math_ops.less(indices, end)), axis=1)
+    return [None, array_ops.scatter_nd(array_ops.where(inside), values_grad,
+                                       array_ops.shape(inside, out_type=_I64)), None, None,
+            None]
 
 
 @export("sparse.retain")
@@ -591,43 +708,89 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     _check_values_type("SparseTensorDenseMatMul", 3, "b", sp.dtype, b.dtype)
     if sp.shape.rank is not None and sp.shape.rank != 2:
         raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
-    if adjoint_b:
-        b = array_ops.transpose(b, conjugate=b.dtype.is_complex)
-    rows, cols = sp.indices[:, 0], sp.indices[:, 1]
-    values = sp.values
-    num_rows = sp.dense_shape[0]
-    inner = sp.dense_shape[1]
-    if adjoint_a:
-        rows, cols, num_rows, inner = cols, rows, inner, num_rows
-        if values.dtype.is_complex:
-            values = math_ops.conj(values)
-    a_dims = sp.shape.as_list() if sp.shape.rank is not None else [None, None]
-    if adjoint_a:
-        a_dims = a_dims[::-1]
-    if a_dims[1] is not None and b.shape.rank is not None and b.shape[0] is not None and \
-            a_dims[1] != b.shape[0]:
-        raise errors.InvalidArgumentError(
-            None, "SparseTensorDenseMatMul",
-            f"Cannot multiply A and B because inner dimension does not match: {a_dims[1]} vs. "
-            f"{b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
-            f"[{a_dims[0]}, {a_dims[1]}).  Dimensions of B: "
-            f"[{','.join(map(str, b.shape.as_list()))}] [Op:SparseTensorDenseMatMul]")
-    if context.executing_eagerly():
-        _check_matmul_indices(sp.indices.numpy(), adjoint_a, int(inner), int(num_rows))
-    # b's rows picked as [0, col] of a [1, K, N] view: gather_nd's gradient for such
-    # indices is a dense scatter, as TF's gradient of `b` is (rows picked by [col] alone
-    # would give IndexedSlices)
-    picks = array_ops.stack([array_ops.zeros_like(cols), cols], 1)
-    products = math_ops.multiply(array_ops.gather_nd(array_ops.expand_dims(b, 0), picks),
-                                 array_ops.expand_dims(values, 1))
-    out = reduction_ops.unsorted_segment_sum(products, rows, num_rows)
-    if a_dims[0] is not None:
-        out.set_shape([a_dims[0], b.shape[1]])
+    given = sp.shape.as_list() if sp.shape.rank is not None else [None, None]
+    m, k = given[::-1] if adjoint_a else given
+    b_dims = b.shape.as_list() if b.shape.rank == 2 else [None, None]
+    inner, n = b_dims[::-1] if adjoint_b else b_dims
+    if k is not None and inner is not None and k != inner:
+        raise errors.eager_error(
+            errors.InvalidArgumentError, "SparseTensorDenseMatMul",
+            f"Cannot multiply A and B because inner dimension does not match: {k} vs. "
+            f"{inner}.  Did you forget a transpose?  Dimensions of A: [{given[0]}, "
+            f"{given[1]}).  Dimensions of B: [{','.join(map(str, b.shape.as_list()))}]")
+    out = dispatch(_SPARSE_DENSE_MATMUL, (sp.indices, sp.values, sp.dense_shape, b),
+                   {"adjoint_a": bool(adjoint_a), "adjoint_b": bool(adjoint_b)}, name)
+    if m is not None:
+        out.set_shape([m, n])
     return out
 
 
-def _check_matmul_indices(indices, adjoint_a, inner, outer):
-    """TF's kernel error for the first entry of the sparse operand outside its shape: its
+def _sparse_dense_matmul(xp, indices, values, shape, b, adjoint_a=False, adjoint_b=False):
+    """The kernel of op SparseTensorDenseMatMul: each entry's value times its column's row of
+    `b` (its row's, if `adjoint_a`), summed into its row of the result in order."""
+    indices, values, shape, b = (np.asarray(v) for v in (indices, values, shape, b))
+    if indices.ndim != 2 or values.ndim != 1 or shape.shape != (2,) or b.ndim != 2:
+        raise _invalid("Tensor 'a_shape' is not a vector, or 'a_indices' not a matrix, or "
+                       "'a_values' not a vector, or 'b' not a matrix")
+    m, k = (int(shape[1]), int(shape[0])) if adjoint_a else (int(shape[0]), int(shape[1]))
+    if adjoint_b:
+        b = b.T.conj() if b.dtype.kind == "c" else b.T
+    if k != b.shape[0]:
+        given = b.T.shape if adjoint_b else b.shape
+        raise _invalid(f"Cannot multiply A and B because inner dimension does not match: {k} "
+                       f"vs. {b.shape[0]}.  Did you forget a transpose?  Dimensions of A: "
+                       f"[{shape[0]}, {shape[1]}).  Dimensions of B: {_dims(given)}")
+    message = _matmul_index_error(indices, adjoint_a, k, m)
+    if message is not None:
+        raise _invalid(message)
+    rows, cols = (indices[:, 1], indices[:, 0]) if adjoint_a else (indices[:, 0], indices[:, 1])
+    if adjoint_a and values.dtype.kind == "c":
+        values = values.conj()
+    out = np.zeros((m, b.shape[1]), b.dtype)
+    np.add.at(out, rows, values[:, None] * b[cols])
+    return out
+
+
+def _sparse_dense_matmul_rule(indices, values, shape, b, adjoint_a=False, adjoint_b=False):
+    dims = shape_rules.known_elements(shape)
+    m = None if dims is None or len(dims) != 2 else dims[1 if adjoint_a else 0]
+    n = None if b.shape.rank != 2 else b.shape[0 if adjoint_b else 1]
+    return TensorShape([m, n]), values.dtype
+
+
+_SPARSE_DENSE_MATMUL = register("SparseTensorDenseMatMul", _sparse_dense_matmul,
+                                _sparse_dense_matmul_rule, tied=(1, 3),
+                                input_names=("a_values", "b"))
+tf_nodes[_SPARSE_DENSE_MATMUL] = NodeForm(types={"T": 1, "Tindices": 0}, outputs=("product",))
+tf_args[_SPARSE_DENSE_MATMUL] = ("a_indices", "a_values", "a_shape", "b")
+tf_defaults[_SPARSE_DENSE_MATMUL] = {"adjoint_a": False, "adjoint_b": False}
+batching_rules[_SPARSE_DENSE_MATMUL] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseTensorDenseMatMul")
+def _sparse_dense_matmul_grad(op, grad):
+    indices, values, shape, b = op.inputs
+    adjoint_a, adjoint_b = op.attrs.get("adjoint_a", False), op.attrs.get("adjoint_b", False)
+    complex_ = values.dtype.is_complex
+    b_grad = sparse_dense_matmul(SparseTensor(_i64(indices), values, _i64(shape)), grad,
+                                 adjoint_a=not adjoint_a)
+    if adjoint_b:
+        b_grad = array_ops.transpose(b_grad, conjugate=complex_)
+    rows, cols = indices[:, 0], indices[:, 1]
+    if adjoint_a:
+        rows, cols = cols, rows
+    if adjoint_b:
+        b = array_ops.transpose(b, conjugate=complex_)
+    right = array_ops.gather(b, cols)
+    values_grad = reduction_ops.reduce_sum(math_ops.multiply(
+        array_ops.gather(grad, rows), math_ops.conj(right) if complex_ else right), axis=1)
+    if adjoint_a and complex_:
+        values_grad = math_ops.conj(values_grad)
+    return [None, values_grad, None, b_grad]
+
+
+def _matmul_index_error(indices, adjoint_a, inner, outer):
+    """TF's kernel message for the first entry of the sparse operand outside its shape: its
     column (row, if adjoint) `k` against the inner dimension, then its other index `m`."""
     k_at, m_at = (0, 1) if adjoint_a else (1, 0)
     bad = ((indices[:, k_at] < 0) | (indices[:, k_at] >= inner) | (indices[:, m_at] < 0)
@@ -636,25 +799,8 @@ def _check_matmul_indices(indices, adjoint_a, inner, outer):
         i = int(np.argmax(bad))
         for name, at, bound in (("k", k_at, inner), ("m", m_at, outer)):
             if not 0 <= indices[i, at] < bound:
-                raise errors.eager_error(
-                    errors.InvalidArgumentError, "SparseTensorDenseMatMul",
-                    f"{name} ({indices[i, at]}) from index[{i},{at}] out of bounds (>={bound})")
-
-
-def _segment_counts(rows, segment_ids, num_segments):
-    ones = array_ops.ones_like(segment_ids, dtype=rows.dtype)
-    if num_segments is None:
-        counts = reduction_ops.segment_sum(ones, segment_ids)
-    else:
-        counts = reduction_ops.unsorted_segment_sum(ones, segment_ids, num_segments)
-    return reduction_ops.trailing_ones(math_ops.maximum(counts, 1), rows,
-                                       array_ops.ones([1], _d.int32))
-
-
-def _summed(rows, segment_ids, num_segments):
-    if num_segments is None:
-        return reduction_ops.segment_sum(rows, segment_ids)
-    return reduction_ops.unsorted_segment_sum(rows, segment_ids, num_segments)
+                return f"{name} ({indices[i, at]}) from index[{i},{at}] out of bounds (>={bound})"
+    return None
 
 
 _SEGMENT_REAL = (_d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64,
@@ -674,64 +820,149 @@ def _checked(kind, data, indices, segment_ids, num_segments, allowed):
     if not context.executing_eagerly():
         return data, indices, segment_ids
 
-    def bad(message):
-        return errors.eager_error(errors.InvalidArgumentError, op_name, message, name=None)
-    idx, ids = indices.numpy().reshape(-1), segment_ids.numpy().reshape(-1)
-    if idx.size != ids.size:
-        raise bad("segment_ids and indices should have same size.")
-    rows = int(ids[-1]) + 1 if ids.size else 0
-    if num_segments is not None:
-        wanted = get_static_value(convert_to_tensor(num_segments))
-        if wanted is not None and ids.size and int(wanted) < rows:
-            raise bad("segment ids must be < num_segments")
-        rows = rows if wanted is None else int(wanted)
-    if ids.size > 1 and (np.diff(ids) < 0).any():
-        raise bad("segment ids are not increasing")
-    if ids.size and ids[0] < 0:
-        raise bad(f"Segment id {int(ids[0])} out of range [0, {rows}), possibly because "
-                  f"'segment_ids' input is not sorted.")
-    size = data.shape[0] if data.shape.rank else 0
-    wrong = np.flatnonzero((idx < 0) | (idx >= size))
-    if wrong.size:
-        i = int(wrong[0])
-        raise bad(f"Bad: indices[{i}] == {int(idx[i])} out of range [0, {size})")
+    wanted = None if num_segments is None else get_static_value(convert_to_tensor(num_segments))
+    message = _segment_error(indices.numpy().reshape(-1), segment_ids.numpy().reshape(-1),
+                             data.shape[0] if data.shape.rank else 0,
+                             None if wanted is None else int(wanted))
+    if message is not None:
+        raise errors.eager_error(errors.InvalidArgumentError, op_name, message, name=None)
     return data, indices, segment_ids
 
 
-def _rows(data, indices, sparse_gradient):
-    """``data[indices]``; its gradient is dense unless `sparse_gradient`, then (as TF's)
-    `IndexedSlices` of each index once, in increasing order, its rows' gradients summed."""
-    data = as_tensor(data)
-    if sparse_gradient:
-        # the distinct indices, sorted, gathered first: the second gather's gradient sums
-        # the rows of each (the first one's takes it as dense values)
-        distinct = reduction_ops.sort(reduction_ops.unique(indices)[0])
-        positions = array_ops.searchsorted(distinct, indices, out_type=distinct.dtype)
-        return array_ops.gather(array_ops.gather(data, distinct), positions)
-    # gathered from a leading unit axis: gather's gradient for axis 1 is a dense tensor
-    return array_ops.squeeze(array_ops.gather(array_ops.expand_dims(data, 0), indices, axis=1),
-                             [0])
+def _segment_error(idx, ids, size, num_segments=None):
+    """TF's message for the first fault of SparseSegment<kind>'s vectors `idx` and `ids`
+    (rows `size` of data; `num_segments` None when not given), or None."""
+    if idx.size != ids.size:
+        return "segment_ids and indices should have same size."
+    rows = int(ids[-1]) + 1 if ids.size else 0
+    if num_segments is not None:
+        if ids.size and num_segments < rows:
+            return "segment ids must be < num_segments"
+        rows = num_segments
+    elif rows < 1 and ids.size:  # (the last id negative: the rows it gives are none)
+        return "segment ids must be >= 0"
+    if ids.size > 1 and (np.diff(ids) < 0).any():
+        return "segment ids are not increasing"
+    if ids.size and ids[0] < 0:
+        return (f"Segment id {int(ids[0])} out of range [0, {rows}), possibly because "
+                f"'segment_ids' input is not sorted.")
+    wrong = np.flatnonzero((idx < 0) | (idx >= size))
+    if wrong.size:
+        i = int(wrong[0])
+        return f"Bad: indices[{i}] == {int(idx[i])} out of range [0, {size})"
+    return None
+
+
+# -- SparseSegment{Sum,Mean,SqrtN}[WithNumSegments]: the ops of tf.raw_ops --------------------
+def _sparse_segment_kernel(kind):
+    """The kernel of op SparseSegment<kind>[WithNumSegments]: the rows ``data[indices]``
+    summed per sorted segment id, a mean or a sum over the square root of the count times
+    the reciprocal of it (as `segment_mean` and `segment_sqrt_n` compute)."""
+    def kernel(xp, data, indices, segment_ids, num_segments=None, sparse_gradient=False):
+        data, idx, ids = np.asarray(data), np.asarray(indices), np.asarray(segment_ids)
+        if idx.ndim != 1:
+            raise _invalid("indices should be a vector.")
+        if ids.ndim != 1:
+            raise _invalid("segment_ids should be a vector.")
+        if data.ndim == 0:
+            raise _invalid("Shape must be at least rank 1 but is rank 0")
+        wanted = None if num_segments is None else int(np.asarray(num_segments))
+        message = _segment_error(idx, ids, data.shape[0], wanted)
+        if message is not None:
+            raise _invalid(message)
+        rows = wanted if wanted is not None else (int(ids[-1]) + 1 if ids.size else 0)
+        # (TF sums half and bfloat16 rows in float32, rounding the result once)
+        wide = np.float32 if data.dtype in _NARROW_FLOATS else data.dtype
+        out = np.zeros((rows,) + data.shape[1:], wide)
+        np.add.at(out, ids, data[idx].astype(wide))
+        if kind != "Sum":
+            counts = np.maximum(np.bincount(ids, minlength=rows), 1).astype(wide)
+            scale = np.reciprocal(counts if kind == "Mean" else np.sqrt(counts))
+            out = out * scale.reshape((rows,) + (1,) * (data.ndim - 1))
+        return out.astype(data.dtype, copy=False)
+    return kernel
+
+
+_NARROW_FLOATS = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
+
+
+def _sparse_segment_rule(data, indices, segment_ids, num_segments=None,
+                         sparse_gradient=False):
+    if data.shape.rank is None:
+        return unknown_shape(), data.dtype
+    known = None if num_segments is None else shape_rules.known_value(num_segments)
+    rows = None if known is None else int(np.asarray(known).reshape(-1)[0])
+    return TensorShape([rows]).concatenate(data.shape[1:]), data.dtype
+
+
+def _sparse_segment_grad(kind):
+    def grad_fn(op, grad):
+        data, indices, segment_ids = op.inputs[:3]
+        ids = segment_ids
+        if kind != "Sum":  # each row's share: the reciprocal the forward pass scaled by
+            counts = reduction_ops.unsorted_segment_sum(
+                array_ops.ones_like(ids, dtype=grad.dtype), ids, array_ops.shape(grad)[0])
+            counts = math_ops.maximum(counts, array_ops.ones_like(counts))
+            if kind == "SqrtN":
+                counts = math_ops.sqrt(counts)
+            grad = math_ops.multiply(grad, reduction_ops.trailing_ones(
+                math_ops.reciprocal(counts), grad, ids))
+        rows = array_ops.gather(grad, ids)
+        if op.attrs.get("sparse_gradient"):
+            # TF's: IndexedSlices of each index once, in increasing order
+            distinct = reduction_ops.sort(reduction_ops.unique(indices)[0])
+            at = array_ops.searchsorted(distinct, indices, out_type=distinct.dtype)
+            values = reduction_ops.unsorted_segment_sum(rows, at, array_ops.size(distinct))
+            data_grad = IndexedSlices(values, distinct, array_ops.shape(data))
+        else:
+            data_grad = reduction_ops.unsorted_segment_sum(rows, indices,
+                                                           array_ops.shape(data)[0])
+        return [data_grad] + [None] * (len(op.inputs) - 1)
+    return grad_fn
+
+
+_SPARSE_SEGMENT_OPS = {}
+for _kind, _types in (("Sum", _SEGMENT_REAL), ("Mean", _SEGMENT_FLOAT),
+                      ("SqrtN", _SEGMENT_FLOAT)):
+    for _counted in (False, True):
+        _name = f"SparseSegment{_kind}" + ("WithNumSegments" if _counted else "")
+        _op = _SPARSE_SEGMENT_OPS[_kind, _counted] = register(_name, _sparse_segment_kernel(_kind), _sparse_segment_rule,
+                       dtypes=_types, input_names=("data",))
+        tf_nodes[_op] = NodeForm(types=dict({"T": 0, "Tidx": 1, "Tsegmentids": 2},
+                                            **({"Tnumsegments": 3} if _counted else {})))
+        tf_args[_op] = ("data", "indices", "segment_ids") + (
+            ("num_segments",) if _counted else ())
+        tf_defaults[_op] = {"sparse_gradient": False}
+        batching_rules[_op] = PER_ELEMENT
+        registry.register_gradient(_name)(_sparse_segment_grad(_kind))
+
+
+def _sparse_segment(kind, data, indices, segment_ids, num_segments, sparse_gradient, name):
+    """Op SparseSegment<kind>[WithNumSegments] of the arguments checked as TF checks them."""
+    data, indices, segment_ids = _checked(kind, data, indices, segment_ids, num_segments,
+                                          _SEGMENT_REAL if kind == "Sum" else _SEGMENT_FLOAT)
+    inputs = (data, indices, segment_ids)
+    if num_segments is not None:
+        inputs += (as_tensor(num_segments),)
+    return dispatch(_SPARSE_SEGMENT_OPS[kind, num_segments is not None], inputs,
+                    {"sparse_gradient": bool(sparse_gradient)}, name)
 
 
 @export("sparse.segment_sum")
 def segment_sum(data, indices, segment_ids, num_segments=None, name=None,
                 sparse_gradient=False):
-    """Sums the rows ``data[indices]`` per (sorted) segment id."""
-    data, indices, segment_ids = _checked("Sum", data, indices, segment_ids, num_segments,
-                                          _SEGMENT_REAL)
-    return _summed(_rows(data, indices, sparse_gradient), segment_ids, num_segments)
+    """Sums the rows ``data[indices]`` per (sorted) segment id; with `sparse_gradient`
+    the gradient of `data` is `IndexedSlices` (each index once, in increasing order)."""
+    return _sparse_segment("Sum", data, indices, segment_ids, num_segments, sparse_gradient,
+                           name)
 
 
 @export("sparse.segment_mean")
 def segment_mean(data, indices, segment_ids, num_segments=None, name=None,
                  sparse_gradient=False):
     """The mean of the rows ``data[indices]`` per segment id (0 for empty segments)."""
-    data, indices, segment_ids = _checked("Mean", data, indices, segment_ids, num_segments,
-                                          _SEGMENT_FLOAT)
-    rows = _rows(data, indices, sparse_gradient)
-    # (times the rounded reciprocal of the count, as TF's kernel and its gradient round)
-    return math_ops.multiply(_summed(rows, segment_ids, num_segments), math_ops.reciprocal(
-        _segment_counts(rows, segment_ids, num_segments)))
+    return _sparse_segment("Mean", data, indices, segment_ids, num_segments, sparse_gradient,
+                           name)
 
 
 @export("sparse.segment_sqrt_n")
@@ -739,32 +970,81 @@ def segment_sqrt_n(data, indices, segment_ids, num_segments=None, name=None,
                    sparse_gradient=False):
     """The sum of the rows ``data[indices]`` per segment id over the square root of their
     number (0 for empty segments)."""
-    data, indices, segment_ids = _checked("SqrtN", data, indices, segment_ids, num_segments,
-                                          _SEGMENT_FLOAT)
-    rows = _rows(data, indices, sparse_gradient)
-    return math_ops.multiply(_summed(rows, segment_ids, num_segments), math_ops.reciprocal(
-        math_ops.sqrt(_segment_counts(rows, segment_ids, num_segments))))
+    return _sparse_segment("SqrtN", data, indices, segment_ids, num_segments, sparse_gradient,
+                           name)
 
 
 @export("sparse.fill_empty_rows")
 def fill_empty_rows(sp_input, default_value, name=None):
     """``(filled, empty_row_indicator)``: `sp_input` with an entry ``[row, 0, ...]`` of
-    `default_value` in each row that has none, and which rows those were."""
+    `default_value` in each row that has none, and which rows those were. The entries come
+    row by row, each row's in the order given."""
     sp = _sparse(sp_input)
-    rows = sp.dense_shape[0]
-    counts = reduction_ops.bincount(sp.indices[:, 0], minlength=rows, maxlength=rows,
-                                    dtype=_I64)
-    empty = math_ops.equal(counts, np.int64(0))
-    empty_rows = array_ops.where(empty)  # [k, 1]
-    rank = array_ops.shape(sp.dense_shape, out_type=_I64)[0]
-    zeros = array_ops.zeros(array_ops.stack([array_ops.shape(empty_rows, out_type=_I64)[0],
-                                             rank - 1]), _I64)
-    new_indices = array_ops.concat([empty_rows, zeros], 1)
-    new_values = array_ops.fill(array_ops.shape(empty_rows)[:1],
-                                convert_to_tensor(default_value, sp.dtype))
-    filled = SparseTensor(array_ops.concat([sp.indices, new_indices], 0),
-                          array_ops.concat([sp.values, new_values], 0), sp.dense_shape)
-    return _with_shape(reorder(filled), sp.shape), empty
+    indices, values, empty, _ = dispatch(
+        _SPARSE_FILL_EMPTY_ROWS,
+        (sp.indices, sp.values, sp.dense_shape, convert_to_tensor(default_value, sp.dtype)),
+        {}, name)
+    return _with_shape(SparseTensor(indices, values, sp.dense_shape), sp.shape), empty
+
+
+def _sparse_fill_empty_rows(xp, indices, values, dense_shape, default_value):
+    """The kernel of op SparseFillEmptyRows: the entries row by row (stable), an entry of
+    `default_value` at ``[row, 0, ...]`` for each row without one; which rows were empty;
+    and where each entry given went."""
+    indices, values = np.asarray(indices, np.int64), np.asarray(values)
+    shape, default_value = np.asarray(dense_shape, np.int64), np.asarray(default_value)
+    if default_value.ndim:
+        raise _invalid(f"default_value must be a scalar, saw: {_dims(default_value.shape)}")
+    if indices.ndim != 2:
+        raise _invalid(f"indices must be a matrix, saw: {_dims(indices.shape)}")
+    if values.ndim != 1:
+        raise _invalid(f"values must be a vector, saw: {_dims(values.shape)}")
+    if shape.ndim != 1:
+        raise _invalid(f"dense_shape must be a vector, saw: {_dims(shape.shape)}")
+    if values.shape[0] != indices.shape[0]:
+        raise _invalid(f"The length of `values` ({values.shape[0]}) must match the first "
+                       f"dimension of `indices` ({indices.shape[0]}).")
+    rows = int(shape[0]) if shape.size else 0
+    at = indices[:, 0] if indices.shape[1] else np.zeros(len(indices), np.int64)
+    bad = np.flatnonzero((at < 0) | (at >= rows))
+    if bad.size:
+        i = int(bad[0])
+        raise _invalid(f"indices({i}, 0) is invalid: {at[i]} >= {rows}")
+    empty = np.bincount(at, minlength=rows)[:rows] == 0
+    filler = np.zeros((int(empty.sum()), indices.shape[1]), np.int64)
+    filler[:, 0] = np.flatnonzero(empty)
+    all_indices = np.concatenate([indices, filler])
+    all_values = np.concatenate([values, np.full(len(filler), default_value, values.dtype)])
+    order = np.argsort(all_indices[:, 0], kind="stable")
+    reverse = np.empty(len(order), np.int64)
+    reverse[order] = np.arange(len(order))
+    return all_indices[order], all_values[order], empty, reverse[:len(indices)]
+
+
+def _sparse_fill_empty_rows_rule(indices, values, dense_shape, default_value):
+    rank = indices.shape[1] if indices.shape.rank == 2 else None
+    rows = shape_rules.known_elements(dense_shape)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), values.dtype),
+            (TensorShape([rows[0] if rows else None]), _d.bool),
+            (TensorShape([indices.shape[0] if indices.shape.rank == 2 else None]), _I64)]
+
+
+_SPARSE_FILL_EMPTY_ROWS = register("SparseFillEmptyRows", _sparse_fill_empty_rows,
+                                   _sparse_fill_empty_rows_rule, multi=True, tied=(1, 3),
+                                   input_names=("values", "default_value"))
+tf_nodes[_SPARSE_FILL_EMPTY_ROWS] = NodeForm(types={"T": 1}, outputs=(
+    "output_indices", "output_values", "empty_row_indicator", "reverse_index_map"))
+tf_args[_SPARSE_FILL_EMPTY_ROWS] = ("indices", "values", "dense_shape", "default_value")
+batching_rules[_SPARSE_FILL_EMPTY_ROWS] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseFillEmptyRows")
+def _sparse_fill_empty_rows_grad(op, _, values_grad, *__):
+    # each value's gradient is that of the place it went; the default value's, the rest
+    reverse_index_map = op.outputs[3]
+    picked = array_ops.gather(values_grad, reverse_index_map)
+    return [None, picked, None, math_ops.subtract(reduction_ops.reduce_sum(values_grad),
+                                                  reduction_ops.reduce_sum(picked))]
 
 
 # -- DenseCountSparseOutput, SparseCountSparseOutput (tf.sparse.bincount) ---------------------
@@ -1142,17 +1422,55 @@ def minimum(sp_a, sp_b, name=None):
 @export("sparse.softmax")
 def softmax(sp_input, name=None):
     """Softmax over the entries of each innermost row of `sp_input` (absent entries take no
-    part); the result has the same entries."""
+    part); the result has the same entries. As TF's, the values come in the row-major order
+    of the entries, which are those given when `sp_input` is in that order."""
     sp = _sparse(sp_input)
-    groups = _linear(sp.indices[:, :-1], sp.dense_shape[:-1])
-    ids, segment = reduction_ops.unique(groups, out_idx=_I64)
-    count = array_ops.size(ids, out_type=_I64)
-    top = reduction_ops.unsorted_segment_max(sp.values, segment, count)
-    shifted = math_ops.exp(math_ops.subtract(sp.values, array_ops.gather(top, segment)))
-    total = reduction_ops.unsorted_segment_sum(shifted, segment, count)
-    return _with_shape(SparseTensor(sp.indices,
-                                    math_ops.divide(shifted, array_ops.gather(total, segment)),
-                                    sp.dense_shape), sp.shape)
+    values = dispatch(_SPARSE_SOFTMAX, (sp.indices, sp.values, sp.dense_shape), {}, name)
+    return _with_shape(SparseTensor(sp.indices, values, sp.dense_shape), sp.shape)
+
+
+def _sparse_softmax(xp, indices, values, shape):
+    """The kernel of op SparseSoftmax: the entries sorted row-major, each innermost row's
+    values' softmax (its largest taken off first)."""
+    indices, values, shape = np.asarray(indices, np.int64), np.asarray(values), np.asarray(shape)
+    if shape.ndim != 1 or shape.size < 2:
+        raise _invalid(f"Input should have rank >= 2, but received shape: "
+                       f"{' '.join(map(str, np.atleast_1d(shape)))}")
+    if indices.ndim != 2 or indices.shape[0] != values.shape[0]:
+        raise _invalid(f"indices and values rows (indexing dimension) must match. (indices = "
+                       f"{indices.shape[0]}, values = {values.shape[0]})")
+    order = _index_order(indices)
+    indices, values = indices[order], values[order]
+    _, group = np.unique(indices[:, :-1], axis=0, return_inverse=True)
+    group = group.reshape(-1)
+    top = np.full(group.max(initial=-1) + 1, -np.inf, values.dtype)
+    np.maximum.at(top, group, values)
+    shifted = np.exp(values - top[group])
+    total = np.zeros(len(top), values.dtype)
+    np.add.at(total, group, shifted)
+    return (shifted / total[group]).astype(values.dtype, copy=False)
+
+
+_SPARSE_SOFTMAX = register("SparseSoftmax", _sparse_softmax,
+                           lambda indices, values, shape: (values.shape, values.dtype),
+                           tied=(1,), dtypes=(_d.float16, _d.float32, _d.float64),
+                           input_names=("sp_values",))
+tf_nodes[_SPARSE_SOFTMAX] = NodeForm(types={"T": 1})
+tf_args[_SPARSE_SOFTMAX] = ("sp_indices", "sp_values", "sp_shape")
+batching_rules[_SPARSE_SOFTMAX] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseSoftmax")
+def _sparse_softmax_grad(op, grad):
+    # (grad - the sum over its row of grad * softmax) * softmax, entry by entry
+    indices, _, shape = op.inputs
+    out = op.outputs
+    indices, shape = _i64(indices), _i64(shape)
+    rows = reduce_sum(SparseTensor(indices, math_ops.multiply(out, grad), shape), axis=-1,
+                      keepdims=True)
+    at_row = array_ops.concat([indices[:, :-1], array_ops.zeros_like(indices[:, -1:])], 1)
+    return [None, math_ops.multiply(math_ops.subtract(grad, array_ops.gather_nd(rows, at_row)),
+                                    out), None]
 
 
 @export("sparse.transpose")
