@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests import internals
 from tests.saved_model.programs import (
     DENSE_KEYS, VECTOR_IDS, VECTOR_KEYS, affine_class, custom_gradient_module,
     custom_gradient_results)
@@ -1085,8 +1086,7 @@ def test_tf1_signature_outputs_come_by_key(tmp_path):
 
 
 def _identifiers(path):
-    from eagerflow._src.core.protos import saved_model as pb  # (the file's object graph)
-    proto = pb.SavedModel()
+    proto = internals.saved_model_protos.SavedModel()  # (the file's object graph)
     with open(os.path.join(path, "saved_model.pb"), "rb") as f:
         proto.ParseFromString(f.read())
     return [n.user_object.identifier for n in proto.meta_graphs[0].object_graph_def.nodes
