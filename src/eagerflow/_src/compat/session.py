@@ -83,18 +83,9 @@ def _composite_fetch(fetch):
     return fetch
 
 
-def _ragged_values(result):
-    """`result` (fetched values in the fetches' structure) with each ragged tensor's parts
-    made its `RaggedTensorValue`."""
-    if isinstance(result, _RaggedParts):
-        return ragged_v1.from_parts(*result)
-    if isinstance(result, dict):
-        return type(result)((k, _ragged_values(v)) for k, v in result.items())
-    if isinstance(result, tuple) and hasattr(result, "_fields"):
-        return type(result)(*map(_ragged_values, result))
-    if isinstance(result, (list, tuple)):
-        return type(result)(map(_ragged_values, result))
-    return result
+def _fetched_value(value):
+    """A fetch's value, a ragged tensor's parts made its `RaggedTensorValue`."""
+    return ragged_v1.from_parts(*value) if isinstance(value, _RaggedParts) else value
 
 
 def _parts_fed(key, value):
@@ -410,10 +401,10 @@ class Session:
         if any(isinstance(k, (SparseTensor, RaggedTensor)) for k, _ in feeds):
             fast_key = None  # (their parts, each fed)
             feeds = [f for k, v in feeds for f in _parts_fed(k, v)]
-        ragged = False
-        if any(isinstance(f, (SparseTensor, IndexedSlices, RaggedTensor))
-               for f in nest.flatten(fetches)):
-            ragged = any(isinstance(f, RaggedTensor) for f in nest.flatten(fetches))
+        given = fetches  # (whose leaves a ragged tensor's fetched parts are made one again)
+        flat_given = nest.flatten(fetches)
+        ragged = any(isinstance(f, RaggedTensor) for f in flat_given)
+        if ragged or any(isinstance(f, (SparseTensor, IndexedSlices)) for f in flat_given):
             fetches = nest.map_structure(_composite_fetch, fetches)
             kind = type(fetches)
         for key, value in feeds:
@@ -462,7 +453,7 @@ class Session:
         if not nest.is_nested(fetches):
             return results[0]
         packed = nest.pack_sequence_as(fetches, results)
-        return _ragged_values(packed) if ragged else packed
+        return nest.map_structure_up_to(given, _fetched_value, packed) if ragged else packed
 
     def _feed_value(self, t, value):
         if type(value) is EagerTensor:
