@@ -638,3 +638,8 @@ def test_categorical_logits_of_another_rank_fail_while_tracing():
 def test_generator_from_key_counter_checks_shapes_as_tf(key, counter, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         tf.random.Generator.from_key_counter(key=key, counter=counter, alg="philox")
+
+
+def test_categorical_needs_a_scalar_number_of_samples():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="num_samples should be a scalar"):
+        tf.random.categorical([[0.0, 1.0]], tf.constant([2, 3]))

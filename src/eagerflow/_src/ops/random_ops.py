@@ -1022,6 +1022,10 @@ def _categorical(logits, num_samples, dtype, seed, name):
         error = fixed_input_error(_MULTINOMIAL[0], 1, "num_samples", _d.int32,
                                   num_samples.dtype, building=not eager)
         raise type(error)(None, None, f"{error.message} name: ") if eager else error
+    shape = num_samples.shape if isinstance(num_samples, Tensor) else np.shape(num_samples)
+    if TensorShape(shape).rank:  # (one count for every row)
+        raise errors.InvalidArgumentError(
+            None, None, f"num_samples should be a scalar, got shape {shape_text(shape)}")
     attrs = {"num_samples": _int_arg(num_samples), "output_dtype": dtype}
     return _run(_MULTINOMIAL, (as_tensor(logits),), attrs, seed, name)
 
