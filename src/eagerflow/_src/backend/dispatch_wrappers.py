@@ -3105,6 +3105,17 @@ def _w5d799d1b8c(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w5d990d5f87(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(distribution_a, distribution_b, allow_nan_stats=None, name=None):
+        try:
+            return _export_fn(distribution_a, distribution_b, allow_nan_stats, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'distribution_a': distribution_a, 'distribution_b': distribution_b, 'allow_nan_stats': allow_nan_stats, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w5dd0afc9c8(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, pos, len, unit=None, name=None):
         try:
@@ -8881,6 +8892,7 @@ WRAPPERS = {
     'compat.v1.disable_eager_execution': _wd8e2d11057,
     'compat.v1.disable_v2_behavior': _wd8e2d11057,
     'compat.v1.disable_v2_tensorshape': _wd8e2d11057,
+    'compat.v1.distributions.kl_divergence': _w5d990d5f87,
     'compat.v1.div': _wee7627c5d7,
     'compat.v1.enable_eager_execution': _wcd5c9e067a,
     'compat.v1.enable_v2_behavior': _wd8e2d11057,
