@@ -63,6 +63,10 @@ def test_allow_nan_stats_gives_nan_where_a_statistic_is_undefined():
     (lambda: tfd.kl_divergence(tfd.Normal(0.0, 1.0), tfd.Gamma(1.0, 1.0)), NotImplementedError,
      "No KL(distribution_a || distribution_b) registered for distribution_a type Normal and "
      "distribution_b type Gamma"),
+    (lambda: tfd.Normal(tf.constant(0.0, tf.float16), tf.constant(1.0, tf.float16)).cdf(0.5),
+     TypeError, "x.dtype=<dtype: 'float16'> is not handled"),
+    (lambda: tfd.Normal(tf.constant(0.0, tf.float16), tf.constant(1.0, tf.float16)).quantile(
+        0.5), TypeError, "p.dtype=<dtype: 'float16'> is not handled"),
     (lambda: tfd.Uniform.param_static_shapes(tf.TensorShape([None])), ValueError,
      "TensorShape sample_shape must be fully defined"),
 ])
@@ -134,6 +138,7 @@ def test_in_a_graph_samples_get_static_shapes_and_checks_run_in_the_session():
         sample = dist.sample([2, 3], seed=1)
         assert sample.shape.as_list() == [2, 3, None]
         assert sample.name.startswith("Normal/sample/")
+        assert dist.is_scalar_batch().name == "Normal/is_scalar_batch/is_scalar_batch:0"
         scale_checked = tfd.Normal(0.0, p, validate_args=True).log_prob(0.0)
         with tf.compat.v1.Session() as sess:
             assert sess.run(sample, {p: [0.0, 1.0]}).shape == (2, 3, 2)

@@ -171,8 +171,16 @@ def _log_combinations(n, counts):
             - reduction_ops.reduce_sum(math_ops.lgamma(counts + 1.0), axis=[-1]))
 
 
+def _check_normal_dtype(x, name):
+    """TypeError unless `x` is float32 or float64 (the standard normal's functions)."""
+    if x.dtype not in (_d.float32, _d.float64):
+        raise TypeError(f"{name}.dtype={x.dtype} is not handled, see docstring for "
+                        f"supported types.")
+
+
 def _ndtr(x):
     """The standard normal CDF, through erf near 0 and erfc in the tails (for accuracy)."""
+    _check_normal_dtype(x, "x")
     half_sqrt2 = convert_to_tensor(0.5 * math.sqrt(2.0), x.dtype)
     w = x * half_sqrt2
     z = math_ops.abs(w)
@@ -370,19 +378,19 @@ class Distribution:
 
     def is_scalar_batch(self, name="is_scalar_batch"):
         with self._name_scope(name):
-            return self._is_scalar(self.batch_shape, self.batch_shape_tensor)
+            return self._is_scalar(self.batch_shape, self.batch_shape_tensor, name)
 
     def is_scalar_event(self, name="is_scalar_event"):
         with self._name_scope(name):
-            return self._is_scalar(self.event_shape, self.event_shape_tensor)
+            return self._is_scalar(self.event_shape, self.event_shape_tensor, name)
 
     @staticmethod
-    def _is_scalar(static_shape, shape_tensor):
+    def _is_scalar(static_shape, shape_tensor, name):
         if static_shape.rank is not None:
-            return convert_to_tensor(static_shape.rank == 0)
+            return convert_to_tensor(static_shape.rank == 0, name=name)
         shape = shape_tensor()
         if shape.shape.rank is not None and shape.shape[0] is not None:
-            return convert_to_tensor(shape.shape.as_list() == [0])
+            return convert_to_tensor(shape.shape.as_list() == [0], name=name)
         return math_ops.equal(array_ops.shape(shape)[0], 0)
 
     # -- sampling ----------------------------------------------------------------------------
@@ -786,6 +794,7 @@ class Normal(Distribution):
 
     def _quantile(self, p):
         # Outside [0, 1] the quantile is the nearer infinity (as TF's), not ndtri's NaN.
+        _check_normal_dtype(p, "p")
         inf = array_ops.fill(array_ops.shape(p), np.array(np.inf, p.dtype.as_numpy_dtype))
         z = array_ops.where(p <= 0.0, -inf, array_ops.where(p >= 1.0, inf, math_ops.ndtri(p)))
         return z * self.scale + self.loc
