@@ -145,3 +145,29 @@ def test_in_a_graph_samples_get_static_shapes_and_checks_run_in_the_session():
             with pytest.raises(tf.errors.InvalidArgumentError):
                 sess.run(scale_checked, {p: [-1.0]})
 
+
+
+def test_a_user_distribution_gets_the_base_machinery():
+    class Const(tfd.Distribution):
+        def __init__(self):
+            super().__init__(dtype=tf.float32, reparameterization_type=tfd.NOT_REPARAMETERIZED,
+                             validate_args=False, allow_nan_stats=True)
+
+        def _log_prob(self, x):
+            return -x
+
+    dist = Const()
+    assert float(dist.log_prob(2)) == -2.0
+    np.testing.assert_allclose(dist.prob(1.0).numpy(), np.exp(-1.0), rtol=1e-6)
+    assert repr(dist) == ("<tfp.distributions.Const 'None' batch_shape=<unknown> "
+                          "event_shape=<unknown> dtype=float32>")
+    assert str(dist) == 'tfp.distributions.Const("None", dtype=float32)'
+    for method, text in [("sample", "sample_n"), ("batch_shape_tensor", "batch_shape_tensor"),
+                         ("event_shape_tensor", "event_shape_tensor"), ("entropy", "entropy"),
+                         ("stddev", "stddev")]:
+        with pytest.raises(NotImplementedError, match=f"^{text} is not implemented: Const$"):
+            getattr(dist, method)()
+    with pytest.raises(NotImplementedError, match="^survival_function is not implemented: Const$"):
+        dist.survival_function(1.0)
+    with pytest.raises(ValueError, match="Graph parent item 0 is not a Tensor; 1.0."):
+        tfd.Distribution(tf.float32, tfd.NOT_REPARAMETERIZED, False, True, graph_parents=[1.0])

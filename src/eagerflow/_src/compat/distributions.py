@@ -367,14 +367,23 @@ class Distribution:
                                          name="event_shape")
             return self._event_shape_tensor()
 
+    # Whether every event is a scalar (most distributions here): the event shapes are then
+    # (), not unknown.
+    _scalar_events = False
+
     def _batch_shape(self):
         return TensorShape(None)
 
     def _event_shape(self):
-        return TensorShape([])
+        return TensorShape([] if self._scalar_events else None)
+
+    def _batch_shape_tensor(self):
+        raise _not_implemented("batch_shape_tensor", self)
 
     def _event_shape_tensor(self):
-        return convert_to_tensor([], _d.int32)
+        if self._scalar_events:
+            return convert_to_tensor([], _d.int32)
+        raise _not_implemented("event_shape_tensor", self)
 
     def is_scalar_batch(self, name="is_scalar_batch"):
         with self._name_scope(name):
@@ -726,6 +735,7 @@ class Normal(Distribution):
     >>> dist.cdf(1.0).numpy()
     array([0.8413447, 0.5      ], dtype=float32)
     """
+    _scalar_events = True
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Normal"):
         parameters = dict(locals())
@@ -808,6 +818,7 @@ class Bernoulli(Distribution):
     >>> float(dist.prob(1))
     0.25
     """
+    _scalar_events = True
 
     def __init__(self, logits=None, probs=None, dtype=_d.int32, validate_args=False,
                  allow_nan_stats=True, name="Bernoulli"):
@@ -888,6 +899,7 @@ class Categorical(Distribution):
     >>> float(dist.prob(1))
     0.25
     """
+    _scalar_events = True
 
     def __init__(self, logits=None, probs=None, dtype=_d.int32, validate_args=False,
                  allow_nan_stats=True, name="Categorical"):
@@ -967,6 +979,7 @@ class Gamma(Distribution):
     >>> float(dist.mean())
     0.5
     """
+    _scalar_events = True
 
     def __init__(self, concentration, rate, validate_args=False, allow_nan_stats=True,
                  name="Gamma"):
@@ -1092,6 +1105,7 @@ class Beta(Distribution):
     >>> float(dist.mean())
     0.5
     """
+    _scalar_events = True
 
     def __init__(self, concentration1=None, concentration0=None, validate_args=False,
                  allow_nan_stats=True, name="Beta"):
@@ -1301,6 +1315,7 @@ class Laplace(Distribution):
     >>> float(dist.cdf(0.0))
     0.5
     """
+    _scalar_events = True
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
         parameters = dict(locals())
@@ -1469,6 +1484,7 @@ class StudentT(Distribution):
     >>> float(dist.cdf(0.0))
     0.5
     """
+    _scalar_events = True
 
     def __init__(self, df, loc, scale, validate_args=False, allow_nan_stats=True,
                  name="StudentT"):
@@ -1566,6 +1582,7 @@ class Uniform(Distribution):
     >>> float(dist.prob(1.0))
     0.25
     """
+    _scalar_events = True
 
     def __init__(self, low=0.0, high=1.0, validate_args=False, allow_nan_stats=True,
                  name="Uniform"):
