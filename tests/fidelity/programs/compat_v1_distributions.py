@@ -251,3 +251,33 @@ with tf.Graph().as_default():
             sess.run(checked, {p: [-1.0]})
         except tf.errors.InvalidArgumentError:
             print("graph validate InvalidArgumentError")
+
+# gradients of the other reparameterized samples, and of more log_probs and cdfs
+tf.random.set_seed(9)
+def grads(label, make, n=3, seed=1):
+    vs = None
+    with tf.GradientTape() as tape:
+        d, vs = make()
+        s = tf.reduce_sum(d.sample(n, seed=seed) * tf.range(1.0, n + 1.0)[:, None] if d.batch_shape.ndims else d.sample(n, seed=seed))
+    print(label, [None if g is None else g.numpy() for g in tape.gradient(s, vs)])
+a, b = tf.Variable([2.0, 0.5]), tf.Variable([3.0, 1.5])
+grads("beta", lambda: (tfd.Beta(a, b), [a, b]))
+c = tf.Variable([[1.0, 2.0, 3.0]])
+with tf.GradientTape() as tape:
+    s = tf.reduce_sum(tfd.Dirichlet(c).sample(2, seed=1) * [1.0, 2.0, 4.0])
+print("dirichlet", tape.gradient(s, c).numpy())
+r = tf.Variable([0.5, 2.0])
+grads("exponential", lambda: (tfd.Exponential(r), [r]))
+l, sc = tf.Variable([0.0, 1.0]), tf.Variable([1.0, 2.0])
+grads("laplace", lambda: (tfd.Laplace(l, sc), [l, sc]))
+df = tf.Variable([3.0, 7.0])
+grads("studentt", lambda: (tfd.StudentT(df, l, sc), [df, l, sc]))
+p = tf.Variable([0.3, 0.6])
+grads("bernoulli", lambda: (tfd.Bernoulli(probs=p, dtype=tf.float32), [p]))
+with tf.GradientTape() as tape:
+    lp = tf.reduce_sum(tfd.Multinomial(4.0, probs=[p[0], 1 - p[0]]).log_prob([1.0, 3.0]))
+    lp += tf.reduce_sum(tfd.DirichletMultinomial(4.0, c).log_prob([1.0, 1.0, 2.0]))
+    lp += tf.reduce_sum(tfd.Dirichlet(c).log_prob([0.2, 0.3, 0.5]))
+    lp += tf.reduce_sum(tfd.Laplace(l, sc).cdf(0.5)) + tf.reduce_sum(tfd.Normal(l, sc).log_cdf(-3.0))
+    lp += tf.reduce_sum(tfd.Gamma(a, b).cdf(1.0))
+print("lp grads", [g.numpy() for g in tape.gradient(lp, [p, c, l, sc, a, b])])
