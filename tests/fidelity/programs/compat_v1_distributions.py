@@ -281,3 +281,25 @@ with tf.GradientTape() as tape:
     lp += tf.reduce_sum(tfd.Laplace(l, sc).cdf(0.5)) + tf.reduce_sum(tfd.Normal(l, sc).log_cdf(-3.0))
     lp += tf.reduce_sum(tfd.Gamma(a, b).cdf(1.0))
 print("lp grads", [g.numpy() for g in tape.gradient(lp, [p, c, l, sc, a, b])])
+
+# a TF 1 graph whose parameters have unknown shapes (and a sample count known at run time)
+with tf.Graph().as_default():
+    tf.compat.v1.set_random_seed(1)
+    x = tf.compat.v1.placeholder(tf.float32)
+    c = tfd.Categorical(logits=x)
+    print(c.batch_shape, c.event_shape, c.event_size)
+    s = c.sample(2, seed=3)
+    parts = [s, c.log_prob(tf.constant([[0, 1]])), c.cdf(1), c.entropy(), c.mode(),
+             c.is_scalar_batch()]
+    print([t.shape for t in parts])
+    d = tfd.Dirichlet(x)
+    print(d.batch_shape, d.event_shape)
+    n = tfd.Normal(x, 1.0)
+    dyn_n = tf.compat.v1.placeholder(tf.int32, [])
+    parts += [d.sample(2, seed=4), d.mean(), n.sample([2], seed=5), n.sample(dyn_n, seed=6)]
+    print([t.shape for t in parts[-4:]])
+    with tf.compat.v1.Session() as sess:
+        feed = {x: [[0.5, 1.0, 2.0], [1.0, 1.0, 1.0]], dyn_n: 3}
+        for t in parts:
+            print(sess.run(t, feed))
+        print(sess.run(c.is_scalar_batch(), {x: [0.0, 1.0]}))

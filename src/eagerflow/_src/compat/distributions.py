@@ -258,6 +258,12 @@ class Distribution:
 
     `sample(sample_shape)` draws ``prod(sample_shape)`` samples with ``_sample_n`` and
     gives them the shape ``sample_shape + batch_shape + event_shape``.
+
+    >>> dist = tf.compat.v1.distributions.Dirichlet([[1.0, 2.0, 3.0], [1.0, 1.0, 1.0]])
+    >>> dist.batch_shape, dist.event_shape
+    (TensorShape([2]), TensorShape([3]))
+    >>> dist.sample([4, 5], seed=1).shape
+    TensorShape([4, 5, 2, 3])
     """
 
     def __init__(self, dtype, reparameterization_type, validate_args, allow_nan_stats,
@@ -422,12 +428,9 @@ class Distribution:
             samples = self._sample_n(n, seed)
             final_shape = array_ops.concat([sample_shape, array_ops.shape(samples)[1:]], 0)
             samples = array_ops.reshape(samples, final_shape)
-            if static is not None and not context.executing_eagerly():
-                known = (TensorShape(np.reshape(static, [-1]).tolist())
-                         .concatenate(self.batch_shape).concatenate(self.event_shape))
-                samples.set_shape(known.merge_with(samples.shape)
-                                  if samples.shape.rank is not None or known.rank is None
-                                  else known)
+            if static is not None and not context.executing_eagerly():  # what is known
+                samples.set_shape(TensorShape(np.reshape(static, [-1]).tolist())
+                                  .concatenate(self.batch_shape).concatenate(self.event_shape))
             return samples
 
     def _sample_n(self, n, seed=None):
@@ -911,9 +914,11 @@ class Categorical(Distribution):
             static = self._logits.shape.with_rank_at_least(1)
             self._batch_rank = (static.rank - 1 if static.rank is not None
                                 else array_ops.rank(self._logits) - 1)
-            self._event_size = (convert_to_tensor(static[-1], _d.int32, name="event_size")
-                                if static.rank is not None and static[-1] is not None
-                                else array_ops.shape(self._logits)[-1])
+            if static.rank is not None and static[-1] is not None:
+                self._event_size = convert_to_tensor(static[-1], _d.int32, name="event_size")
+            else:
+                with graph_mode.name_scope("event_size"):
+                    self._event_size = array_ops.shape(self._logits)[-1]
         super().__init__(dtype, NOT_REPARAMETERIZED, validate_args, allow_nan_stats,
                          parameters, [self._logits, self._probs], name)
 
