@@ -65,6 +65,8 @@ def test_allow_nan_stats_gives_nan_where_a_statistic_is_undefined():
      "distribution_b type Gamma"),
     (lambda: tfd.Normal(tf.constant(0.0, tf.float16), tf.constant(1.0, tf.float16)).cdf(0.5),
      TypeError, "x.dtype=<dtype: 'float16'> is not handled"),
+    (lambda: tfd.Normal(tf.constant(0.0, tf.float16), tf.constant(1.0, tf.float16)).log_cdf(
+        0.5), TypeError, "x.dtype=<dtype: 'float16'> is not supported."),
     (lambda: tfd.Normal(tf.constant(0.0, tf.float16), tf.constant(1.0, tf.float16)).quantile(
         0.5), TypeError, "p.dtype=<dtype: 'float16'> is not handled"),
     (lambda: tfd.Uniform.param_static_shapes(tf.TensorShape([None])), ValueError,
@@ -139,6 +141,8 @@ def test_in_a_graph_samples_get_static_shapes_and_checks_run_in_the_session():
         assert sample.shape.as_list() == [2, 3, None]
         assert sample.name.startswith("Normal/sample/")
         assert dist.is_scalar_batch().name == "Normal/is_scalar_batch/is_scalar_batch:0"
+        assert dist.cdf(0.0).name.startswith("Normal/cdf/ndtr/")
+        assert tfd.Bernoulli(probs=0.5).logits.name.startswith("Bernoulli/logits/")
         scale_checked = tfd.Normal(0.0, p, validate_args=True).log_prob(0.0)
         with tf.compat.v1.Session() as sess:
             assert sess.run(sample, {p: [0.0, 1.0]}).shape == (2, 3, 2)

@@ -160,9 +160,10 @@ def _logits_and_probs(logits, probs, multidimensional, validate_args):
             checks.append(debugging_ops.assert_less_equal(
                 probs, one, message="probs has components greater than 1."))
         probs = _with_checks(checks, probs)
-    if multidimensional:
-        return math_ops.log(probs), probs
-    return math_ops.log(probs) - math_ops.log1p(-probs), probs
+    with graph_mode.name_scope("logits"):
+        if multidimensional:
+            return math_ops.log(probs), probs
+        return math_ops.log(probs) - math_ops.log1p(-probs), probs
 
 
 def _log_combinations(n, counts):
@@ -179,8 +180,14 @@ def _check_normal_dtype(x, name):
 
 
 def _ndtr(x):
-    """The standard normal CDF, through erf near 0 and erfc in the tails (for accuracy)."""
+    """The standard normal CDF of float32/float64 `x`, in a scope of its own."""
     _check_normal_dtype(x, "x")
+    with graph_mode.name_scope("ndtr"):
+        return _ndtr_of(x)
+
+
+def _ndtr_of(x):
+    """The standard normal CDF, through erf near 0 and erfc in the tails (for accuracy)."""
     half_sqrt2 = convert_to_tensor(0.5 * math.sqrt(2.0), x.dtype)
     w = x * half_sqrt2
     z = math_ops.abs(w)
@@ -196,15 +203,21 @@ def _log_ndtr(x):
     elif x.dtype == _d.float32:
         lower, upper = np.float32(-10.0), np.float32(5.0)
     else:
-        raise TypeError(f"x.dtype={x.dtype!r} is not supported.")
-    middle = math_ops.log(_ndtr(math_ops.maximum(x, lower)))
+        raise TypeError(f"x.dtype={x.dtype} is not supported.")
+    with graph_mode.name_scope("log_ndtr"):
+        return _log_ndtr_of(x, lower, upper)
+
+
+def _log_ndtr_of(x, lower, upper):
+    """log Phi(x): -ndtr(-x) above `upper`, log(ndtr(x)) down to `lower`, a series below."""
+    middle = math_ops.log(_ndtr_of(math_ops.maximum(x, lower)))
     # log Phi(t) = -t^2/2 - log(-t) - log(2 pi)/2 + log(1 - 1/t^2 + 3/t^4 - 15/t^6) for t << 0
     t = math_ops.minimum(x, lower)
     t2 = math_ops.square(t)
     series = 1.0 - 1.0 / t2 + 3.0 / (t2 * t2) - 15.0 / (t2 * t2 * t2)
     far = (-0.5 * t2 - math_ops.log(-t) - 0.5 * math.log(2.0 * math.pi)
            + math_ops.log(series))
-    return array_ops.where(x > upper, -_ndtr(-x), array_ops.where(x > lower, middle, far))
+    return array_ops.where(x > upper, -_ndtr_of(-x), array_ops.where(x > lower, middle, far))
 
 
 def _log_cdf_laplace(z):
@@ -810,7 +823,8 @@ class Normal(Distribution):
         _check_normal_dtype(p, "p")
         inf = array_ops.fill(array_ops.shape(p), np.array(np.inf, p.dtype.as_numpy_dtype))
         z = array_ops.where(p <= 0.0, -inf, array_ops.where(p >= 1.0, inf, math_ops.ndtri(p)))
-        return z * self.scale + self.loc
+        with graph_mode.name_scope("reconstruct"):
+            return z * self.scale + self.loc
 
 
 @export("compat.v1.distributions.Bernoulli")
