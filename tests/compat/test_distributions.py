@@ -175,3 +175,6 @@ def test_a_user_distribution_gets_the_base_machinery():
         dist.survival_function(1.0)
     with pytest.raises(ValueError, match="Graph parent item 0 is not a Tensor; 1.0."):
         tfd.Distribution(tf.float32, tfd.NOT_REPARAMETERIZED, False, True, graph_parents=[1.0])
+    with pytest.raises(ValueError, match=r"Graph parent item 1 is not a Tensor; \[1. 1.\]."):
+        tfd.Distribution(tf.float32, tfd.NOT_REPARAMETERIZED, False, True,
+                         graph_parents=[tf.Variable(1.0), np.ones(2)])

@@ -21,7 +21,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor
 from eagerflow._src.core.tensor_shape import TensorShape, as_shape
 from eagerflow._src.graph.functional_ops import map_fn
 from eagerflow._src.graph.static_value import get_static_value
@@ -283,7 +283,7 @@ class Distribution:
                  parameters=None, graph_parents=None, name=None):
         graph_parents = [] if graph_parents is None else graph_parents
         for i, t in enumerate(graph_parents):
-            if t is None or not hasattr(t, "dtype") or not hasattr(t, "shape"):
+            if t is None or not is_tensor(t):
                 raise ValueError(f"Graph parent item {i} is not a Tensor; {t}.")
         if not name or name[-1] != "/":  # a name, not yet a scope: make it one
             with graph_mode.name_scope(name or type(self).__name__) as name:
