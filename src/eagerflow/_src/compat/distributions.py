@@ -53,11 +53,6 @@ def _new_seed(seed, salt):
     return int(digest[:8], 16) & 0x7FFFFFFF
 
 
-def _check_float_dtypes(tensors):
-    """ValueError unless the tensors share one floating dtype (as TF's parameters must)."""
-    debugging_ops.assert_same_float_dtype(tensors)
-
-
 def _largest_integer(dtype):
     """The largest integer `dtype` holds exactly (a float's mantissa, an int's max)."""
     if dtype.is_floating:
@@ -759,7 +754,7 @@ class Normal(Distribution):
             checks = [debugging_ops.assert_positive(scale)] if validate_args else []
             self._loc = _param(loc, "loc", checks)
             self._scale = _param(scale, "scale", checks)
-            _check_float_dtypes([self._loc, self._scale])
+            debugging_ops.assert_same_float_dtype([self._loc, self._scale])
         super().__init__(self._scale.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters, [self._loc, self._scale], name)
 
@@ -1008,7 +1003,7 @@ class Gamma(Distribution):
                        debugging_ops.assert_positive(rate)] if validate_args else [])
             self._concentration = _param(concentration, "concentration", checks)
             self._rate = _param(rate, "rate", checks)
-            _check_float_dtypes([self._concentration, self._rate])
+            debugging_ops.assert_same_float_dtype([self._concentration, self._rate])
         super().__init__(self._concentration.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters, [self._concentration, self._rate], name)
 
@@ -1134,7 +1129,7 @@ class Beta(Distribution):
                 convert_to_tensor(concentration1, name="concentration1"), validate_args)
             self._concentration0 = _checked_concentration(
                 convert_to_tensor(concentration0, name="concentration0"), validate_args)
-            _check_float_dtypes([self._concentration1, self._concentration0])
+            debugging_ops.assert_same_float_dtype([self._concentration1, self._concentration0])
             self._total_concentration = self._concentration1 + self._concentration0
         super().__init__(self._total_concentration.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters,
@@ -1342,7 +1337,7 @@ class Laplace(Distribution):
             checks = [debugging_ops.assert_positive(scale)] if validate_args else []
             self._loc = _param(loc, "loc", checks)
             self._scale = _param(scale, "scale", checks)
-            _check_float_dtypes([self._loc, self._scale])
+            debugging_ops.assert_same_float_dtype([self._loc, self._scale])
             super().__init__(self._loc.dtype, FULLY_REPARAMETERIZED, validate_args,
                              allow_nan_stats, parameters, [self._loc, self._scale], name)
 
@@ -1513,7 +1508,7 @@ class StudentT(Distribution):
             self._df = _param(df, "df", checks)
             self._loc = _param(loc, "loc", checks)
             self._scale = _param(scale, "scale", checks)
-            _check_float_dtypes((self._df, self._loc, self._scale))
+            debugging_ops.assert_same_float_dtype((self._df, self._loc, self._scale))
         super().__init__(self._scale.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters, [self._df, self._loc, self._scale],
                          name)
@@ -1612,7 +1607,7 @@ class Uniform(Distribution):
                 if validate_args else [])
             self._low = _param(low, "low", checks)
             self._high = _param(high, "high", checks)
-            _check_float_dtypes([self._low, self._high])
+            debugging_ops.assert_same_float_dtype([self._low, self._high])
         super().__init__(self._low.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters, [self._low, self._high], name)
 
