@@ -124,6 +124,47 @@ def test_mirrored_variables(two_cpus):
     assert v.numpy() == 4.0
 
 
+def test_a_copy_written_on_its_own_keeps_its_value(two_cpus):
+    # (values as TF 2.21 prints them) each copy of a mirrored variable is its own: updating
+    # every copy updates each once, and one copy's update leaves the others as they were
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable(1.0)
+        w = tf.Variable(2.0)
+    for c in v.values:
+        c.assign_add(1.0)
+    assert [float(c.numpy()) for c in v.values] == [2.0, 2.0] and v.numpy() == 2.0
+    v.values[0].assign(5.0)
+    assert [float(c.numpy()) for c in v.values] == [5.0, 2.0] and v.numpy() == 5.0
+    v.assign_add(1.0)  # (the variable's update applies to each copy)
+    assert [float(c.numpy()) for c in v.values] == [6.0, 3.0]
+    for c in w.values:
+        c.assign(c * 2)
+    assert [float(c.numpy()) for c in w.values] == [4.0, 4.0]
+
+    def step():  # each replica reads its own copy; gradients reach the variable
+        with tf.GradientTape() as tape:
+            loss = v * v * (_replica_id() + 1.0)
+        return v.read_value(), tf.convert_to_tensor(v), tape.gradient(loss, v)
+    read, converted, grad = s.run(step)
+    assert [float(x) for x in read.values] == [6.0, 3.0]
+    assert [float(x) for x in converted.values] == [6.0, 3.0]
+    assert [float(x) for x in grad.values] == [12.0, 12.0]
+    # an unaggregated update in a replica updates the replica's copy
+    out = s.run(lambda: v.assign_add(_replica_id() + 1.0))
+    assert [float(x) for x in out.values] == [7.0, 5.0]
+    assert [float(c.numpy()) for c in v.values] == [7.0, 5.0] and v.numpy() == 7.0
+
+    @tf.function
+    def every_copy():
+        v.assign(3.0)
+        for c in v.values:
+            c.assign_add(1.0)
+        return v.read_value()
+    assert every_copy().numpy() == 4.0
+    assert [float(c.numpy()) for c in v.values] == [4.0, 4.0]
+
+
 def test_custom_training_loop_sums_replica_gradients(two_cpus):
     """Two replicas of half the batch train as one replica of the whole batch."""
     rng = np.random.RandomState(0)
