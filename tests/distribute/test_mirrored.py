@@ -317,3 +317,42 @@ def test_extended_value_container_and_replica_calls(two_cpus):
     assert [int(i) for i in ids.values] == [0, 1]
     assert s.extended.non_slot_devices([v]) == s.extended.worker_devices
     assert s.extended.experimental_require_static_shapes is False
+
+
+def test_run_of_a_tf_function_traces_each_replicas_step(two_cpus):
+    # (values as TF 2.21 prints them) a `tf.function` given to `run` is each replica's own
+    # step: its replica id, and its optimizer's merge_call, in every replica
+    s = two_cpus
+
+    @tf.function
+    def shifted(x):
+        return x + _replica_id()
+    assert [float(v) for v in s.run(shifted, args=(tf.constant(1.0),)).values] == [1.0, 2.0]
+    assert shifted.experimental_get_tracing_count() == 0  # (TF's: `run` traces its own)
+
+    x = np.arange(24, dtype="float32").reshape(8, 3) / 10
+    y = np.arange(8, dtype="float32").reshape(8, 1)
+    with s.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.build((None, 3))
+        opt = tf.keras.optimizers.SGD(0.01)
+        mean = tf.keras.metrics.Mean()
+
+    @tf.function
+    def train_step(inputs):
+        xb, yb = inputs
+        with tf.GradientTape() as tape:
+            loss = tf.nn.compute_average_loss(tf.square(model(xb) - yb)[:, 0],
+                                              global_batch_size=8)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        mean.update_state(loss)
+        return loss
+    batch = next(iter(s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices((x, y)).batch(8))))
+    losses = [s.run(train_step, args=(batch,)) for _ in range(2)]
+    np.testing.assert_allclose([[float(v) for v in r.values] for r in losses],
+                               [[0.0175, 0.037499964], [0.01827579, 0.031405233]], rtol=1e-6)
+    np.testing.assert_allclose(model.layers[0].kernel.numpy().ravel(),
+                               [1.0079452, 1.0081134, 1.0082817], rtol=1e-6)
+    np.testing.assert_allclose(mean.result().numpy(), 0.026170246, rtol=1e-6)

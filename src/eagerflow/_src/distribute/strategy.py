@@ -26,6 +26,7 @@ import copy
 import enum
 import functools
 import threading
+import weakref
 
 from eagerflow._src.autograph import conversion
 from eagerflow._src.autograph.operators import control_flow as ag_control_flow
@@ -355,6 +356,12 @@ def _call_for_each_replica(strategy, fn, args, kwargs):
         for t in threads:
             t.join()
     return _regroup([t.result for t in threads])
+
+
+def _run_replicated(strategy, python_function, args, kwargs):
+    """The body of `Strategy._replicated_function`."""
+    return _call_for_each_replica(strategy, conversion.convert_if_requested(python_function),
+                                  args, kwargs)
 
 
 def _regroup(values, always_wrap=False):
@@ -839,7 +846,23 @@ class Strategy:
                 with _enter(self, self._replica_context(self)):
                     # (a TF function run as the step dispatches on ragged arguments)
                     return user_functions.call(fn, *args, **kwargs)
+            if isinstance(fn, polymorphic_function.Function):
+                return self._replicated_function(fn)(args, kwargs)
             return _call_for_each_replica(self, fn, args, kwargs)
+
+    def _replicated_function(self, fn):
+        """`tf.function` `fn` as a step of several replicas: one function whose trace runs
+        `fn`'s Python function in every replica (as TF's), so each replica traces its own
+        step (its replica id, its merge_calls), not one trace reused by the others."""
+        made = self.__dict__.setdefault("_replicated_functions", weakref.WeakKeyDictionary())
+        wrapped = made.get(fn)
+        if wrapped is None:
+            wrapped = made[fn] = polymorphic_function.Function(
+                functools.partial(_run_replicated, self, fn.python_function), fn.__name__,
+                autograph=fn._autograph, jit_compile=fn._jit_compile,
+                reduce_retracing=fn._reduce_retracing,
+                autograph_options=fn._autograph_options)
+        return wrapped
 
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` across replicas, and over `axis` too when given."""
