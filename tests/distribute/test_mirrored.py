@@ -356,3 +356,18 @@ def test_run_of_a_tf_function_traces_each_replicas_step(two_cpus):
     np.testing.assert_allclose(model.layers[0].kernel.numpy().ravel(),
                                [1.0079452, 1.0081134, 1.0082817], rtol=1e-6)
     np.testing.assert_allclose(mean.result().numpy(), 0.026170246, rtol=1e-6)
+
+
+def test_a_tf_function_called_in_each_replica_traces_per_replica(two_cpus):
+    # (as TF 2.21, which traces it once per replica device)
+    s = two_cpus
+
+    @tf.function
+    def shifted(x):
+        return x + _replica_id()
+    out = s.run(lambda x: shifted(x), args=(tf.constant(1.0),))
+    assert [float(v) for v in out.values] == [1.0, 2.0]
+    out = tf.function(lambda x: s.run(shifted, args=(x,)))(tf.constant(2.0))
+    assert [float(v) for v in out.values] == [2.0, 3.0]
+    assert shifted.experimental_get_tracing_count() == 2
+    assert float(shifted(tf.constant(1.0))) == 1.0  # (outside any replica)
