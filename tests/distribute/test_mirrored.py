@@ -124,6 +124,47 @@ def test_mirrored_variables(two_cpus):
     assert v.numpy() == 4.0
 
 
+def test_a_copy_written_on_its_own_keeps_its_value(two_cpus):
+    # (values as TF 2.21 prints them) each copy of a mirrored variable is its own: updating
+    # every copy updates each once, and one copy's update leaves the others as they were
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable(1.0)
+        w = tf.Variable(2.0)
+    for c in v.values:
+        c.assign_add(1.0)
+    assert [float(c.numpy()) for c in v.values] == [2.0, 2.0] and v.numpy() == 2.0
+    v.values[0].assign(5.0)
+    assert [float(c.numpy()) for c in v.values] == [5.0, 2.0] and v.numpy() == 5.0
+    v.assign_add(1.0)  # (the variable's update applies to each copy)
+    assert [float(c.numpy()) for c in v.values] == [6.0, 3.0]
+    for c in w.values:
+        c.assign(c * 2)
+    assert [float(c.numpy()) for c in w.values] == [4.0, 4.0]
+
+    def step():  # each replica reads its own copy; gradients reach the variable
+        with tf.GradientTape() as tape:
+            loss = v * v * (_replica_id() + 1.0)
+        return v.read_value(), tf.convert_to_tensor(v), tape.gradient(loss, v)
+    read, converted, grad = s.run(step)
+    assert [float(x) for x in read.values] == [6.0, 3.0]
+    assert [float(x) for x in converted.values] == [6.0, 3.0]
+    assert [float(x) for x in grad.values] == [12.0, 12.0]
+    # an unaggregated update in a replica updates the replica's copy
+    out = s.run(lambda: v.assign_add(_replica_id() + 1.0))
+    assert [float(x) for x in out.values] == [7.0, 5.0]
+    assert [float(c.numpy()) for c in v.values] == [7.0, 5.0] and v.numpy() == 7.0
+
+    @tf.function
+    def every_copy():
+        v.assign(3.0)
+        for c in v.values:
+            c.assign_add(1.0)
+        return v.read_value()
+    assert every_copy().numpy() == 4.0
+    assert [float(c.numpy()) for c in v.values] == [4.0, 4.0]
+
+
 def test_custom_training_loop_sums_replica_gradients(two_cpus):
     """Two replicas of half the batch train as one replica of the whole batch."""
     rng = np.random.RandomState(0)
@@ -276,3 +317,57 @@ def test_extended_value_container_and_replica_calls(two_cpus):
     assert [int(i) for i in ids.values] == [0, 1]
     assert s.extended.non_slot_devices([v]) == s.extended.worker_devices
     assert s.extended.experimental_require_static_shapes is False
+
+
+def test_run_of_a_tf_function_traces_each_replicas_step(two_cpus):
+    # (values as TF 2.21 prints them) a `tf.function` given to `run` is each replica's own
+    # step: its replica id, and its optimizer's merge_call, in every replica
+    s = two_cpus
+
+    @tf.function
+    def shifted(x):
+        return x + _replica_id()
+    assert [float(v) for v in s.run(shifted, args=(tf.constant(1.0),)).values] == [1.0, 2.0]
+    assert shifted.experimental_get_tracing_count() == 0  # (TF's: `run` traces its own)
+
+    x = np.arange(24, dtype="float32").reshape(8, 3) / 10
+    y = np.arange(8, dtype="float32").reshape(8, 1)
+    with s.scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.build((None, 3))
+        opt = tf.keras.optimizers.SGD(0.01)
+        mean = tf.keras.metrics.Mean()
+
+    @tf.function
+    def train_step(inputs):
+        xb, yb = inputs
+        with tf.GradientTape() as tape:
+            loss = tf.nn.compute_average_loss(tf.square(model(xb) - yb)[:, 0],
+                                              global_batch_size=8)
+        grads = tape.gradient(loss, model.trainable_variables)
+        opt.apply_gradients(zip(grads, model.trainable_variables))
+        mean.update_state(loss)
+        return loss
+    batch = next(iter(s.experimental_distribute_dataset(
+        tf.data.Dataset.from_tensor_slices((x, y)).batch(8))))
+    losses = [s.run(train_step, args=(batch,)) for _ in range(2)]
+    np.testing.assert_allclose([[float(v) for v in r.values] for r in losses],
+                               [[0.0175, 0.037499964], [0.01827579, 0.031405233]], rtol=1e-6)
+    np.testing.assert_allclose(model.layers[0].kernel.numpy().ravel(),
+                               [1.0079452, 1.0081134, 1.0082817], rtol=1e-6)
+    np.testing.assert_allclose(mean.result().numpy(), 0.026170246, rtol=1e-6)
+
+
+def test_a_tf_function_called_in_each_replica_traces_per_replica(two_cpus):
+    # (as TF 2.21, which traces it once per replica device)
+    s = two_cpus
+
+    @tf.function
+    def shifted(x):
+        return x + _replica_id()
+    out = s.run(lambda x: shifted(x), args=(tf.constant(1.0),))
+    assert [float(v) for v in out.values] == [1.0, 2.0]
+    out = tf.function(lambda x: s.run(shifted, args=(x,)))(tf.constant(2.0))
+    assert [float(v) for v in out.values] == [2.0, 3.0]
+    assert shifted.experimental_get_tracing_count() == 2
+    assert float(shifted(tf.constant(1.0))) == 1.0  # (outside any replica)

@@ -26,6 +26,7 @@ import copy
 import enum
 import functools
 import threading
+import weakref
 
 from eagerflow._src.autograph import conversion
 from eagerflow._src.autograph.operators import control_flow as ag_control_flow
@@ -35,9 +36,10 @@ from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
                                             list_logical_devices)
 from eagerflow._src.core.convert import constant, convert_to_tensor
 from eagerflow._src.core.tensor_spec import TypeSpec
-from eagerflow._src.core.variables import (ResourceVariable, Variable, VariableAggregation,
+from eagerflow._src.core.variables import (_ASSIGN, _BY_HANDLE, ResourceHandle,
+                                           ResourceVariable, Variable, VariableAggregation,
                                            VariableAggregationV1, VariableSynchronization,
-                                           variable_creator_scope)
+                                           _UnreadVariable, variable_creator_scope)
 from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
@@ -354,6 +356,12 @@ def _call_for_each_replica(strategy, fn, args, kwargs):
         for t in threads:
             t.join()
     return _regroup([t.result for t in threads])
+
+
+def _run_replicated(strategy, python_function, args, kwargs):
+    """The body of `Strategy._replicated_function`."""
+    return _call_for_each_replica(strategy, conversion.convert_if_requested(python_function),
+                                  args, kwargs)
 
 
 def _regroup(values, always_wrap=False):
@@ -838,7 +846,23 @@ class Strategy:
                 with _enter(self, self._replica_context(self)):
                     # (a TF function run as the step dispatches on ragged arguments)
                     return user_functions.call(fn, *args, **kwargs)
+            if isinstance(fn, polymorphic_function.Function):
+                return self._replicated_function(fn)(args, kwargs)
             return _call_for_each_replica(self, fn, args, kwargs)
+
+    def _replicated_function(self, fn):
+        """`tf.function` `fn` as a step of several replicas: one function whose trace runs
+        `fn`'s Python function in every replica (as TF's), so each replica traces its own
+        step (its replica id, its merge_calls), not one trace reused by the others."""
+        made = self.__dict__.setdefault("_replicated_functions", weakref.WeakKeyDictionary())
+        wrapped = made.get(fn)
+        if wrapped is None:
+            wrapped = made[fn] = polymorphic_function.Function(
+                functools.partial(_run_replicated, self, fn.python_function), fn.__name__,
+                autograph=fn._autograph, jit_compile=fn._jit_compile,
+                reduce_retracing=fn._reduce_retracing,
+                autograph_options=fn._autograph_options)
+        return wrapped
 
     def reduce(self, reduce_op, value, axis):
         """Reduces per-replica `value` across replicas, and over `axis` too when given."""
@@ -1082,16 +1106,85 @@ class MirroredVariable(_DistributedVariable):
     The copies share one value here: updates from a replica go through the variable's
     aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
     update is the one applied, as when every replica updates alike.
+
+    A copy written on its own (``v.values[1].assign(...)``) makes every copy one of its
+    own, as TF's are: from then on each copy keeps its value, updates of the variable
+    apply to each, and a replica reads its own copy.
     """
+
+    _copies_split = False
+
+    def _split_copies(self):
+        """Gives each copy after the first storage of its own holding the current value;
+        False where the value is not held here yet (a TF 1 graph's variable)."""
+        if self._copies_split:
+            return True
+        if type(self._handle) is not ResourceHandle:
+            return False
+        with context.init_scope():
+            if self._handle.value is None:
+                return False
+            for copy_ in self._mirrored_values[1:]:
+                copy_._handle = ResourceHandle(self._handle.value.copy())
+                _BY_HANDLE[id(copy_._handle)] = copy_
+        self._copies_split = True
+        if not context.executing_eagerly():  # (the value when the traced code runs)
+            current = self.value()
+            for copy_ in self._mirrored_values[1:]:
+                ResourceVariable._write(copy_, _ASSIGN, current, False, None)
+        return True
+
+    def _replica_copy(self):
+        """The copy of the replica running now when the copies are split, else None."""
+        if not self._copies_split:
+            return None
+        current = _state.stack[-1] if _state.stack else None
+        if current is None or current[0] is not self._distribute_strategy or \
+                current[1] is None or current[1]._thread is None:
+            return None
+        return self._mirrored_values[current[1]._replica_id]
+
+    def value(self):
+        own = self._replica_copy()
+        read = super().value()
+        if own is None or own._handle is self._handle:
+            return read
+        # the replica's own copy, whose gradient is the variable's (tapes watch the variable)
+        mine = ResourceVariable.value(own)
+        if not self._dtype.is_floating and not self._dtype.is_complex:
+            return mine
+        return math_ops.add(mine, math_ops.subtract(read, cast_ops.stop_gradient(read)))
+
+    def read_value(self):
+        return self.value()
+
+    def __tf_tensor__(self, dtype=None, name=None):
+        if self._replica_copy() is None or (dtype is not None and dtype != self._dtype):
+            return super().__tf_tensor__(dtype, name)
+        return self.value()
+
+    def _write_copies(self, op, value, read_value, name):
+        """`op` applied to the variable: to every copy once they are split."""
+        if self._copies_split:
+            value = convert_to_tensor(value, dtype=self._dtype)
+        written = super()._write(op, value, read_value, name)
+        if self._copies_split:
+            for copy_ in self._mirrored_values[1:]:
+                ResourceVariable._write(copy_, op, value, False, name)
+        return written
 
     def _write(self, op, value, read_value, name):
         current = _state.stack[-1] if _state.stack else None
         replica = current[1] if current is not None and current[0] is \
             self._distribute_strategy else None
         if replica is None or replica._thread is None:
-            return super()._write(op, value, read_value, name)
+            return self._write_copies(op, value, read_value, name)
         kind = getattr(self._aggregation, "name", "NONE")
         if kind == "NONE":
+            own = self._mirrored_values[replica._replica_id]
+            if self._copies_split:  # each replica updates its own copy
+                done = ResourceVariable._write(own, op, value, False, name)
+                return _UnreadVariable(own) if read_value else done
             if replica._replica_id == 0:
                 return super()._write(op, value, read_value, name)
             return self if read_value else context.no_outputs()
@@ -1107,8 +1200,20 @@ class MirroredVariable(_DistributedVariable):
             else:
                 v = _combine(ReduceOp[kind], [convert_to_tensor(x, dtype=self._dtype)
                                               for x in values])
-            return ResourceVariable._write(self, op, v, read_value, name)
+            return MirroredVariable._write_copies(self, op, v, read_value, name)
         return replica.merge_call(merge, args=(value,))
+
+
+class _MirroredCopy(ResourceVariable):
+    """A replica's copy in a `MirroredVariable`'s `values`: written on its own, it splits
+    the copies (see `MirroredVariable`)."""
+
+    def _write(self, op, value, read_value, name):
+        self._distributed_container._split_copies()
+        return ResourceVariable._write(self, op, value, read_value, name)
+
+
+_MirroredCopy.__name__ = "ResourceVariable"  # (as TF names it)
 
 
 class SyncOnReadVariable(_DistributedVariable):
@@ -1207,6 +1312,8 @@ def _mirror(variable, strategy, cls=MirroredVariable):
     variable.__class__ = cls
     for component in components:
         component._distributed_container = variable
+        if cls is not SyncOnReadVariable:
+            component.__class__ = _MirroredCopy
     if variable._synchronization == VariableSynchronization.AUTO:
         variable._synchronization = VariableSynchronization.ON_WRITE
     variable._mirrored_values = tuple(components)

@@ -21,7 +21,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.log import logger as _logger
-from eagerflow._src.core import config, context, nest
+from eagerflow._src.core import config, context, distribution_context, nest
 from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -144,7 +144,29 @@ class Function:
         self._traced_for_next_call |= len(self._reasons) != traces
         return concrete
 
+    def _replica_function(self):
+        """The function as called in one of several synced replicas of a strategy's `run`:
+        one of its own per replica (as TF traces per replica device), counting its traces
+        among this function's; None elsewhere."""
+        replica = distribution_context.synced_replica()
+        if replica is None or self._replica_of is not None:
+            return None
+        copies = self.__dict__.setdefault("_replica_copies", weakref.WeakKeyDictionary())
+        mine = copies.setdefault(replica.strategy, {})
+        copy = mine.get(replica._replica_id)
+        if copy is None:
+            copy = mine[replica._replica_id] = Function(
+                self._python_function, self._name, self._input_signature, self._autograph,
+                self._jit_compile, self._reduce_retracing, self._autograph_options)
+            copy._method, copy._reasons, copy._replica_of = self._method, self._reasons, self
+        return copy
+
+    _replica_of = None
+
     def _call(self, args, kwargs):
+        copy = self._replica_function()
+        if copy is not None:
+            return copy._call(args, kwargs)
         if self._input_signature is not None:
             tensors = self._bind(args, kwargs)
             concrete = self._signature_function()
@@ -190,6 +212,9 @@ class Function:
 
     def get_concrete_function(self, *args, **kwargs):
         """The `ConcreteFunction` for these arguments (`TensorSpec`s stand for tensors)."""
+        copy = self._replica_function()
+        if copy is not None:
+            return copy.get_concrete_function(*args, **kwargs)
         if self._input_signature is not None:
             if args or kwargs:
                 self._bind(args, kwargs)
