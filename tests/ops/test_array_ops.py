@@ -438,6 +438,13 @@ def test_eye():
     assert tf.eye(0).shape == (0, 0)
 
 
+def test_eye_refuses_sizes_that_are_not_scalars():
+    with pytest.raises(TypeError, match="must be positive integer values"):
+        tf.eye((2, 3))  # (a shape given where a size is: it was read as a vector size)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.eye(tf.constant([2]))  # (it made a 2x2 matrix)
+
+
 def test_fill_value_forms():
     assert tf.fill([2, 3], [7]).numpy().tolist() == [[7] * 3] * 2  # a 1-element vector works
     assert tf.fill([2], "a").numpy().tolist() == [b"a", b"a"]

@@ -1605,8 +1605,11 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
            for n in (num_rows, num_columns)):
         return _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name)
     for n in (num_rows, num_columns):
-        if n is not None and np.asarray(get_static_value(n) if is_tensor_like(n) else n) \
-                .dtype.kind not in "iu":
+        value = None if n is None else np.asarray(get_static_value(n) if is_tensor_like(n) else n)
+        if value is not None and value.ndim and is_tensor_like(n):
+            raise errors.InvalidArgumentError(
+                None, None, f"num_rows and num_columns must be scalars, got shape {value.shape}")
+        if value is not None and (value.dtype.kind not in "iu" or value.ndim):
             raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer "
                             f"values. Received: num_rows={num_rows}, num_columns="
                             f"{num_rows if num_columns is None else num_columns}")
