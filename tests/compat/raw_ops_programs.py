@@ -294,6 +294,17 @@ def samples(tf):
                                                        tf.int64),
                                 sp_values=tf.constant([1.0, 2.0, 3.0, -1.0, 0.5]),
                                 sp_shape=[3, 3])
+    a_sparse = dict(a_indices=tf.constant([[0, 1], [1, 0], [0, 0]], tf.int64),
+                    a_values=tf.constant([1.0, 2.0, 3.0]), a_shape=[2, 3],
+                    b_indices=tf.constant([[0, 1], [1, 2]], tf.int64),
+                    b_values=tf.constant([-1.0, 5.0]), b_shape=[2, 3])
+    out["SparseAdd"] = dict(a_sparse, thresh=0.5)
+    out["SparseAddGrad"] = dict(backprop_val_grad=tf.constant([10.0, 20.0, 30.0]),
+                                a_indices=tf.constant([[0, 1], [1, 0]], tf.int64),
+                                b_indices=tf.constant([[0, 1], [1, 2]], tf.int64),
+                                sum_indices=tf.constant([[0, 1], [1, 0], [1, 2]], tf.int64))
+    out["SparseSparseMaximum"] = a_sparse
+    out["SparseSparseMinimum"] = a_sparse
     _more(tf, out, f, g, image, s)
     return out
 

@@ -111,6 +111,10 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "SparseTensorDenseMatMul": ("a_values", "b"),
                         "SparseFillEmptyRows": ("values", "default_value"),
                         "SparseSoftmax": ("sp_values",),
+                        "SparseAdd": ("a_values", "b_values"),
+                        "SparseAddGrad": ("backprop_val_grad",),
+                        "SparseSparseMaximum": ("a_values", "b_values"),
+                        "SparseSparseMinimum": ("a_values", "b_values"),
                         **{f"SparseSegment{kind}{counted}": ("data",)
                            for kind in ("Sum", "Mean", "SqrtN")
                            for counted in ("", "WithNumSegments")},

@@ -297,3 +297,88 @@ def test_sparse_softmax_raw_op_values_gradient_and_errors_are_tfs():
              r"values = 2\)")]:
         with pytest.raises(tf.errors.InvalidArgumentError, match=message):
             tf.raw_ops.SparseSoftmax(**kwargs)
+
+
+_A = dict(a_indices=tf.constant([[0, 1], [1, 0], [0, 0]], tf.int64),
+          a_values=tf.constant([1.0, 2.0, 3.0]), a_shape=[2, 3])
+_B = dict(b_indices=tf.constant([[0, 1], [1, 2]], tf.int64), b_values=tf.constant([-1.0, 5.0]),
+          b_shape=[2, 3])
+
+
+def test_sparse_add_raw_op_walks_the_entries_as_given_with_tfs_errors():
+    out = tf.raw_ops.SparseAdd(**_A, **_B, thresh=0.5)
+    assert out.sum_indices.numpy().tolist() == [[1, 0], [0, 0], [1, 2]]
+    assert out.sum_values.numpy().tolist() == [2.0, 3.0, 5.0]
+    assert out.sum_shape.numpy().tolist() == [2, 3]
+    # repeated entries: each meets the other list's entries once, in turn
+    twice = tf.raw_ops.SparseAdd(a_indices=[[0, 1], [0, 1]], a_values=[1.0, 2.0], a_shape=[2, 3],
+                                 **{**_B, "b_values": tf.constant([3.0, 4.0])}, thresh=0.0)
+    assert twice.sum_indices.numpy().tolist() == [[0, 1], [0, 1], [1, 2]]
+    assert twice.sum_values.numpy().tolist() == [4.0, 2.0, 4.0]
+    # only sums face the threshold; integers too
+    ints = tf.raw_ops.SparseAdd(a_indices=_B["b_indices"], a_values=[1, 2], a_shape=[2, 3],
+                                b_indices=_B["b_indices"], b_values=[3, -2], b_shape=[2, 3],
+                                thresh=1)
+    assert ints.sum_indices.numpy().tolist() == [[0, 1]] and ints.sum_values.numpy().tolist() == [4]
+    grads = tf.raw_ops.SparseAddGrad(backprop_val_grad=[10.0, 20.0, 30.0],
+                                     a_indices=[[0, 1], [1, 0]], b_indices=_B["b_indices"],
+                                     sum_indices=[[0, 1], [1, 0], [1, 2]])
+    assert grads.a_val_grad.numpy().tolist() == [10.0, 20.0]
+    assert grads.b_val_grad.numpy().tolist() == [10.0, 30.0]
+    for kwargs, message in [
+            (dict(_A, **_B, thresh=[0.0]), r"The magnitude threshold must be a scalar: got shape "
+                                           r"\[1\]"),
+            (dict(_A, **{**_B, "b_shape": [2, 4]}, thresh=0.0),
+             "Operands' shapes do not match: got 3 and 4 for dimension 1"),
+            (dict(_A, **{**_B, "b_shape": [2, 3, 4]}, thresh=0.0),
+             "Operands do not have the same ranks; got shapes: 2 3 and 2 3 4"),
+            (dict(_A, b_indices=[[0]], b_values=[1.0], b_shape=[3], thresh=0.0),
+             "Input indices must have the same dimension, got 2 and 1"),
+            (dict({**_A, "a_values": tf.constant([1.0, 2.0])}, **_B, thresh=0.0),
+             "Expected 3 and 2 non-empty input values, got 2 and 2"),
+            (dict({**_A, "a_indices": [0, 1]}, **_B, thresh=0.0),
+             r"Input indices should be matrices but received shapes: \[2\] and \[2,2\]")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.SparseAdd(**kwargs)
+
+
+def test_sparse_add_in_a_function_merges_as_tf_does():
+    # traced, entries out of order are walked as given too (they were sorted and summed)
+    @tf.function
+    def add(a_indices, a_values, b_indices, b_values):
+        return tf.sparse.add(tf.SparseTensor(a_indices, a_values, [2, 3]),
+                             tf.SparseTensor(b_indices, b_values, [2, 3]), 0.5)
+    out = add(tf.constant([[1, 0], [0, 0]], tf.int64), tf.constant([1.0, 2.0]),
+              _B["b_indices"], _B["b_values"])
+    assert out.indices.numpy().tolist() == [[0, 1], [1, 0], [0, 0], [1, 2]]
+    assert out.values.numpy().tolist() == [-1.0, 1.0, 2.0, 5.0]
+    a, b = tf.Variable([1.0, 2.0]), tf.Variable([3.0, 4.0])
+    with tf.GradientTape() as tape:
+        total = tf.sparse.add(tf.SparseTensor(_B["b_indices"], a, [2, 3]),
+                              tf.SparseTensor([[0, 1], [1, 1]], b, [2, 3]))
+        loss = tf.reduce_sum(total.values * [1.0, 2.0, 3.0])
+    assert [g.numpy().tolist() for g in tape.gradient(loss, [a, b])] == [[1.0, 3.0], [1.0, 2.0]]
+
+
+def test_sparse_maximum_and_minimum_raw_ops_are_tfs():
+    out = tf.raw_ops.SparseSparseMinimum(
+        a_indices=_B["b_indices"], a_values=_B["b_values"], a_shape=[2, 3],
+        b_indices=_A["a_indices"], b_values=_A["a_values"], b_shape=[2, 3])
+    assert out.output_indices.numpy().tolist() == [[0, 1], [1, 0], [0, 0], [1, 2]]
+    assert out.output_values.numpy().tolist() == [-1.0, 0.0, 0.0, 0.0]
+    nan = tf.raw_ops.SparseSparseMaximum(
+        a_indices=_B["b_indices"], a_values=[float("nan"), -2.0], a_shape=[2, 3],
+        b_indices=[[0, 1]], b_values=[3.0], b_shape=[2, 3]).output_values.numpy()
+    assert np.isnan(nan[0]) and nan[1] == 0.0
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Operands do not have the same ranks; got shapes: 2 3 and 2"):
+        tf.raw_ops.SparseSparseMaximum(**_A, b_indices=[[1]], b_values=[1.0], b_shape=[2])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Number of elements in indices \(2\) and values \(1\) do not match"):
+        tf.raw_ops.SparseSparseMaximum(**_A, **{**_B, "b_values": [1.0]})
+    values = tf.constant([1.0, 2.0, 3.0])
+    with tf.GradientTape() as tape:
+        tape.watch(values)
+        out = tf.raw_ops.SparseSparseMaximum(**{**_A, "a_values": values}, **_B)
+    with pytest.raises(NotImplementedError, match="SparseSparseMaximum"):
+        tape.gradient(out.output_values, values)

@@ -244,3 +244,43 @@ SPECS += [
     OpSpec("SparseSoftmax", _softmax, [np.array([1.0, 2.0, 3.0, -1.0, 0.5], np.float32)],
            _softmax_ref),
 ]
+
+
+_A_AT = [[0, 1], [1, 0], [0, 0]]  # (not in row-major order: TF walks the entries as given)
+_B_AT = [[0, 1], [1, 2]]
+
+
+def _binary(fn, **kwargs):
+    def run(a, b):
+        out = fn(tf.SparseTensor(_A_AT, a, [2, 3]), tf.SparseTensor(_B_AT, b, [2, 3]), **kwargs)
+        return out.indices, out.values
+    return run
+
+
+def _add_grad(g):
+    return tf.raw_ops.SparseAddGrad(backprop_val_grad=g, a_indices=[[0, 1], [1, 0]],
+                                    b_indices=_B_AT, sum_indices=[[0, 1], [1, 0], [1, 2]])
+
+
+_MERGED = np.array([[0, 1], [1, 0], [0, 0], [1, 2]])
+
+
+def _met(fn, a, b):
+    # the merged entries: a[0] meets b[0], the others meet 0
+    return fn(np.array([a[0], a[1], a[2], b[1]]), np.array([b[0], 0, 0, 0], a.dtype))
+_NO_MIN_MAX_GRAD = "TF's gradient is not implemented"
+SPECS += [
+    OpSpec("SparseAdd", _binary(tf.sparse.add, threshold=0.5),
+           [np.array([1.0, 2.0, 3.0], np.float32), np.array([-1.0, 5.0], np.float32)],
+           lambda a, b: (_MERGED[1:], np.array([a[1], a[2], b[1]]))),
+    OpSpec("SparseAddGrad", _add_grad, [np.array([10.0, 20.0, 30.0], np.float32)],
+           lambda g: (g[:2], g[[0, 2]]), grad="TF declares none"),
+    OpSpec("SparseSparseMaximum", _binary(tf.sparse.maximum),
+           [np.array([1.0, 2.0, -3.0], np.float32), np.array([-1.0, 5.0], np.float32)],
+           lambda a, b: (_MERGED, _met(np.maximum, a, b)),
+           grad=_NO_MIN_MAX_GRAD),
+    OpSpec("SparseSparseMinimum", _binary(tf.sparse.minimum),
+           [np.array([1.0, 2.0, -3.0], np.float32), np.array([-1.0, 5.0], np.float32)],
+           lambda a, b: (_MERGED, _met(np.minimum, a, b)),
+           grad=_NO_MIN_MAX_GRAD),
+]

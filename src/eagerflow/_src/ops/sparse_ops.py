@@ -4,8 +4,10 @@ Most are compositions of dense ops on the three component tensors (indices,
 values, dense_shape), so they run eagerly and in functions alike and their
 gradients with respect to the values (and dense operands) follow from those
 ops. A position is linearized in row-major order (``sum(index * strides)``)
-wherever indices must be compared, sorted or regrouped. Crossing features
-(`cross`, `cross_hashed`) is a kernel of its own, as in TF.
+wherever indices must be compared, sorted or regrouped. Where TF's kernels give
+results the composition would not (entries merged or reordered as TF walks them,
+TF's errors), the op is a kernel of its own, as in TF: SparseAdd,
+SparseSparseMaximum/Minimum, SparseReorder, SparseSlice, crossing features.
 
 >>> st = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
 >>> tf.sparse.reduce_sum(st, axis=1).numpy()
@@ -279,7 +281,13 @@ def _merge_duplicates(indices, values, shape, counted=False):
 def add(a, b, threshold=0, name=None):
     """`a + b`: two SparseTensors give a SparseTensor (entries summed where both have one;
     sums of magnitude below `threshold` dropped), a SparseTensor and a dense tensor a dense
-    tensor."""
+    tensor.
+
+    >>> a = tf.sparse.SparseTensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 2])
+    >>> b = tf.sparse.SparseTensor([[0, 1], [1, 1]], [-1.0, 5.0], [2, 2])
+    >>> tf.sparse.add(a, b, threshold=0.5).values.numpy()
+    array([2., 5.], dtype=float32)
+    """
     if not isinstance(a, SparseTensor) and not isinstance(b, SparseTensor):
         raise TypeError("At least one input should be SparseTensor; do you mean to use "
                         "tf.add?")
@@ -291,53 +299,90 @@ def add(a, b, threshold=0, name=None):
         return array_ops.tensor_scatter_nd_add(dense, sp.indices, sp.values)
     _check_values_type("SparseAdd", 4, "b_values", a.dtype, b.dtype)
     _check_same_shape(a, b)
-    shape = a.dense_shape
-    parts = (a.indices, a.values, b.indices, b.values, threshold)
-    if context.executing_eagerly() and not all(_in_order(t.indices, shape) for t in (a, b)):
-        # TF merges the two lists of entries as they come, as if each were in order
-        return _with_shape(SparseTensor(*_merge_as_given(*[
-            t.numpy() if isinstance(t, Tensor) else np.asarray(t) for t in parts]), shape),
-            a.shape)
-    indices, values, count = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
-                                               array_ops.concat([a.values, b.values], 0), shape,
-                                               counted=True)
     threshold = convert_to_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex
                                   else a.dtype)
-    if get_static_value(threshold) is None or np.any(get_static_value(threshold) != 0):
-        # only sums face the threshold: an entry of one input alone is kept as it is
-        keep = math_ops.logical_or(math_ops.equal(count, np.int64(1)), math_ops.greater_equal(
-            math_ops.abs(values), threshold))
-        indices = array_ops.boolean_mask(indices, keep)
-        values = array_ops.boolean_mask(values, keep)
+    indices, values, shape = dispatch(_SPARSE_ADD, (a.indices, a.values, a.dense_shape,
+                                                    b.indices, b.values, b.dense_shape,
+                                                    threshold), {}, name)
     return _with_shape(SparseTensor(indices, values, shape), a.shape)
 
 
-def _check_values_type(op_name, i, input_name, expected, got):
-    """TF's error for input `i` (`input_name`) of op `op_name` of dtype `got` where the
-    first operand's values are of dtype `expected`."""
-    if got == expected:
-        return
-    if not context.executing_eagerly():
-        raise TypeError(f"Input '{input_name}' of '{op_name}' Op has type {got.name} that does "
-                        f"not match type {expected.name} of argument 'a_values'.")
-    raise errors.InvalidArgumentError(
-        None, op_name, f"cannot compute {op_name} as input #{i}(zero-based) was expected to "
-        f"be a {registry.kernel_type_name(expected)} tensor but is a "
-        f"{registry.kernel_type_name(got)} tensor [Op:{op_name}] name: ")
+def _check_add_operands(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+    """The arrays of SparseAdd's two operands, checked as TF's kernel checks them."""
+    a_indices, b_indices = np.asarray(a_indices, np.int64), np.asarray(b_indices, np.int64)
+    a_values, b_values = np.asarray(a_values), np.asarray(b_values)
+    a_shape, b_shape = np.asarray(a_shape, np.int64), np.asarray(b_shape, np.int64)
+    if a_indices.ndim != 2 or b_indices.ndim != 2:
+        raise _invalid(f"Input indices should be matrices but received shapes: "
+                       f"{_dims(a_indices.shape)} and {_dims(b_indices.shape)}")
+    if a_values.ndim != 1 or b_values.ndim != 1:
+        raise _invalid(f"Input values should be vectors but received shapes: "
+                       f"{_dims(a_values.shape)} and {_dims(b_values.shape)}")
+    if len(a_indices) != len(a_values) or len(b_indices) != len(b_values):
+        raise _invalid(f"Expected {len(a_indices)} and {len(b_indices)} non-empty input "
+                       f"values, got {len(a_values)} and {len(b_values)}")
+    if a_shape.ndim != 1 or b_shape.ndim != 1:
+        raise _invalid(f"Input shapes should be a vector but received shapes "
+                       f"{_dims(a_shape.shape)} and {_dims(b_shape.shape)}")
+    if a_indices.shape[1] != b_indices.shape[1]:
+        raise _invalid(f"Input indices must have the same dimension, got "
+                       f"{a_indices.shape[1]} and {b_indices.shape[1]}")
+    if a_indices.shape[1] != len(a_shape):
+        raise _invalid(f"Second dimension of a_indices and length of a_shape must match, got "
+                       f"{a_indices.shape[1]} and {len(a_shape)}")
+    _check_shapes_agree(a_shape, b_shape)
+    return a_indices, a_values, a_shape, b_indices, b_values, b_shape
 
 
-def _in_order(indices, shape):
-    """Whether the entries at `indices` (an eager tensor) are sorted and not repeated."""
-    linear = _linear(indices, shape).numpy()
-    return bool((linear[1:] > linear[:-1]).all())
+def _check_shapes_agree(a_shape, b_shape):
+    """TF's error unless dense shapes `a_shape` and `b_shape` are one."""
+    if len(a_shape) != len(b_shape):
+        raise _invalid(f"Operands do not have the same ranks; got shapes: "
+                       f"{' '.join(map(str, a_shape))} and {' '.join(map(str, b_shape))}")
+    for i, (x, y) in enumerate(zip(a_shape, b_shape)):
+        if x != y:
+            raise _invalid(f"Operands' shapes do not match: got {x} and {y} for dimension {i}")
 
 
-def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn=None):
-    """TF's merge of two lists of entries in the order given (as if each were in order):
-    entries at equal indices summed (SparseAdd: kept if the magnitude of the sum reaches
-    `threshold`), or combined by `fn` with an entry of one list alone meeting 0
-    (SparseSparseMaximum/Minimum)."""
+def _strictly_ordered(indices):
+    """Whether the index rows `indices` are in row-major order, none repeated."""
+    if len(indices) < 2:
+        return True
+    step = indices[1:] - indices[:-1]
+    moved = step != 0
+    first = np.argmax(moved, axis=1)
+    return bool((moved.any(axis=1) & (step[np.arange(len(step)), first] > 0)).all())
+
+
+def _merge(a_indices, a_values, b_indices, b_values, threshold=None, fn=None):
+    """TF's merge of two lists of entries, each walked in the order given as if it were in
+    row-major order: entries at equal indices summed (SparseAdd: a sum is kept if its
+    magnitude reaches `threshold`, an entry of one list alone always), or combined by `fn`,
+    an entry of one list alone meeting 0 (SparseSparseMaximum/Minimum)."""
     alone = (lambda v: v) if fn is None else (lambda v: fn(v, np.zeros_like(v)))
+    rank = a_indices.shape[1]
+    if not (_strictly_ordered(a_indices) and _strictly_ordered(b_indices)):
+        return _merge_as_given(a_indices, a_values, b_indices, b_values, threshold, fn, alone)
+    # both in order: a stable sort of the two lists puts each pair side by side, a's first
+    indices = np.concatenate([a_indices, b_indices]).reshape(-1, rank)
+    values = np.concatenate([a_values, b_values])
+    order = _index_order(indices)
+    indices, values = indices[order], values[order]
+    pair = (indices[1:] == indices[:-1]).all(axis=1)
+    first = np.flatnonzero(pair)
+    out = alone(values)
+    combined = values[first] + values[first + 1] if fn is None else fn(values[first],
+                                                                        values[first + 1])
+    out[first] = combined
+    keep = np.ones(len(values), bool)
+    keep[first + 1] = False
+    if fn is None:
+        keep[first[np.abs(combined) < threshold]] = False
+    return indices[keep], out[keep].astype(a_values.dtype, copy=False)
+
+
+def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold, fn, alone):
+    """`_merge` of lists not in order, entry by entry as TF walks them."""
     rows, values, i, j = [], [], 0, 0
     while i < len(a_indices) and j < len(b_indices):
         x, y = a_indices[i].tolist(), b_indices[j].tolist()
@@ -359,26 +404,116 @@ def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn
             np.asarray(values, a_values.dtype).reshape(-1))
 
 
-def _check_same_shape(a, b, op_name="SparseAdd"):
-    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add`, `maximum`
-    and `minimum` refuse): a ValueError while tracing, else the kernel's of `op_name`."""
+def _index_width(*indices):
+    """The static width of index matrices `indices` (None where none knows it)."""
+    return next((t.shape[1] for t in indices if t.shape.rank == 2 and t.shape[1] is not None),
+                None)
+
+
+def _sparse_add(xp, a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
+    """The kernel of op SparseAdd: the entries of a and b merged (`_merge`), a's shape."""
+    a_indices, a_values, a_shape, b_indices, b_values, b_shape = _check_add_operands(
+        a_indices, a_values, a_shape, b_indices, b_values, b_shape)
+    thresh = np.asarray(thresh)
+    if thresh.ndim:
+        raise _invalid(f"The magnitude threshold must be a scalar: got shape "
+                       f"{_dims(thresh.shape)}")
+    indices, values = _merge(a_indices, a_values, b_indices, b_values, threshold=thresh)
+    return indices, values, a_shape
+
+
+def _sparse_add_rule(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
+    rank = _index_width(a_indices, b_indices)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), a_values.dtype),
+            (a_shape.shape, _I64)]
+
+
+_ADD_KERNELS = (_d.complex128, _d.complex64, _d.int8, _d.int16, _d.int32, _d.int64, _d.float64,
+                _d.float32)
+_SPARSE_ADD = register("SparseAdd", _sparse_add, _sparse_add_rule, multi=True, tied=(1, 4),
+                       dtypes=NUMBER_TYPES, kernels=_ADD_KERNELS,
+                       input_names=("a_values", "b_values"))
+tf_nodes[_SPARSE_ADD] = NodeForm(types={"T": 1, "Treal": 6},
+                                 outputs=("sum_indices", "sum_values", "sum_shape"))
+tf_args[_SPARSE_ADD] = ("a_indices", "a_values", "a_shape", "b_indices", "b_values", "b_shape",
+                        "thresh")
+batching_rules[_SPARSE_ADD] = PER_ELEMENT
+
+
+def _sparse_add_grad_kernel(xp, grad, a_indices, b_indices, sum_indices):
+    """The kernel of op SparseAddGrad: each entry of a and b gets the gradient of the sum's
+    entry it went into (0 where the threshold dropped it), walking them as SparseAdd did."""
+    grad = np.asarray(grad)
+    a_indices, b_indices = np.asarray(a_indices, np.int64), np.asarray(b_indices, np.int64)
+    sum_indices = np.asarray(sum_indices, np.int64)
+    if a_indices.ndim != 2 or b_indices.ndim != 2 or sum_indices.ndim != 2:
+        raise _invalid(f"Input indices should be matrices but received shapes: "
+                       f"{_dims(a_indices.shape)} and {_dims(b_indices.shape)} and "
+                       f"{_dims(sum_indices.shape)}")
+    if grad.ndim != 1:
+        raise _invalid(f"Input backprop_val_grad should be a vector but received shape: "
+                       f"{_dims(grad.shape)}")
+    if len(grad) != len(sum_indices):
+        raise _invalid(f"# elements of backprop_val_grad and # rows of sum_indices should "
+                       f"match (#nnz of sum): got {len(grad)} and {len(sum_indices)}")
+    a_grad, b_grad = np.zeros(len(a_indices), grad.dtype), np.zeros(len(b_indices), grad.dtype)
+    a, b, total = a_indices.tolist(), b_indices.tolist(), sum_indices.tolist()
+    i = j = k = 0
+    while i < len(a) or j < len(b):
+        take_a = j == len(b) or i < len(a) and a[i] <= b[j]
+        take_b = i == len(a) or j < len(b) and b[j] <= a[i]
+        at = a[i] if take_a else b[j]
+        if k < len(total) and total[k] == at:
+            if take_a:
+                a_grad[i] = grad[k]
+            if take_b:
+                b_grad[j] = grad[k]
+            k += 1
+        i, j = i + take_a, j + take_b
+    return a_grad, b_grad
+
+
+def _sparse_add_grad_rule(grad, a_indices, b_indices, sum_indices):
+    return [(TensorShape([t.shape[0] if t.shape.rank else None]), grad.dtype)
+            for t in (a_indices, b_indices)]
+
+
+_SPARSE_ADD_GRAD = register(
+    "SparseAddGrad", _sparse_add_grad_kernel, _sparse_add_grad_rule, multi=True, tied=(0,),
+    dtypes=NUMBER_TYPES, kernels=_ADD_KERNELS, not_differentiable="TF declares none",
+    input_names=("backprop_val_grad",))
+tf_nodes[_SPARSE_ADD_GRAD] = NodeForm(types={"T": 0}, outputs=("a_val_grad", "b_val_grad"))
+tf_args[_SPARSE_ADD_GRAD] = ("backprop_val_grad", "a_indices", "b_indices", "sum_indices")
+batching_rules[_SPARSE_ADD_GRAD] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseAdd")
+def _sparse_add_grad(op, _, values_grad, __):
+    # each input entry's gradient is that of the sum's entry it went into
+    a_grad, b_grad = dispatch(_SPARSE_ADD_GRAD, (values_grad, op.inputs[0], op.inputs[3],
+                                                 op.outputs[0]), {})
+    return [None, a_grad, None, None, b_grad, None, None]
+
+
+def _check_values_type(op_name, i, input_name, expected, got):
+    """TF's error for input `i` (`input_name`) of op `op_name` of dtype `got` where the
+    first operand's values are of dtype `expected`."""
+    if got == expected:
+        return
+    if not context.executing_eagerly():
+        raise TypeError(f"Input '{input_name}' of '{op_name}' Op has type {got.name} that does "
+                        f"not match type {expected.name} of argument 'a_values'.")
+    raise errors.InvalidArgumentError(
+        None, op_name, f"cannot compute {op_name} as input #{i}(zero-based) was expected to "
+        f"be a {registry.kernel_type_name(expected)} tensor but is a "
+        f"{registry.kernel_type_name(got)} tensor [Op:{op_name}] name: ")
+
+
+def _check_same_shape(a, b):
+    """TF's ValueError, while tracing, for SparseTensors `a` and `b` of static shapes that
+    differ (which `add`, `maximum` and `minimum` refuse; the kernels check dense shapes)."""
     if not context.executing_eagerly():
         a.shape.assert_is_compatible_with(b.shape)
-        return
-    sa, sb = get_static_value(a.dense_shape), get_static_value(b.dense_shape)
-    if sa is None or sb is None:
-        return
-    message = None
-    if len(sa) != len(sb):
-        message = (f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
-                   if op_name == "SparseAdd" else
-                   "Operands do not have the same ranks; got shapes: "
-                   f"{' '.join(map(str, sa))} and {' '.join(map(str, sb))}")
-    else:
-        message = next((f"Operands' shapes do not match: got {x} and {y} for dimension {i}"
-                        for i, (x, y) in enumerate(zip(sa, sb)) if x != y), None)
-    if message is not None:
-        raise errors.eager_error(errors.InvalidArgumentError, op_name, message)
 
 
 @export("sparse.concat")
@@ -1390,33 +1525,88 @@ def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
     return SparseTensor(*outputs)
 
 
-def _binary_sparse(a, b, fn, op_name, np_fn):
+def _binary_sparse(a, b, op, name):
     a, b = _sparse(a, "sp_a"), _sparse(b, "sp_b")
-    _check_values_type(op_name, 4, "b_values", a.dtype, b.dtype)
-    _check_same_shape(a, b, op_name)
-    if context.executing_eagerly() and not all(_in_order(t.indices, t.dense_shape)
-                                                for t in (a, b)):
-        return SparseTensor(*_merge_as_given(*[t.numpy() for t in (
-            a.indices, a.values, b.indices, b.values)], fn=np_fn), a.dense_shape)
-    indices, _ = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
-                                   array_ops.concat([array_ops.zeros_like(a.values),
-                                                     array_ops.zeros_like(b.values)], 0),
-                                   a.dense_shape)
-    dense = fn(to_dense(a), to_dense(b))
-    return SparseTensor(indices, array_ops.gather_nd(dense, indices), a.dense_shape)
+    _check_values_type(op.name, 4, "b_values", a.dtype, b.dtype)
+    _check_same_shape(a, b)
+    indices, values = dispatch(op, (a.indices, a.values, a.dense_shape, b.indices, b.values,
+                                    b.dense_shape), {}, name)
+    return _with_shape(SparseTensor(indices, values, a.dense_shape), a.shape)
 
 
 @export("sparse.maximum")
 def maximum(sp_a, sp_b, name=None):
     """The elementwise maximum of two SparseTensors, at the union of their entries (an
-    absent entry counts as 0)."""
-    return _binary_sparse(sp_a, sp_b, math_ops.maximum, "SparseSparseMaximum", np.maximum)
+    absent entry counts as 0).
+
+    >>> a = tf.sparse.SparseTensor([[0], [1]], [1.0, -2.0], [3])
+    >>> b = tf.sparse.SparseTensor([[1], [2]], [3.0, -4.0], [3])
+    >>> tf.sparse.maximum(a, b).values.numpy()
+    array([1., 3., 0.], dtype=float32)
+    """
+    return _binary_sparse(sp_a, sp_b, _SPARSE_MAXIMUM, name)
 
 
 @export("sparse.minimum")
 def minimum(sp_a, sp_b, name=None):
-    """The elementwise minimum of two SparseTensors, at the union of their entries."""
-    return _binary_sparse(sp_a, sp_b, math_ops.minimum, "SparseSparseMinimum", np.minimum)
+    """The elementwise minimum of two SparseTensors, at the union of their entries (an
+    absent entry counts as 0)."""
+    return _binary_sparse(sp_a, sp_b, _SPARSE_MINIMUM, name)
+
+
+def _check_sparse(indices, values, shape):
+    """The arrays of one SparseTensor, checked as TF's kernels check their sparse inputs."""
+    indices, values, shape = (np.asarray(indices, np.int64), np.asarray(values),
+                              np.asarray(shape, np.int64))
+    if indices.ndim != 2:
+        raise _invalid(f"Sparse indices must be rank 2 but is rank {indices.ndim}")
+    if values.ndim != 1:
+        raise _invalid(f"Sparse values must be rank 1 but is rank {values.ndim}")
+    if len(indices) != len(values):
+        raise _invalid(f"Number of elements in indices ({len(indices)}) and values "
+                       f"({len(values)}) do not match")
+    if shape.ndim != 1:
+        raise _invalid(f"Sparse shape must be rank 1 but is rank {shape.ndim}")
+    if indices.shape[1] != len(shape):
+        raise _invalid(f"Index rank ({indices.shape[1]}) and shape rank ({len(shape)}) do not "
+                       f"match")
+    return indices, values, shape
+
+
+def _sparse_sparse_kernel(fn):
+    def kernel(xp, a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+        a_indices, a_values, a_shape = _check_sparse(a_indices, a_values, a_shape)
+        b_indices, b_values, b_shape = _check_sparse(b_indices, b_values, b_shape)
+        _check_shapes_agree(a_shape, b_shape)
+        return _merge(a_indices, a_values, b_indices, b_values, fn=fn)
+    return kernel
+
+
+def _sparse_sparse_rule(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+    rank = _index_width(a_indices, b_indices)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), a_values.dtype)]
+
+
+_MIN_MAX_KERNELS = (_d.float64, _d.float32, _d.bfloat16, _d.float16, _d.int32, _d.int8, _d.uint8,
+                    _d.int16, _d.uint16, _d.uint32, _d.int64, _d.uint64)
+
+
+def _register_sparse_sparse(name, fn):
+    op = register(name, _sparse_sparse_kernel(fn), _sparse_sparse_rule, multi=True,
+                  tied=(1, 4), dtypes=REAL_NUMBER_TYPES, kernels=_MIN_MAX_KERNELS,
+                  input_names=("a_values", "b_values"))
+    tf_nodes[op] = NodeForm(types={"T": 1}, outputs=("output_indices", "output_values"))
+    tf_args[op] = ("a_indices", "a_values", "a_shape", "b_indices", "b_values", "b_shape")
+    batching_rules[op] = PER_ELEMENT
+
+    @registry.register_gradient(name)
+    def _grad(op, *grads):
+        raise NotImplementedError(f"Gradient for {name} is not implemented.")
+    return op
+
+
+_SPARSE_MAXIMUM = _register_sparse_sparse("SparseSparseMaximum", np.maximum)
+_SPARSE_MINIMUM = _register_sparse_sparse("SparseSparseMinimum", np.minimum)
 
 
 @export("sparse.softmax")
