@@ -305,6 +305,10 @@ def samples(tf):
                                 sum_indices=tf.constant([[0, 1], [1, 0], [1, 2]], tf.int64))
     out["SparseSparseMaximum"] = a_sparse
     out["SparseSparseMinimum"] = a_sparse
+    for name in ("Add", "Mul", "Div"):
+        out[f"SparseDenseCwise{name}"] = dict(
+            sp_indices=tf.constant([[0, 1], [1, 2], [1, 0]], tf.int64),
+            sp_values=tf.constant([2.0, -3.0, 0.5]), sp_shape=[2, 3], dense=g)
     _more(tf, out, f, g, image, s)
     return out
 

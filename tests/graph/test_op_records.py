@@ -115,6 +115,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "SparseAddGrad": ("backprop_val_grad",),
                         "SparseSparseMaximum": ("a_values", "b_values"),
                         "SparseSparseMinimum": ("a_values", "b_values"),
+                        **{f"SparseDenseCwise{kind}": ("sp_values", "dense")
+                           for kind in ("Add", "Mul", "Div")},
                         **{f"SparseSegment{kind}{counted}": ("data",)
                            for kind in ("Sum", "Mean", "SqrtN")
                            for counted in ("", "WithNumSegments")},

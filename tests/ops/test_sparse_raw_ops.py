@@ -382,3 +382,37 @@ def test_sparse_maximum_and_minimum_raw_ops_are_tfs():
         out = tf.raw_ops.SparseSparseMaximum(**{**_A, "a_values": values}, **_B)
     with pytest.raises(NotImplementedError, match="SparseSparseMaximum"):
         tape.gradient(out.output_values, values)
+
+
+def test_sparse_dense_cwise_raw_ops_broadcast_the_dense_operand_with_tfs_errors():
+    st = tf.SparseTensor([[0, 1], [1, 2]], [2.0, -3.0], [2, 3])
+    parts = dict(sp_indices=st.indices, sp_values=st.values, sp_shape=st.dense_shape)
+    assert tf.raw_ops.SparseDenseCwiseAdd(**parts, dense=[[2.0], [4.0]]).numpy().tolist() == [
+        4.0, 1.0]
+    assert tf.raw_ops.SparseDenseCwiseMul(**parts, dense=3.0).numpy().tolist() == [6.0, -9.0]
+    # integers divide rounding toward zero, as TF's (they were divided as floats)
+    ints = tf.SparseTensor([[0, 1], [1, 2]], [7, -7], [2, 3])
+    quotient = ints / tf.constant([[2, 2, 2], [2, 2, 2]])
+    assert quotient.dtype == tf.int32 and quotient.values.numpy().tolist() == [3, -3]
+    # `dense * st` is st's entries times the dense elements, a SparseTensor, as TF's
+    product = tf.constant([[1.0, 2.0, 4.0], [0.5, 8.0, 3.0]]) * st
+    assert isinstance(product, tf.SparseTensor)
+    assert product.values.numpy().tolist() == [4.0, -9.0]
+    for dense, message in [
+            ([[1.0, 2.0]], r"broadcasts dense to sparse only; got incompatible shapes: "
+                           r"\[2,3\] vs. \[1,2\]"),
+            (tf.ones([1, 2, 3]), r"incompatible shapes: \[2,3\] vs. \[1,2,3\]"),
+            ([[1.0, 0.0, 1.0], [1.0, 1.0, 0.0]], "cannot divide by zero")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            st / dense
+    with pytest.raises(tf.errors.InvalidArgumentError, match="out-of-bounds w.r.t. dense side"):
+        tf.raw_ops.SparseDenseCwiseMul(sp_indices=[[5, 1]], sp_values=[1.0], sp_shape=[2, 3],
+                                       dense=[[1.0, 2.0, 3.0]])
+    dense = tf.Variable([[2.0], [4.0]])
+    with tf.GradientTape() as tape:
+        out = st / dense
+    assert tape.gradient(out.values, dense).numpy().tolist() == [[-0.5], [0.1875]]
+    with tf.GradientTape() as tape:
+        out = tf.raw_ops.SparseDenseCwiseAdd(**parts, dense=dense)
+    with pytest.raises(NotImplementedError, match="SparseDenseCwiseAdd"):
+        tape.gradient(out, dense)

@@ -284,3 +284,38 @@ SPECS += [
            lambda a, b: (_MERGED, _met(np.minimum, a, b)),
            grad=_NO_MIN_MAX_GRAD),
 ]
+
+
+_ST_AT = [[0, 1], [1, 2], [1, 0]]
+
+
+def _cwise(fn):
+    def run(values, dense):
+        out = fn(tf.SparseTensor(_ST_AT, values, [2, 3]), dense)
+        return out.values if isinstance(out, tf.SparseTensor) else out
+    return run
+
+
+def _met_dense(values, dense):
+    # the dense operand broadcast to [2, 3], at each entry
+    full = np.broadcast_to(dense, (2, 3))
+    return np.array([full[0, 1], full[1, 2], full[1, 0]])
+
+
+_ST_VALUES = np.array([2.0, -3.0, 0.5], np.float32)
+SPECS += [
+    OpSpec("SparseDenseCwiseAdd",
+           _cwise(lambda st, d: tf.raw_ops.SparseDenseCwiseAdd(
+               sp_indices=st.indices, sp_values=st.values, sp_shape=st.dense_shape, dense=d)),
+           [_ST_VALUES, np.array([[1.5], [-2.0]], np.float32)],
+           lambda v, d: v + _met_dense(v, d), grad="TF's gradient is not implemented"),
+    OpSpec("SparseDenseCwiseMul", _cwise(lambda st, d: st * d),
+           [_ST_VALUES, np.array([[1.5, 2.0, 0.5], [0.25, 3.0, -1.0]], np.float32)],
+           lambda v, d: v * _met_dense(v, d)),
+    OpSpec("SparseDenseCwiseMul", _cwise(lambda st, d: st * d),
+           [_ST_VALUES, np.array([1.5, 2.0, -0.5], np.float32)],
+           lambda v, d: v * _met_dense(v, d), name="SparseDenseCwiseMul-broadcast"),
+    OpSpec("SparseDenseCwiseDiv", _cwise(lambda st, d: st / d),
+           [_ST_VALUES, np.array([[1.5], [-2.0]], np.float32)],
+           lambda v, d: v / _met_dense(v, d)),
+]

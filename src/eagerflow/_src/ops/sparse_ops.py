@@ -263,20 +263,6 @@ def to_indicator(sp_input, vocab_size, name=None):
                                  shape), default_value=False, validate_indices=False)
 
 
-def _merge_duplicates(indices, values, shape, counted=False):
-    """Entries with equal indices summed, sorted row-major (and, if `counted`, how many
-    entries each sum has)."""
-    linear = _linear(indices, shape)
-    order = reduction_ops.argsort(linear, stable=True)
-    unique, segment = reduction_ops.unique(array_ops.gather(linear, order), out_idx=_I64)
-    size = array_ops.size(unique, out_type=_I64)
-    summed = reduction_ops.unsorted_segment_sum(array_ops.gather(values, order), segment, size)
-    if counted:
-        return _unravel(unique, shape), summed, reduction_ops.unsorted_segment_sum(
-            array_ops.ones_like(segment), segment, size)
-    return _unravel(unique, shape), summed
-
-
 @export("sparse.add")
 def add(a, b, threshold=0, name=None):
     """`a + b`: two SparseTensors give a SparseTensor (entries summed where both have one;
@@ -1946,47 +1932,107 @@ def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
 
 # -- SparseTensor's operators: `st * dense`, `st / dense` ------------------------------------------
 
-def _cwise(fn, op_name):
-    """`fn` of each entry of a SparseTensor and the element of a dense tensor at its index
-    (the dense tensor broadcast to the sparse shape); the result keeps the entries."""
-    def method(self, other):
-        other = convert_to_tensor(other, self.dtype)  # (a SparseTensor: TF's ValueError)
-        rank, other_rank = self.shape.rank, other.shape.rank
-        if other_rank == 0:
-            picked = other
+def _dense_at(indices, shape, dense):
+    """The element of `dense` (broadcast to dense shape `shape`, as TF's SparseDenseCwise ops
+    broadcast it) at each index row of `indices`."""
+    if dense.ndim > len(shape) or any(d not in (1, n) for d, n in zip(
+            dense.shape[::-1], shape[::-1])):
+        raise _invalid(f"SparseDenseBinaryOpShared broadcasts dense to sparse only; got "
+                       f"incompatible shapes: {_dims(shape)} vs. {_dims(dense.shape)}")
+    at = indices[:, len(shape) - dense.ndim:]
+    if ((at < 0) | (at >= shape[len(shape) - dense.ndim:])).any():
+        raise _invalid("Provided indices are out-of-bounds w.r.t. dense side with broadcasted "
+                       "shape")
+    return dense[tuple(at[:, k] if d != 1 else 0 for k, d in enumerate(dense.shape))]
+
+
+def _sparse_dense_kernel(name):
+    def kernel(xp, indices, values, shape, dense):
+        indices, values = np.asarray(indices, np.int64), np.asarray(values)
+        shape, dense = np.asarray(shape, np.int64), np.asarray(dense)
+        if indices.ndim != 2:
+            raise _invalid(f"Input sp_indices should be a matrix but received shape: "
+                           f"{_dims(indices.shape)}")
+        if values.ndim != 1 or shape.ndim != 1:
+            raise _invalid(f"Inputs sp_values and sp_shape should be vectors but received "
+                           f"shapes: {_dims(values.shape)} and {_dims(shape.shape)}")
+        if len(values) != len(indices):
+            raise _invalid(f"The first dimension of values and indices should match. "
+                           f"({len(values)} vs. {len(indices)})")
+        picked = _dense_at(indices, shape, dense)
+        if name == "Add":
+            return values + picked
+        if name == "Mul":
+            return values * picked
+        if (picked == 0).any():  # (only the elements the entries meet)
+            raise _invalid("SparseDenseCwiseDiv cannot divide by zero,but input dense tensor "
+                           "contains zero ")
+        if values.dtype.kind in "iu":  # integers divide rounding toward zero, as C++'s
+            return ((np.abs(values) // np.abs(picked)) * (np.sign(values) * np.sign(picked))
+                    ).astype(values.dtype)
+        return (values / picked).astype(values.dtype, copy=False)
+    return kernel
+
+
+def _sparse_dense_grad(name):
+    def grad(op, grad):
+        if name == "Add":
+            raise NotImplementedError("Gradient for SparseDenseCwiseAdd is not implemented.")
+        indices, values, shape, dense = op.inputs
+        # each entry's dense element: its index's last dims, 0 along dims of size 1
+        dense_shape = array_ops.shape(dense, out_type=_I64)
+        rank = array_ops.size(dense_shape, out_type=_I64)
+        at = math_ops.multiply(indices[:, array_ops.size(shape, out_type=_I64) - rank:],
+                               cast_ops.cast(math_ops.not_equal(dense_shape, np.int64(1)),
+                                             _I64))
+        picked = array_ops.gather_nd(dense, at)
+        if name == "Mul":
+            values_grad, picked_grad = math_ops.multiply(grad, picked), math_ops.multiply(
+                grad, values)
         else:
-            if rank is None or other_rank is None or other_rank > rank:
-                raise ValueError(f"{op_name}: the dense operand of shape {other.shape} must "
-                                 f"broadcast to the sparse shape {self.shape}")
-            # the index of each entry in the dense operand: its last dims, 0 where it has 1
-            spread = math_ops.not_equal(array_ops.shape(other, out_type=_I64), np.int64(1))
-            picked = array_ops.gather_nd(other, math_ops.multiply(
-                self.indices[:, rank - other_rank:], cast_ops.cast(spread, _I64)))
-        if fn is math_ops.truediv:
-            _check_no_zero_divisor(picked)
-        return SparseTensor(self.indices, fn(self.values, picked), self.dense_shape)
-    method.__name__ = op_name
+            values_grad = math_ops.truediv(grad, picked)
+            picked_grad = math_ops.multiply(grad, math_ops.truediv(
+                math_ops.negative(values), math_ops.square(picked)))
+        # entries meeting one element (along a broadcast dim) add their gradients up
+        dense_grad = array_ops.scatter_nd(at, picked_grad, dense_shape)
+        return [None, values_grad, None, dense_grad]
+    return grad
+
+
+def _sparse_dense_rule(indices, values, shape, dense):
+    return values.shape.merge_with(TensorShape([indices.shape[0] if indices.shape.rank
+                                                else None])), values.dtype
+
+
+def _register_sparse_dense(name):
+    op = register(f"SparseDenseCwise{name}", _sparse_dense_kernel(name), _sparse_dense_rule,
+                  tied=(1, 3), dtypes=NUMBER_TYPES, kernels=_MIN_MAX_KERNELS,
+                  input_names=("sp_values", "dense"))
+    tf_nodes[op] = NodeForm(types={"T": 1})
+    tf_args[op] = ("sp_indices", "sp_values", "sp_shape", "dense")
+    batching_rules[op] = PER_ELEMENT
+    registry.register_gradient(f"SparseDenseCwise{name}")(_sparse_dense_grad(name))
+    return op
+
+
+_SPARSE_DENSE_ADD = _register_sparse_dense("Add")
+_SPARSE_DENSE_MUL = _register_sparse_dense("Mul")
+_SPARSE_DENSE_DIV = _register_sparse_dense("Div")
+
+
+def _cwise(op):
+    """A SparseTensor's operator with a dense operand (broadcast to the sparse shape): `op`
+    of each entry and the dense element at its index; the result keeps the entries."""
+    def method(self, other, name=None):
+        other = convert_to_tensor(other, self.dtype)  # (a SparseTensor: TF's ValueError)
+        values = dispatch(op, (self.indices, self.values, self.dense_shape, other), {}, name)
+        return SparseTensor(self.indices, values, self.dense_shape)
     return method
 
 
-_ZERO_DIVISOR = ("SparseDenseCwiseDiv cannot divide by zero,but input dense tensor contains "
-                 "zero ")
-
-
-def _check_no_zero_divisor(picked):
-    """TF's SparseDenseCwiseDiv refuses a zero among the dense elements the entries meet
-    (zeros elsewhere do not count): eagerly at once, in a graph when it runs."""
-    if context.executing_eagerly():
-        if (picked.numpy() == 0).any():
-            raise errors.eager_error(errors.InvalidArgumentError, "SparseDenseCwiseDiv",
-                                     _ZERO_DIVISOR)
-        return
-    debugging_ops.Assert(reduction_ops.reduce_all(math_ops.not_equal(
-        picked, array_ops.zeros_like(picked))), [_ZERO_DIVISOR])
-
-
-SparseTensor.__mul__ = _cwise(math_ops.multiply, "__mul__")
-SparseTensor.__truediv__ = _cwise(math_ops.truediv, "__truediv__")
+SparseTensor.__mul__ = _cwise(_SPARSE_DENSE_MUL)
+SparseTensor.__rmul__ = SparseTensor.__mul__  # (`dense * st`: the same product, as TF's)
+SparseTensor.__truediv__ = _cwise(_SPARSE_DENSE_DIV)
 SparseTensor.__div__ = SparseTensor.__truediv__
 
 
