@@ -305,6 +305,10 @@ def samples(tf):
                                 sum_indices=tf.constant([[0, 1], [1, 0], [1, 2]], tf.int64))
     out["SparseSparseMaximum"] = a_sparse
     out["SparseSparseMinimum"] = a_sparse
+    out["SparseConcat"] = dict(
+        indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
+        values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],
+        concat_dim=1)
     for name in ("Add", "Mul", "Div"):
         out[f"SparseDenseCwise{name}"] = dict(
             sp_indices=tf.constant([[0, 1], [1, 2], [1, 0]], tf.int64),

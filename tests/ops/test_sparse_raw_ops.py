@@ -416,3 +416,51 @@ def test_sparse_dense_cwise_raw_ops_broadcast_the_dense_operand_with_tfs_errors(
         out = tf.raw_ops.SparseDenseCwiseAdd(**parts, dense=dense)
     with pytest.raises(NotImplementedError, match="SparseDenseCwiseAdd"):
         tape.gradient(out, dense)
+
+
+def test_sparse_concat_raw_op_orders_the_entries_as_tf_with_tfs_errors():
+    out = tf.raw_ops.SparseConcat(indices=[[[5, 0]], [[0, 0]]], values=[[1.0], [2.0]],
+                                  shapes=[[2, 1], [2, 1]], concat_dim=0)
+    assert out.output_indices.numpy().tolist() == [[2, 0], [5, 0]]
+    assert out.output_values.numpy().tolist() == [2.0, 1.0]
+    assert out.output_shape.numpy().tolist() == [4, 1]
+    words = tf.raw_ops.SparseConcat(indices=[[[0, 0]], [[0, 0]]], values=[["a"], ["b"]],
+                                    shapes=[[1, 1], [1, 1]], concat_dim=-1)
+    assert words.output_values.numpy().tolist() == [b"a", b"b"]
+    for kwargs, message in [
+            (dict(indices=[[[0, 0]], [[0]]], values=[[1.0], [2.0]], shapes=[[2, 1], [2]],
+                  concat_dim=0),
+             "Ranks of all input tensors must match: expected 2 but got 1 at position 1"),
+            (dict(indices=[[[0, 0]], [[0, 0]]], values=[[1.0], [2.0]], shapes=[[2, 1], [2, 1]],
+                  concat_dim=2), r"Concat dimension must be in range \[-2, 2\), got 2"),
+            (dict(indices=[[[0, 0]], [[0, 0]]], values=[[1.0], [2.0]], shapes=[[2, 1], [3, 1]],
+                  concat_dim=1),
+             "Input shapes must match: expected 2 for dimension 0 but got 3 at position 1"),
+            (dict(indices=[[[0, 0]], [[0, 0]]], values=[[1.0, 2.0], [2.0]],
+                  shapes=[[2, 1], [2, 1]], concat_dim=0),
+             r"indices and values rows \(indexing dimension\) must match. \(indices = 1, "
+             r"values = 2\)")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.SparseConcat(**kwargs)
+    values = tf.constant([1.0])
+    with tf.GradientTape() as tape:
+        tape.watch(values)
+        out = tf.raw_ops.SparseConcat(indices=[[[0, 0]], [[0, 0]]], values=[values, values],
+                                      shapes=[[1, 1], [1, 1]], concat_dim=0)
+    assert tape.gradient(out.output_values, values) is None
+
+
+def test_sparse_concat_expands_and_keeps_static_shapes_as_tf():
+    a = tf.SparseTensor([[0, 0]], [1.0], [2, 2])
+    b = tf.SparseTensor([[0, 0]], [2.0], [3, 1])
+    wide = tf.sparse.concat(1, [a, b], expand_nonconcat_dims=True)
+    assert wide.indices.numpy().tolist() == [[0, 0], [0, 2]]
+    assert wide.dense_shape.numpy().tolist() == [3, 3]
+    assert tf.sparse.concat(1, [a]) is a
+
+    @tf.function(input_signature=[tf.SparseTensorSpec([None, None], tf.float32)])
+    def join(x):
+        out = tf.sparse.concat(1, [x, a], expand_nonconcat_dims=True)
+        assert out.shape.as_list() == [None, None]
+        return out
+    assert join(b).dense_shape.numpy().tolist() == [3, 3]

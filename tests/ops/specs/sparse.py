@@ -319,3 +319,18 @@ SPECS += [
            [_ST_VALUES, np.array([[1.5], [-2.0]], np.float32)],
            lambda v, d: v / _met_dense(v, d)),
 ]
+
+
+def _concat(a, b):
+    out = tf.sparse.concat(1, [tf.SparseTensor([[1, 0], [0, 2], [1, 0]], a, [2, 3]),
+                               tf.SparseTensor([[0, 0]], b, [2, 1])])
+    return out.indices, out.values, out.dense_shape
+
+
+SPECS += [
+    OpSpec("SparseConcat", _concat,
+           [np.array([1.0, 2.0, 3.0], np.float32), np.array([4.0], np.float32)],
+           lambda a, b: (np.array([[0, 2], [0, 3], [1, 0], [1, 0]]),
+                         np.array([a[1], b[0], a[0], a[2]]), np.array([2, 4])),
+           grad="TF declares none"),
+]

@@ -505,53 +505,107 @@ def _check_same_shape(a, b):
 @export("sparse.concat")
 def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=None):
     """The SparseTensors `sp_inputs` joined along `axis` (their other dims must agree unless
-    `expand_nonconcat_dims`, which takes the largest)."""
+    `expand_nonconcat_dims`, which takes the largest), entries in row-major order.
+
+    >>> a = tf.sparse.SparseTensor([[0, 0]], [1.0], [2, 2])
+    >>> b = tf.sparse.SparseTensor([[1, 0]], [2.0], [2, 1])
+    >>> tf.sparse.concat(1, [a, b]).indices.numpy().tolist()
+    [[0, 0], [1, 2]]
+    """
     if concat_dim is not None:
         axis = concat_dim
     inputs = [_sparse(s) for s in sp_inputs]
-    rank = inputs[0].shape.rank
-    axis = int(axis) + rank if int(axis) < 0 else int(axis)
+    if len(inputs) == 1:  # (as TF: the one input itself)
+        return inputs[0]
+    axis = int(axis)
     shapes = [s.dense_shape for s in inputs]
-    _check_concat_shapes([get_static_value(s) for s in shapes], axis, expand_nonconcat_dims)
-    offsets, offset, pieces = [], np.int64(0), []
-    for sp, shape in zip(inputs, shapes):
-        shift = math_ops.multiply(np.eye(rank, dtype=np.int64)[axis], offset)
-        pieces.append(math_ops.add(sp.indices, shift))
-        offset = math_ops.add(offset, shape[axis])
-        offsets.append(offset)
-    stacked = array_ops.stack(shapes)
-    largest = reduction_ops.reduce_max(stacked, axis=0)
-    shape = array_ops.where(math_ops.equal(array_ops.range(rank, dtype=_I64), axis),
-                            offset, largest)
-    # TF declares SparseConcat not differentiable: no gradient reaches the inputs' values
-    values = cast_ops.stop_gradient(array_ops.concat([s.values for s in inputs], 0))
-    out = reorder(SparseTensor(array_ops.concat(pieces, 0), values, shape))
-    if not out.shape.is_fully_defined():  # (traced: the static shape the inputs' give, as TF)
-        out = _with_shape(out, out.shape.merge_with(_concat_static_shape(
-            [s.shape for s in inputs], axis, expand_nonconcat_dims)))
+    if expand_nonconcat_dims:  # each input's shape the largest off `axis`
+        largest = reduction_ops.reduce_max(array_ops.stack(shapes), axis=0)
+        rank = array_ops.size(largest, out_type=_I64)
+        at_axis = math_ops.equal(array_ops.range(rank, dtype=_I64),
+                                 math_ops.floormod(np.int64(axis), rank))
+        shapes = [array_ops.where(at_axis, shape, largest) for shape in shapes]
+    out = SparseTensor(*dispatch(_SPARSE_CONCAT, [s.indices for s in inputs] +
+                                 [s.values for s in inputs] + shapes, {"concat_dim": axis},
+                                 name))
+    rank = inputs[0].shape.rank
+    if rank is not None and all(s.shape.rank == rank for s in inputs):
+        # the static shape the inputs' give, as TF's
+        out = _with_shape(out, _concat_static_shape([s.shape for s in inputs], axis % rank,
+                                                    expand_nonconcat_dims))
     return out
 
 
-def _check_concat_shapes(shapes, axis, expand):
-    """SparseConcat's InvalidArgumentError unless the dense `shapes` (None: known only at run
-    time) have one rank and, unless `expand`, agree off `axis`; TF's kernel checks them in
-    this order."""
-    if any(s is None for s in shapes):
-        return
-    message = None
-    for position, s in enumerate(shapes[1:], 1):
-        if len(s) != len(shapes[0]):
-            message = (f"Ranks of all input tensors must match: expected {len(shapes[0])} but "
-                       f"got {len(s)} at position {position}")
-        else:
-            dim = next((d for d in range(len(s)) if d != axis and s[d] != shapes[0][d]
-                        and not expand), None)
-            if dim is not None:
-                message = (f"Input shapes must match: expected {shapes[0][dim]} for dimension "
-                           f"{dim} but got {s[dim]} at position {position}")
-        if message:
-            raise errors.eager_error(errors.InvalidArgumentError, "SparseConcat", message,
-                                     counts=[("N", len(shapes))])
+def _sparse_concat(xp, *parts, concat_dim):
+    """The kernel of op SparseConcat: each input's entries in row-major order, shifted along
+    `concat_dim` past the inputs before it; then all of them in row-major order."""
+    n = len(parts) // 3
+    if n < 2:
+        raise _invalid(f"Value for attr 'N' of {n} must be at least minimum 2")
+    indices = [np.asarray(t, np.int64) for t in parts[:n]]
+    values = [np.asarray(t) for t in parts[n:2 * n]]
+    shapes = [np.asarray(t, np.int64) for t in parts[2 * n:]]
+    for i in range(n):
+        if indices[i].ndim != 2:
+            raise _invalid(f"Input indices should be a matrix but received shape "
+                           f"{_dims(indices[i].shape)} at position {i}")
+        if values[i].ndim != 1:
+            raise _invalid(f"Input values should be a vector but received shape "
+                           f"{_dims(values[i].shape)} at position {i}")
+        if shapes[i].ndim != 1:
+            raise _invalid(f"Input shapes should be a vector but received shape "
+                           f"{_dims(shapes[i].shape)} at position {i}")
+    rank = len(shapes[0])
+    for i, shape in enumerate(shapes[1:], 1):
+        if len(shape) != rank:
+            raise _invalid(f"Ranks of all input tensors must match: expected {rank} but got "
+                           f"{len(shape)} at position {i}")
+    if not -rank <= concat_dim < rank:
+        raise _invalid(f"Concat dimension must be in range [{-rank}, {rank}), got {concat_dim}")
+    axis = concat_dim % rank
+    for i, shape in enumerate(shapes[1:], 1):
+        dim = next((d for d in range(rank) if d != axis and shape[d] != shapes[0][d]), None)
+        if dim is not None:
+            raise _invalid(f"Input shapes must match: expected {shapes[0][dim]} for dimension "
+                           f"{dim} but got {shape[dim]} at position {i}")
+    offset, moved = 0, []
+    for rows, vals, shape in zip(indices, values, shapes):
+        if len(rows) != len(vals):
+            raise _invalid(f"indices and values rows (indexing dimension) must match. "
+                           f"(indices = {len(rows)}, values = {len(vals)})")
+        if rows.shape[1] != rank:
+            raise _invalid("Order length must be SparseTensor rank.")
+        rows = rows[_index_order(rows)]  # (a copy)
+        rows[:, axis] += offset
+        offset += shape[axis]
+        moved.append(rows)
+    rows = np.concatenate(moved)
+    vals = np.concatenate([v[_index_order(i)] for i, v in zip(indices, values)])
+    order = _index_order(rows)
+    shape = shapes[0].copy()
+    shape[axis] = offset
+    return rows[order], vals[order], shape
+
+
+def _sparse_concat_rule(*parts, concat_dim):
+    n = len(parts) // 3
+    rank = _index_width(*parts[:n])
+    if rank is None:
+        rank = next((s.shape[0] for s in parts[2 * n:] if s.shape.rank == 1), None)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), parts[n].dtype),
+            (TensorShape([rank]), _I64)]
+
+
+_SPARSE_CONCAT = register("SparseConcat", _sparse_concat, _sparse_concat_rule, multi=True,
+                          tied=(), not_differentiable="TF declares none")
+# TF's N counts the inputs (indices, then as many values and shapes), T is the values' dtype
+tf_nodes[_SPARSE_CONCAT] = NodeForm(
+    types={}, ignored=("N", "T"),
+    rewrite=lambda attrs, inputs: {**attrs, "N": len(inputs) // 3,
+                                   "T": inputs[len(inputs) // 3].dtype},
+    outputs=("output_indices", "output_values", "output_shape"))
+tf_args[_SPARSE_CONCAT] = ("*indices", "*values", "*shapes")
+batching_rules[_SPARSE_CONCAT] = PER_ELEMENT
 
 
 def _concat_static_shape(shapes, axis, expand):
