@@ -305,6 +305,9 @@ def samples(tf):
                                 sum_indices=tf.constant([[0, 1], [1, 0], [1, 2]], tf.int64))
     out["SparseSparseMaximum"] = a_sparse
     out["SparseSparseMinimum"] = a_sparse
+    out["DeserializeSparse"] = dict(serialized_sparse=tf.stack([tf.io.serialize_sparse(
+        tf.SparseTensor([[1, 0], [0, 2]], [1.0, 2.0], [2, 3])), tf.io.serialize_sparse(
+            tf.SparseTensor([[0, 0]], [3.0], [1, 4]))]), dtype=tf.float32)
     out["SparseConcat"] = dict(
         indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
         values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],

@@ -464,3 +464,27 @@ def test_sparse_concat_expands_and_keeps_static_shapes_as_tf():
         assert out.shape.as_list() == [None, None]
         return out
     assert join(b).dense_shape.numpy().tolist() == [3, 3]
+
+
+def test_deserialize_sparse_raw_op_stacks_a_batch_of_any_rank_as_tf():
+    a = tf.io.serialize_sparse(tf.SparseTensor([[1, 0], [0, 2]], [1.0, 2.0], [2, 3]))
+    b = tf.io.serialize_sparse(tf.SparseTensor([[0, 0]], [3.0], [1, 4]))
+    one = tf.raw_ops.DeserializeSparse(serialized_sparse=a, dtype=tf.float32)
+    assert one.sparse_indices.numpy().tolist() == [[1, 0], [0, 2]]
+    assert one.sparse_shape.numpy().tolist() == [2, 3]
+    grid = tf.raw_ops.DeserializeSparse(serialized_sparse=tf.reshape(tf.stack([a, b, b, a]),
+                                                                     [2, 2, 3]),
+                                        dtype=tf.float32)
+    assert grid.sparse_indices.numpy().tolist() == [
+        [0, 0, 1, 0], [0, 0, 0, 2], [0, 1, 0, 0], [1, 0, 0, 0], [1, 1, 1, 0], [1, 1, 0, 2]]
+    assert grid.sparse_values.numpy().tolist() == [1.0, 2.0, 3.0, 3.0, 1.0, 2.0]
+    assert grid.sparse_shape.numpy().tolist() == [2, 2, 2, 4]
+    for serialized, dtype, message in [
+            ("a", tf.float32, r"Serialized sparse should have non-zero rank \[\]"),
+            (["a", "b"], tf.float32, r"should have 3 as the last dimension \[2\]"),
+            (tf.zeros([0, 3], tf.string), tf.float32, "at least 1 serialized tensor"),
+            (["a", "b", "c"], tf.float32, "Could not parse serialized proto"),
+            (a, tf.int32, r"Requested SparseTensor of type int32 but "
+                          r"SparseTensor\[0\].values.dtype\(\) == float")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.raw_ops.DeserializeSparse(serialized_sparse=serialized, dtype=dtype)
