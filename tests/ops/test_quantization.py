@@ -176,3 +176,17 @@ def test_quantize_and_dequantize_errors_are_tfs(kwargs, message):
         Q.quantize_and_dequantize_v2(tf.constant(_V), -1.0, 1.0, round_mode="UP")
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
         Q.quantize_and_dequantize_v2(tf.constant([1, 2]), 0, 3)
+
+
+def test_quantized_tensors_print_and_give_their_integers_as_tf():
+    # a quantized value is its integers to NumPy and in print, as TF's (a record array was)
+    q = tf.constant([1, 2], tf.qint8)
+    assert str(q) == "tf.Tensor([1 2], shape=(2,), dtype=qint8)"
+    assert repr(q) == "<tf.Tensor: shape=(2,), dtype=qint8, numpy=array([1, 2], dtype=int8)>"
+    assert str(tf.constant([[1, 200]], tf.quint8)) == (
+        "tf.Tensor([[  1 200]], shape=(1, 2), dtype=quint8)")
+    assert str(tf.constant(5, tf.qint32)) == "tf.Tensor(5, shape=(), dtype=qint32)"
+    assert q.numpy().dtype == np.int8 and np.asarray(q).tolist() == [1, 2]
+    assert repr(tf.Variable(q)) == (
+        "<tf.Variable 'Variable:0' shape=(2,) dtype=qint8, numpy=array([1, 2], dtype=int8)>")
+    assert tf.cast(tf.constant([1.5, 2.0]), tf.qint8).numpy().tolist() == [1, 2]
