@@ -308,6 +308,10 @@ def samples(tf):
     out["DeserializeSparse"] = dict(serialized_sparse=tf.stack([tf.io.serialize_sparse(
         tf.SparseTensor([[1, 0], [0, 2]], [1.0, 2.0], [2, 3])), tf.io.serialize_sparse(
             tf.SparseTensor([[0, 0]], [3.0], [1, 4]))]), dtype=tf.float32)
+    out["QuantizeV2"] = dict(input=tf.constant([-1.0, 0.3, 2.5, 6.0]), min_range=-1.0,
+                             max_range=6.0, T=tf.quint8)
+    out["Dequantize"] = dict(input=tf.constant([0, 36, 200], tf.quint8), min_range=-1.0,
+                             max_range=6.0, mode="MIN_FIRST")
     out["SparseConcat"] = dict(
         indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
         values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],

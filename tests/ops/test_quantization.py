@@ -190,3 +190,85 @@ def test_quantized_tensors_print_and_give_their_integers_as_tf():
     assert repr(tf.Variable(q)) == (
         "<tf.Variable 'Variable:0' shape=(2,) dtype=qint8, numpy=array([1, 2], dtype=int8)>")
     assert tf.cast(tf.constant([1.5, 2.0]), tf.qint8).numpy().tolist() == [1, 2]
+
+
+_INTEGERS = {tf.quint8: tf.uint8, tf.qint8: tf.int8, tf.qint16: tf.int16}
+_QX = tf.constant([-1.0, 0.0, 0.3, 1.7, 2.5, 6.0, 10.0])
+
+
+@pytest.mark.parametrize("mode, T, round_mode, narrow_range, want, low", [
+    # TF 2.21's values (its CPU kernels, oneDNN's where TF takes them) for these calls
+    ("MIN_COMBINED", tf.quint8, "HALF_AWAY_FROM_ZERO", False, [0, 36, 47, 98, 127, 255, 255], -1.0),
+    ("MIN_COMBINED", tf.qint8, "HALF_AWAY_FROM_ZERO", True, [-128, -92, -81, -30, -1, 127, 127],
+     -1.0),
+    ("MIN_COMBINED", tf.qint16, "HALF_AWAY_FROM_ZERO", False,
+     [-32768, -23406, -20597, -7490, -1, 32767, 32767], -1.0),
+    ("MIN_FIRST", tf.quint8, "HALF_AWAY_FROM_ZERO", False, [0, 36, 47, 98, 128, 255, 255], -1.0),
+    ("MIN_FIRST", tf.quint8, "HALF_AWAY_FROM_ZERO", True, [0, 36, 47, 98, 127, 255, 255], -1.0),
+    ("MIN_FIRST", tf.qint8, "HALF_AWAY_FROM_ZERO", False, [-128, -92, -81, -30, -1, 127, 127],
+     -1.0),
+    ("SCALED", tf.quint8, "HALF_AWAY_FROM_ZERO", True, [1, 1, 13, 72, 106, 255, 255],
+     0.0235294122248888),
+    ("SCALED", tf.qint8, "HALF_AWAY_FROM_ZERO", False, [-21, 0, 6, 36, 53, 127, 127],
+     -6.047244071960449),
+    ("SCALED", tf.qint8, "HALF_TO_EVEN", False, [-21, 0, 6, 36, 53, 127, 127], -6.0),
+    ("SCALED", tf.qint16, "HALF_AWAY_FROM_ZERO", False,
+     [-5461, 0, 1638, 9284, 13653, 32767, 32767], -6.00018310546875)])
+def test_quantize_gives_tfs_integers_and_range(mode, T, round_mode, narrow_range, want, low):
+    q = tf.quantization.quantize(_QX, -1.0, 6.0, T, mode=mode, round_mode=round_mode,
+                                 narrow_range=narrow_range)
+    assert q.output.dtype == T
+    assert tf.bitcast(q.output, _INTEGERS[T]).numpy().tolist() == want
+    assert float(q.output_min) == np.float32(low) and float(q.output_max) == 6.0
+
+
+def test_dequantize_gives_tfs_values():
+    x = tf.constant([-1.0, -0.5, 0.0, 0.3, 1.0, 1.5, 2.5, 3.3, 4.9, 6.0])
+    for T, mode, want in [
+            (tf.quint8, "MIN_COMBINED", [-1.0, -0.5058823823928833, -0.011764705181121826,
+                                         0.2901960611343384, 1.0039215087890625,
+                                         1.4980392456054688, 2.486274480819702,
+                                         3.3098039627075195, 4.901960849761963, 6.0]),
+            (tf.quint8, "MIN_FIRST", [-0.9882352948188782, -0.4941176474094391, 0.0,
+                                      0.3019607663154602, 1.015686273574829,
+                                      1.5098040103912354, 2.5254902839660645,
+                                      3.321568727493286, 4.91372537612915, 6.0117645263671875]),
+            (tf.qint8, "MIN_FIRST", [-0.9882352352142334, -0.49411749839782715, 0.0,
+                                     0.30196094512939453, 0.988235354423523, 1.5098040103912354,
+                                     2.4980392456054688, 3.2941176891326904, 4.913725852966309,
+                                     6.0117645263671875]),
+            (tf.qint8, "SCALED", [-0.9921259880065918, -0.5196850299835205, 0.0,
+                                  0.28346455097198486, 0.9921259880065918, 1.5118110179901123,
+                                  2.503937005996704, 3.307086706161499, 4.91338586807251, 6.0])]:
+        q = tf.quantization.quantize(x, -1.0, 6.0, T, mode=mode)
+        got = tf.quantization.dequantize(q.output, q.output_min, q.output_max, mode=mode)
+        assert got.numpy().tolist() == want, (T, mode)
+
+
+def test_quantize_traced_and_its_errors_are_tfs():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def round_trip(x):
+        q = tf.quantization.quantize(x, -1.0, 6.0, tf.quint8)
+        return tf.quantization.dequantize(*q)
+    assert round_trip(tf.constant([0.3, 6.0])).numpy().tolist() == [
+        0.2901960611343384, 6.0]
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', but "
+                             "mode is 'MIN_COMBINED'."):
+        tf.quantization.quantize(_QX, -1.0, 6.0, tf.quint8, round_mode="HALF_TO_EVEN")
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'mode' of \"BAD\""):
+        tf.quantization.quantize(_QX, -1.0, 6.0, tf.quint8, mode="BAD")
+    q = tf.quantization.quantize([0.0, 1.0, 2.0], 0.0, 2.0, tf.quint8)
+    assert type(q).__name__ == "QuantizeV2" and q.output.numpy().tolist() == [0, 128, 255]
+    assert tf.bitcast(tf.constant([1, -2], tf.int8), tf.qint8).numpy().tolist() == [1, -2]
+
+
+def test_quantize_and_dequantize_have_no_gradient_as_in_tf():
+    x, low = tf.constant([0.5]), tf.constant(-1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, low])
+        q = tf.quantization.quantize(x, low, 6.0, tf.quint8)
+        back = tf.quantization.dequantize(q.output, low, q.output_max)
+    for target, source, op in [(q.output_min, x, "QuantizeV2"), (back, low, "Dequantize")]:
+        with pytest.raises(LookupError, match=f"gradient registry has no entry for: {op}"):
+            tape.gradient(target, source)

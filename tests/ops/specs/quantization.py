@@ -118,3 +118,26 @@ SPECS += [
            lambda g, x: np.where((x >= -1) & (x <= 1), g, 0).astype(np.float32),
            grad="not differentiable here (TF's gradient of it does not apply)"),
 ]
+
+
+def _quantized_integers(x):
+    q = tf.quantization.quantize(x, -1.0, 6.0, tf.quint8)
+    return tf.bitcast(q.output, tf.uint8), q.output_min, q.output_max
+
+
+def _round_trip(x):
+    q = tf.quantization.quantize(x, -1.0, 6.0, tf.qint8, mode="SCALED", narrow_range=True)
+    return tf.quantization.dequantize(*q, mode="SCALED", narrow_range=True)
+
+
+_QUANTIZE_X = np.float32([-1.0, 0.0, 0.3, 1.7, 2.2, 6.0, 10.0])
+SPECS += [
+    # (MIN_COMBINED: (x - min) times 255 / (max - min), half up)
+    OpSpec("QuantizeV2", _quantized_integers, [_QUANTIZE_X],
+           lambda x: (np.floor((np.clip(x, -1, 6) + 1) * 255 / 7 + 0.5).astype(np.uint8),
+                      np.float32(-1.0), np.float32(6.0)), grad="TF registers no gradient"),
+    # (SCALED, narrow: 127 / 6 per unit, each way)
+    OpSpec("Dequantize", _round_trip, [_QUANTIZE_X],
+           lambda x: (np.round(np.clip(x, -6, 6) * 127 / 6) * 6 / 127).astype(np.float32),
+           grad="TF registers no gradient"),
+]

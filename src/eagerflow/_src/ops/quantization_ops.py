@@ -12,6 +12,8 @@ All arithmetic is float32, as TF's kernels do it.
 >>> tf.quantization.fake_quant_with_min_max_args([-0.1, 0.26, 2.0], -1.0, 1.5)
 <tf.Tensor: shape=(3,), dtype=float32, numpy=array([-0.09803922,  0.2647059 ,  1.5       ], dtype=float32)>
 """
+import collections
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -495,3 +497,231 @@ def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_
     """
     return _qdq("V2", input, input_min, input_max, signed_input, num_bits, range_given,
                 round_mode, name, narrow_range, axis)
+
+
+# -- QuantizeV2, Dequantize: float32 tensors to quantized integers and back ------------------------
+#
+# The range is first widened to hold 0 (and to at least `ensure_minimum_range` times its larger
+# magnitude, 1 at least). MIN_COMBINED spreads [min, max] over all the integers of T; MIN_FIRST
+# rounds x and min onto a grid of 2**bits steps apart and subtracts; SCALED scales by one factor
+# keeping 0 at 0 (the range then one the integers span). As on TF's CPU, 8-bit SCALED with
+# HALF_TO_EVEN and MIN_FIRST to quint8 without `narrow_range` or an axis take oneDNN's kernels:
+# the former's signed range symmetric, the latter rounding x and -min times the scale at once.
+# Arithmetic is float32 as TF's kernels do it; out-of-range casts wrap as C++'s do on x86.
+
+_QUANTIZED = (_d.qint8, _d.quint8, _d.qint32, _d.qint16, _d.quint16)
+_MODES = ("MIN_COMBINED", "MIN_FIRST", "SCALED")
+_ROUND_MODES = ("HALF_AWAY_FROM_ZERO", "HALF_TO_EVEN")
+
+
+def _integers(T):
+    """The integer dtype quantized dtype `T` holds, and its lowest and highest values."""
+    base = T.as_numpy_dtype[0]
+    info = np.iinfo(base)
+    return base, int(info.min), int(info.max)
+
+
+def _per_channel(value, rank, axis):
+    """Range `value` (a vector along `axis`, or a scalar) shaped to broadcast to the input."""
+    value = np.asarray(value, _F32)
+    if axis == -1:
+        return value.reshape(())
+    shape = [1] * rank
+    shape[axis] = -1
+    return value.reshape(shape)
+
+
+def _to_integers(values, base):
+    with np.errstate(invalid="ignore", over="ignore"):  # (C++'s cast: out of range, the lowest)
+        wide = values.astype(np.int64) if base.itemsize < 8 else values.astype(base)
+    if base.itemsize >= 4:
+        too_far = ~np.isfinite(values) | (values >= 2.0 ** (8 * base.itemsize - 1)) | (
+            values < -(2.0 ** (8 * base.itemsize - 1)))
+        wide = np.where(too_far, np.iinfo(base).min if base.kind == "i" else 0, wide)
+    return wide.astype(base)
+
+
+def _round(values, round_mode):
+    if round_mode == "HALF_TO_EVEN":
+        return np.rint(values)
+    return np.sign(values) * np.floor(np.abs(values) + _F32(0.5))
+
+
+def _quantize_v2(xp, input, min_range, max_range, T, mode="MIN_COMBINED",
+                 round_mode="HALF_AWAY_FROM_ZERO", narrow_range=False, axis=-1,
+                 ensure_minimum_range=0.01):
+    if round_mode == "HALF_TO_EVEN" and mode != "SCALED":
+        raise _invalid(f"Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', but mode "
+                       f"is '{mode}'.")
+    x = np.asarray(input, _F32)
+    low_in, high_in = np.asarray(min_range, _F32), np.asarray(max_range, _F32)
+    if axis != -1 and (low_in.ndim != 1 or x.ndim <= axis or low_in.size != x.shape[axis]):
+        raise _invalid(f"min_range and max_range must be vectors of the size of input "
+                       f"dimension {axis}")
+    if axis == -1 and (low_in.size != 1 or high_in.size != 1):
+        raise _invalid("min_range and max_range must be scalars when no axis is given")
+    low, high = _per_channel(low_in, x.ndim, axis), _per_channel(high_in, x.ndim, axis)
+    base, lowest, highest = _integers(T)
+    low = np.minimum(_F32(0), low)
+    epsilon = np.maximum(_F32(1), np.maximum(np.abs(low), np.abs(high))) * _F32(
+        ensure_minimum_range)
+    high = np.maximum(_F32(0), np.maximum(high, low + epsilon))
+    one_dnn = axis == -1 and not narrow_range and base.itemsize == 1
+    signed = lowest < 0
+    if mode == "MIN_COMBINED":
+        scale = _F32(float(highest) - float(lowest)) / (high - low)
+        shifted = (np.clip(x, low, high) - low) * scale
+        q = (_round(shifted - _F32((highest - lowest + 1) / 2), round_mode) if signed
+             else np.floor(shifted + _F32(0.5)))
+    elif mode == "MIN_FIRST" and one_dnn and T == _d.quint8:
+        scale = _F32(highest) / (high - low)
+        q = np.rint(np.clip(x, low, high) * scale - low * scale)
+    elif mode == "MIN_FIRST":
+        steps = float(1 << (8 * base.itemsize))
+        range_scale = (steps / ((high.astype(np.float64) - low) * (steps / (steps - 1.0)))
+                       ).astype(_F32)
+        q = np.clip(_round(x * range_scale, mode) - _round(low * range_scale, mode) + _F32(lowest),
+                    _F32(lowest), _F32(highest))
+    else:  # SCALED
+        least = lowest + (1 if narrow_range or one_dnn and round_mode == "HALF_TO_EVEN"
+                          and signed else 0)
+        big = np.finfo(_F32).max
+        with np.errstate(divide="ignore", invalid="ignore"):
+            from_low = np.where(least * low > 0, _F32(least) / low, big)
+            from_high = np.where(highest * high > 0, _F32(highest) / high, big)
+        scale = np.minimum(from_low, from_high).astype(_F32)
+        low, high = _F32(least) / scale, _F32(highest) / scale
+        q = _round(np.clip(x, low, high) * scale, round_mode)
+    q = _to_integers(q.astype(_F32), base)
+    return (q.view(T.as_numpy_dtype),
+            np.broadcast_to(low, x.shape).reshape(-1)[:1].reshape(low_in.shape) if axis == -1
+            else low.reshape(low_in.shape).astype(_F32),
+            np.broadcast_to(high, x.shape).reshape(-1)[:1].reshape(high_in.shape) if axis == -1
+            else high.reshape(high_in.shape).astype(_F32))
+
+
+def _dequantize(xp, input, min_range, max_range, mode="MIN_COMBINED", narrow_range=False,
+                axis=-1, dtype=_d.float32):
+    base = input.dtype[0]
+    q = input.view(base).astype(_F32)
+    info = np.iinfo(base)
+    lowest, highest = int(info.min), int(info.max)
+    low = _per_channel(min_range, q.ndim, axis)
+    high = _per_channel(max_range, q.ndim, axis)
+    if mode == "MIN_COMBINED":
+        scale = (high - low) / _F32(float(highest) - float(lowest))
+        out = ((q + _F32((highest - lowest + 1) / 2)) * scale + low if lowest < 0
+               else q * scale + low)
+    elif mode == "MIN_FIRST":
+        steps = float(1 << (8 * base.itemsize))
+        step = (high.astype(np.float64) - low) * (steps / (steps - 1.0)) / steps
+        low_rounded = np.round(low / step.astype(_F32)) * step.astype(_F32).astype(np.float64)
+        # (TF's kernel adds one offset to q times the step, both in float32)
+        offset = (low_rounded - lowest * step).astype(_F32)
+        out = np.where(low == high, low, q * step.astype(_F32) + offset)
+    else:  # SCALED
+        least = lowest + (1 if narrow_range else 0)
+        scale = (high / _F32(highest) if lowest == 0 else
+                 np.maximum(low / _F32(least), high / _F32(highest)))
+        out = q * scale
+    return out.astype(_F32).astype(dtype.as_numpy_dtype)
+
+
+def _quantize_rule(input, min_range, max_range, T, **_):
+    return [(input.shape, T), (min_range.shape, _d.float32), (max_range.shape, _d.float32)]
+
+
+_QuantizeV2 = collections.namedtuple("QuantizeV2", ["output", "output_min", "output_max"])
+_QUANTIZE_V2 = register("QuantizeV2", _quantize_v2, _quantize_rule, multi=True, tied=())
+tf_nodes[_QUANTIZE_V2] = NodeForm(types={}, outputs=("output", "output_min", "output_max"))
+tf_args[_QUANTIZE_V2] = ("input", "min_range", "max_range")
+_DEQUANTIZE = register("Dequantize", _dequantize,
+                       lambda input, low, high, dtype=_d.float32, **_: (input.shape, dtype),
+                       tied=())
+tf_nodes[_DEQUANTIZE] = NodeForm(types={"T": 0})
+tf_args[_DEQUANTIZE] = ("input", "min_range", "max_range")
+batching_rules.assign(PER_ELEMENT, _QUANTIZE_V2, _DEQUANTIZE)
+
+
+def _no_gradient(op, *grads):
+    # TF registers no gradient for them: differentiating through one is its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+register_gradient("QuantizeV2")(_no_gradient)
+register_gradient("Dequantize")(_no_gradient)
+
+
+def _axis(x, axis):
+    if axis is None:
+        return -1
+    if axis < 0:
+        if x.shape.rank is None:
+            raise ValueError("input should have known rank to use negative axis.")
+        axis %= x.shape.rank
+    return int(axis)
+
+
+def _checked_mode(op_name, attr, value, allowed):
+    if value not in allowed:
+        listed = ", ".join(f'"{v}"' for v in allowed)
+        raise errors.before_kernel(errors.InvalidArgumentError(
+            None, op_name, f"Value for attr '{attr}' of \"{value}\" is not in the list of "
+            f"allowed values: {listed}\n\t; NodeDef: {{{{node {op_name}}}}}; "
+            f"Op<name={op_name}> [Op:{op_name}]"))
+    return value
+
+
+@export("quantization.quantize", "compat.v1.quantize")
+def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",
+             round_mode="HALF_AWAY_FROM_ZERO", name=None, narrow_range=False, axis=None,
+             ensure_minimum_range=0.01):
+    """`input` (float32) as integers of quantized dtype `T` over [min_range, max_range] (per
+    slice along `axis` when given), by `mode`: the quantized tensor and the range it spans.
+
+    >>> q = tf.quantization.quantize([0.0, 1.0, 2.0], 0.0, 2.0, tf.quint8)
+    >>> q.output.numpy(), float(q.output_max)
+    (array([  0, 128, 255], dtype=uint8), 2.0)
+    """
+    x = convert_to_tensor(input, _d.float32)
+    T = _d.as_dtype(T)
+    attrs = {"T": T, "mode": _checked_mode("QuantizeV2", "mode", mode, _MODES),
+             "round_mode": _checked_mode("QuantizeV2", "round_mode", round_mode, _ROUND_MODES),
+             "narrow_range": bool(narrow_range), "axis": _axis(x, axis),
+             "ensure_minimum_range": float(ensure_minimum_range)}
+    if T not in _QUANTIZED:
+        raise TypeError(f"Value passed to parameter 'T' has DataType {T.name} not in list of "
+                        f"allowed values: qint8, quint8, qint32, qint16, quint16")
+    return _QuantizeV2(*dispatch(_QUANTIZE_V2, (x, convert_to_tensor(min_range, _d.float32),
+                                                convert_to_tensor(max_range, _d.float32)),
+                                 attrs, name))
+
+
+@export("compat.v1.quantize_v2")
+def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED", name=None,
+                round_mode="HALF_AWAY_FROM_ZERO", narrow_range=False, axis=None,
+                ensure_minimum_range=0.01):
+    """TF 1's `quantize`, its `name` before `round_mode`."""
+    return quantize(input, min_range, max_range, T, mode, round_mode, name, narrow_range,
+                    axis, ensure_minimum_range)
+
+
+@export("quantization.dequantize", "compat.v1.dequantize")
+def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None, axis=None,
+               narrow_range=False, dtype=_d.float32):
+    """Quantized `input` back to floats (`dtype`: float32 or bfloat16) over [min_range,
+    max_range], as `quantize` made it in `mode`.
+
+    >>> q = tf.quantization.quantize([0.0, 1.0, 2.0], 0.0, 2.0, tf.quint8)
+    >>> tf.quantization.dequantize(*q).numpy()
+    array([0.       , 1.0039216, 2.       ], dtype=float32)
+    """
+    x = convert_to_tensor(input)
+    if x.dtype not in _QUANTIZED:
+        raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in "
+                        f"list of allowed values: qint8, quint8, qint32, qint16, quint16")
+    attrs = {"mode": _checked_mode("Dequantize", "mode", mode, _MODES),
+             "narrow_range": bool(narrow_range), "axis": _axis(x, axis),
+             "dtype": _d.as_dtype(dtype)}
+    return dispatch(_DEQUANTIZE, (x, convert_to_tensor(min_range, _d.float32),
+                                  convert_to_tensor(max_range, _d.float32)), attrs, name)
