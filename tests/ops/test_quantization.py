@@ -272,3 +272,17 @@ def test_quantize_and_dequantize_have_no_gradient_as_in_tf():
     for target, source, op in [(q.output_min, x, "QuantizeV2"), (back, low, "Dequantize")]:
         with pytest.raises(LookupError, match=f"gradient registry has no entry for: {op}"):
             tape.gradient(target, source)
+
+
+def test_quantize_per_channel_is_tfs():
+    x = tf.constant([[-1.0, 0.5, 3.0], [2.0, -0.25, 7.0]])
+    low, high = [-1.0, -0.5, 0.0], [2.0, 1.0, 6.0]
+    q = tf.quantization.quantize(x, low, high, tf.qint8, mode="SCALED", axis=1)
+    assert tf.bitcast(q.output, tf.int8).numpy().tolist() == [[-64, 64, 64], [127, -32, 127]]
+    assert q.output_min.numpy().tolist() == [-2.0157480239868164, -1.0078740119934082,
+                                             -6.047244071960449]
+    back = tf.quantization.dequantize(*q, mode="SCALED", axis=1)
+    assert back.numpy().tolist() == [[-1.0078740119934082, 0.5039370059967041, 3.0236220359802246],
+                                     [2.0, -0.25196850299835205, 6.0]]
+    with pytest.raises(errors.UnimplementedError, match="MIN_FIRST mode is not implemented"):
+        tf.quantization.quantize(x, low, high, tf.qint8, mode="MIN_FIRST", axis=1)

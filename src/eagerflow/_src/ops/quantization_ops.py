@@ -553,6 +553,9 @@ def _quantize_v2(xp, input, min_range, max_range, T, mode="MIN_COMBINED",
     if round_mode == "HALF_TO_EVEN" and mode != "SCALED":
         raise _invalid(f"Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', but mode "
                        f"is '{mode}'.")
+    if mode == "MIN_FIRST" and axis != -1:
+        raise errors.UnimplementedError(
+            None, None, "MIN_FIRST mode is not implemented for Quantize with axis != -1.")
     x = np.asarray(input, _F32)
     low_in, high_in = np.asarray(min_range, _F32), np.asarray(max_range, _F32)
     if axis != -1 and (low_in.ndim != 1 or x.ndim <= axis or low_in.size != x.shape[axis]):
