@@ -312,6 +312,9 @@ def samples(tf):
                              max_range=6.0, T=tf.quint8)
     out["Dequantize"] = dict(input=tf.constant([0, 36, 200], tf.quint8), min_range=-1.0,
                              max_range=6.0, mode="MIN_FIRST")
+    out["QuantizeAndDequantizeV3"] = dict(
+        input=tf.constant([-3.0, -0.55, 0.26, 1.49, 7.0]), input_min=-1.0, input_max=2.2,
+        num_bits=4)
     out["SparseConcat"] = dict(
         indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
         values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],

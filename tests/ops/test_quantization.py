@@ -286,3 +286,19 @@ def test_quantize_per_channel_is_tfs():
                                      [2.0, -0.25196850299835205, 6.0]]
     with pytest.raises(errors.UnimplementedError, match="MIN_FIRST mode is not implemented"):
         tf.quantization.quantize(x, low, high, tf.qint8, mode="MIN_FIRST", axis=1)
+
+
+def test_quantize_and_dequantize_v3_raw_op_and_kernel_dtypes_are_tfs():
+    x = tf.constant([-3.0, -1.0, -0.55, -0.1, 0.26, 0.5, 1.49, 7.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = tf.raw_ops.QuantizeAndDequantizeV3(input=x, input_min=-1.0, input_max=2.2,
+                                                 num_bits=4)
+    assert out.numpy().tolist() == [
+        -2.5142858028411865, -0.9428571462631226, -0.6285714507102966, -0.0,
+        0.3142857253551483, 0.6285714507102966, 1.571428656578064, 2.200000047683716]
+    assert tape.gradient(out, x).numpy().tolist() == [1.0] * 8  # (passed through everywhere)
+    # TF's CPU has no half or bfloat16 kernel (they computed)
+    with pytest.raises(errors.NotFoundError, match="QuantizeAndDequantizeV4"):
+        Q.quantize_and_dequantize_v2(tf.constant([0.5], tf.float16), tf.constant(-1.0, tf.float16),
+                                     tf.constant(2.0, tf.float16), range_given=True)

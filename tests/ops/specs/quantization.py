@@ -111,6 +111,12 @@ SPECS += [
            lambda x: Q.quantize_and_dequantize(x, -1.0, 2.0, num_bits=3),
            [_Y], lambda x: _qdq(x.astype(np.float64), -1.0, 2.0, bits=3).astype(np.float32),
            rtol=1e-5, atol=1e-6, grad=_STE),
+    OpSpec("QuantizeAndDequantizeV3",
+           lambda x: tf.raw_ops.QuantizeAndDequantizeV3(input=x, input_min=-1.0, input_max=2.0,
+                                                        num_bits=3),
+           [_Y], lambda x: _qdq(x.astype(np.float64), -1.0, 2.0, bits=3,
+                                given=True).astype(np.float32),
+           rtol=1e-5, atol=1e-6, grad=_STE),
     OpSpec("QuantizeAndDequantizeV4Grad",
            lambda g, x: tf.raw_ops.QuantizeAndDequantizeV4Grad(
                gradients=g, input=x, input_min=-1.0, input_max=1.0)[0],

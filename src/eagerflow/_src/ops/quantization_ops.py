@@ -424,18 +424,37 @@ def _qdq_grad_rule(gradients, input, input_min, input_max, axis=-1):
             (input_max.shape, input.dtype)]
 
 
+def _qdq_v3_kernel(xp, input, input_min, input_max, num_bits, signed_input=True,
+                   range_given=True, narrow_range=False, axis=-1):
+    """The kernel of QuantizeAndDequantizeV3: V2's, its bit count an input (rounding half to
+    even)."""
+    if np.ndim(num_bits) != 0:
+        raise _invalid(f"Shape must be rank 0 but is rank {np.ndim(num_bits)}")
+    return _qdq_kernel(xp, input, input_min, input_max, signed_input, int(num_bits),
+                       range_given, "HALF_TO_EVEN", narrow_range, axis)
+
+
+_QDQ_KERNELS = (_d.float64, _d.float32)  # (TF's CPU has none for half and bfloat16)
 _QDQ = {version: register(f"QuantizeAndDequantize{version}", _qdq_kernel, _qdq_rule,
-                          tied=(0, 1, 2), dtypes=_QDQ_TYPES)
+                          tied=(0, 1, 2), dtypes=_QDQ_TYPES, kernels=_QDQ_KERNELS)
         for version in ("V2", "V4")}
+_QDQ["V3"] = register("QuantizeAndDequantizeV3", _qdq_v3_kernel, _qdq_rule, tied=(0, 1, 2),
+                      dtypes=_QDQ_TYPES, kernels=_QDQ_KERNELS)
 _QDQ_GRAD = register("QuantizeAndDequantizeV4Grad", _qdq_grad_kernel, _qdq_grad_rule,
-                     multi=True, tied=(0, 1, 2, 3), dtypes=_QDQ_TYPES,
+                     multi=True, tied=(0, 1, 2, 3), dtypes=_QDQ_TYPES, kernels=_QDQ_KERNELS,
                      not_differentiable="TF's gradient of it does not apply")
 for _op in (*_QDQ.values(), _QDQ_GRAD):
     tf_nodes[_op] = NodeForm(outputs=("output",) if _op is not _QDQ_GRAD else (
         "input_backprop", "input_min_backprop", "input_max_backprop"))
-    tf_args[_op] = ("input", "input_min", "input_max") if _op is not _QDQ_GRAD else (
-        "gradients", "input", "input_min", "input_max")
+    tf_args[_op] = (("gradients", "input", "input_min", "input_max") if _op is _QDQ_GRAD else
+                    ("input", "input_min", "input_max", "num_bits") if _op is _QDQ["V3"] else
+                    ("input", "input_min", "input_max"))
 batching_rules.assign(PER_ELEMENT, *_QDQ.values(), _QDQ_GRAD)
+
+
+@register_gradient("QuantizeAndDequantizeV3")
+def _qdq_v3_grad(op, dy):
+    return dy, None, None, None
 
 
 @register_gradient("QuantizeAndDequantizeV2")
