@@ -315,6 +315,10 @@ def samples(tf):
     out["QuantizeAndDequantizeV3"] = dict(
         input=tf.constant([-3.0, -0.55, 0.26, 1.49, 7.0]), input_min=-1.0, input_max=2.2,
         num_bits=4)
+    out["QuantizedConcat"] = dict(
+        concat_dim=0, values=[tf.constant([[0, 85], [170, 255]], tf.quint8),
+                              tf.constant([[0, 255]], tf.quint8)],
+        input_mins=[0.0, -1.0], input_maxes=[3.0, 5.0])
     out["SparseConcat"] = dict(
         indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
         values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],

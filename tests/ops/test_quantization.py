@@ -302,3 +302,29 @@ def test_quantize_and_dequantize_v3_raw_op_and_kernel_dtypes_are_tfs():
     with pytest.raises(errors.NotFoundError, match="QuantizeAndDequantizeV4"):
         Q.quantize_and_dequantize_v2(tf.constant([0.5], tf.float16), tf.constant(-1.0, tf.float16),
                                      tf.constant(2.0, tf.float16), range_given=True)
+
+
+def test_quantized_concat_moves_inputs_onto_one_range_as_tf():
+    a = Q.quantize([[0.0, 1.0], [2.0, 3.0]], 0.0, 3.0, tf.quint8)
+    b = Q.quantize([[-1.0, 5.0]], -1.0, 5.0, tf.quint8)
+    c = Q.quantize([[0.5, 2.5]], 0.0, 3.0, tf.quint8)
+
+    def joined(*qs, low=None, high=None):
+        out = Q.quantized_concat(0, [q.output for q in qs],
+                                 low or [q.output_min for q in qs],
+                                 high or [q.output_max for q in qs])
+        return (tf.bitcast(out.output, tf.uint8).numpy().tolist(), float(out.output_min),
+                float(out.output_max))
+    assert joined(a, c) == ([[0, 85], [170, 255], [43, 213]], 0.0, 3.0)
+    assert joined(a, b) == ([[43, 86], [128, 171], [0, 255]], -1.0, 5.0)
+    # the output's range holds 0
+    assert joined(a, c, low=[1.0, 1.0], high=[3.0, 4.0]) == (
+        [[64, 106], [149, 191], [96, 224]], 0.0, 4.0)
+    for dim, message in [
+            (2, r"ConcatOp : Expected concatenating dimensions in the range \[0, 2\), but got 2"),
+            (1, r"ConcatOp : Dimensions of inputs should match: shape\[0\] = \[2,2\] vs. "
+                r"shape\[1\] = \[1,2\]")]:
+        with pytest.raises(errors.InvalidArgumentError, match=message):
+            Q.quantized_concat(dim, [a.output, b.output], [0.0, -1.0], [3.0, 5.0])
+    with pytest.raises(errors.NotFoundError, match=r"QuantizedConcat\[T=DT_QINT8\]"):
+        Q.quantized_concat(0, [tf.constant([1], tf.qint8)] * 2, [0.0, 0.0], [1.0, 1.0])

@@ -4,4 +4,4 @@ from eagerflow._src.ops.quantization_ops import (  # noqa: F401
     dequantize, fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
     fake_quant_with_min_max_vars, fake_quant_with_min_max_vars_gradient,
     fake_quant_with_min_max_vars_per_channel, fake_quant_with_min_max_vars_per_channel_gradient,
-    quantize, quantize_and_dequantize, quantize_and_dequantize_v2)
+    quantize, quantize_and_dequantize, quantize_and_dequantize_v2, quantized_concat)

@@ -147,3 +147,19 @@ SPECS += [
            lambda x: (np.round(np.clip(x, -6, 6) * 127 / 6) * 6 / 127).astype(np.float32),
            grad="TF registers no gradient"),
 ]
+
+
+def _joined(x):
+    a = tf.quantization.quantize(x, 0.0, 3.0, tf.quint8)
+    b = tf.quantization.quantize(x, -1.0, 5.0, tf.quint8)
+    out = tf.quantization.quantized_concat(0, [a.output, b.output], [a.output_min, b.output_min],
+                                           [a.output_max, b.output_max])
+    return tf.bitcast(out.output, tf.uint8), out.output_min, out.output_max
+
+
+SPECS += [
+    # (both onto [-1, 5]: a's integers through their values, b's as they are)
+    OpSpec("QuantizedConcat", _joined, [np.float32([0.0, 3.0])],
+           lambda x: (np.uint8([43, 171, 43, 170]), np.float32(-1.0), np.float32(5.0)),
+           grad="TF registers no gradient"),
+]

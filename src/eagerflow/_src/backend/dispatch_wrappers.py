@@ -7065,6 +7065,17 @@ def _wcd5c9e067a(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wcd76ed17be(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(concat_dim, values, input_mins, input_maxes, name=None):
+        try:
+            return _export_fn(concat_dim, values, input_mins, input_maxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'concat_dim': concat_dim, 'values': values, 'input_mins': input_mins, 'input_maxes': input_maxes, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wce45c7da08(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(tensor, name=None, message=None):
         try:
@@ -9937,6 +9948,7 @@ WRAPPERS = {
     'quantization.quantize': _w1b0d6a220e,
     'quantization.quantize_and_dequantize': _w8b5a0e7015,
     'quantization.quantize_and_dequantize_v2': _w8b5a0e7015,
+    'quantization.quantized_concat': _wcd76ed17be,
     'ragged.boolean_mask': _wbd1934ace7,
     'ragged.constant': _wc096ff0675,
     'ragged.cross': _w4b3ab4e2cf,

@@ -22,8 +22,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
-    register_gradient
+from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_kernel_error, \
+    register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import shape_rules as rules
 
@@ -599,11 +599,7 @@ def _quantize_v2(xp, input, min_range, max_range, T, mode="MIN_COMBINED",
         scale = _F32(highest) / (high - low)
         q = np.rint(np.clip(x, low, high) * scale - low * scale)
     elif mode == "MIN_FIRST":
-        steps = float(1 << (8 * base.itemsize))
-        range_scale = (steps / ((high.astype(np.float64) - low) * (steps / (steps - 1.0)))
-                       ).astype(_F32)
-        q = np.clip(_round(x * range_scale, mode) - _round(low * range_scale, mode) + _F32(lowest),
-                    _F32(lowest), _F32(highest))
+        q = _integers_of(np.broadcast_to(x, x.shape), low.item(), high.item(), base)
     else:  # SCALED
         least = lowest + (1 if narrow_range or one_dnn and round_mode == "HALF_TO_EVEN"
                           and signed else 0)
@@ -635,12 +631,7 @@ def _dequantize(xp, input, min_range, max_range, mode="MIN_COMBINED", narrow_ran
         out = ((q + _F32((highest - lowest + 1) / 2)) * scale + low if lowest < 0
                else q * scale + low)
     elif mode == "MIN_FIRST":
-        steps = float(1 << (8 * base.itemsize))
-        step = (high.astype(np.float64) - low) * (steps / (steps - 1.0)) / steps
-        low_rounded = np.round(low / step.astype(_F32)) * step.astype(_F32).astype(np.float64)
-        # (TF's kernel adds one offset to q times the step, both in float32)
-        offset = (low_rounded - lowest * step).astype(_F32)
-        out = np.where(low == high, low, q * step.astype(_F32) + offset)
+        out = _real_values(input.view(base), low.item(), high.item(), base)
     else:  # SCALED
         least = lowest + (1 if narrow_range else 0)
         scale = (high / _F32(highest) if lowest == 0 else
@@ -747,3 +738,124 @@ def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None, axis
              "dtype": _d.as_dtype(dtype)}
     return dispatch(_DEQUANTIZE, (x, convert_to_tensor(min_range, _d.float32),
                                   convert_to_tensor(max_range, _d.float32)), attrs, name)
+
+
+# -- QuantizedConcat: quantized tensors joined, each moved onto one range ------------------------
+
+def _real_values(q, low, high, base):
+    """TF's QuantizedToFloat of integers `q` over [low, high]: q times the step ``(high -
+    low) / (2**bits - 1)`` plus one offset (low rounded to a multiple of the step, less the
+    lowest integer's share), both float32 as TF's kernel adds them."""
+    low, high = float(low), float(high)
+    if low == high:
+        return np.full(q.shape, low, _F32)
+    steps = float(1 << (8 * base.itemsize))
+    step = (high - low) * (steps / (steps - 1.0)) / steps
+    low_rounded = np.round(low / float(_F32(step))) * float(_F32(step))
+    offset = _F32(low_rounded - np.iinfo(base).min * step)
+    return q.astype(_F32) * _F32(step) + offset
+
+
+def _integers_of(values, low, high, base):
+    """TF's FloatToQuantized of float32 `values` onto [low, high], in float32 as TF's kernels:
+    x and low times ``(2**bits - 1) / (high - low)`` rounded (half away from 0) apart, clamped
+    to the integers (qint32's to +-2.1474835e9, which float32 holds and int32 too)."""
+    info = np.iinfo(base)
+    low, high = _F32(low), _F32(high)
+    steps = float(1 << (8 * base.itemsize))
+    scale = _F32(0.0 if low == high else (steps - 1.0) / (float(high) - float(low)))
+    q = (_round(values.astype(_F32) * scale, "") - _round(low * scale, "") + _F32(info.min))
+    q = np.clip(q, max(_F32(info.min), _F32(-2.147483648e9)),
+                min(_F32(info.max), _F32(2.147483520e9)))
+    return q.astype(np.int64).astype(base)
+
+
+def _quantized_concat(xp, concat_dim, *parts):
+    n = len(parts) // 3
+    if n < 2:
+        raise _invalid(f"Value for attr 'N' of {n} must be at least minimum 2")
+    values, lows, highs = parts[:n], parts[n:2 * n], parts[2 * n:]
+    T = _d.from_numpy(values[0].dtype)
+    if T not in (_d.qint32, _d.quint8):
+        raise no_kernel_error("QuantizedConcat", {"T": T}, (_d.qint32, _d.quint8))
+    dim, rank = int(concat_dim), values[0].ndim
+    if not 0 <= dim < rank:
+        raise _invalid(f"ConcatOp : Expected concatenating dimensions in the range [0, {rank}), "
+                       f"but got {dim}")
+    text = errors.shape_text
+    for i, v in enumerate(values[1:], 1):
+        if v.ndim != rank:
+            raise _invalid(f"ConcatOp : Ranks of all input tensors should match: shape[0] = "
+                           f"{text(values[0].shape)} vs. shape[{i}] = {text(v.shape)}")
+        if any(a != b for d, (a, b) in enumerate(zip(values[0].shape, v.shape)) if d != dim):
+            raise _invalid(f"ConcatOp : Dimensions of inputs should match: shape[0] = "
+                           f"{text(values[0].shape)} vs. shape[{i}] = {text(v.shape)}")
+    base = T.as_numpy_dtype[0]
+    lows = [_F32(np.reshape(v, -1)[0]) for v in lows]
+    highs = [_F32(np.reshape(v, -1)[0]) for v in highs]
+    low, high = min(_F32(0), min(lows)), max(highs)
+    if np.iinfo(base).min < 0:  # signed: a range symmetric about 0
+        high = max(abs(low), abs(high))
+        low = -high
+    pieces = []
+    for v, a, b in zip(values, lows, highs):
+        q = v.view(base)
+        if a != low or b != high:  # moved onto the output's range through its real values
+            q = _integers_of(_real_values(q, a, b, base), low, high, base)
+        pieces.append(q)
+    return (np.concatenate(pieces, dim).view(T.as_numpy_dtype), np.array(low, _F32),
+            np.array(high, _F32))
+
+
+def _quantized_concat_rule(concat_dim, *parts):
+    n = len(parts) // 3
+    values = parts[:n]
+    dim = rules.known_value(concat_dim)
+    shapes = [v.shape for v in values]
+    if dim is None or any(s.rank is None for s in shapes):
+        shape = TensorShape(None) if all(s.rank is None for s in shapes) else \
+            TensorShape([None] * next(s.rank for s in shapes if s.rank is not None))
+    else:
+        dim = int(dim)
+        dims = [None if any(s[d] is None for s in shapes) else
+                (sum(s[d] for s in shapes) if d == dim else shapes[0][d])
+                for d in range(shapes[0].rank)]
+        shape = TensorShape(dims)
+    scalar = TensorShape([])
+    return [(shape, values[0].dtype), (scalar, _d.float32), (scalar, _d.float32)]
+
+
+_QuantizedConcat = collections.namedtuple("QuantizedConcat",
+                                          ["output", "output_min", "output_max"])
+_QUANTIZED_CONCAT = register("QuantizedConcat", _quantized_concat, _quantized_concat_rule,
+                             multi=True, tied=())
+# TF's N counts the inputs (values, then as many mins and maxes), T is the values' dtype
+tf_nodes[_QUANTIZED_CONCAT] = NodeForm(
+    types={}, ignored=("N", "T"),
+    rewrite=lambda attrs, inputs: {**attrs, "N": (len(inputs) - 1) // 3,
+                                   "T": inputs[1].dtype},
+    outputs=("output", "output_min", "output_max"))
+tf_args[_QUANTIZED_CONCAT] = ("concat_dim", "*values", "*input_mins", "*input_maxes")
+batching_rules.assign(PER_ELEMENT, _QUANTIZED_CONCAT)
+register_gradient("QuantizedConcat")(_no_gradient)
+
+
+@export("quantization.quantized_concat", "compat.v1.quantized_concat")
+def quantized_concat(concat_dim, values, input_mins, input_maxes, name=None):
+    """Quantized tensors (quint8 or qint32) `values` joined along `concat_dim`, each given
+    over its range (`input_mins`, `input_maxes`): those of other ranges than the output's
+    (all the inputs' with 0, symmetric for qint32) are quantized again onto it.
+
+    >>> a = tf.quantization.quantize([0.0, 3.0], 0.0, 3.0, tf.quint8)
+    >>> b = tf.quantization.quantize([-1.0, 5.0], -1.0, 5.0, tf.quint8)
+    >>> out = tf.quantization.quantized_concat(0, [a.output, b.output], [a.output_min,
+    ...     b.output_min], [a.output_max, b.output_max])
+    >>> tf.bitcast(out.output, tf.uint8).numpy(), float(out.output_min)
+    (array([ 43, 171,   0, 255], dtype=uint8), -1.0)
+    """
+    values = [convert_to_tensor(v) for v in values]
+    lows = [convert_to_tensor(v, _d.float32) for v in input_mins]
+    highs = [convert_to_tensor(v, _d.float32) for v in input_maxes]
+    return _QuantizedConcat(*dispatch(
+        _QUANTIZED_CONCAT, [convert_to_tensor(concat_dim, _d.int32), *values, *lows, *highs],
+        {}, name))
