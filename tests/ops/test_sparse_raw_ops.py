@@ -390,10 +390,15 @@ def test_sparse_dense_cwise_raw_ops_broadcast_the_dense_operand_with_tfs_errors(
     assert tf.raw_ops.SparseDenseCwiseAdd(**parts, dense=[[2.0], [4.0]]).numpy().tolist() == [
         4.0, 1.0]
     assert tf.raw_ops.SparseDenseCwiseMul(**parts, dense=3.0).numpy().tolist() == [6.0, -9.0]
-    # integers divide rounding toward zero, as TF's (they were divided as floats)
+    # the raw op divides integers rounding toward zero; `/` casts them to floats first, as
+    # tf.truediv (int16 and smaller to float32)
     ints = tf.SparseTensor([[0, 1], [1, 2]], [7, -7], [2, 3])
+    assert tf.raw_ops.SparseDenseCwiseDiv(
+        sp_indices=ints.indices, sp_values=ints.values, sp_shape=ints.dense_shape,
+        dense=[[2, 2, 2], [2, 2, 2]]).numpy().tolist() == [3, -3]
     quotient = ints / tf.constant([[2, 2, 2], [2, 2, 2]])
-    assert quotient.dtype == tf.int32 and quotient.values.numpy().tolist() == [3, -3]
+    assert quotient.dtype == tf.float64 and quotient.values.numpy().tolist() == [3.5, -3.5]
+    assert (tf.SparseTensor([[0]], tf.constant([7], tf.int16), [2]) / 2).dtype == tf.float32
     # `dense * st` is st's entries times the dense elements, a SparseTensor, as TF's
     product = tf.constant([[1.0, 2.0, 4.0], [0.5, 8.0, 3.0]]) * st
     assert isinstance(product, tf.SparseTensor)

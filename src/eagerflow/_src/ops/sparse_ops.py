@@ -2076,10 +2076,15 @@ _SPARSE_DENSE_DIV = _register_sparse_dense("Div")
 
 def _cwise(op):
     """A SparseTensor's operator with a dense operand (broadcast to the sparse shape): `op`
-    of each entry and the dense element at its index; the result keeps the entries."""
+    of each entry and the dense element at its index; the result keeps the entries. `/`
+    divides as `tf.truediv` does, integers cast to floats first."""
     def method(self, other, name=None):
         other = convert_to_tensor(other, self.dtype)  # (a SparseTensor: TF's ValueError)
-        values = dispatch(op, (self.indices, self.values, self.dense_shape, other), {}, name)
+        values = self.values
+        if op is _SPARSE_DENSE_DIV:
+            values, other = math_ops._division_operands(values, other, "__truediv__",
+                                                        lambda x, y: (x, y))
+        values = dispatch(op, (self.indices, values, self.dense_shape, other), {}, name)
         return SparseTensor(self.indices, values, self.dense_shape)
     return method
 
