@@ -319,6 +319,9 @@ def samples(tf):
         concat_dim=0, values=[tf.constant([[0, 85], [170, 255]], tf.quint8),
                               tf.constant([[0, 255]], tf.quint8)],
         input_mins=[0.0, -1.0], input_maxes=[3.0, 5.0])
+    out["SparseTensorDenseAdd"] = dict(
+        a_indices=tf.constant([[0, 1], [0, 1], [1, 2]], tf.int64),
+        a_values=tf.constant([1.0, 2.0, 3.0]), a_shape=tf.constant([2, 3], tf.int64), b=g)
     out["SparseConcat"] = dict(
         indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
         values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],

@@ -493,3 +493,40 @@ def test_deserialize_sparse_raw_op_stacks_a_batch_of_any_rank_as_tf():
                           r"SparseTensor\[0\].values.dtype\(\) == float")]:
         with pytest.raises(tf.errors.InvalidArgumentError, match=message):
             tf.raw_ops.DeserializeSparse(serialized_sparse=serialized, dtype=dtype)
+
+
+def test_sparse_plus_dense_needs_one_shape_as_tf():
+    st = tf.SparseTensor([[0, 1], [0, 1], [1, 2]], [1.0, 2.0, 3.0], [2, 3])
+    assert tf.sparse.add(tf.ones([2, 3]), st).numpy().tolist() == [[1, 4, 1], [1, 1, 4]]
+    # a dense operand of another shape is TF's error (it was added at the entries' indices)
+    for dense, message in [
+            (tf.ones([2, 4]), "Dimension 1 does not equal \\(no broadcasting is supported\\): "
+                              "sparse side 3 vs dense side 4"),
+            (tf.ones([3]), "Two operands have different ranks; received: 2 and 1")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            tf.sparse.add(st, dense)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"invalid index on dimension 0: a_indices\(0,0\) = 5, dense tensor "
+                             r"shape: 2 3"):
+        tf.sparse.add(tf.SparseTensor([[5, 1]], [1.0], [2, 3]), tf.ones([2, 3]))
+    values, dense = tf.Variable([1.0, 2.0, 3.0]), tf.Variable(tf.ones([2, 3]))
+    with tf.GradientTape() as tape:
+        out = tf.sparse.add(tf.SparseTensor(st.indices, values, st.dense_shape), dense)
+        loss = tf.reduce_sum(out * [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    values_grad, dense_grad = tape.gradient(loss, [values, dense])
+    assert values_grad.numpy().tolist() == [2.0, 2.0, 6.0]
+    assert dense_grad.numpy().tolist() == [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+
+
+def test_sparse_concat_of_values_of_other_dtypes_is_tfs_error():
+    a, b = tf.SparseTensor([[0]], [1.0], [2]), tf.SparseTensor([[1]], [1], [2])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"input #3\(zero-based\) was expected to be a float tensor but is a "
+                             r"int32 tensor"):
+        tf.sparse.concat(0, [a, b])
+
+    @tf.function
+    def join(x, y):
+        return tf.sparse.concat(0, [tf.SparseTensor([[0]], x, [2]), tf.SparseTensor([[1]], y, [2])])
+    with pytest.raises(TypeError, match=r"have types \[float32, int32\] that don't all match"):
+        join(tf.constant([1.0]), tf.constant([1]))

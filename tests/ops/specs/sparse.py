@@ -334,3 +334,11 @@ SPECS += [
                          np.array([a[1], b[0], a[0], a[2]]), np.array([2, 4])),
            grad="TF declares none"),
 ]
+
+
+SPECS += [
+    OpSpec("SparseTensorDenseAdd",
+           lambda v, d: tf.sparse.add(tf.SparseTensor([[0, 1], [0, 1], [1, 2]], v, [2, 3]), d),
+           [np.array([1.0, 2.0, 3.0], np.float32), np.ones((2, 3), np.float32)],
+           lambda v, d: d + np.array([[0, v[0] + v[1], 0], [0, 0, v[2]]], np.float32)),
+]

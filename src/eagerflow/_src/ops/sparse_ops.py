@@ -282,7 +282,8 @@ def add(a, b, threshold=0, name=None):
         if isinstance(dense, Tensor):
             _check_values_type("SparseTensorDenseAdd", 3, "b", sp.dtype, dense.dtype)
         dense = convert_to_tensor(dense, sp.dtype)
-        return array_ops.tensor_scatter_nd_add(dense, sp.indices, sp.values)
+        return dispatch(_SPARSE_TENSOR_DENSE_ADD, (sp.indices, sp.values, sp.dense_shape, dense),
+                        {}, name)
     _check_values_type("SparseAdd", 4, "b_values", a.dtype, b.dtype)
     _check_same_shape(a, b)
     threshold = convert_to_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex
@@ -291,6 +292,56 @@ def add(a, b, threshold=0, name=None):
                                                     b.indices, b.values, b.dense_shape,
                                                     threshold), {}, name)
     return _with_shape(SparseTensor(indices, values, shape), a.shape)
+
+
+def _sparse_tensor_dense_add(xp, a_indices, a_values, a_shape, b):
+    """The kernel of op SparseTensorDenseAdd: `b` with each entry's value added at its index
+    (repeated indices adding up), the two of one shape."""
+    indices, values, shape, b = (np.asarray(a_indices), np.asarray(a_values),
+                                 np.asarray(a_shape), np.asarray(b))
+    if indices.ndim != 2:
+        raise _invalid(f"Input a_indices should be a matrix but received shape: "
+                       f"{_dims(indices.shape)}")
+    if values.ndim != 1 or shape.ndim != 1:
+        raise _invalid(f"Inputs a_values and a_shape should be vectors but received shapes: "
+                       f"{_dims(values.shape)} and {_dims(shape.shape)}")
+    for x, y in ((len(indices), len(values)), (indices.shape[1], len(shape))):
+        if x != y:
+            raise _invalid(f"Dimensions {x} and {y} are not compatible")
+    if len(shape) != b.ndim:
+        raise _invalid(f"Two operands have different ranks; received: {len(shape)} and "
+                       f"{b.ndim}")
+    for d, (x, y) in enumerate(zip(shape, b.shape)):
+        if x != y:
+            raise _invalid(f"Dimension {d} does not equal (no broadcasting is supported): "
+                           f"sparse side {x} vs dense side {y}")
+    bad = np.argwhere((indices < 0) | (indices >= np.asarray(b.shape, indices.dtype)))
+    if len(bad):
+        i, d = bad[0]
+        raise _invalid(f"Sparse tensor has an invalid index on dimension {d}: a_indices({i},"
+                       f"{d}) = {indices[i, d]}, dense tensor shape: "
+                       f"{' '.join(map(str, b.shape))}")
+    out = b.copy()
+    np.add.at(out, tuple(indices.T), values)
+    return out
+
+
+_SPARSE_TENSOR_DENSE_ADD = register(
+    "SparseTensorDenseAdd", _sparse_tensor_dense_add,
+    lambda a_indices, a_values, a_shape, b: (b.shape, b.dtype), tied=(1, 3),
+    dtypes=NUMBER_TYPES, kernels=(_d.complex128, _d.complex64, _d.float64, _d.float32,
+                                  _d.bfloat16, _d.float16, _d.int32, _d.int8, _d.uint8,
+                                  _d.int16, _d.uint16, _d.uint32, _d.int64, _d.uint64),
+    input_names=("a_values", "b"))
+tf_nodes[_SPARSE_TENSOR_DENSE_ADD] = NodeForm(types={"T": 1, "Tindices": 0})
+tf_args[_SPARSE_TENSOR_DENSE_ADD] = ("a_indices", "a_values", "a_shape", "b")
+batching_rules[_SPARSE_TENSOR_DENSE_ADD] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseTensorDenseAdd")
+def _sparse_tensor_dense_add_grad(op, grad):
+    # the values' gradients are the dense gradient at their indices; b's passes through
+    return [None, array_ops.gather_nd(grad, op.inputs[0]), None, grad]
 
 
 def _check_add_operands(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
@@ -518,6 +569,13 @@ def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=N
     if len(inputs) == 1:  # (as TF: the one input itself)
         return inputs[0]
     axis = int(axis)
+    dtypes = [s.dtype for s in inputs]
+    if any(d != dtypes[0] for d in dtypes):
+        if not context.executing_eagerly():
+            raise TypeError(f"Tensors in list passed to 'values' of 'SparseConcat' Op have "
+                            f"types [{', '.join(d.name for d in dtypes)}] that don't all match.")
+        i = next(i for i, d in enumerate(dtypes) if d != dtypes[0])
+        _check_values_type("SparseConcat", len(inputs) + i, "values", dtypes[0], dtypes[i])
     shapes = [s.dense_shape for s in inputs]
     if expand_nonconcat_dims:  # each input's shape the largest off `axis`
         largest = reduction_ops.reduce_max(array_ops.stack(shapes), axis=0)
