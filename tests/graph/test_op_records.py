@@ -113,6 +113,7 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "SparseSoftmax": ("sp_values",),
                         "SparseAdd": ("a_values", "b_values"),
                         "SparseTensorDenseAdd": ("a_values", "b"),
+                        "QuantizeV2": ("input",),
                         "SparseAddGrad": ("backprop_val_grad",),
                         "SparseSparseMaximum": ("a_values", "b_values"),
                         "SparseSparseMinimum": ("a_values", "b_values"),

@@ -328,3 +328,26 @@ def test_quantized_concat_moves_inputs_onto_one_range_as_tf():
             Q.quantized_concat(dim, [a.output, b.output], [0.0, -1.0], [3.0, 5.0])
     with pytest.raises(errors.NotFoundError, match=r"QuantizedConcat\[T=DT_QINT8\]"):
         Q.quantized_concat(0, [tf.constant([1], tf.qint8)] * 2, [0.0, 0.0], [1.0, 1.0])
+
+
+def test_quantize_and_dequantize_refuse_what_tf_refuses():
+    for kwargs, message in [
+            (dict(input=[0.5], min_range=3.0, max_range=1.0),
+             "input_max_range must be larger than input_min_range."),
+            (dict(input=[0.5, 1.0], min_range=[0.0, 0.0], max_range=[2.0, 2.0]),
+             "If axis is not specified, min_range must contain a single float element, but it "
+             "contains 2 elements"),
+            (dict(input=tf.constant([0.5], tf.float64), min_range=0.0, max_range=2.0),
+             r"input #0\(zero-based\) was expected to be a float tensor but is a double tensor")]:
+        with pytest.raises(errors.InvalidArgumentError, match=message):
+            Q.quantize(T=tf.quint8, **kwargs)
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int8"):
+        Q.quantize([0.5], 0.0, 2.0, tf.int8)
+    q = Q.quantize(tf.Variable([0.5, 1.5]), 0.0, 2.0, tf.quint8)
+    assert q.output.numpy().tolist() == [64, 191]
+    assert Q.quantize(tf.zeros([0]), 0.0, 2.0, tf.quint8).output.shape == [0]
+    assert Q.dequantize(*q, dtype=tf.bfloat16).dtype == tf.bfloat16
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'dtype' of half"):
+        Q.dequantize(*q, dtype=tf.float16)
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of float"):
+        Q.dequantize(tf.constant([1.0]), 0.0, 1.0)

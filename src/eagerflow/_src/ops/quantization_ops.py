@@ -19,11 +19,11 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_kernel_error, \
-    register, register_gradient
+from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, \
+    no_kernel_error, register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import shape_rules as rules
 
@@ -580,8 +580,12 @@ def _quantize_v2(xp, input, min_range, max_range, T, mode="MIN_COMBINED",
     if axis != -1 and (low_in.ndim != 1 or x.ndim <= axis or low_in.size != x.shape[axis]):
         raise _invalid(f"min_range and max_range must be vectors of the size of input "
                        f"dimension {axis}")
-    if axis == -1 and (low_in.size != 1 or high_in.size != 1):
-        raise _invalid("min_range and max_range must be scalars when no axis is given")
+    for name, value in (("min_range", low_in), ("max_range", high_in)):
+        if axis == -1 and value.size != 1:
+            raise _invalid(f"If axis is not specified, {name} must contain a single float "
+                           f"element, but it contains {value.size} elements")
+    if (high_in < low_in).any():
+        raise _invalid("input_max_range must be larger than input_min_range.")
     low, high = _per_channel(low_in, x.ndim, axis), _per_channel(high_in, x.ndim, axis)
     base, lowest, highest = _integers(T)
     low = np.minimum(_F32(0), low)
@@ -611,11 +615,8 @@ def _quantize_v2(xp, input, min_range, max_range, T, mode="MIN_COMBINED",
         low, high = _F32(least) / scale, _F32(highest) / scale
         q = _round(np.clip(x, low, high) * scale, round_mode)
     q = _to_integers(q.astype(_F32), base)
-    return (q.view(T.as_numpy_dtype),
-            np.broadcast_to(low, x.shape).reshape(-1)[:1].reshape(low_in.shape) if axis == -1
-            else low.reshape(low_in.shape).astype(_F32),
-            np.broadcast_to(high, x.shape).reshape(-1)[:1].reshape(high_in.shape) if axis == -1
-            else high.reshape(high_in.shape).astype(_F32))
+    return (q.view(T.as_numpy_dtype), np.asarray(low, _F32).reshape(low_in.shape),
+            np.asarray(high, _F32).reshape(high_in.shape))
 
 
 def _dequantize(xp, input, min_range, max_range, mode="MIN_COMBINED", narrow_range=False,
@@ -645,7 +646,8 @@ def _quantize_rule(input, min_range, max_range, T, **_):
 
 
 _QuantizeV2 = collections.namedtuple("QuantizeV2", ["output", "output_min", "output_max"])
-_QUANTIZE_V2 = register("QuantizeV2", _quantize_v2, _quantize_rule, multi=True, tied=())
+_QUANTIZE_V2 = register("QuantizeV2", _quantize_v2, _quantize_rule, multi=True, tied=(0,),
+                        dtypes=(_d.float32,), input_names=("input",))
 tf_nodes[_QUANTIZE_V2] = NodeForm(types={}, outputs=("output", "output_min", "output_max"))
 tf_args[_QUANTIZE_V2] = ("input", "min_range", "max_range")
 _DEQUANTIZE = register("Dequantize", _dequantize,
@@ -696,15 +698,16 @@ def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",
     >>> q.output.numpy(), float(q.output_max)
     (array([  0, 128, 255], dtype=uint8), 2.0)
     """
-    x = convert_to_tensor(input, _d.float32)
+    # (a tensor keeps its dtype, which must be float32: TF's error names it)
+    x = convert_to_tensor(input) if is_tensor_like(input) else convert_to_tensor(input,
+                                                                               _d.float32)
     T = _d.as_dtype(T)
     attrs = {"T": T, "mode": _checked_mode("QuantizeV2", "mode", mode, _MODES),
              "round_mode": _checked_mode("QuantizeV2", "round_mode", round_mode, _ROUND_MODES),
              "narrow_range": bool(narrow_range), "axis": _axis(x, axis),
              "ensure_minimum_range": float(ensure_minimum_range)}
     if T not in _QUANTIZED:
-        raise TypeError(f"Value passed to parameter 'T' has DataType {T.name} not in list of "
-                        f"allowed values: qint8, quint8, qint32, qint16, quint16")
+        raise attr_dtype_error("QuantizeV2", "T", T, _QUANTIZED, param="T")
     return _QuantizeV2(*dispatch(_QUANTIZE_V2, (x, convert_to_tensor(min_range, _d.float32),
                                                 convert_to_tensor(max_range, _d.float32)),
                                  attrs, name))
@@ -731,8 +734,10 @@ def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None, axis
     """
     x = convert_to_tensor(input)
     if x.dtype not in _QUANTIZED:
-        raise TypeError(f"Value passed to parameter 'input' has DataType {x.dtype.name} not in "
-                        f"list of allowed values: qint8, quint8, qint32, qint16, quint16")
+        raise attr_dtype_error("Dequantize", "T", x.dtype, _QUANTIZED, param="input")
+    if _d.as_dtype(dtype) not in (_d.bfloat16, _d.float32):
+        raise attr_dtype_error("Dequantize", "dtype", _d.as_dtype(dtype),
+                               (_d.bfloat16, _d.float32), param="dtype")
     attrs = {"mode": _checked_mode("Dequantize", "mode", mode, _MODES),
              "narrow_range": bool(narrow_range), "axis": _axis(x, axis),
              "dtype": _d.as_dtype(dtype)}
