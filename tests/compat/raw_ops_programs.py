@@ -322,6 +322,12 @@ def samples(tf):
     out["SparseTensorDenseAdd"] = dict(
         a_indices=tf.constant([[0, 1], [0, 1], [1, 2]], tf.int64),
         a_values=tf.constant([1.0, 2.0, 3.0]), a_shape=tf.constant([2, 3], tf.int64), b=g)
+    crossed = dict(indices=[tf.constant([[0, 0], [1, 0], [1, 1]], tf.int64)],
+                   values=[tf.constant(["a", "b", "c"])], shapes=[tf.constant([2, 2], tf.int64)],
+                   dense_inputs=[tf.constant([[7], [8]], tf.int64)])
+    out["SparseCrossV2"] = dict(crossed, sep="+")
+    out["SparseCross"] = dict(crossed, hashed_output=True, num_buckets=100, hash_key=5,
+                              out_type=tf.int64, internal_type=tf.int64)
     out["SparseConcat"] = dict(
         indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
         values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],

@@ -530,3 +530,28 @@ def test_sparse_concat_of_values_of_other_dtypes_is_tfs_error():
         return tf.sparse.concat(0, [tf.SparseTensor([[0]], x, [2]), tf.SparseTensor([[1]], y, [2])])
     with pytest.raises(TypeError, match=r"have types \[float32, int32\] that don't all match"):
         join(tf.constant([1.0]), tf.constant([1]))
+
+
+def test_sparse_cross_raw_ops_take_tfs_inputs():
+    crossed = dict(indices=[tf.constant([[0, 0], [1, 0], [1, 1]], tf.int64)],
+                   values=[tf.constant(["a", "b", "c"])], shapes=[tf.constant([2, 2], tf.int64)],
+                   dense_inputs=[tf.constant([["x"], ["y"]])])
+    out = tf.raw_ops.SparseCrossV2(**crossed, sep="+")
+    assert out.output_indices.numpy().tolist() == [[0, 0], [1, 0], [1, 1]]
+    assert out.output_values.numpy().tolist() == [b"a+x", b"b+y", b"c+y"]
+    assert out.output_shape.numpy().tolist() == [2, 2]
+    dense_only = tf.raw_ops.SparseCrossV2(indices=[], values=[], shapes=[],
+                                          dense_inputs=[tf.constant([["x"], ["y"]])] * 2, sep="+")
+    assert dense_only.output_values.numpy().tolist() == [b"x+x", b"y+y"]
+    v1 = tf.raw_ops.SparseCross(**crossed, hashed_output=False, num_buckets=0, hash_key=0,
+                                out_type=tf.string, internal_type=tf.string)
+    assert v1.output_values.numpy().tolist() == [b"a_X_x", b"b_X_y", b"c_X_y"]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Expected batch size 3 got 2 at dense tensor 1"):
+        tf.sparse.cross([tf.constant([["x"], ["y"], ["z"]]), tf.constant([["x"], ["y"]])])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 1], tf.string)])
+    def cross(x):
+        return tf.sparse.cross([tf.SparseTensor(crossed["indices"][0], crossed["values"][0],
+                                                [2, 2]), x]).values
+    assert cross(tf.constant([["x"], ["y"]])).numpy().tolist() == [b"a_X_x", b"b_X_y", b"c_X_y"]

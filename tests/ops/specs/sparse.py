@@ -82,9 +82,8 @@ SPECS = [
     OpSpec("SparseCrossV2", _crossed, [_words("A", "B"), np.array([101, 102], np.int64)],
            lambda a, b: (np.array([[0, 0], [1, 0]]), _words("A_X_101", "B_X_102"),
                          np.array([2, 1])), grad="crosses features"),
-    OpSpec("SparseCrossV2", _hashed, [_words("A", "B"), np.array([101, 102], np.int64)],
-           lambda a, b: np.array([91, 76]),
-           name="SparseCrossV2-hashed", grad="crosses features"),
+    OpSpec("SparseCross", _hashed, [_words("A", "B"), np.array([101, 102], np.int64)],
+           lambda a, b: np.array([91, 76]), grad="crosses features"),
 ]
 
 

@@ -1984,51 +1984,124 @@ def _cross_kernel(xp, *parts, num, hashed, num_buckets, hash_key, sep):
     return indices, values, np.array([batch, width], np.int64)
 
 
-def _cross_rule(*parts, num, hashed, **_):
+def _cross_split(arrays):
+    """The sparse inputs' count N and the dense inputs' of SparseCross's flat inputs (N
+    indices, N values, N shapes, then the dense ones): the indices are the leading matrices,
+    unless all of them are (dense inputs alone)."""
+    leading = next((i for i, a in enumerate(arrays) if np.ndim(a) != 2), len(arrays))
+    n = 0 if leading == len(arrays) else leading
+    return n, len(arrays) - 3 * n
+
+
+def _cross_parts(arrays):
+    """SparseCross's inputs as the (indices, values, shape) triples `_cross_kernel` takes,
+    a dense input's entries its elements row by row."""
+    n, m = _cross_split(arrays)
+    parts = []
+    for i in range(n):
+        values = np.asarray(arrays[n + i])
+        if values.dtype.kind not in "OSU" and values.dtype != np.int64:
+            raise _invalid(f"sparse_values must be int64 or string, got {values.dtype}")
+        parts += [np.asarray(arrays[i], np.int64), values, np.asarray(arrays[2 * n + i])]
+    for dense in arrays[3 * n:]:
+        dense = np.asarray(dense)
+        if dense.dtype.kind not in "OSU" and dense.dtype != np.int64:
+            raise _invalid(f"dense_inputs must be int64 or string, got {dense.dtype}")
+        if dense.ndim != 2:
+            raise _invalid(f"Dense inputs should be a matrix but received shape "
+                           f"{_dims(dense.shape)}")
+        rows, cols = dense.shape
+        at = np.stack(np.unravel_index(np.arange(rows * cols), (rows, cols)), 1)
+        parts += [at.astype(np.int64).reshape(-1, 2), dense.reshape(-1),
+                  np.array([rows, cols], np.int64)]
+    batch = int(parts[2][0]) if parts else 0
+    for i in range(n + m):
+        if int(parts[3 * i + 2][0]) != batch:
+            kind, at = ("sparse", i) if i < n else ("dense", i - n)
+            raise _invalid(f"Expected batch size {batch} got {int(parts[3 * i + 2][0])} at "
+                           f"{kind} tensor {at}")
+    return parts, n + m
+
+
+def _sparse_cross_v2(xp, *arrays):
+    """The kernel of op SparseCrossV2: each row's features crossed, joined by `sep` (the last
+    input)."""
+    sep = np.asarray(arrays[-1]).reshape(-1)[0]
+    parts, num = _cross_parts(arrays[:-1])
+    return _cross_kernel(xp, *parts, num=num, hashed=False, num_buckets=0, hash_key=0,
+                         sep=sep.encode() if isinstance(sep, str) else bytes(sep))
+
+
+def _sparse_cross(xp, *arrays, hashed_output, num_buckets, hash_key, out_type=None,
+                  internal_type=None):
+    """The kernel of op SparseCross: as SparseCrossV2's with "_X_", or each cross hashed
+    (`hashed_output`) into [0, num_buckets) by FarmHash fingerprints keyed by `hash_key`."""
+    parts, num = _cross_parts(arrays)
+    return _cross_kernel(xp, *parts, num=num, hashed=bool(hashed_output),
+                         num_buckets=int(num_buckets), hash_key=int(hash_key) & _M64,
+                         sep=b"_X_")
+
+
+def _cross_rule(*inputs, hashed_output=False, **_):
     return [(TensorShape([None, 2]), _I64),
-            (TensorShape([None]), _I64 if hashed else _d.string), (TensorShape([2]), _I64)]
+            (TensorShape([None]), _I64 if hashed_output else _d.string), (TensorShape([2]), _I64)]
 
 
-_SPARSE_CROSS = register("SparseCrossV2", _cross_kernel, _cross_rule, multi=True, tied=(),
+def _cross_attrs(extra):
+    """TF's N and list attrs of a SparseCross node, from its inputs' ranks."""
+    def rewrite(attrs, inputs):
+        ranks = [t.ndim if isinstance(t, np.ndarray) else t.shape.rank  # (arrays: an error's)
+                 for t in inputs[:len(inputs) - extra]]
+        n, _ = _cross_split([np.zeros((0,) * (r or 0)) for r in ranks])
+        return {**attrs, "N": n, "sparse_types": tuple(t.dtype for t in inputs[n:2 * n]),
+                "dense_types": tuple(t.dtype for t in inputs[3 * n:len(inputs) - extra])}
+    return rewrite
+
+
+_CROSS_LISTS = ("*indices", "*values", "*shapes", "*dense_inputs")
+_CROSS_OUTPUTS = ("output_indices", "output_values", "output_shape")
+_SPARSE_CROSS_V2 = register("SparseCrossV2", _sparse_cross_v2, _cross_rule, multi=True, tied=(),
+                            not_differentiable="crosses features")
+tf_nodes[_SPARSE_CROSS_V2] = NodeForm(
+    types={}, ignored=("N", "sparse_types", "dense_types"), rewrite=_cross_attrs(1),
+    outputs=_CROSS_OUTPUTS)
+tf_args[_SPARSE_CROSS_V2] = (*_CROSS_LISTS, "sep")
+_SPARSE_CROSS = register("SparseCross", _sparse_cross, _cross_rule, multi=True, tied=(),
                          not_differentiable="crosses features")
-batching_rules[_SPARSE_CROSS] = PER_ELEMENT
-tf_nodes[_SPARSE_CROSS] = NodeForm(types={}, byte_attrs={"sep"})
-tf_args[_SPARSE_CROSS] = None  # (its inputs one list with the separator an attr: no raw op)
-tf_nodes.get(_SPARSE_CROSS).outputs = ("output_indices", "output_values", "output_shape")
+tf_nodes[_SPARSE_CROSS] = NodeForm(
+    types={}, ignored=("N", "sparse_types", "dense_types"), rewrite=_cross_attrs(0),
+    outputs=_CROSS_OUTPUTS)
+tf_args[_SPARSE_CROSS] = _CROSS_LISTS
+batching_rules.assign(PER_ELEMENT, _SPARSE_CROSS_V2, _SPARSE_CROSS)
 
 
 def _cross_inputs(inputs):
-    # TF crosses the sparse inputs first, then the dense ones
-    inputs = [x for x in inputs if isinstance(x, SparseTensor)] + \
-        [x for x in inputs if not isinstance(x, SparseTensor)]
-    parts = []
-    for x in inputs:
-        if not isinstance(x, SparseTensor):
-            x = as_tensor(x)
-            if x.shape.rank != 2:
-                raise ValueError(f"Shape must be rank 2 but is rank {x.shape.rank}")
-            rows, cols = array_ops.shape(x, out_type=_I64)[0], array_ops.shape(x, out_type=_I64)[1]
-            flat = math_ops.floordiv(array_ops.range(math_ops.multiply(rows, cols)), cols)
-            col = math_ops.floormod(array_ops.range(math_ops.multiply(rows, cols)), cols)
-            x = SparseTensor(array_ops.stack([flat, col], 1), array_ops.reshape(x, [-1]),
-                             array_ops.stack([rows, cols]))
-        # (TF crosses the values of other dtypes as int64s: 1.5 as 1, True as 1)
-        values = x.values if x.dtype in (_d.string, _I64) else cast_ops.cast(x.values, _I64)
-        parts += [x.indices, values, x.dense_shape]
-    return parts
+    """SparseCross's inputs for `inputs`: the sparse ones' indices, values and shapes, then
+    the dense ones (as TF crosses them), values of other dtypes than string as int64 (1.5 as
+    1, True as 1, as TF's)."""
+    sparse = [x for x in inputs if isinstance(x, SparseTensor)]
+    dense = [as_tensor(x) for x in inputs if not isinstance(x, SparseTensor)]
+    for x in dense:
+        if x.shape.rank != 2:
+            raise ValueError(f"Shape must be rank 2 but is rank {x.shape.rank}")
+
+    def as_int(v):
+        return v if v.dtype in (_d.string, _I64) else cast_ops.cast(v, _I64)
+    return ([x.indices for x in sparse] + [as_int(x.values) for x in sparse] +
+            [x.dense_shape for x in sparse] + [as_int(x) for x in dense])
 
 
 @export("sparse.cross")
 def cross(inputs, name=None, separator=None):
     """The crossed features of each row of `inputs` (2-D dense tensors or SparseTensors of
     strings or integers): every combination, one from each input, joined by `separator`
-    (``"_X_"``), as a SparseTensor."""
-    parts = _cross_inputs(inputs)
-    sep = (separator or "_X_")
-    sep = sep.encode() if isinstance(sep, str) else sep
-    out = dispatch(_SPARSE_CROSS, parts, {"num": len(inputs), "hashed": False, "num_buckets": 0,
-                                          "hash_key": 0, "sep": sep}, name)
-    return SparseTensor(*out)
+    (``"_X_"``), as a SparseTensor.
+
+    >>> tf.sparse.cross([tf.constant([["a"], ["b"]]), tf.constant([[1], [2]])]).values
+    <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'a_X_1', b'b_X_2'], dtype=object)>
+    """
+    sep = convert_to_tensor(separator or "_X_", _d.string)
+    return SparseTensor(*dispatch(_SPARSE_CROSS_V2, _cross_inputs(inputs) + [sep], {}, name))
 
 
 @export("sparse.cross_hashed")
@@ -2036,10 +2109,11 @@ def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     """As `cross`, each combination hashed (FarmHash fingerprints, combined as TF does) into
     ``[0, num_buckets)`` (int64; any int64 when `num_buckets` is 0)."""
     parts = _cross_inputs(inputs)
-    out = dispatch(_SPARSE_CROSS, parts, {
-        "num": len(inputs), "hashed": True, "num_buckets": int(num_buckets),
-        "hash_key": _DEFAULT_HASH_KEY if hash_key is None else int(hash_key), "sep": b""}, name)
-    return SparseTensor(*out)
+    internal = _I64 if any(t.dtype == _I64 for t in parts[len(parts) // 3:]) else _d.string
+    return SparseTensor(*dispatch(_SPARSE_CROSS, parts, {
+        "hashed_output": True, "num_buckets": int(num_buckets),
+        "hash_key": _DEFAULT_HASH_KEY if hash_key is None else int(hash_key),
+        "out_type": _I64, "internal_type": internal}, name))
 
 
 # -- SparseTensor's operators: `st * dense`, `st / dense` ------------------------------------------
