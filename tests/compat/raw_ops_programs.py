@@ -294,6 +294,48 @@ def samples(tf):
                                                        tf.int64),
                                 sp_values=tf.constant([1.0, 2.0, 3.0, -1.0, 0.5]),
                                 sp_shape=[3, 3])
+    a_sparse = dict(a_indices=tf.constant([[0, 1], [1, 0], [0, 0]], tf.int64),
+                    a_values=tf.constant([1.0, 2.0, 3.0]), a_shape=[2, 3],
+                    b_indices=tf.constant([[0, 1], [1, 2]], tf.int64),
+                    b_values=tf.constant([-1.0, 5.0]), b_shape=[2, 3])
+    out["SparseAdd"] = dict(a_sparse, thresh=0.5)
+    out["SparseAddGrad"] = dict(backprop_val_grad=tf.constant([10.0, 20.0, 30.0]),
+                                a_indices=tf.constant([[0, 1], [1, 0]], tf.int64),
+                                b_indices=tf.constant([[0, 1], [1, 2]], tf.int64),
+                                sum_indices=tf.constant([[0, 1], [1, 0], [1, 2]], tf.int64))
+    out["SparseSparseMaximum"] = a_sparse
+    out["SparseSparseMinimum"] = a_sparse
+    out["DeserializeSparse"] = dict(serialized_sparse=tf.stack([tf.io.serialize_sparse(
+        tf.SparseTensor([[1, 0], [0, 2]], [1.0, 2.0], [2, 3])), tf.io.serialize_sparse(
+            tf.SparseTensor([[0, 0]], [3.0], [1, 4]))]), dtype=tf.float32)
+    out["QuantizeV2"] = dict(input=tf.constant([-1.0, 0.3, 2.5, 6.0]), min_range=-1.0,
+                             max_range=6.0, T=tf.quint8)
+    out["Dequantize"] = dict(input=tf.constant([0, 36, 200], tf.quint8), min_range=-1.0,
+                             max_range=6.0, mode="MIN_FIRST")
+    out["QuantizeAndDequantizeV3"] = dict(
+        input=tf.constant([-3.0, -0.55, 0.26, 1.49, 7.0]), input_min=-1.0, input_max=2.2,
+        num_bits=4)
+    out["QuantizedConcat"] = dict(
+        concat_dim=0, values=[tf.constant([[0, 85], [170, 255]], tf.quint8),
+                              tf.constant([[0, 255]], tf.quint8)],
+        input_mins=[0.0, -1.0], input_maxes=[3.0, 5.0])
+    out["SparseTensorDenseAdd"] = dict(
+        a_indices=tf.constant([[0, 1], [0, 1], [1, 2]], tf.int64),
+        a_values=tf.constant([1.0, 2.0, 3.0]), a_shape=tf.constant([2, 3], tf.int64), b=g)
+    crossed = dict(indices=[tf.constant([[0, 0], [1, 0], [1, 1]], tf.int64)],
+                   values=[tf.constant(["a", "b", "c"])], shapes=[tf.constant([2, 2], tf.int64)],
+                   dense_inputs=[tf.constant([[7], [8]], tf.int64)])
+    out["SparseCrossV2"] = dict(crossed, sep="+")
+    out["SparseCross"] = dict(crossed, hashed_output=True, num_buckets=100, hash_key=5,
+                              out_type=tf.int64, internal_type=tf.int64)
+    out["SparseConcat"] = dict(
+        indices=[tf.constant([[1, 0], [0, 2], [1, 0]], tf.int64), tf.constant([[0, 0]], tf.int64)],
+        values=[tf.constant([1.0, 2.0, 3.0]), tf.constant([4.0])], shapes=[[2, 3], [2, 1]],
+        concat_dim=1)
+    for name in ("Add", "Mul", "Div"):
+        out[f"SparseDenseCwise{name}"] = dict(
+            sp_indices=tf.constant([[0, 1], [1, 2], [1, 0]], tf.int64),
+            sp_values=tf.constant([2.0, -3.0, 0.5]), sp_shape=[2, 3], dense=g)
     _more(tf, out, f, g, image, s)
     return out
 

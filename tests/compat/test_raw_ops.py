@@ -51,7 +51,6 @@ UNLIKE_TF = {
     "StatelessShuffle": "it takes a seed where TF's takes key, counter and alg",
     "MatrixSolveLs": "it solves exactly, without TF's l2_regularizer input and fast attr",
     "InitializeTableFromTextFileV2": "the table is a Python object, not a resource",
-    "SparseCrossV2": "its inputs are one list and its separator an attr",
     **dict.fromkeys(["QueueEnqueueV2", "QueueEnqueueManyV2", "QueueDequeueV2",
                      "QueueDequeueManyV2", "QueueDequeueUpToV2", "QueueCloseV2", "QueueSizeV2",
                      "QueueIsClosedV2"], "the queue is a Python object, not a resource"),

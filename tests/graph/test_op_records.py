@@ -111,6 +111,14 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "SparseTensorDenseMatMul": ("a_values", "b"),
                         "SparseFillEmptyRows": ("values", "default_value"),
                         "SparseSoftmax": ("sp_values",),
+                        "SparseAdd": ("a_values", "b_values"),
+                        "SparseTensorDenseAdd": ("a_values", "b"),
+                        "QuantizeV2": ("input",),
+                        "SparseAddGrad": ("backprop_val_grad",),
+                        "SparseSparseMaximum": ("a_values", "b_values"),
+                        "SparseSparseMinimum": ("a_values", "b_values"),
+                        **{f"SparseDenseCwise{kind}": ("sp_values", "dense")
+                           for kind in ("Add", "Mul", "Div")},
                         **{f"SparseSegment{kind}{counted}": ("data",)
                            for kind in ("Sum", "Mean", "SqrtN")
                            for counted in ("", "WithNumSegments")},

@@ -176,3 +176,178 @@ def test_quantize_and_dequantize_errors_are_tfs(kwargs, message):
         Q.quantize_and_dequantize_v2(tf.constant(_V), -1.0, 1.0, round_mode="UP")
     with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int32"):
         Q.quantize_and_dequantize_v2(tf.constant([1, 2]), 0, 3)
+
+
+def test_quantized_tensors_print_and_give_their_integers_as_tf():
+    # a quantized value is its integers to NumPy and in print, as TF's (a record array was)
+    q = tf.constant([1, 2], tf.qint8)
+    assert str(q) == "tf.Tensor([1 2], shape=(2,), dtype=qint8)"
+    assert repr(q) == "<tf.Tensor: shape=(2,), dtype=qint8, numpy=array([1, 2], dtype=int8)>"
+    assert str(tf.constant([[1, 200]], tf.quint8)) == (
+        "tf.Tensor([[  1 200]], shape=(1, 2), dtype=quint8)")
+    assert str(tf.constant(5, tf.qint32)) == "tf.Tensor(5, shape=(), dtype=qint32)"
+    assert q.numpy().dtype == np.int8 and np.asarray(q).tolist() == [1, 2]
+    assert repr(tf.Variable(q)) == (
+        "<tf.Variable 'Variable:0' shape=(2,) dtype=qint8, numpy=array([1, 2], dtype=int8)>")
+    assert tf.cast(tf.constant([1.5, 2.0]), tf.qint8).numpy().tolist() == [1, 2]
+
+
+_INTEGERS = {tf.quint8: tf.uint8, tf.qint8: tf.int8, tf.qint16: tf.int16}
+_QX = tf.constant([-1.0, 0.0, 0.3, 1.7, 2.5, 6.0, 10.0])
+
+
+@pytest.mark.parametrize("mode, T, round_mode, narrow_range, want, low", [
+    # TF 2.21's values (its CPU kernels, oneDNN's where TF takes them) for these calls
+    ("MIN_COMBINED", tf.quint8, "HALF_AWAY_FROM_ZERO", False, [0, 36, 47, 98, 127, 255, 255], -1.0),
+    ("MIN_COMBINED", tf.qint8, "HALF_AWAY_FROM_ZERO", True, [-128, -92, -81, -30, -1, 127, 127],
+     -1.0),
+    ("MIN_COMBINED", tf.qint16, "HALF_AWAY_FROM_ZERO", False,
+     [-32768, -23406, -20597, -7490, -1, 32767, 32767], -1.0),
+    ("MIN_FIRST", tf.quint8, "HALF_AWAY_FROM_ZERO", False, [0, 36, 47, 98, 128, 255, 255], -1.0),
+    ("MIN_FIRST", tf.quint8, "HALF_AWAY_FROM_ZERO", True, [0, 36, 47, 98, 127, 255, 255], -1.0),
+    ("MIN_FIRST", tf.qint8, "HALF_AWAY_FROM_ZERO", False, [-128, -92, -81, -30, -1, 127, 127],
+     -1.0),
+    ("SCALED", tf.quint8, "HALF_AWAY_FROM_ZERO", True, [1, 1, 13, 72, 106, 255, 255],
+     0.0235294122248888),
+    ("SCALED", tf.qint8, "HALF_AWAY_FROM_ZERO", False, [-21, 0, 6, 36, 53, 127, 127],
+     -6.047244071960449),
+    ("SCALED", tf.qint8, "HALF_TO_EVEN", False, [-21, 0, 6, 36, 53, 127, 127], -6.0),
+    ("SCALED", tf.qint16, "HALF_AWAY_FROM_ZERO", False,
+     [-5461, 0, 1638, 9284, 13653, 32767, 32767], -6.00018310546875)])
+def test_quantize_gives_tfs_integers_and_range(mode, T, round_mode, narrow_range, want, low):
+    q = tf.quantization.quantize(_QX, -1.0, 6.0, T, mode=mode, round_mode=round_mode,
+                                 narrow_range=narrow_range)
+    assert q.output.dtype == T
+    assert tf.bitcast(q.output, _INTEGERS[T]).numpy().tolist() == want
+    assert float(q.output_min) == np.float32(low) and float(q.output_max) == 6.0
+
+
+def test_dequantize_gives_tfs_values():
+    x = tf.constant([-1.0, -0.5, 0.0, 0.3, 1.0, 1.5, 2.5, 3.3, 4.9, 6.0])
+    for T, mode, want in [
+            (tf.quint8, "MIN_COMBINED", [-1.0, -0.5058823823928833, -0.011764705181121826,
+                                         0.2901960611343384, 1.0039215087890625,
+                                         1.4980392456054688, 2.486274480819702,
+                                         3.3098039627075195, 4.901960849761963, 6.0]),
+            (tf.quint8, "MIN_FIRST", [-0.9882352948188782, -0.4941176474094391, 0.0,
+                                      0.3019607663154602, 1.015686273574829,
+                                      1.5098040103912354, 2.5254902839660645,
+                                      3.321568727493286, 4.91372537612915, 6.0117645263671875]),
+            (tf.qint8, "MIN_FIRST", [-0.9882352352142334, -0.49411749839782715, 0.0,
+                                     0.30196094512939453, 0.988235354423523, 1.5098040103912354,
+                                     2.4980392456054688, 3.2941176891326904, 4.913725852966309,
+                                     6.0117645263671875]),
+            (tf.qint8, "SCALED", [-0.9921259880065918, -0.5196850299835205, 0.0,
+                                  0.28346455097198486, 0.9921259880065918, 1.5118110179901123,
+                                  2.503937005996704, 3.307086706161499, 4.91338586807251, 6.0])]:
+        q = tf.quantization.quantize(x, -1.0, 6.0, T, mode=mode)
+        got = tf.quantization.dequantize(q.output, q.output_min, q.output_max, mode=mode)
+        assert got.numpy().tolist() == want, (T, mode)
+
+
+def test_quantize_traced_and_its_errors_are_tfs():
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32)])
+    def round_trip(x):
+        q = tf.quantization.quantize(x, -1.0, 6.0, tf.quint8)
+        return tf.quantization.dequantize(*q)
+    assert round_trip(tf.constant([0.3, 6.0])).numpy().tolist() == [
+        0.2901960611343384, 6.0]
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', but "
+                             "mode is 'MIN_COMBINED'."):
+        tf.quantization.quantize(_QX, -1.0, 6.0, tf.quint8, round_mode="HALF_TO_EVEN")
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'mode' of \"BAD\""):
+        tf.quantization.quantize(_QX, -1.0, 6.0, tf.quint8, mode="BAD")
+    q = tf.quantization.quantize([0.0, 1.0, 2.0], 0.0, 2.0, tf.quint8)
+    assert type(q).__name__ == "QuantizeV2" and q.output.numpy().tolist() == [0, 128, 255]
+    assert tf.bitcast(tf.constant([1, -2], tf.int8), tf.qint8).numpy().tolist() == [1, -2]
+
+
+def test_quantize_and_dequantize_have_no_gradient_as_in_tf():
+    x, low = tf.constant([0.5]), tf.constant(-1.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, low])
+        q = tf.quantization.quantize(x, low, 6.0, tf.quint8)
+        back = tf.quantization.dequantize(q.output, low, q.output_max)
+    for target, source, op in [(q.output_min, x, "QuantizeV2"), (back, low, "Dequantize")]:
+        with pytest.raises(LookupError, match=f"gradient registry has no entry for: {op}"):
+            tape.gradient(target, source)
+
+
+def test_quantize_per_channel_is_tfs():
+    x = tf.constant([[-1.0, 0.5, 3.0], [2.0, -0.25, 7.0]])
+    low, high = [-1.0, -0.5, 0.0], [2.0, 1.0, 6.0]
+    q = tf.quantization.quantize(x, low, high, tf.qint8, mode="SCALED", axis=1)
+    assert tf.bitcast(q.output, tf.int8).numpy().tolist() == [[-64, 64, 64], [127, -32, 127]]
+    assert q.output_min.numpy().tolist() == [-2.0157480239868164, -1.0078740119934082,
+                                             -6.047244071960449]
+    back = tf.quantization.dequantize(*q, mode="SCALED", axis=1)
+    assert back.numpy().tolist() == [[-1.0078740119934082, 0.5039370059967041, 3.0236220359802246],
+                                     [2.0, -0.25196850299835205, 6.0]]
+    with pytest.raises(errors.UnimplementedError, match="MIN_FIRST mode is not implemented"):
+        tf.quantization.quantize(x, low, high, tf.qint8, mode="MIN_FIRST", axis=1)
+
+
+def test_quantize_and_dequantize_v3_raw_op_and_kernel_dtypes_are_tfs():
+    x = tf.constant([-3.0, -1.0, -0.55, -0.1, 0.26, 0.5, 1.49, 7.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = tf.raw_ops.QuantizeAndDequantizeV3(input=x, input_min=-1.0, input_max=2.2,
+                                                 num_bits=4)
+    assert out.numpy().tolist() == [
+        -2.5142858028411865, -0.9428571462631226, -0.6285714507102966, -0.0,
+        0.3142857253551483, 0.6285714507102966, 1.571428656578064, 2.200000047683716]
+    assert tape.gradient(out, x).numpy().tolist() == [1.0] * 8  # (passed through everywhere)
+    # TF's CPU has no half or bfloat16 kernel (they computed)
+    with pytest.raises(errors.NotFoundError, match="QuantizeAndDequantizeV4"):
+        Q.quantize_and_dequantize_v2(tf.constant([0.5], tf.float16), tf.constant(-1.0, tf.float16),
+                                     tf.constant(2.0, tf.float16), range_given=True)
+
+
+def test_quantized_concat_moves_inputs_onto_one_range_as_tf():
+    a = Q.quantize([[0.0, 1.0], [2.0, 3.0]], 0.0, 3.0, tf.quint8)
+    b = Q.quantize([[-1.0, 5.0]], -1.0, 5.0, tf.quint8)
+    c = Q.quantize([[0.5, 2.5]], 0.0, 3.0, tf.quint8)
+
+    def joined(*qs, low=None, high=None):
+        out = Q.quantized_concat(0, [q.output for q in qs],
+                                 low or [q.output_min for q in qs],
+                                 high or [q.output_max for q in qs])
+        return (tf.bitcast(out.output, tf.uint8).numpy().tolist(), float(out.output_min),
+                float(out.output_max))
+    assert joined(a, c) == ([[0, 85], [170, 255], [43, 213]], 0.0, 3.0)
+    assert joined(a, b) == ([[43, 86], [128, 171], [0, 255]], -1.0, 5.0)
+    # the output's range holds 0
+    assert joined(a, c, low=[1.0, 1.0], high=[3.0, 4.0]) == (
+        [[64, 106], [149, 191], [96, 224]], 0.0, 4.0)
+    for dim, message in [
+            (2, r"ConcatOp : Expected concatenating dimensions in the range \[0, 2\), but got 2"),
+            (1, r"ConcatOp : Dimensions of inputs should match: shape\[0\] = \[2,2\] vs. "
+                r"shape\[1\] = \[1,2\]")]:
+        with pytest.raises(errors.InvalidArgumentError, match=message):
+            Q.quantized_concat(dim, [a.output, b.output], [0.0, -1.0], [3.0, 5.0])
+    with pytest.raises(errors.NotFoundError, match=r"QuantizedConcat\[T=DT_QINT8\]"):
+        Q.quantized_concat(0, [tf.constant([1], tf.qint8)] * 2, [0.0, 0.0], [1.0, 1.0])
+
+
+def test_quantize_and_dequantize_refuse_what_tf_refuses():
+    for kwargs, message in [
+            (dict(input=[0.5], min_range=3.0, max_range=1.0),
+             "input_max_range must be larger than input_min_range."),
+            (dict(input=[0.5, 1.0], min_range=[0.0, 0.0], max_range=[2.0, 2.0]),
+             "If axis is not specified, min_range must contain a single float element, but it "
+             "contains 2 elements"),
+            (dict(input=tf.constant([0.5], tf.float64), min_range=0.0, max_range=2.0),
+             r"input #0\(zero-based\) was expected to be a float tensor but is a double tensor")]:
+        with pytest.raises(errors.InvalidArgumentError, match=message):
+            Q.quantize(T=tf.quint8, **kwargs)
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of int8"):
+        Q.quantize([0.5], 0.0, 2.0, tf.int8)
+    q = Q.quantize(tf.Variable([0.5, 1.5]), 0.0, 2.0, tf.quint8)
+    assert q.output.numpy().tolist() == [64, 191]
+    assert Q.quantize(tf.zeros([0]), 0.0, 2.0, tf.quint8).output.shape == [0]
+    assert Q.dequantize(*q, dtype=tf.bfloat16).dtype == tf.bfloat16
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'dtype' of half"):
+        Q.dequantize(*q, dtype=tf.float16)
+    with pytest.raises(errors.InvalidArgumentError, match="Value for attr 'T' of float"):
+        Q.dequantize(tf.constant([1.0]), 0.0, 1.0)

@@ -96,6 +96,11 @@ SPECS += [
     OpSpec("DeserializeManySparse", lambda v: tf.io.deserialize_many_sparse(
         tf.io.serialize_many_sparse(tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2])),
         tf.float32).values, [np.array([1.5, -2.0], np.float32)], lambda v: v, grad=_NO_GRAD),
+    OpSpec("DeserializeSparse", lambda v: tf.raw_ops.DeserializeSparse(
+        serialized_sparse=tf.reshape(tf.io.serialize_many_sparse(tf.SparseTensor(
+            [[0, 1], [1, 0]], v, [2, 2])), [1, 2, 3]), dtype=tf.float32),
+           [np.array([1.5, -2.0], np.float32)],
+           lambda v: (np.array([[0, 0, 1], [0, 1, 0]]), v, np.array([1, 2, 2])), grad=_NO_GRAD),
     OpSpec("ParseTensor", lambda x: tf.io.parse_tensor(tf.io.serialize_tensor(x), tf.float32),
            [_VALUES], lambda x: x, grad=_NO_GRAD),
     OpSpec("DecodeRaw", lambda b: tf.io.decode_raw(b, tf.int16),

@@ -111,10 +111,55 @@ SPECS += [
            lambda x: Q.quantize_and_dequantize(x, -1.0, 2.0, num_bits=3),
            [_Y], lambda x: _qdq(x.astype(np.float64), -1.0, 2.0, bits=3).astype(np.float32),
            rtol=1e-5, atol=1e-6, grad=_STE),
+    OpSpec("QuantizeAndDequantizeV3",
+           lambda x: tf.raw_ops.QuantizeAndDequantizeV3(input=x, input_min=-1.0, input_max=2.0,
+                                                        num_bits=3),
+           [_Y], lambda x: _qdq(x.astype(np.float64), -1.0, 2.0, bits=3,
+                                given=True).astype(np.float32),
+           rtol=1e-5, atol=1e-6, grad=_STE),
     OpSpec("QuantizeAndDequantizeV4Grad",
            lambda g, x: tf.raw_ops.QuantizeAndDequantizeV4Grad(
                gradients=g, input=x, input_min=-1.0, input_max=1.0)[0],
            [rand(2, 5, seed=5), _Y],
            lambda g, x: np.where((x >= -1) & (x <= 1), g, 0).astype(np.float32),
            grad="not differentiable here (TF's gradient of it does not apply)"),
+]
+
+
+def _quantized_integers(x):
+    q = tf.quantization.quantize(x, -1.0, 6.0, tf.quint8)
+    return tf.bitcast(q.output, tf.uint8), q.output_min, q.output_max
+
+
+def _round_trip(x):
+    q = tf.quantization.quantize(x, -1.0, 6.0, tf.qint8, mode="SCALED", narrow_range=True)
+    return tf.quantization.dequantize(*q, mode="SCALED", narrow_range=True)
+
+
+_QUANTIZE_X = np.float32([-1.0, 0.0, 0.3, 1.7, 2.2, 6.0, 10.0])
+SPECS += [
+    # (MIN_COMBINED: (x - min) times 255 / (max - min), half up)
+    OpSpec("QuantizeV2", _quantized_integers, [_QUANTIZE_X],
+           lambda x: (np.floor((np.clip(x, -1, 6) + 1) * 255 / 7 + 0.5).astype(np.uint8),
+                      np.float32(-1.0), np.float32(6.0)), grad="TF registers no gradient"),
+    # (SCALED, narrow: 127 / 6 per unit, each way)
+    OpSpec("Dequantize", _round_trip, [_QUANTIZE_X],
+           lambda x: (np.round(np.clip(x, -6, 6) * 127 / 6) * 6 / 127).astype(np.float32),
+           grad="TF registers no gradient"),
+]
+
+
+def _joined(x):
+    a = tf.quantization.quantize(x, 0.0, 3.0, tf.quint8)
+    b = tf.quantization.quantize(x, -1.0, 5.0, tf.quint8)
+    out = tf.quantization.quantized_concat(0, [a.output, b.output], [a.output_min, b.output_min],
+                                           [a.output_max, b.output_max])
+    return tf.bitcast(out.output, tf.uint8), out.output_min, out.output_max
+
+
+SPECS += [
+    # (both onto [-1, 5]: a's integers through their values, b's as they are)
+    OpSpec("QuantizedConcat", _joined, [np.float32([0.0, 3.0])],
+           lambda x: (np.uint8([43, 171, 43, 170]), np.float32(-1.0), np.float32(5.0)),
+           grad="TF registers no gradient"),
 ]

@@ -82,9 +82,8 @@ SPECS = [
     OpSpec("SparseCrossV2", _crossed, [_words("A", "B"), np.array([101, 102], np.int64)],
            lambda a, b: (np.array([[0, 0], [1, 0]]), _words("A_X_101", "B_X_102"),
                          np.array([2, 1])), grad="crosses features"),
-    OpSpec("SparseCrossV2", _hashed, [_words("A", "B"), np.array([101, 102], np.int64)],
-           lambda a, b: np.array([91, 76]),
-           name="SparseCrossV2-hashed", grad="crosses features"),
+    OpSpec("SparseCross", _hashed, [_words("A", "B"), np.array([101, 102], np.int64)],
+           lambda a, b: np.array([91, 76]), grad="crosses features"),
 ]
 
 
@@ -243,4 +242,102 @@ def _softmax_ref(v):
 SPECS += [
     OpSpec("SparseSoftmax", _softmax, [np.array([1.0, 2.0, 3.0, -1.0, 0.5], np.float32)],
            _softmax_ref),
+]
+
+
+_A_AT = [[0, 1], [1, 0], [0, 0]]  # (not in row-major order: TF walks the entries as given)
+_B_AT = [[0, 1], [1, 2]]
+
+
+def _binary(fn, **kwargs):
+    def run(a, b):
+        out = fn(tf.SparseTensor(_A_AT, a, [2, 3]), tf.SparseTensor(_B_AT, b, [2, 3]), **kwargs)
+        return out.indices, out.values
+    return run
+
+
+def _add_grad(g):
+    return tf.raw_ops.SparseAddGrad(backprop_val_grad=g, a_indices=[[0, 1], [1, 0]],
+                                    b_indices=_B_AT, sum_indices=[[0, 1], [1, 0], [1, 2]])
+
+
+_MERGED = np.array([[0, 1], [1, 0], [0, 0], [1, 2]])
+
+
+def _met(fn, a, b):
+    # the merged entries: a[0] meets b[0], the others meet 0
+    return fn(np.array([a[0], a[1], a[2], b[1]]), np.array([b[0], 0, 0, 0], a.dtype))
+_NO_MIN_MAX_GRAD = "TF's gradient is not implemented"
+SPECS += [
+    OpSpec("SparseAdd", _binary(tf.sparse.add, threshold=0.5),
+           [np.array([1.0, 2.0, 3.0], np.float32), np.array([-1.0, 5.0], np.float32)],
+           lambda a, b: (_MERGED[1:], np.array([a[1], a[2], b[1]]))),
+    OpSpec("SparseAddGrad", _add_grad, [np.array([10.0, 20.0, 30.0], np.float32)],
+           lambda g: (g[:2], g[[0, 2]]), grad="TF declares none"),
+    OpSpec("SparseSparseMaximum", _binary(tf.sparse.maximum),
+           [np.array([1.0, 2.0, -3.0], np.float32), np.array([-1.0, 5.0], np.float32)],
+           lambda a, b: (_MERGED, _met(np.maximum, a, b)),
+           grad=_NO_MIN_MAX_GRAD),
+    OpSpec("SparseSparseMinimum", _binary(tf.sparse.minimum),
+           [np.array([1.0, 2.0, -3.0], np.float32), np.array([-1.0, 5.0], np.float32)],
+           lambda a, b: (_MERGED, _met(np.minimum, a, b)),
+           grad=_NO_MIN_MAX_GRAD),
+]
+
+
+_ST_AT = [[0, 1], [1, 2], [1, 0]]
+
+
+def _cwise(fn):
+    def run(values, dense):
+        out = fn(tf.SparseTensor(_ST_AT, values, [2, 3]), dense)
+        return out.values if isinstance(out, tf.SparseTensor) else out
+    return run
+
+
+def _met_dense(values, dense):
+    # the dense operand broadcast to [2, 3], at each entry
+    full = np.broadcast_to(dense, (2, 3))
+    return np.array([full[0, 1], full[1, 2], full[1, 0]])
+
+
+_ST_VALUES = np.array([2.0, -3.0, 0.5], np.float32)
+SPECS += [
+    OpSpec("SparseDenseCwiseAdd",
+           _cwise(lambda st, d: tf.raw_ops.SparseDenseCwiseAdd(
+               sp_indices=st.indices, sp_values=st.values, sp_shape=st.dense_shape, dense=d)),
+           [_ST_VALUES, np.array([[1.5], [-2.0]], np.float32)],
+           lambda v, d: v + _met_dense(v, d), grad="TF's gradient is not implemented"),
+    OpSpec("SparseDenseCwiseMul", _cwise(lambda st, d: st * d),
+           [_ST_VALUES, np.array([[1.5, 2.0, 0.5], [0.25, 3.0, -1.0]], np.float32)],
+           lambda v, d: v * _met_dense(v, d)),
+    OpSpec("SparseDenseCwiseMul", _cwise(lambda st, d: st * d),
+           [_ST_VALUES, np.array([1.5, 2.0, -0.5], np.float32)],
+           lambda v, d: v * _met_dense(v, d), name="SparseDenseCwiseMul-broadcast"),
+    OpSpec("SparseDenseCwiseDiv", _cwise(lambda st, d: st / d),
+           [_ST_VALUES, np.array([[1.5], [-2.0]], np.float32)],
+           lambda v, d: v / _met_dense(v, d)),
+]
+
+
+def _concat(a, b):
+    out = tf.sparse.concat(1, [tf.SparseTensor([[1, 0], [0, 2], [1, 0]], a, [2, 3]),
+                               tf.SparseTensor([[0, 0]], b, [2, 1])])
+    return out.indices, out.values, out.dense_shape
+
+
+SPECS += [
+    OpSpec("SparseConcat", _concat,
+           [np.array([1.0, 2.0, 3.0], np.float32), np.array([4.0], np.float32)],
+           lambda a, b: (np.array([[0, 2], [0, 3], [1, 0], [1, 0]]),
+                         np.array([a[1], b[0], a[0], a[2]]), np.array([2, 4])),
+           grad="TF declares none"),
+]
+
+
+SPECS += [
+    OpSpec("SparseTensorDenseAdd",
+           lambda v, d: tf.sparse.add(tf.SparseTensor([[0, 1], [0, 1], [1, 2]], v, [2, 3]), d),
+           [np.array([1.0, 2.0, 3.0], np.float32), np.ones((2, 3), np.float32)],
+           lambda v, d: d + np.array([[0, v[0] + v[1], 0], [0, 0, v[2]]], np.float32)),
 ]

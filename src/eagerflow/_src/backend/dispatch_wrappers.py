@@ -828,6 +828,17 @@ def _w1b05875288(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w1b0d6a220e(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, min_range, max_range, T, mode=None, round_mode=None, name=None, narrow_range=None, axis=None, ensure_minimum_range=None):
+        try:
+            return _export_fn(input, min_range, max_range, T, mode, round_mode, name, narrow_range, axis, ensure_minimum_range)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'min_range': min_range, 'max_range': max_range, 'T': T, 'mode': mode, 'round_mode': round_mode, 'name': name, 'narrow_range': narrow_range, 'axis': axis, 'ensure_minimum_range': ensure_minimum_range})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w1b5c32f1df(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, block_shape, paddings, name=None):
         try:
@@ -1032,6 +1043,17 @@ def _w20bc86341c(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(input, name, k, padding_value, align)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'name': name, 'k': k, 'padding_value': padding_value, 'align': align})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w20e4a52a94(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, min_range, max_range, mode=None, name=None, axis=None, narrow_range=None, dtype=None):
+        try:
+            return _export_fn(input, min_range, max_range, mode, name, axis, narrow_range, dtype)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'min_range': min_range, 'max_range': max_range, 'mode': mode, 'name': name, 'axis': axis, 'narrow_range': narrow_range, 'dtype': dtype})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -7054,6 +7076,17 @@ def _wcd5c9e067a(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wcd76ed17be(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(concat_dim, values, input_mins, input_maxes, name=None):
+        try:
+            return _export_fn(concat_dim, values, input_mins, input_maxes, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'concat_dim': concat_dim, 'values': values, 'input_mins': input_mins, 'input_maxes': input_maxes, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wce45c7da08(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(tensor, name=None, message=None):
         try:
@@ -8539,6 +8572,17 @@ def _wf820f4fae2(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wf83a3203fb(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, min_range, max_range, T, mode=None, name=None, round_mode=None, narrow_range=None, axis=None, ensure_minimum_range=None):
+        try:
+            return _export_fn(input, min_range, max_range, T, mode, name, round_mode, narrow_range, axis, ensure_minimum_range)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'min_range': min_range, 'max_range': max_range, 'T': T, 'mode': mode, 'name': name, 'round_mode': round_mode, 'narrow_range': narrow_range, 'axis': axis, 'ensure_minimum_range': ensure_minimum_range})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wf95b8b783c(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(op_seed):
         try:
@@ -9082,6 +9126,7 @@ WRAPPERS = {
     'compat.v1.placeholder': _w1170bb140a,
     'compat.v1.placeholder_with_default': _wf672072809,
     'compat.v1.py_func': _wc4a3fc147b,
+    'compat.v1.quantize_v2': _wf83a3203fb,
     'compat.v1.ragged.constant_value': _w8c92f3feb3,
     'compat.v1.ragged.placeholder': _we39eaf2313,
     'compat.v1.random.stateless_multinomial': _wd4f19dacda,
@@ -9905,14 +9950,17 @@ WRAPPERS = {
     'python.framework.convert_to_constants.convert_variables_to_constants_v2': _w9a97425a8f,
     'python.framework.convert_to_constants.convert_variables_to_constants_v2_as_graph': _w9a97425a8f,
     'python.util.deprecation.silence': _w41eb21e7b8,
+    'quantization.dequantize': _w20e4a52a94,
     'quantization.fake_quant_with_min_max_args': _wf9b16ad461,
     'quantization.fake_quant_with_min_max_args_gradient': _w88d5bd313e,
     'quantization.fake_quant_with_min_max_vars': _w2c0ad35b3c,
     'quantization.fake_quant_with_min_max_vars_gradient': _wdb0c835b02,
     'quantization.fake_quant_with_min_max_vars_per_channel': _w2c0ad35b3c,
     'quantization.fake_quant_with_min_max_vars_per_channel_gradient': _wdb0c835b02,
+    'quantization.quantize': _w1b0d6a220e,
     'quantization.quantize_and_dequantize': _w8b5a0e7015,
     'quantization.quantize_and_dequantize_v2': _w8b5a0e7015,
+    'quantization.quantized_concat': _wcd76ed17be,
     'ragged.boolean_mask': _wbd1934ace7,
     'ragged.constant': _wc096ff0675,
     'ragged.cross': _w4b3ab4e2cf,

@@ -223,6 +223,9 @@ def _counts(op, arrays, attrs):
     counts = []
     if form is not None and form.number:
         counts.append((form.number, len(arrays)))
+    elif form is not None and form.rewrite is not None and "N" in form.ignored:
+        # an N the form's rewrite counts (the pairs of a DynamicStitch, SparseConcat's inputs)
+        counts.append(("N", form.rewrite(dict(attrs), arrays)["N"]))
     if form is not None and form.types:
         for attr, source in form.types.items():  # ``"*<i>"``: the inputs' dtypes from i on
             if isinstance(source, str) and source.startswith("*") and attr not in attrs:

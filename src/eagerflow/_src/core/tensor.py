@@ -100,8 +100,17 @@ class Reference:
         return f"<Reference wrapping {self._wrapped!r}>"
 
 
+def _plain(data):
+    """`data` as NumPy shows a tensor's value: a quantized one's (held in a one-field record
+    dtype, ``[("qint8", "i1")]``) as its integers, as TF's ``numpy()`` gives them."""
+    if data.dtype.names is not None and len(data.dtype.names) == 1:
+        return data.view(data.dtype[0])
+    return data
+
+
 def _numpy_text(value, is_repr):
     """How TensorFlow prints tensor values: NumPy's text, on its own lines when multi-line."""
+    value = _plain(value)
     if value.ndim == 0:
         text = repr(value.item()) if is_repr else str(value[()])
     else:
@@ -169,7 +178,7 @@ class EagerTensor(Tensor):
     # -- values -----------------------------------------------------------
     def numpy(self):
         """The value as a NumPy array (a copy), or a NumPy scalar for 0-d tensors."""
-        data = backend.to_host(self._data)
+        data = _plain(backend.to_host(self._data))
         if data.ndim == 0:
             if self._data.dtype is _dtypes.resource:  # (a table's or a mutex's handle)
                 raise _errors.InvalidArgumentError(
@@ -178,7 +187,7 @@ class EagerTensor(Tensor):
         return data.copy()
 
     def __array__(self, dtype=None, copy=None):
-        data = np.asarray(backend.to_host(self._data))
+        data = _plain(np.asarray(backend.to_host(self._data)))
         if dtype is not None and data.dtype != dtype:
             return data.astype(dtype)
         if copy:

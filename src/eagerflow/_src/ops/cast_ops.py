@@ -18,7 +18,7 @@ from eagerflow._src.core.registry import (
     attr_dtype_error, kernel_type_name, register, register_gradient, same_shape, takes_narrow)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
+from eagerflow._src.core.registry import PER_ELEMENT, QUANTIZED, batching_rules
 from eagerflow._src.ops import late, shape_rules
 from eagerflow._src.ops.wrappers import as_tensor, sparse_values
 
@@ -329,7 +329,7 @@ batching_rules.assign(PER_ELEMENT, _ENSURE_SHAPE, _IDENTITY_N)
 
 _BITCAST_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int64, _d.int32,
                   _d.uint8, _d.uint16, _d.uint32, _d.uint64, _d.int8, _d.int16, _d.complex64,
-                  _d.complex128)
+                  _d.complex128, _d.qint8, _d.quint8, _d.qint16, _d.quint16, _d.qint32)
 
 
 def _bitcast_kernel(xp, x, type):
@@ -366,6 +366,7 @@ def _bitcast_rule(x, type, **_):
 
 
 _BITCAST = register("Bitcast", _bitcast_kernel, _bitcast_rule, dtypes=_BITCAST_TYPES)
+takes_narrow(QUANTIZED, _BITCAST)  # (its kernel views quantized integers too, as TF's)
 batching_rules.assign(PER_ELEMENT, _BITCAST)
 
 

@@ -300,6 +300,42 @@ def _deserialize_many_sparse(xp, serialized, dtype):
             out_values.astype(object) if dtype == _d.string else out_values, out_shape)
 
 
+def _deserialize_sparse(xp, serialized, dtype):
+    """The kernel of op DeserializeSparse: a ``[..., 3]`` array of serialized sparse tensors
+    as one SparseTensor, its leading dims the batch's (a ``[3]`` one: the tensor itself), each
+    tensor's entries in their order, its other dims the largest of theirs."""
+    from eagerflow._src.core.protos import framework  # noqa: PLC0415 (protobuf)
+    from eagerflow._src.core.protos.tensors import tensor_from_proto  # noqa: PLC0415
+    from eagerflow._src.core.registry import kernel_type_name  # noqa: PLC0415
+    text = errors.shape_text(serialized.shape)
+    if serialized.ndim == 0:
+        raise _invalid(f"Serialized sparse should have non-zero rank {text}")
+    if serialized.shape[-1] != 3:
+        raise _invalid(f"Serialized sparse should have 3 as the last dimension {text}")
+    batch = serialized.shape[:-1]
+    if serialized.size == 0:
+        raise _invalid(f"Serialized sparse should have at least 1 serialized tensor, but has a "
+                       f"zero dimension {text}")
+    try:
+        for item in serialized.reshape(-1):
+            framework.TensorProto.FromString(item)
+    except Exception:  # noqa: BLE001 (protobuf's DecodeError)
+        raise _invalid("Could not parse serialized proto") from None
+    if not batch:
+        indices, values, shape = (tensor_from_proto(framework.TensorProto.FromString(b))
+                                  for b in serialized)
+        if _d.as_dtype(values.dtype) != dtype:
+            raise _invalid(f"Requested SparseTensor of type {kernel_type_name(dtype)} but "
+                           f"SparseTensor[0].values.dtype() == "
+                           f"{kernel_type_name(_d.as_dtype(values.dtype))}")
+        return (indices.astype(np.int64).reshape(-1, len(shape)), values.reshape(-1),
+                shape.astype(np.int64))
+    indices, values, shape = _deserialize_many_sparse(xp, serialized.reshape(-1, 3), dtype)
+    at = np.stack(np.unravel_index(indices[:, 0], batch), 1).reshape(-1, len(batch))
+    return (np.concatenate([at, indices[:, 1:]], 1).astype(np.int64), values,
+            np.concatenate([np.array(batch, np.int64), shape[1:]]))
+
+
 _SERIALIZE_SPARSE = register("SerializeSparse", _serialize_sparse,
                              lambda i, v, s, **_: (TensorShape([3]), _d.string), tied=(),
                              not_differentiable=_NO_GRAD)
@@ -318,8 +354,16 @@ _DESERIALIZE_MANY_SPARSE = register(
 tf_args[_DESERIALIZE_MANY_SPARSE] = ("serialized_sparse",)
 tf_nodes[_DESERIALIZE_MANY_SPARSE] = NodeForm(
     types={}, outputs=("sparse_indices", "sparse_values", "sparse_shape"))
+_DESERIALIZE_SPARSE = register(
+    "DeserializeSparse", _deserialize_sparse,
+    lambda s, dtype: [(TensorShape([None, None]), _d.int64), (TensorShape([None]), dtype),
+                      (TensorShape([None]), _d.int64)],
+    multi=True, dtypes=(_d.string,), not_differentiable=_NO_GRAD)
+tf_args[_DESERIALIZE_SPARSE] = ("serialized_sparse",)
+tf_nodes[_DESERIALIZE_SPARSE] = NodeForm(
+    types={"Tserialized": 0}, outputs=("sparse_indices", "sparse_values", "sparse_shape"))
 batching_rules.assign(PER_ELEMENT, _SERIALIZE_SPARSE, _SERIALIZE_MANY_SPARSE,
-                      _DESERIALIZE_MANY_SPARSE)
+                      _DESERIALIZE_MANY_SPARSE, _DESERIALIZE_SPARSE)
 
 
 def _sparse_parts(sp_input):

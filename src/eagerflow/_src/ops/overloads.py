@@ -24,6 +24,7 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import (
     bitwise_ops, cast_ops, linalg_ops, math_ops, slicing, variable_ops)
 from eagerflow._src.ops.shape_rules import broadcast_shapes
+from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands, reflected
 
 
@@ -61,6 +62,8 @@ _mul = _named(math_ops.multiply, "mul")
 
 def _multiply(x, y):
     """`*`: bool tensors multiply as int32 (any other operand too), giving bools back."""
+    if isinstance(y, SparseTensor):  # `dense * st`: the product at st's entries, as TF's
+        return y * x
     # (by its scalar type: an unpickled array's dtype is an equal but other instance)
     if type(x) is EagerTensor and x._data.dtype.type is not np.bool_:  # the hot case
         return _mul(x, y)

@@ -12,16 +12,18 @@ All arithmetic is float32, as TF's kernels do it.
 >>> tf.quantization.fake_quant_with_min_max_args([-0.1, 0.26, 2.0], -1.0, 1.5)
 <tf.Tensor: shape=(3,), dtype=float32, numpy=array([-0.09803922,  0.2647059 ,  1.5       ], dtype=float32)>
 """
+import collections
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, \
-    register_gradient
+from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching_rules, \
+    no_kernel_error, register, register_gradient
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import shape_rules as rules
 
@@ -422,18 +424,37 @@ def _qdq_grad_rule(gradients, input, input_min, input_max, axis=-1):
             (input_max.shape, input.dtype)]
 
 
+def _qdq_v3_kernel(xp, input, input_min, input_max, num_bits, signed_input=True,
+                   range_given=True, narrow_range=False, axis=-1):
+    """The kernel of QuantizeAndDequantizeV3: V2's, its bit count an input (rounding half to
+    even)."""
+    if np.ndim(num_bits) != 0:
+        raise _invalid(f"Shape must be rank 0 but is rank {np.ndim(num_bits)}")
+    return _qdq_kernel(xp, input, input_min, input_max, signed_input, int(num_bits),
+                       range_given, "HALF_TO_EVEN", narrow_range, axis)
+
+
+_QDQ_KERNELS = (_d.float64, _d.float32)  # (TF's CPU has none for half and bfloat16)
 _QDQ = {version: register(f"QuantizeAndDequantize{version}", _qdq_kernel, _qdq_rule,
-                          tied=(0, 1, 2), dtypes=_QDQ_TYPES)
+                          tied=(0, 1, 2), dtypes=_QDQ_TYPES, kernels=_QDQ_KERNELS)
         for version in ("V2", "V4")}
+_QDQ["V3"] = register("QuantizeAndDequantizeV3", _qdq_v3_kernel, _qdq_rule, tied=(0, 1, 2),
+                      dtypes=_QDQ_TYPES, kernels=_QDQ_KERNELS)
 _QDQ_GRAD = register("QuantizeAndDequantizeV4Grad", _qdq_grad_kernel, _qdq_grad_rule,
-                     multi=True, tied=(0, 1, 2, 3), dtypes=_QDQ_TYPES,
+                     multi=True, tied=(0, 1, 2, 3), dtypes=_QDQ_TYPES, kernels=_QDQ_KERNELS,
                      not_differentiable="TF's gradient of it does not apply")
 for _op in (*_QDQ.values(), _QDQ_GRAD):
     tf_nodes[_op] = NodeForm(outputs=("output",) if _op is not _QDQ_GRAD else (
         "input_backprop", "input_min_backprop", "input_max_backprop"))
-    tf_args[_op] = ("input", "input_min", "input_max") if _op is not _QDQ_GRAD else (
-        "gradients", "input", "input_min", "input_max")
+    tf_args[_op] = (("gradients", "input", "input_min", "input_max") if _op is _QDQ_GRAD else
+                    ("input", "input_min", "input_max", "num_bits") if _op is _QDQ["V3"] else
+                    ("input", "input_min", "input_max"))
 batching_rules.assign(PER_ELEMENT, *_QDQ.values(), _QDQ_GRAD)
+
+
+@register_gradient("QuantizeAndDequantizeV3")
+def _qdq_v3_grad(op, dy):
+    return dy, None, None, None
 
 
 @register_gradient("QuantizeAndDequantizeV2")
@@ -495,3 +516,351 @@ def quantize_and_dequantize(input, input_min, input_max, signed_input=True, num_
     """
     return _qdq("V2", input, input_min, input_max, signed_input, num_bits, range_given,
                 round_mode, name, narrow_range, axis)
+
+
+# -- QuantizeV2, Dequantize: float32 tensors to quantized integers and back ------------------------
+#
+# The range is first widened to hold 0 (and to at least `ensure_minimum_range` times its larger
+# magnitude, 1 at least). MIN_COMBINED spreads [min, max] over all the integers of T; MIN_FIRST
+# rounds x and min onto a grid of 2**bits steps apart and subtracts; SCALED scales by one factor
+# keeping 0 at 0 (the range then one the integers span). As on TF's CPU, 8-bit SCALED with
+# HALF_TO_EVEN and MIN_FIRST to quint8 without `narrow_range` or an axis take oneDNN's kernels:
+# the former's signed range symmetric, the latter rounding x and -min times the scale at once.
+# Arithmetic is float32 as TF's kernels do it; out-of-range casts wrap as C++'s do on x86.
+
+_QUANTIZED = (_d.qint8, _d.quint8, _d.qint32, _d.qint16, _d.quint16)
+_MODES = ("MIN_COMBINED", "MIN_FIRST", "SCALED")
+_ROUND_MODES = ("HALF_AWAY_FROM_ZERO", "HALF_TO_EVEN")
+
+
+def _integers(T):
+    """The integer dtype quantized dtype `T` holds, and its lowest and highest values."""
+    base = T.as_numpy_dtype[0]
+    info = np.iinfo(base)
+    return base, int(info.min), int(info.max)
+
+
+def _per_channel(value, rank, axis):
+    """Range `value` (a vector along `axis`, or a scalar) shaped to broadcast to the input."""
+    value = np.asarray(value, _F32)
+    if axis == -1:
+        return value.reshape(())
+    shape = [1] * rank
+    shape[axis] = -1
+    return value.reshape(shape)
+
+
+def _to_integers(values, base):
+    with np.errstate(invalid="ignore", over="ignore"):  # (C++'s cast: out of range, the lowest)
+        wide = values.astype(np.int64) if base.itemsize < 8 else values.astype(base)
+    if base.itemsize >= 4:
+        too_far = ~np.isfinite(values) | (values >= 2.0 ** (8 * base.itemsize - 1)) | (
+            values < -(2.0 ** (8 * base.itemsize - 1)))
+        wide = np.where(too_far, np.iinfo(base).min if base.kind == "i" else 0, wide)
+    return wide.astype(base)
+
+
+def _round(values, round_mode):
+    if round_mode == "HALF_TO_EVEN":
+        return np.rint(values)
+    return np.sign(values) * np.floor(np.abs(values) + _F32(0.5))
+
+
+def _quantize_v2(xp, input, min_range, max_range, T, mode="MIN_COMBINED",
+                 round_mode="HALF_AWAY_FROM_ZERO", narrow_range=False, axis=-1,
+                 ensure_minimum_range=0.01):
+    if round_mode == "HALF_TO_EVEN" and mode != "SCALED":
+        raise _invalid(f"Round mode 'HALF_TO_EVEN' only supported for mode 'SCALED', but mode "
+                       f"is '{mode}'.")
+    if mode == "MIN_FIRST" and axis != -1:
+        raise errors.UnimplementedError(
+            None, None, "MIN_FIRST mode is not implemented for Quantize with axis != -1.")
+    x = np.asarray(input, _F32)
+    low_in, high_in = np.asarray(min_range, _F32), np.asarray(max_range, _F32)
+    if axis != -1 and (low_in.ndim != 1 or x.ndim <= axis or low_in.size != x.shape[axis]):
+        raise _invalid(f"min_range and max_range must be vectors of the size of input "
+                       f"dimension {axis}")
+    for name, value in (("min_range", low_in), ("max_range", high_in)):
+        if axis == -1 and value.size != 1:
+            raise _invalid(f"If axis is not specified, {name} must contain a single float "
+                           f"element, but it contains {value.size} elements")
+    if (high_in < low_in).any():
+        raise _invalid("input_max_range must be larger than input_min_range.")
+    low, high = _per_channel(low_in, x.ndim, axis), _per_channel(high_in, x.ndim, axis)
+    base, lowest, highest = _integers(T)
+    low = np.minimum(_F32(0), low)
+    epsilon = np.maximum(_F32(1), np.maximum(np.abs(low), np.abs(high))) * _F32(
+        ensure_minimum_range)
+    high = np.maximum(_F32(0), np.maximum(high, low + epsilon))
+    one_dnn = axis == -1 and not narrow_range and base.itemsize == 1
+    signed = lowest < 0
+    if mode == "MIN_COMBINED":
+        scale = _F32(float(highest) - float(lowest)) / (high - low)
+        shifted = (np.clip(x, low, high) - low) * scale
+        q = (_round(shifted - _F32((highest - lowest + 1) / 2), round_mode) if signed
+             else np.floor(shifted + _F32(0.5)))
+    elif mode == "MIN_FIRST" and one_dnn and T == _d.quint8:
+        scale = _F32(highest) / (high - low)
+        q = np.rint(np.clip(x, low, high) * scale - low * scale)
+    elif mode == "MIN_FIRST":
+        q = _integers_of(np.broadcast_to(x, x.shape), low.item(), high.item(), base)
+    else:  # SCALED
+        least = lowest + (1 if narrow_range or one_dnn and round_mode == "HALF_TO_EVEN"
+                          and signed else 0)
+        big = np.finfo(_F32).max
+        with np.errstate(divide="ignore", invalid="ignore"):
+            from_low = np.where(least * low > 0, _F32(least) / low, big)
+            from_high = np.where(highest * high > 0, _F32(highest) / high, big)
+        scale = np.minimum(from_low, from_high).astype(_F32)
+        low, high = _F32(least) / scale, _F32(highest) / scale
+        q = _round(np.clip(x, low, high) * scale, round_mode)
+    q = _to_integers(q.astype(_F32), base)
+    return (q.view(T.as_numpy_dtype), np.asarray(low, _F32).reshape(low_in.shape),
+            np.asarray(high, _F32).reshape(high_in.shape))
+
+
+def _dequantize(xp, input, min_range, max_range, mode="MIN_COMBINED", narrow_range=False,
+                axis=-1, dtype=_d.float32):
+    base = input.dtype[0]
+    q = input.view(base).astype(_F32)
+    info = np.iinfo(base)
+    lowest, highest = int(info.min), int(info.max)
+    low = _per_channel(min_range, q.ndim, axis)
+    high = _per_channel(max_range, q.ndim, axis)
+    if mode == "MIN_COMBINED":
+        scale = (high - low) / _F32(float(highest) - float(lowest))
+        out = ((q + _F32((highest - lowest + 1) / 2)) * scale + low if lowest < 0
+               else q * scale + low)
+    elif mode == "MIN_FIRST":
+        out = _real_values(input.view(base), low.item(), high.item(), base)
+    else:  # SCALED
+        least = lowest + (1 if narrow_range else 0)
+        scale = (high / _F32(highest) if lowest == 0 else
+                 np.maximum(low / _F32(least), high / _F32(highest)))
+        out = q * scale
+    return out.astype(_F32).astype(dtype.as_numpy_dtype)
+
+
+def _quantize_rule(input, min_range, max_range, T, **_):
+    return [(input.shape, T), (min_range.shape, _d.float32), (max_range.shape, _d.float32)]
+
+
+_QuantizeV2 = collections.namedtuple("QuantizeV2", ["output", "output_min", "output_max"])
+_QUANTIZE_V2 = register("QuantizeV2", _quantize_v2, _quantize_rule, multi=True, tied=(0,),
+                        dtypes=(_d.float32,), input_names=("input",))
+tf_nodes[_QUANTIZE_V2] = NodeForm(types={}, outputs=("output", "output_min", "output_max"))
+tf_args[_QUANTIZE_V2] = ("input", "min_range", "max_range")
+_DEQUANTIZE = register("Dequantize", _dequantize,
+                       lambda input, low, high, dtype=_d.float32, **_: (input.shape, dtype),
+                       tied=())
+tf_nodes[_DEQUANTIZE] = NodeForm(types={"T": 0})
+tf_args[_DEQUANTIZE] = ("input", "min_range", "max_range")
+batching_rules.assign(PER_ELEMENT, _QUANTIZE_V2, _DEQUANTIZE)
+
+
+def _no_gradient(op, *grads):
+    # TF registers no gradient for them: differentiating through one is its LookupError
+    raise LookupError(f"gradient registry has no entry for: {op.type}")
+
+
+register_gradient("QuantizeV2")(_no_gradient)
+register_gradient("Dequantize")(_no_gradient)
+
+
+def _axis(x, axis):
+    if axis is None:
+        return -1
+    if axis < 0:
+        if x.shape.rank is None:
+            raise ValueError("input should have known rank to use negative axis.")
+        axis %= x.shape.rank
+    return int(axis)
+
+
+def _checked_mode(op_name, attr, value, allowed):
+    if value not in allowed:
+        listed = ", ".join(f'"{v}"' for v in allowed)
+        raise errors.before_kernel(errors.InvalidArgumentError(
+            None, op_name, f"Value for attr '{attr}' of \"{value}\" is not in the list of "
+            f"allowed values: {listed}\n\t; NodeDef: {{{{node {op_name}}}}}; "
+            f"Op<name={op_name}> [Op:{op_name}]"))
+    return value
+
+
+@export("quantization.quantize", "compat.v1.quantize")
+def quantize(input, min_range, max_range, T, mode="MIN_COMBINED",
+             round_mode="HALF_AWAY_FROM_ZERO", name=None, narrow_range=False, axis=None,
+             ensure_minimum_range=0.01):
+    """`input` (float32) as integers of quantized dtype `T` over [min_range, max_range] (per
+    slice along `axis` when given), by `mode`: the quantized tensor and the range it spans.
+
+    >>> q = tf.quantization.quantize([0.0, 1.0, 2.0], 0.0, 2.0, tf.quint8)
+    >>> q.output.numpy(), float(q.output_max)
+    (array([  0, 128, 255], dtype=uint8), 2.0)
+    """
+    # (a tensor keeps its dtype, which must be float32: TF's error names it)
+    x = convert_to_tensor(input) if is_tensor_like(input) else convert_to_tensor(input,
+                                                                               _d.float32)
+    T = _d.as_dtype(T)
+    attrs = {"T": T, "mode": _checked_mode("QuantizeV2", "mode", mode, _MODES),
+             "round_mode": _checked_mode("QuantizeV2", "round_mode", round_mode, _ROUND_MODES),
+             "narrow_range": bool(narrow_range), "axis": _axis(x, axis),
+             "ensure_minimum_range": float(ensure_minimum_range)}
+    if T not in _QUANTIZED:
+        raise attr_dtype_error("QuantizeV2", "T", T, _QUANTIZED, param="T")
+    return _QuantizeV2(*dispatch(_QUANTIZE_V2, (x, convert_to_tensor(min_range, _d.float32),
+                                                convert_to_tensor(max_range, _d.float32)),
+                                 attrs, name))
+
+
+@export("compat.v1.quantize_v2")
+def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED", name=None,
+                round_mode="HALF_AWAY_FROM_ZERO", narrow_range=False, axis=None,
+                ensure_minimum_range=0.01):
+    """TF 1's `quantize`, its `name` before `round_mode`."""
+    return quantize(input, min_range, max_range, T, mode, round_mode, name, narrow_range,
+                    axis, ensure_minimum_range)
+
+
+@export("quantization.dequantize", "compat.v1.dequantize")
+def dequantize(input, min_range, max_range, mode="MIN_COMBINED", name=None, axis=None,
+               narrow_range=False, dtype=_d.float32):
+    """Quantized `input` back to floats (`dtype`: float32 or bfloat16) over [min_range,
+    max_range], as `quantize` made it in `mode`.
+
+    >>> q = tf.quantization.quantize([0.0, 1.0, 2.0], 0.0, 2.0, tf.quint8)
+    >>> tf.quantization.dequantize(*q).numpy()
+    array([0.       , 1.0039216, 2.       ], dtype=float32)
+    """
+    x = convert_to_tensor(input)
+    if x.dtype not in _QUANTIZED:
+        raise attr_dtype_error("Dequantize", "T", x.dtype, _QUANTIZED, param="input")
+    if _d.as_dtype(dtype) not in (_d.bfloat16, _d.float32):
+        raise attr_dtype_error("Dequantize", "dtype", _d.as_dtype(dtype),
+                               (_d.bfloat16, _d.float32), param="dtype")
+    attrs = {"mode": _checked_mode("Dequantize", "mode", mode, _MODES),
+             "narrow_range": bool(narrow_range), "axis": _axis(x, axis),
+             "dtype": _d.as_dtype(dtype)}
+    return dispatch(_DEQUANTIZE, (x, convert_to_tensor(min_range, _d.float32),
+                                  convert_to_tensor(max_range, _d.float32)), attrs, name)
+
+
+# -- QuantizedConcat: quantized tensors joined, each moved onto one range ------------------------
+
+def _real_values(q, low, high, base):
+    """TF's QuantizedToFloat of integers `q` over [low, high]: q times the step ``(high -
+    low) / (2**bits - 1)`` plus one offset (low rounded to a multiple of the step, less the
+    lowest integer's share), both float32 as TF's kernel adds them."""
+    low, high = float(low), float(high)
+    if low == high:
+        return np.full(q.shape, low, _F32)
+    steps = float(1 << (8 * base.itemsize))
+    step = (high - low) * (steps / (steps - 1.0)) / steps
+    low_rounded = np.round(low / float(_F32(step))) * float(_F32(step))
+    offset = _F32(low_rounded - np.iinfo(base).min * step)
+    return q.astype(_F32) * _F32(step) + offset
+
+
+def _integers_of(values, low, high, base):
+    """TF's FloatToQuantized of float32 `values` onto [low, high], in float32 as TF's kernels:
+    x and low times ``(2**bits - 1) / (high - low)`` rounded (half away from 0) apart, clamped
+    to the integers (qint32's to +-2.1474835e9, which float32 holds and int32 too)."""
+    info = np.iinfo(base)
+    low, high = _F32(low), _F32(high)
+    steps = float(1 << (8 * base.itemsize))
+    scale = _F32(0.0 if low == high else (steps - 1.0) / (float(high) - float(low)))
+    q = (_round(values.astype(_F32) * scale, "") - _round(low * scale, "") + _F32(info.min))
+    q = np.clip(q, max(_F32(info.min), _F32(-2.147483648e9)),
+                min(_F32(info.max), _F32(2.147483520e9)))
+    return q.astype(np.int64).astype(base)
+
+
+def _quantized_concat(xp, concat_dim, *parts):
+    n = len(parts) // 3
+    if n < 2:
+        raise _invalid(f"Value for attr 'N' of {n} must be at least minimum 2")
+    values, lows, highs = parts[:n], parts[n:2 * n], parts[2 * n:]
+    T = _d.from_numpy(values[0].dtype)
+    if T not in (_d.qint32, _d.quint8):
+        raise no_kernel_error("QuantizedConcat", {"T": T}, (_d.qint32, _d.quint8))
+    dim, rank = int(concat_dim), values[0].ndim
+    if not 0 <= dim < rank:
+        raise _invalid(f"ConcatOp : Expected concatenating dimensions in the range [0, {rank}), "
+                       f"but got {dim}")
+    text = errors.shape_text
+    for i, v in enumerate(values[1:], 1):
+        if v.ndim != rank:
+            raise _invalid(f"ConcatOp : Ranks of all input tensors should match: shape[0] = "
+                           f"{text(values[0].shape)} vs. shape[{i}] = {text(v.shape)}")
+        if any(a != b for d, (a, b) in enumerate(zip(values[0].shape, v.shape)) if d != dim):
+            raise _invalid(f"ConcatOp : Dimensions of inputs should match: shape[0] = "
+                           f"{text(values[0].shape)} vs. shape[{i}] = {text(v.shape)}")
+    base = T.as_numpy_dtype[0]
+    lows = [_F32(np.reshape(v, -1)[0]) for v in lows]
+    highs = [_F32(np.reshape(v, -1)[0]) for v in highs]
+    low, high = min(_F32(0), min(lows)), max(highs)
+    if np.iinfo(base).min < 0:  # signed: a range symmetric about 0
+        high = max(abs(low), abs(high))
+        low = -high
+    pieces = []
+    for v, a, b in zip(values, lows, highs):
+        q = v.view(base)
+        if a != low or b != high:  # moved onto the output's range through its real values
+            q = _integers_of(_real_values(q, a, b, base), low, high, base)
+        pieces.append(q)
+    return (np.concatenate(pieces, dim).view(T.as_numpy_dtype), np.array(low, _F32),
+            np.array(high, _F32))
+
+
+def _quantized_concat_rule(concat_dim, *parts):
+    n = len(parts) // 3
+    values = parts[:n]
+    dim = rules.known_value(concat_dim)
+    shapes = [v.shape for v in values]
+    if dim is None or any(s.rank is None for s in shapes):
+        shape = TensorShape(None) if all(s.rank is None for s in shapes) else \
+            TensorShape([None] * next(s.rank for s in shapes if s.rank is not None))
+    else:
+        dim = int(dim)
+        dims = [None if any(s[d] is None for s in shapes) else
+                (sum(s[d] for s in shapes) if d == dim else shapes[0][d])
+                for d in range(shapes[0].rank)]
+        shape = TensorShape(dims)
+    scalar = TensorShape([])
+    return [(shape, values[0].dtype), (scalar, _d.float32), (scalar, _d.float32)]
+
+
+_QuantizedConcat = collections.namedtuple("QuantizedConcat",
+                                          ["output", "output_min", "output_max"])
+_QUANTIZED_CONCAT = register("QuantizedConcat", _quantized_concat, _quantized_concat_rule,
+                             multi=True, tied=())
+# TF's N counts the inputs (values, then as many mins and maxes), T is the values' dtype
+tf_nodes[_QUANTIZED_CONCAT] = NodeForm(
+    types={}, ignored=("N", "T"),
+    rewrite=lambda attrs, inputs: {**attrs, "N": (len(inputs) - 1) // 3,
+                                   "T": inputs[1].dtype},
+    outputs=("output", "output_min", "output_max"))
+tf_args[_QUANTIZED_CONCAT] = ("concat_dim", "*values", "*input_mins", "*input_maxes")
+batching_rules.assign(PER_ELEMENT, _QUANTIZED_CONCAT)
+register_gradient("QuantizedConcat")(_no_gradient)
+
+
+@export("quantization.quantized_concat", "compat.v1.quantized_concat")
+def quantized_concat(concat_dim, values, input_mins, input_maxes, name=None):
+    """Quantized tensors (quint8 or qint32) `values` joined along `concat_dim`, each given
+    over its range (`input_mins`, `input_maxes`): those of other ranges than the output's
+    (all the inputs' with 0, symmetric for qint32) are quantized again onto it.
+
+    >>> a = tf.quantization.quantize([0.0, 3.0], 0.0, 3.0, tf.quint8)
+    >>> b = tf.quantization.quantize([-1.0, 5.0], -1.0, 5.0, tf.quint8)
+    >>> out = tf.quantization.quantized_concat(0, [a.output, b.output], [a.output_min,
+    ...     b.output_min], [a.output_max, b.output_max])
+    >>> tf.bitcast(out.output, tf.uint8).numpy(), float(out.output_min)
+    (array([ 43, 171,   0, 255], dtype=uint8), -1.0)
+    """
+    values = [convert_to_tensor(v) for v in values]
+    lows = [convert_to_tensor(v, _d.float32) for v in input_mins]
+    highs = [convert_to_tensor(v, _d.float32) for v in input_maxes]
+    return _QuantizedConcat(*dispatch(
+        _QUANTIZED_CONCAT, [convert_to_tensor(concat_dim, _d.int32), *values, *lows, *highs],
+        {}, name))

@@ -4,8 +4,10 @@ Most are compositions of dense ops on the three component tensors (indices,
 values, dense_shape), so they run eagerly and in functions alike and their
 gradients with respect to the values (and dense operands) follow from those
 ops. A position is linearized in row-major order (``sum(index * strides)``)
-wherever indices must be compared, sorted or regrouped. Crossing features
-(`cross`, `cross_hashed`) is a kernel of its own, as in TF.
+wherever indices must be compared, sorted or regrouped. Where TF's kernels give
+results the composition would not (entries merged or reordered as TF walks them,
+TF's errors), the op is a kernel of its own, as in TF: SparseAdd,
+SparseSparseMaximum/Minimum, SparseReorder, SparseSlice, crossing features.
 
 >>> st = tf.sparse.SparseTensor([[0, 1], [1, 0]], [2.0, 3.0], [2, 2])
 >>> tf.sparse.reduce_sum(st, axis=1).numpy()
@@ -261,25 +263,17 @@ def to_indicator(sp_input, vocab_size, name=None):
                                  shape), default_value=False, validate_indices=False)
 
 
-def _merge_duplicates(indices, values, shape, counted=False):
-    """Entries with equal indices summed, sorted row-major (and, if `counted`, how many
-    entries each sum has)."""
-    linear = _linear(indices, shape)
-    order = reduction_ops.argsort(linear, stable=True)
-    unique, segment = reduction_ops.unique(array_ops.gather(linear, order), out_idx=_I64)
-    size = array_ops.size(unique, out_type=_I64)
-    summed = reduction_ops.unsorted_segment_sum(array_ops.gather(values, order), segment, size)
-    if counted:
-        return _unravel(unique, shape), summed, reduction_ops.unsorted_segment_sum(
-            array_ops.ones_like(segment), segment, size)
-    return _unravel(unique, shape), summed
-
-
 @export("sparse.add")
 def add(a, b, threshold=0, name=None):
     """`a + b`: two SparseTensors give a SparseTensor (entries summed where both have one;
     sums of magnitude below `threshold` dropped), a SparseTensor and a dense tensor a dense
-    tensor."""
+    tensor.
+
+    >>> a = tf.sparse.SparseTensor([[0, 1], [1, 0]], [1.0, 2.0], [2, 2])
+    >>> b = tf.sparse.SparseTensor([[0, 1], [1, 1]], [-1.0, 5.0], [2, 2])
+    >>> tf.sparse.add(a, b, threshold=0.5).values.numpy()
+    array([2., 5.], dtype=float32)
+    """
     if not isinstance(a, SparseTensor) and not isinstance(b, SparseTensor):
         raise TypeError("At least one input should be SparseTensor; do you mean to use "
                         "tf.add?")
@@ -288,56 +282,144 @@ def add(a, b, threshold=0, name=None):
         if isinstance(dense, Tensor):
             _check_values_type("SparseTensorDenseAdd", 3, "b", sp.dtype, dense.dtype)
         dense = convert_to_tensor(dense, sp.dtype)
-        return array_ops.tensor_scatter_nd_add(dense, sp.indices, sp.values)
+        return dispatch(_SPARSE_TENSOR_DENSE_ADD, (sp.indices, sp.values, sp.dense_shape, dense),
+                        {}, name)
     _check_values_type("SparseAdd", 4, "b_values", a.dtype, b.dtype)
     _check_same_shape(a, b)
-    shape = a.dense_shape
-    parts = (a.indices, a.values, b.indices, b.values, threshold)
-    if context.executing_eagerly() and not all(_in_order(t.indices, shape) for t in (a, b)):
-        # TF merges the two lists of entries as they come, as if each were in order
-        return _with_shape(SparseTensor(*_merge_as_given(*[
-            t.numpy() if isinstance(t, Tensor) else np.asarray(t) for t in parts]), shape),
-            a.shape)
-    indices, values, count = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
-                                               array_ops.concat([a.values, b.values], 0), shape,
-                                               counted=True)
     threshold = convert_to_tensor(threshold, a.dtype.real_dtype if a.dtype.is_complex
                                   else a.dtype)
-    if get_static_value(threshold) is None or np.any(get_static_value(threshold) != 0):
-        # only sums face the threshold: an entry of one input alone is kept as it is
-        keep = math_ops.logical_or(math_ops.equal(count, np.int64(1)), math_ops.greater_equal(
-            math_ops.abs(values), threshold))
-        indices = array_ops.boolean_mask(indices, keep)
-        values = array_ops.boolean_mask(values, keep)
+    indices, values, shape = dispatch(_SPARSE_ADD, (a.indices, a.values, a.dense_shape,
+                                                    b.indices, b.values, b.dense_shape,
+                                                    threshold), {}, name)
     return _with_shape(SparseTensor(indices, values, shape), a.shape)
 
 
-def _check_values_type(op_name, i, input_name, expected, got):
-    """TF's error for input `i` (`input_name`) of op `op_name` of dtype `got` where the
-    first operand's values are of dtype `expected`."""
-    if got == expected:
-        return
-    if not context.executing_eagerly():
-        raise TypeError(f"Input '{input_name}' of '{op_name}' Op has type {got.name} that does "
-                        f"not match type {expected.name} of argument 'a_values'.")
-    raise errors.InvalidArgumentError(
-        None, op_name, f"cannot compute {op_name} as input #{i}(zero-based) was expected to "
-        f"be a {registry.kernel_type_name(expected)} tensor but is a "
-        f"{registry.kernel_type_name(got)} tensor [Op:{op_name}] name: ")
+def _sparse_tensor_dense_add(xp, a_indices, a_values, a_shape, b):
+    """The kernel of op SparseTensorDenseAdd: `b` with each entry's value added at its index
+    (repeated indices adding up), the two of one shape."""
+    indices, values, shape, b = (np.asarray(a_indices), np.asarray(a_values),
+                                 np.asarray(a_shape), np.asarray(b))
+    if indices.ndim != 2:
+        raise _invalid(f"Input a_indices should be a matrix but received shape: "
+                       f"{_dims(indices.shape)}")
+    if values.ndim != 1 or shape.ndim != 1:
+        raise _invalid(f"Inputs a_values and a_shape should be vectors but received shapes: "
+                       f"{_dims(values.shape)} and {_dims(shape.shape)}")
+    for x, y in ((len(indices), len(values)), (indices.shape[1], len(shape))):
+        if x != y:
+            raise _invalid(f"Dimensions {x} and {y} are not compatible")
+    if len(shape) != b.ndim:
+        raise _invalid(f"Two operands have different ranks; received: {len(shape)} and "
+                       f"{b.ndim}")
+    for d, (x, y) in enumerate(zip(shape, b.shape)):
+        if x != y:
+            raise _invalid(f"Dimension {d} does not equal (no broadcasting is supported): "
+                           f"sparse side {x} vs dense side {y}")
+    bad = np.argwhere((indices < 0) | (indices >= np.asarray(b.shape, indices.dtype)))
+    if len(bad):
+        i, d = bad[0]
+        raise _invalid(f"Sparse tensor has an invalid index on dimension {d}: a_indices({i},"
+                       f"{d}) = {indices[i, d]}, dense tensor shape: "
+                       f"{' '.join(map(str, b.shape))}")
+    out = b.copy()
+    np.add.at(out, tuple(indices.T), values)
+    return out
 
 
-def _in_order(indices, shape):
-    """Whether the entries at `indices` (an eager tensor) are sorted and not repeated."""
-    linear = _linear(indices, shape).numpy()
-    return bool((linear[1:] > linear[:-1]).all())
+_SPARSE_TENSOR_DENSE_ADD = register(
+    "SparseTensorDenseAdd", _sparse_tensor_dense_add,
+    lambda a_indices, a_values, a_shape, b: (b.shape, b.dtype), tied=(1, 3),
+    dtypes=NUMBER_TYPES, kernels=(_d.complex128, _d.complex64, _d.float64, _d.float32,
+                                  _d.bfloat16, _d.float16, _d.int32, _d.int8, _d.uint8,
+                                  _d.int16, _d.uint16, _d.uint32, _d.int64, _d.uint64),
+    input_names=("a_values", "b"))
+tf_nodes[_SPARSE_TENSOR_DENSE_ADD] = NodeForm(types={"T": 1, "Tindices": 0})
+tf_args[_SPARSE_TENSOR_DENSE_ADD] = ("a_indices", "a_values", "a_shape", "b")
+batching_rules[_SPARSE_TENSOR_DENSE_ADD] = PER_ELEMENT
 
 
-def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn=None):
-    """TF's merge of two lists of entries in the order given (as if each were in order):
-    entries at equal indices summed (SparseAdd: kept if the magnitude of the sum reaches
-    `threshold`), or combined by `fn` with an entry of one list alone meeting 0
-    (SparseSparseMaximum/Minimum)."""
+@registry.register_gradient("SparseTensorDenseAdd")
+def _sparse_tensor_dense_add_grad(op, grad):
+    # the values' gradients are the dense gradient at their indices; b's passes through
+    return [None, array_ops.gather_nd(grad, op.inputs[0]), None, grad]
+
+
+def _check_add_operands(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+    """The arrays of SparseAdd's two operands, checked as TF's kernel checks them."""
+    a_indices, b_indices = np.asarray(a_indices, np.int64), np.asarray(b_indices, np.int64)
+    a_values, b_values = np.asarray(a_values), np.asarray(b_values)
+    a_shape, b_shape = np.asarray(a_shape, np.int64), np.asarray(b_shape, np.int64)
+    if a_indices.ndim != 2 or b_indices.ndim != 2:
+        raise _invalid(f"Input indices should be matrices but received shapes: "
+                       f"{_dims(a_indices.shape)} and {_dims(b_indices.shape)}")
+    if a_values.ndim != 1 or b_values.ndim != 1:
+        raise _invalid(f"Input values should be vectors but received shapes: "
+                       f"{_dims(a_values.shape)} and {_dims(b_values.shape)}")
+    if len(a_indices) != len(a_values) or len(b_indices) != len(b_values):
+        raise _invalid(f"Expected {len(a_indices)} and {len(b_indices)} non-empty input "
+                       f"values, got {len(a_values)} and {len(b_values)}")
+    if a_shape.ndim != 1 or b_shape.ndim != 1:
+        raise _invalid(f"Input shapes should be a vector but received shapes "
+                       f"{_dims(a_shape.shape)} and {_dims(b_shape.shape)}")
+    if a_indices.shape[1] != b_indices.shape[1]:
+        raise _invalid(f"Input indices must have the same dimension, got "
+                       f"{a_indices.shape[1]} and {b_indices.shape[1]}")
+    if a_indices.shape[1] != len(a_shape):
+        raise _invalid(f"Second dimension of a_indices and length of a_shape must match, got "
+                       f"{a_indices.shape[1]} and {len(a_shape)}")
+    _check_shapes_agree(a_shape, b_shape)
+    return a_indices, a_values, a_shape, b_indices, b_values, b_shape
+
+
+def _check_shapes_agree(a_shape, b_shape):
+    """TF's error unless dense shapes `a_shape` and `b_shape` are one."""
+    if len(a_shape) != len(b_shape):
+        raise _invalid(f"Operands do not have the same ranks; got shapes: "
+                       f"{' '.join(map(str, a_shape))} and {' '.join(map(str, b_shape))}")
+    for i, (x, y) in enumerate(zip(a_shape, b_shape)):
+        if x != y:
+            raise _invalid(f"Operands' shapes do not match: got {x} and {y} for dimension {i}")
+
+
+def _strictly_ordered(indices):
+    """Whether the index rows `indices` are in row-major order, none repeated."""
+    if len(indices) < 2:
+        return True
+    step = indices[1:] - indices[:-1]
+    moved = step != 0
+    first = np.argmax(moved, axis=1)
+    return bool((moved.any(axis=1) & (step[np.arange(len(step)), first] > 0)).all())
+
+
+def _merge(a_indices, a_values, b_indices, b_values, threshold=None, fn=None):
+    """TF's merge of two lists of entries, each walked in the order given as if it were in
+    row-major order: entries at equal indices summed (SparseAdd: a sum is kept if its
+    magnitude reaches `threshold`, an entry of one list alone always), or combined by `fn`,
+    an entry of one list alone meeting 0 (SparseSparseMaximum/Minimum)."""
     alone = (lambda v: v) if fn is None else (lambda v: fn(v, np.zeros_like(v)))
+    rank = a_indices.shape[1]
+    if not (_strictly_ordered(a_indices) and _strictly_ordered(b_indices)):
+        return _merge_as_given(a_indices, a_values, b_indices, b_values, threshold, fn, alone)
+    # both in order: a stable sort of the two lists puts each pair side by side, a's first
+    indices = np.concatenate([a_indices, b_indices]).reshape(-1, rank)
+    values = np.concatenate([a_values, b_values])
+    order = _index_order(indices)
+    indices, values = indices[order], values[order]
+    pair = (indices[1:] == indices[:-1]).all(axis=1)
+    first = np.flatnonzero(pair)
+    out = alone(values)
+    combined = values[first] + values[first + 1] if fn is None else fn(values[first],
+                                                                        values[first + 1])
+    out[first] = combined
+    keep = np.ones(len(values), bool)
+    keep[first + 1] = False
+    if fn is None:
+        keep[first[np.abs(combined) < threshold]] = False
+    return indices[keep], out[keep].astype(a_values.dtype, copy=False)
+
+
+def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold, fn, alone):
+    """`_merge` of lists not in order, entry by entry as TF walks them."""
     rows, values, i, j = [], [], 0, 0
     while i < len(a_indices) and j < len(b_indices):
         x, y = a_indices[i].tolist(), b_indices[j].tolist()
@@ -359,78 +441,229 @@ def _merge_as_given(a_indices, a_values, b_indices, b_values, threshold=None, fn
             np.asarray(values, a_values.dtype).reshape(-1))
 
 
-def _check_same_shape(a, b, op_name="SparseAdd"):
-    """TF's errors for SparseTensors `a` and `b` of different shapes (which `add`, `maximum`
-    and `minimum` refuse): a ValueError while tracing, else the kernel's of `op_name`."""
+def _index_width(*indices):
+    """The static width of index matrices `indices` (None where none knows it)."""
+    return next((t.shape[1] for t in indices if t.shape.rank == 2 and t.shape[1] is not None),
+                None)
+
+
+def _sparse_add(xp, a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
+    """The kernel of op SparseAdd: the entries of a and b merged (`_merge`), a's shape."""
+    a_indices, a_values, a_shape, b_indices, b_values, b_shape = _check_add_operands(
+        a_indices, a_values, a_shape, b_indices, b_values, b_shape)
+    thresh = np.asarray(thresh)
+    if thresh.ndim:
+        raise _invalid(f"The magnitude threshold must be a scalar: got shape "
+                       f"{_dims(thresh.shape)}")
+    indices, values = _merge(a_indices, a_values, b_indices, b_values, threshold=thresh)
+    return indices, values, a_shape
+
+
+def _sparse_add_rule(a_indices, a_values, a_shape, b_indices, b_values, b_shape, thresh):
+    rank = _index_width(a_indices, b_indices)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), a_values.dtype),
+            (a_shape.shape, _I64)]
+
+
+_ADD_KERNELS = (_d.complex128, _d.complex64, _d.int8, _d.int16, _d.int32, _d.int64, _d.float64,
+                _d.float32)
+_SPARSE_ADD = register("SparseAdd", _sparse_add, _sparse_add_rule, multi=True, tied=(1, 4),
+                       dtypes=NUMBER_TYPES, kernels=_ADD_KERNELS,
+                       input_names=("a_values", "b_values"))
+tf_nodes[_SPARSE_ADD] = NodeForm(types={"T": 1, "Treal": 6},
+                                 outputs=("sum_indices", "sum_values", "sum_shape"))
+tf_args[_SPARSE_ADD] = ("a_indices", "a_values", "a_shape", "b_indices", "b_values", "b_shape",
+                        "thresh")
+batching_rules[_SPARSE_ADD] = PER_ELEMENT
+
+
+def _sparse_add_grad_kernel(xp, grad, a_indices, b_indices, sum_indices):
+    """The kernel of op SparseAddGrad: each entry of a and b gets the gradient of the sum's
+    entry it went into (0 where the threshold dropped it), walking them as SparseAdd did."""
+    grad = np.asarray(grad)
+    a_indices, b_indices = np.asarray(a_indices, np.int64), np.asarray(b_indices, np.int64)
+    sum_indices = np.asarray(sum_indices, np.int64)
+    if a_indices.ndim != 2 or b_indices.ndim != 2 or sum_indices.ndim != 2:
+        raise _invalid(f"Input indices should be matrices but received shapes: "
+                       f"{_dims(a_indices.shape)} and {_dims(b_indices.shape)} and "
+                       f"{_dims(sum_indices.shape)}")
+    if grad.ndim != 1:
+        raise _invalid(f"Input backprop_val_grad should be a vector but received shape: "
+                       f"{_dims(grad.shape)}")
+    if len(grad) != len(sum_indices):
+        raise _invalid(f"# elements of backprop_val_grad and # rows of sum_indices should "
+                       f"match (#nnz of sum): got {len(grad)} and {len(sum_indices)}")
+    a_grad, b_grad = np.zeros(len(a_indices), grad.dtype), np.zeros(len(b_indices), grad.dtype)
+    a, b, total = a_indices.tolist(), b_indices.tolist(), sum_indices.tolist()
+    i = j = k = 0
+    while i < len(a) or j < len(b):
+        take_a = j == len(b) or i < len(a) and a[i] <= b[j]
+        take_b = i == len(a) or j < len(b) and b[j] <= a[i]
+        at = a[i] if take_a else b[j]
+        if k < len(total) and total[k] == at:
+            if take_a:
+                a_grad[i] = grad[k]
+            if take_b:
+                b_grad[j] = grad[k]
+            k += 1
+        i, j = i + take_a, j + take_b
+    return a_grad, b_grad
+
+
+def _sparse_add_grad_rule(grad, a_indices, b_indices, sum_indices):
+    return [(TensorShape([t.shape[0] if t.shape.rank else None]), grad.dtype)
+            for t in (a_indices, b_indices)]
+
+
+_SPARSE_ADD_GRAD = register(
+    "SparseAddGrad", _sparse_add_grad_kernel, _sparse_add_grad_rule, multi=True, tied=(0,),
+    dtypes=NUMBER_TYPES, kernels=_ADD_KERNELS, not_differentiable="TF declares none",
+    input_names=("backprop_val_grad",))
+tf_nodes[_SPARSE_ADD_GRAD] = NodeForm(types={"T": 0}, outputs=("a_val_grad", "b_val_grad"))
+tf_args[_SPARSE_ADD_GRAD] = ("backprop_val_grad", "a_indices", "b_indices", "sum_indices")
+batching_rules[_SPARSE_ADD_GRAD] = PER_ELEMENT
+
+
+@registry.register_gradient("SparseAdd")
+def _sparse_add_grad(op, _, values_grad, __):
+    # each input entry's gradient is that of the sum's entry it went into
+    a_grad, b_grad = dispatch(_SPARSE_ADD_GRAD, (values_grad, op.inputs[0], op.inputs[3],
+                                                 op.outputs[0]), {})
+    return [None, a_grad, None, None, b_grad, None, None]
+
+
+def _check_values_type(op_name, i, input_name, expected, got):
+    """TF's error for input `i` (`input_name`) of op `op_name` of dtype `got` where the
+    first operand's values are of dtype `expected`."""
+    if got == expected:
+        return
+    if not context.executing_eagerly():
+        raise TypeError(f"Input '{input_name}' of '{op_name}' Op has type {got.name} that does "
+                        f"not match type {expected.name} of argument 'a_values'.")
+    raise errors.InvalidArgumentError(
+        None, op_name, f"cannot compute {op_name} as input #{i}(zero-based) was expected to "
+        f"be a {registry.kernel_type_name(expected)} tensor but is a "
+        f"{registry.kernel_type_name(got)} tensor [Op:{op_name}] name: ")
+
+
+def _check_same_shape(a, b):
+    """TF's ValueError, while tracing, for SparseTensors `a` and `b` of static shapes that
+    differ (which `add`, `maximum` and `minimum` refuse; the kernels check dense shapes)."""
     if not context.executing_eagerly():
         a.shape.assert_is_compatible_with(b.shape)
-        return
-    sa, sb = get_static_value(a.dense_shape), get_static_value(b.dense_shape)
-    if sa is None or sb is None:
-        return
-    message = None
-    if len(sa) != len(sb):
-        message = (f"Input indices must have the same dimension, got {len(sa)} and {len(sb)}"
-                   if op_name == "SparseAdd" else
-                   "Operands do not have the same ranks; got shapes: "
-                   f"{' '.join(map(str, sa))} and {' '.join(map(str, sb))}")
-    else:
-        message = next((f"Operands' shapes do not match: got {x} and {y} for dimension {i}"
-                        for i, (x, y) in enumerate(zip(sa, sb)) if x != y), None)
-    if message is not None:
-        raise errors.eager_error(errors.InvalidArgumentError, op_name, message)
 
 
 @export("sparse.concat")
 def concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None, concat_dim=None):
     """The SparseTensors `sp_inputs` joined along `axis` (their other dims must agree unless
-    `expand_nonconcat_dims`, which takes the largest)."""
+    `expand_nonconcat_dims`, which takes the largest), entries in row-major order.
+
+    >>> a = tf.sparse.SparseTensor([[0, 0]], [1.0], [2, 2])
+    >>> b = tf.sparse.SparseTensor([[1, 0]], [2.0], [2, 1])
+    >>> tf.sparse.concat(1, [a, b]).indices.numpy().tolist()
+    [[0, 0], [1, 2]]
+    """
     if concat_dim is not None:
         axis = concat_dim
     inputs = [_sparse(s) for s in sp_inputs]
-    rank = inputs[0].shape.rank
-    axis = int(axis) + rank if int(axis) < 0 else int(axis)
+    if len(inputs) == 1:  # (as TF: the one input itself)
+        return inputs[0]
+    axis = int(axis)
+    dtypes = [s.dtype for s in inputs]
+    if any(d != dtypes[0] for d in dtypes):
+        if not context.executing_eagerly():
+            raise TypeError(f"Tensors in list passed to 'values' of 'SparseConcat' Op have "
+                            f"types [{', '.join(d.name for d in dtypes)}] that don't all match.")
+        i = next(i for i, d in enumerate(dtypes) if d != dtypes[0])
+        _check_values_type("SparseConcat", len(inputs) + i, "values", dtypes[0], dtypes[i])
     shapes = [s.dense_shape for s in inputs]
-    _check_concat_shapes([get_static_value(s) for s in shapes], axis, expand_nonconcat_dims)
-    offsets, offset, pieces = [], np.int64(0), []
-    for sp, shape in zip(inputs, shapes):
-        shift = math_ops.multiply(np.eye(rank, dtype=np.int64)[axis], offset)
-        pieces.append(math_ops.add(sp.indices, shift))
-        offset = math_ops.add(offset, shape[axis])
-        offsets.append(offset)
-    stacked = array_ops.stack(shapes)
-    largest = reduction_ops.reduce_max(stacked, axis=0)
-    shape = array_ops.where(math_ops.equal(array_ops.range(rank, dtype=_I64), axis),
-                            offset, largest)
-    # TF declares SparseConcat not differentiable: no gradient reaches the inputs' values
-    values = cast_ops.stop_gradient(array_ops.concat([s.values for s in inputs], 0))
-    out = reorder(SparseTensor(array_ops.concat(pieces, 0), values, shape))
-    if not out.shape.is_fully_defined():  # (traced: the static shape the inputs' give, as TF)
-        out = _with_shape(out, out.shape.merge_with(_concat_static_shape(
-            [s.shape for s in inputs], axis, expand_nonconcat_dims)))
+    if expand_nonconcat_dims:  # each input's shape the largest off `axis`
+        largest = reduction_ops.reduce_max(array_ops.stack(shapes), axis=0)
+        rank = array_ops.size(largest, out_type=_I64)
+        at_axis = math_ops.equal(array_ops.range(rank, dtype=_I64),
+                                 math_ops.floormod(np.int64(axis), rank))
+        shapes = [array_ops.where(at_axis, shape, largest) for shape in shapes]
+    out = SparseTensor(*dispatch(_SPARSE_CONCAT, [s.indices for s in inputs] +
+                                 [s.values for s in inputs] + shapes, {"concat_dim": axis},
+                                 name))
+    rank = inputs[0].shape.rank
+    if rank is not None and all(s.shape.rank == rank for s in inputs):
+        # the static shape the inputs' give, as TF's
+        out = _with_shape(out, _concat_static_shape([s.shape for s in inputs], axis % rank,
+                                                    expand_nonconcat_dims))
     return out
 
 
-def _check_concat_shapes(shapes, axis, expand):
-    """SparseConcat's InvalidArgumentError unless the dense `shapes` (None: known only at run
-    time) have one rank and, unless `expand`, agree off `axis`; TF's kernel checks them in
-    this order."""
-    if any(s is None for s in shapes):
-        return
-    message = None
-    for position, s in enumerate(shapes[1:], 1):
-        if len(s) != len(shapes[0]):
-            message = (f"Ranks of all input tensors must match: expected {len(shapes[0])} but "
-                       f"got {len(s)} at position {position}")
-        else:
-            dim = next((d for d in range(len(s)) if d != axis and s[d] != shapes[0][d]
-                        and not expand), None)
-            if dim is not None:
-                message = (f"Input shapes must match: expected {shapes[0][dim]} for dimension "
-                           f"{dim} but got {s[dim]} at position {position}")
-        if message:
-            raise errors.eager_error(errors.InvalidArgumentError, "SparseConcat", message,
-                                     counts=[("N", len(shapes))])
+def _sparse_concat(xp, *parts, concat_dim):
+    """The kernel of op SparseConcat: each input's entries in row-major order, shifted along
+    `concat_dim` past the inputs before it; then all of them in row-major order."""
+    n = len(parts) // 3
+    if n < 2:
+        raise _invalid(f"Value for attr 'N' of {n} must be at least minimum 2")
+    indices = [np.asarray(t, np.int64) for t in parts[:n]]
+    values = [np.asarray(t) for t in parts[n:2 * n]]
+    shapes = [np.asarray(t, np.int64) for t in parts[2 * n:]]
+    for i in range(n):
+        if indices[i].ndim != 2:
+            raise _invalid(f"Input indices should be a matrix but received shape "
+                           f"{_dims(indices[i].shape)} at position {i}")
+        if values[i].ndim != 1:
+            raise _invalid(f"Input values should be a vector but received shape "
+                           f"{_dims(values[i].shape)} at position {i}")
+        if shapes[i].ndim != 1:
+            raise _invalid(f"Input shapes should be a vector but received shape "
+                           f"{_dims(shapes[i].shape)} at position {i}")
+    rank = len(shapes[0])
+    for i, shape in enumerate(shapes[1:], 1):
+        if len(shape) != rank:
+            raise _invalid(f"Ranks of all input tensors must match: expected {rank} but got "
+                           f"{len(shape)} at position {i}")
+    if not -rank <= concat_dim < rank:
+        raise _invalid(f"Concat dimension must be in range [{-rank}, {rank}), got {concat_dim}")
+    axis = concat_dim % rank
+    for i, shape in enumerate(shapes[1:], 1):
+        dim = next((d for d in range(rank) if d != axis and shape[d] != shapes[0][d]), None)
+        if dim is not None:
+            raise _invalid(f"Input shapes must match: expected {shapes[0][dim]} for dimension "
+                           f"{dim} but got {shape[dim]} at position {i}")
+    offset, moved = 0, []
+    for rows, vals, shape in zip(indices, values, shapes):
+        if len(rows) != len(vals):
+            raise _invalid(f"indices and values rows (indexing dimension) must match. "
+                           f"(indices = {len(rows)}, values = {len(vals)})")
+        if rows.shape[1] != rank:
+            raise _invalid("Order length must be SparseTensor rank.")
+        rows = rows[_index_order(rows)]  # (a copy)
+        rows[:, axis] += offset
+        offset += shape[axis]
+        moved.append(rows)
+    rows = np.concatenate(moved)
+    vals = np.concatenate([v[_index_order(i)] for i, v in zip(indices, values)])
+    order = _index_order(rows)
+    shape = shapes[0].copy()
+    shape[axis] = offset
+    return rows[order], vals[order], shape
+
+
+def _sparse_concat_rule(*parts, concat_dim):
+    n = len(parts) // 3
+    rank = _index_width(*parts[:n])
+    if rank is None:
+        rank = next((s.shape[0] for s in parts[2 * n:] if s.shape.rank == 1), None)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), parts[n].dtype),
+            (TensorShape([rank]), _I64)]
+
+
+_SPARSE_CONCAT = register("SparseConcat", _sparse_concat, _sparse_concat_rule, multi=True,
+                          tied=(), not_differentiable="TF declares none")
+# TF's N counts the inputs (indices, then as many values and shapes), T is the values' dtype
+tf_nodes[_SPARSE_CONCAT] = NodeForm(
+    types={}, ignored=("N", "T"),
+    rewrite=lambda attrs, inputs: {**attrs, "N": len(inputs) // 3,
+                                   "T": inputs[len(inputs) // 3].dtype},
+    outputs=("output_indices", "output_values", "output_shape"))
+tf_args[_SPARSE_CONCAT] = ("*indices", "*values", "*shapes")
+batching_rules[_SPARSE_CONCAT] = PER_ELEMENT
 
 
 def _concat_static_shape(shapes, axis, expand):
@@ -1390,33 +1623,88 @@ def count_sparse_output(values, weights=None, minlength=None, maxlength=None,
     return SparseTensor(*outputs)
 
 
-def _binary_sparse(a, b, fn, op_name, np_fn):
+def _binary_sparse(a, b, op, name):
     a, b = _sparse(a, "sp_a"), _sparse(b, "sp_b")
-    _check_values_type(op_name, 4, "b_values", a.dtype, b.dtype)
-    _check_same_shape(a, b, op_name)
-    if context.executing_eagerly() and not all(_in_order(t.indices, t.dense_shape)
-                                                for t in (a, b)):
-        return SparseTensor(*_merge_as_given(*[t.numpy() for t in (
-            a.indices, a.values, b.indices, b.values)], fn=np_fn), a.dense_shape)
-    indices, _ = _merge_duplicates(array_ops.concat([a.indices, b.indices], 0),
-                                   array_ops.concat([array_ops.zeros_like(a.values),
-                                                     array_ops.zeros_like(b.values)], 0),
-                                   a.dense_shape)
-    dense = fn(to_dense(a), to_dense(b))
-    return SparseTensor(indices, array_ops.gather_nd(dense, indices), a.dense_shape)
+    _check_values_type(op.name, 4, "b_values", a.dtype, b.dtype)
+    _check_same_shape(a, b)
+    indices, values = dispatch(op, (a.indices, a.values, a.dense_shape, b.indices, b.values,
+                                    b.dense_shape), {}, name)
+    return _with_shape(SparseTensor(indices, values, a.dense_shape), a.shape)
 
 
 @export("sparse.maximum")
 def maximum(sp_a, sp_b, name=None):
     """The elementwise maximum of two SparseTensors, at the union of their entries (an
-    absent entry counts as 0)."""
-    return _binary_sparse(sp_a, sp_b, math_ops.maximum, "SparseSparseMaximum", np.maximum)
+    absent entry counts as 0).
+
+    >>> a = tf.sparse.SparseTensor([[0], [1]], [1.0, -2.0], [3])
+    >>> b = tf.sparse.SparseTensor([[1], [2]], [3.0, -4.0], [3])
+    >>> tf.sparse.maximum(a, b).values.numpy()
+    array([1., 3., 0.], dtype=float32)
+    """
+    return _binary_sparse(sp_a, sp_b, _SPARSE_MAXIMUM, name)
 
 
 @export("sparse.minimum")
 def minimum(sp_a, sp_b, name=None):
-    """The elementwise minimum of two SparseTensors, at the union of their entries."""
-    return _binary_sparse(sp_a, sp_b, math_ops.minimum, "SparseSparseMinimum", np.minimum)
+    """The elementwise minimum of two SparseTensors, at the union of their entries (an
+    absent entry counts as 0)."""
+    return _binary_sparse(sp_a, sp_b, _SPARSE_MINIMUM, name)
+
+
+def _check_sparse(indices, values, shape):
+    """The arrays of one SparseTensor, checked as TF's kernels check their sparse inputs."""
+    indices, values, shape = (np.asarray(indices, np.int64), np.asarray(values),
+                              np.asarray(shape, np.int64))
+    if indices.ndim != 2:
+        raise _invalid(f"Sparse indices must be rank 2 but is rank {indices.ndim}")
+    if values.ndim != 1:
+        raise _invalid(f"Sparse values must be rank 1 but is rank {values.ndim}")
+    if len(indices) != len(values):
+        raise _invalid(f"Number of elements in indices ({len(indices)}) and values "
+                       f"({len(values)}) do not match")
+    if shape.ndim != 1:
+        raise _invalid(f"Sparse shape must be rank 1 but is rank {shape.ndim}")
+    if indices.shape[1] != len(shape):
+        raise _invalid(f"Index rank ({indices.shape[1]}) and shape rank ({len(shape)}) do not "
+                       f"match")
+    return indices, values, shape
+
+
+def _sparse_sparse_kernel(fn):
+    def kernel(xp, a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+        a_indices, a_values, a_shape = _check_sparse(a_indices, a_values, a_shape)
+        b_indices, b_values, b_shape = _check_sparse(b_indices, b_values, b_shape)
+        _check_shapes_agree(a_shape, b_shape)
+        return _merge(a_indices, a_values, b_indices, b_values, fn=fn)
+    return kernel
+
+
+def _sparse_sparse_rule(a_indices, a_values, a_shape, b_indices, b_values, b_shape):
+    rank = _index_width(a_indices, b_indices)
+    return [(TensorShape([None, rank]), _I64), (TensorShape([None]), a_values.dtype)]
+
+
+_MIN_MAX_KERNELS = (_d.float64, _d.float32, _d.bfloat16, _d.float16, _d.int32, _d.int8, _d.uint8,
+                    _d.int16, _d.uint16, _d.uint32, _d.int64, _d.uint64)
+
+
+def _register_sparse_sparse(name, fn):
+    op = register(name, _sparse_sparse_kernel(fn), _sparse_sparse_rule, multi=True,
+                  tied=(1, 4), dtypes=REAL_NUMBER_TYPES, kernels=_MIN_MAX_KERNELS,
+                  input_names=("a_values", "b_values"))
+    tf_nodes[op] = NodeForm(types={"T": 1}, outputs=("output_indices", "output_values"))
+    tf_args[op] = ("a_indices", "a_values", "a_shape", "b_indices", "b_values", "b_shape")
+    batching_rules[op] = PER_ELEMENT
+
+    @registry.register_gradient(name)
+    def _grad(op, *grads):
+        raise NotImplementedError(f"Gradient for {name} is not implemented.")
+    return op
+
+
+_SPARSE_MAXIMUM = _register_sparse_sparse("SparseSparseMaximum", np.maximum)
+_SPARSE_MINIMUM = _register_sparse_sparse("SparseSparseMinimum", np.minimum)
 
 
 @export("sparse.softmax")
@@ -1696,51 +1984,124 @@ def _cross_kernel(xp, *parts, num, hashed, num_buckets, hash_key, sep):
     return indices, values, np.array([batch, width], np.int64)
 
 
-def _cross_rule(*parts, num, hashed, **_):
+def _cross_split(arrays):
+    """The sparse inputs' count N and the dense inputs' of SparseCross's flat inputs (N
+    indices, N values, N shapes, then the dense ones): the indices are the leading matrices,
+    unless all of them are (dense inputs alone)."""
+    leading = next((i for i, a in enumerate(arrays) if np.ndim(a) != 2), len(arrays))
+    n = 0 if leading == len(arrays) else leading
+    return n, len(arrays) - 3 * n
+
+
+def _cross_parts(arrays):
+    """SparseCross's inputs as the (indices, values, shape) triples `_cross_kernel` takes,
+    a dense input's entries its elements row by row."""
+    n, m = _cross_split(arrays)
+    parts = []
+    for i in range(n):
+        values = np.asarray(arrays[n + i])
+        if values.dtype.kind not in "OSU" and values.dtype != np.int64:
+            raise _invalid(f"sparse_values must be int64 or string, got {values.dtype}")
+        parts += [np.asarray(arrays[i], np.int64), values, np.asarray(arrays[2 * n + i])]
+    for dense in arrays[3 * n:]:
+        dense = np.asarray(dense)
+        if dense.dtype.kind not in "OSU" and dense.dtype != np.int64:
+            raise _invalid(f"dense_inputs must be int64 or string, got {dense.dtype}")
+        if dense.ndim != 2:
+            raise _invalid(f"Dense inputs should be a matrix but received shape "
+                           f"{_dims(dense.shape)}")
+        rows, cols = dense.shape
+        at = np.stack(np.unravel_index(np.arange(rows * cols), (rows, cols)), 1)
+        parts += [at.astype(np.int64).reshape(-1, 2), dense.reshape(-1),
+                  np.array([rows, cols], np.int64)]
+    batch = int(parts[2][0]) if parts else 0
+    for i in range(n + m):
+        if int(parts[3 * i + 2][0]) != batch:
+            kind, at = ("sparse", i) if i < n else ("dense", i - n)
+            raise _invalid(f"Expected batch size {batch} got {int(parts[3 * i + 2][0])} at "
+                           f"{kind} tensor {at}")
+    return parts, n + m
+
+
+def _sparse_cross_v2(xp, *arrays):
+    """The kernel of op SparseCrossV2: each row's features crossed, joined by `sep` (the last
+    input)."""
+    sep = np.asarray(arrays[-1]).reshape(-1)[0]
+    parts, num = _cross_parts(arrays[:-1])
+    return _cross_kernel(xp, *parts, num=num, hashed=False, num_buckets=0, hash_key=0,
+                         sep=sep.encode() if isinstance(sep, str) else bytes(sep))
+
+
+def _sparse_cross(xp, *arrays, hashed_output, num_buckets, hash_key, out_type=None,
+                  internal_type=None):
+    """The kernel of op SparseCross: as SparseCrossV2's with "_X_", or each cross hashed
+    (`hashed_output`) into [0, num_buckets) by FarmHash fingerprints keyed by `hash_key`."""
+    parts, num = _cross_parts(arrays)
+    return _cross_kernel(xp, *parts, num=num, hashed=bool(hashed_output),
+                         num_buckets=int(num_buckets), hash_key=int(hash_key) & _M64,
+                         sep=b"_X_")
+
+
+def _cross_rule(*inputs, hashed_output=False, **_):
     return [(TensorShape([None, 2]), _I64),
-            (TensorShape([None]), _I64 if hashed else _d.string), (TensorShape([2]), _I64)]
+            (TensorShape([None]), _I64 if hashed_output else _d.string), (TensorShape([2]), _I64)]
 
 
-_SPARSE_CROSS = register("SparseCrossV2", _cross_kernel, _cross_rule, multi=True, tied=(),
+def _cross_attrs(extra):
+    """TF's N and list attrs of a SparseCross node, from its inputs' ranks."""
+    def rewrite(attrs, inputs):
+        ranks = [t.ndim if isinstance(t, np.ndarray) else t.shape.rank  # (arrays: an error's)
+                 for t in inputs[:len(inputs) - extra]]
+        n, _ = _cross_split([np.zeros((0,) * (r or 0)) for r in ranks])
+        return {**attrs, "N": n, "sparse_types": tuple(t.dtype for t in inputs[n:2 * n]),
+                "dense_types": tuple(t.dtype for t in inputs[3 * n:len(inputs) - extra])}
+    return rewrite
+
+
+_CROSS_LISTS = ("*indices", "*values", "*shapes", "*dense_inputs")
+_CROSS_OUTPUTS = ("output_indices", "output_values", "output_shape")
+_SPARSE_CROSS_V2 = register("SparseCrossV2", _sparse_cross_v2, _cross_rule, multi=True, tied=(),
+                            not_differentiable="crosses features")
+tf_nodes[_SPARSE_CROSS_V2] = NodeForm(
+    types={}, ignored=("N", "sparse_types", "dense_types"), rewrite=_cross_attrs(1),
+    outputs=_CROSS_OUTPUTS)
+tf_args[_SPARSE_CROSS_V2] = (*_CROSS_LISTS, "sep")
+_SPARSE_CROSS = register("SparseCross", _sparse_cross, _cross_rule, multi=True, tied=(),
                          not_differentiable="crosses features")
-batching_rules[_SPARSE_CROSS] = PER_ELEMENT
-tf_nodes[_SPARSE_CROSS] = NodeForm(types={}, byte_attrs={"sep"})
-tf_args[_SPARSE_CROSS] = None  # (its inputs one list with the separator an attr: no raw op)
-tf_nodes.get(_SPARSE_CROSS).outputs = ("output_indices", "output_values", "output_shape")
+tf_nodes[_SPARSE_CROSS] = NodeForm(
+    types={}, ignored=("N", "sparse_types", "dense_types"), rewrite=_cross_attrs(0),
+    outputs=_CROSS_OUTPUTS)
+tf_args[_SPARSE_CROSS] = _CROSS_LISTS
+batching_rules.assign(PER_ELEMENT, _SPARSE_CROSS_V2, _SPARSE_CROSS)
 
 
 def _cross_inputs(inputs):
-    # TF crosses the sparse inputs first, then the dense ones
-    inputs = [x for x in inputs if isinstance(x, SparseTensor)] + \
-        [x for x in inputs if not isinstance(x, SparseTensor)]
-    parts = []
-    for x in inputs:
-        if not isinstance(x, SparseTensor):
-            x = as_tensor(x)
-            if x.shape.rank != 2:
-                raise ValueError(f"Shape must be rank 2 but is rank {x.shape.rank}")
-            rows, cols = array_ops.shape(x, out_type=_I64)[0], array_ops.shape(x, out_type=_I64)[1]
-            flat = math_ops.floordiv(array_ops.range(math_ops.multiply(rows, cols)), cols)
-            col = math_ops.floormod(array_ops.range(math_ops.multiply(rows, cols)), cols)
-            x = SparseTensor(array_ops.stack([flat, col], 1), array_ops.reshape(x, [-1]),
-                             array_ops.stack([rows, cols]))
-        # (TF crosses the values of other dtypes as int64s: 1.5 as 1, True as 1)
-        values = x.values if x.dtype in (_d.string, _I64) else cast_ops.cast(x.values, _I64)
-        parts += [x.indices, values, x.dense_shape]
-    return parts
+    """SparseCross's inputs for `inputs`: the sparse ones' indices, values and shapes, then
+    the dense ones (as TF crosses them), values of other dtypes than string as int64 (1.5 as
+    1, True as 1, as TF's)."""
+    sparse = [x for x in inputs if isinstance(x, SparseTensor)]
+    dense = [as_tensor(x) for x in inputs if not isinstance(x, SparseTensor)]
+    for x in dense:
+        if x.shape.rank != 2:
+            raise ValueError(f"Shape must be rank 2 but is rank {x.shape.rank}")
+
+    def as_int(v):
+        return v if v.dtype in (_d.string, _I64) else cast_ops.cast(v, _I64)
+    return ([x.indices for x in sparse] + [as_int(x.values) for x in sparse] +
+            [x.dense_shape for x in sparse] + [as_int(x) for x in dense])
 
 
 @export("sparse.cross")
 def cross(inputs, name=None, separator=None):
     """The crossed features of each row of `inputs` (2-D dense tensors or SparseTensors of
     strings or integers): every combination, one from each input, joined by `separator`
-    (``"_X_"``), as a SparseTensor."""
-    parts = _cross_inputs(inputs)
-    sep = (separator or "_X_")
-    sep = sep.encode() if isinstance(sep, str) else sep
-    out = dispatch(_SPARSE_CROSS, parts, {"num": len(inputs), "hashed": False, "num_buckets": 0,
-                                          "hash_key": 0, "sep": sep}, name)
-    return SparseTensor(*out)
+    (``"_X_"``), as a SparseTensor.
+
+    >>> tf.sparse.cross([tf.constant([["a"], ["b"]]), tf.constant([[1], [2]])]).values
+    <tf.Tensor: shape=(2,), dtype=string, numpy=array([b'a_X_1', b'b_X_2'], dtype=object)>
+    """
+    sep = convert_to_tensor(separator or "_X_", _d.string)
+    return SparseTensor(*dispatch(_SPARSE_CROSS_V2, _cross_inputs(inputs) + [sep], {}, name))
 
 
 @export("sparse.cross_hashed")
@@ -1748,55 +2109,121 @@ def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     """As `cross`, each combination hashed (FarmHash fingerprints, combined as TF does) into
     ``[0, num_buckets)`` (int64; any int64 when `num_buckets` is 0)."""
     parts = _cross_inputs(inputs)
-    out = dispatch(_SPARSE_CROSS, parts, {
-        "num": len(inputs), "hashed": True, "num_buckets": int(num_buckets),
-        "hash_key": _DEFAULT_HASH_KEY if hash_key is None else int(hash_key), "sep": b""}, name)
-    return SparseTensor(*out)
+    internal = _I64 if any(t.dtype == _I64 for t in parts[len(parts) // 3:]) else _d.string
+    return SparseTensor(*dispatch(_SPARSE_CROSS, parts, {
+        "hashed_output": True, "num_buckets": int(num_buckets),
+        "hash_key": _DEFAULT_HASH_KEY if hash_key is None else int(hash_key),
+        "out_type": _I64, "internal_type": internal}, name))
 
 
 # -- SparseTensor's operators: `st * dense`, `st / dense` ------------------------------------------
 
-def _cwise(fn, op_name):
-    """`fn` of each entry of a SparseTensor and the element of a dense tensor at its index
-    (the dense tensor broadcast to the sparse shape); the result keeps the entries."""
-    def method(self, other):
-        other = convert_to_tensor(other, self.dtype)  # (a SparseTensor: TF's ValueError)
-        rank, other_rank = self.shape.rank, other.shape.rank
-        if other_rank == 0:
-            picked = other
+def _dense_at(indices, shape, dense):
+    """The element of `dense` (broadcast to dense shape `shape`, as TF's SparseDenseCwise ops
+    broadcast it) at each index row of `indices`."""
+    if dense.ndim > len(shape) or any(d not in (1, n) for d, n in zip(
+            dense.shape[::-1], shape[::-1])):
+        raise _invalid(f"SparseDenseBinaryOpShared broadcasts dense to sparse only; got "
+                       f"incompatible shapes: {_dims(shape)} vs. {_dims(dense.shape)}")
+    at = indices[:, len(shape) - dense.ndim:]
+    if ((at < 0) | (at >= shape[len(shape) - dense.ndim:])).any():
+        raise _invalid("Provided indices are out-of-bounds w.r.t. dense side with broadcasted "
+                       "shape")
+    return dense[tuple(at[:, k] if d != 1 else 0 for k, d in enumerate(dense.shape))]
+
+
+def _sparse_dense_kernel(name):
+    def kernel(xp, indices, values, shape, dense):
+        indices, values = np.asarray(indices, np.int64), np.asarray(values)
+        shape, dense = np.asarray(shape, np.int64), np.asarray(dense)
+        if indices.ndim != 2:
+            raise _invalid(f"Input sp_indices should be a matrix but received shape: "
+                           f"{_dims(indices.shape)}")
+        if values.ndim != 1 or shape.ndim != 1:
+            raise _invalid(f"Inputs sp_values and sp_shape should be vectors but received "
+                           f"shapes: {_dims(values.shape)} and {_dims(shape.shape)}")
+        if len(values) != len(indices):
+            raise _invalid(f"The first dimension of values and indices should match. "
+                           f"({len(values)} vs. {len(indices)})")
+        picked = _dense_at(indices, shape, dense)
+        if name == "Add":
+            return values + picked
+        if name == "Mul":
+            return values * picked
+        if (picked == 0).any():  # (only the elements the entries meet)
+            raise _invalid("SparseDenseCwiseDiv cannot divide by zero,but input dense tensor "
+                           "contains zero ")
+        if values.dtype.kind in "iu":  # integers divide rounding toward zero, as C++'s
+            return ((np.abs(values) // np.abs(picked)) * (np.sign(values) * np.sign(picked))
+                    ).astype(values.dtype)
+        return (values / picked).astype(values.dtype, copy=False)
+    return kernel
+
+
+def _sparse_dense_grad(name):
+    def grad(op, grad):
+        if name == "Add":
+            raise NotImplementedError("Gradient for SparseDenseCwiseAdd is not implemented.")
+        indices, values, shape, dense = op.inputs
+        # each entry's dense element: its index's last dims, 0 along dims of size 1
+        dense_shape = array_ops.shape(dense, out_type=_I64)
+        rank = array_ops.size(dense_shape, out_type=_I64)
+        at = math_ops.multiply(indices[:, array_ops.size(shape, out_type=_I64) - rank:],
+                               cast_ops.cast(math_ops.not_equal(dense_shape, np.int64(1)),
+                                             _I64))
+        picked = array_ops.gather_nd(dense, at)
+        if name == "Mul":
+            values_grad, picked_grad = math_ops.multiply(grad, picked), math_ops.multiply(
+                grad, values)
         else:
-            if rank is None or other_rank is None or other_rank > rank:
-                raise ValueError(f"{op_name}: the dense operand of shape {other.shape} must "
-                                 f"broadcast to the sparse shape {self.shape}")
-            # the index of each entry in the dense operand: its last dims, 0 where it has 1
-            spread = math_ops.not_equal(array_ops.shape(other, out_type=_I64), np.int64(1))
-            picked = array_ops.gather_nd(other, math_ops.multiply(
-                self.indices[:, rank - other_rank:], cast_ops.cast(spread, _I64)))
-        if fn is math_ops.truediv:
-            _check_no_zero_divisor(picked)
-        return SparseTensor(self.indices, fn(self.values, picked), self.dense_shape)
-    method.__name__ = op_name
+            values_grad = math_ops.truediv(grad, picked)
+            picked_grad = math_ops.multiply(grad, math_ops.truediv(
+                math_ops.negative(values), math_ops.square(picked)))
+        # entries meeting one element (along a broadcast dim) add their gradients up
+        dense_grad = array_ops.scatter_nd(at, picked_grad, dense_shape)
+        return [None, values_grad, None, dense_grad]
+    return grad
+
+
+def _sparse_dense_rule(indices, values, shape, dense):
+    return values.shape.merge_with(TensorShape([indices.shape[0] if indices.shape.rank
+                                                else None])), values.dtype
+
+
+def _register_sparse_dense(name):
+    op = register(f"SparseDenseCwise{name}", _sparse_dense_kernel(name), _sparse_dense_rule,
+                  tied=(1, 3), dtypes=NUMBER_TYPES, kernels=_MIN_MAX_KERNELS,
+                  input_names=("sp_values", "dense"))
+    tf_nodes[op] = NodeForm(types={"T": 1})
+    tf_args[op] = ("sp_indices", "sp_values", "sp_shape", "dense")
+    batching_rules[op] = PER_ELEMENT
+    registry.register_gradient(f"SparseDenseCwise{name}")(_sparse_dense_grad(name))
+    return op
+
+
+_SPARSE_DENSE_ADD = _register_sparse_dense("Add")
+_SPARSE_DENSE_MUL = _register_sparse_dense("Mul")
+_SPARSE_DENSE_DIV = _register_sparse_dense("Div")
+
+
+def _cwise(op):
+    """A SparseTensor's operator with a dense operand (broadcast to the sparse shape): `op`
+    of each entry and the dense element at its index; the result keeps the entries. `/`
+    divides as `tf.truediv` does, integers cast to floats first."""
+    def method(self, other, name=None):
+        other = convert_to_tensor(other, self.dtype)  # (a SparseTensor: TF's ValueError)
+        values = self.values
+        if op is _SPARSE_DENSE_DIV:
+            values, other = math_ops._division_operands(values, other, "__truediv__",
+                                                        lambda x, y: (x, y))
+        values = dispatch(op, (self.indices, values, self.dense_shape, other), {}, name)
+        return SparseTensor(self.indices, values, self.dense_shape)
     return method
 
 
-_ZERO_DIVISOR = ("SparseDenseCwiseDiv cannot divide by zero,but input dense tensor contains "
-                 "zero ")
-
-
-def _check_no_zero_divisor(picked):
-    """TF's SparseDenseCwiseDiv refuses a zero among the dense elements the entries meet
-    (zeros elsewhere do not count): eagerly at once, in a graph when it runs."""
-    if context.executing_eagerly():
-        if (picked.numpy() == 0).any():
-            raise errors.eager_error(errors.InvalidArgumentError, "SparseDenseCwiseDiv",
-                                     _ZERO_DIVISOR)
-        return
-    debugging_ops.Assert(reduction_ops.reduce_all(math_ops.not_equal(
-        picked, array_ops.zeros_like(picked))), [_ZERO_DIVISOR])
-
-
-SparseTensor.__mul__ = _cwise(math_ops.multiply, "__mul__")
-SparseTensor.__truediv__ = _cwise(math_ops.truediv, "__truediv__")
+SparseTensor.__mul__ = _cwise(_SPARSE_DENSE_MUL)
+SparseTensor.__rmul__ = SparseTensor.__mul__  # (`dense * st`: the same product, as TF's)
+SparseTensor.__truediv__ = _cwise(_SPARSE_DENSE_DIV)
 SparseTensor.__div__ = SparseTensor.__truediv__
 
 

@@ -124,9 +124,10 @@ from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
     parse_example, parse_single_example, parse_single_sequence_example)
 from eagerflow._src.ops.quantization_ops import (  # noqa: F401
-    fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
+    dequantize, fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
     fake_quant_with_min_max_vars, fake_quant_with_min_max_vars_gradient,
-    fake_quant_with_min_max_vars_per_channel, fake_quant_with_min_max_vars_per_channel_gradient)
+    fake_quant_with_min_max_vars_per_channel, fake_quant_with_min_max_vars_per_channel_gradient,
+    quantize, quantize_v2, quantized_concat)
 from eagerflow._src.ops.random_ops import truncated_normal  # noqa: F401
 from eagerflow._src.ops.random_ops import gamma as random_gamma  # noqa: F401
 from eagerflow._src.ops.random_ops import normal as random_normal  # noqa: F401
