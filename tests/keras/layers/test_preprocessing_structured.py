@@ -219,3 +219,14 @@ def test_discretization_refuses_the_dtypes_bucketize_has_no_kernel_for(values, n
         traced(tf.constant(values))
     for dtype in (np.int32, np.int64, np.float64):
         assert layer(np.array([[0, 2]], dtype)).numpy().tolist() == [[0, 1]]
+
+
+def test_hashed_crossing_takes_sparse_with_int_output():
+    # TF's HashedCrossing (unlike Hashing and the lookups) takes sparse=True in "int" mode and
+    # gives dense bin indices
+    layer = layers.HashedCrossing(num_bins=5, sparse=True)
+    crossed = layer((tf.constant(["A", "B", "A"]), tf.constant([101, 101, 102])))
+    assert isinstance(crossed, tf.Tensor)
+    assert crossed.numpy().tolist() == layers.HashedCrossing(num_bins=5)(
+        (tf.constant(["A", "B", "A"]), tf.constant([101, 101, 102]))).numpy().tolist()
+    assert layer.get_config()["sparse"] is True

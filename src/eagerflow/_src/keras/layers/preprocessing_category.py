@@ -169,11 +169,9 @@ class HashedCrossing(Layer):
     def __init__(self, num_bins, output_mode="int", sparse=False, **kwargs):
         _output_dtype(kwargs, output_mode)
         super().__init__(**kwargs)
+        # (unlike the other categorical layers, TF's takes `sparse` with "int" and gives
+        # dense indices)
         validate_string_arg(output_mode, (INT, ONE_HOT), type(self).__name__, "output_mode")
-        if sparse and output_mode == INT:
-            raise ValueError(f"`sparse` may only be true if `output_mode` is `'one_hot'`, "
-                             f"`'multi_hot'`, or `'count'`. Received: sparse={sparse} and "
-                             f"output_mode={output_mode}")
         self.num_bins = num_bins
         self.output_mode = output_mode
         self.sparse = sparse
