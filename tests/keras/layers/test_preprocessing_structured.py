@@ -230,3 +230,21 @@ def test_hashed_crossing_takes_sparse_with_int_output():
     assert crossed.numpy().tolist() == layers.HashedCrossing(num_bins=5)(
         (tf.constant(["A", "B", "A"]), tf.constant([101, 101, 102]))).numpy().tolist()
     assert layer.get_config()["sparse"] is True
+
+
+def test_discretization_runs_tfs_bucketize():
+    # TF's Bucketize refuses unsorted boundaries (the layer gave counts of boundaries below
+    # each value), and finds each value's bucket by a binary search, which a NaN boundary
+    # steers: 0.5 goes to bucket 2 of [1, nan, 2]
+    unsorted = layers.Discretization(bin_boundaries=[2.0, 1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected sorted boundaries"):
+        unsorted(tf.constant([1.5]))
+    inputs = tf.keras.Input((2,))
+    assert unsorted(inputs).shape.as_list() == [None, 2]  # (the error comes when it runs)
+    with_nan = layers.Discretization(bin_boundaries=[1.0, float("nan"), 2.0])
+    assert with_nan(tf.constant([0.5, 1.5, 2.5])).numpy().tolist() == [2, 2, 3]
+    assert tf.raw_ops.Bucketize(input=[[0.5, 1.5], [9.0, -1.0]], boundaries=[0, 1]).numpy() \
+        .tolist() == [[1, 2], [2, 0]]
+    traced = tf.function(lambda x: tf.raw_ops.Bucketize(input=x, boundaries=[1.0, 0.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected sorted boundaries"):
+        traced(tf.constant([1.0]))

@@ -11,7 +11,7 @@ array([[0., 0., 1.],
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import dtypes as _dtypes, registry
+from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -265,9 +265,6 @@ def _merge(prev, new, epsilon):
     return _compress(merged, epsilon)
 
 
-_BUCKETIZE_DTYPES = (_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64)
-
-
 @export("keras.layers.Discretization",
         "keras.layers.experimental.preprocessing.Discretization")
 class Discretization(_EagerPreprocessingLayer):
@@ -346,16 +343,7 @@ class Discretization(_EagerPreprocessingLayer):
         return input_shape
 
     def _bucketize(self, values):
-        boundaries = np.asarray(self.bin_boundaries, np.float32)
-        if values.dtype not in _BUCKETIZE_DTYPES:  # TF's Bucketize has no other kernel
-            raise registry.attr_dtype_error("Bucketize", "T", values.dtype, _BUCKETIZE_DTYPES,
-                                            param="input")
-        if values.dtype != _dtypes.float32 and values.dtype != _dtypes.float64:
-            values = cast_ops.cast(values, _dtypes.float32)
-        # Boundaries not above x, as TF's upper_bound counts them: NaN goes to the last bucket.
-        above = math_ops.logical_not(math_ops.less(array_ops.expand_dims(values, -1),
-                                                   cast_ops.cast(boundaries, values.dtype)))
-        return reduction_ops.reduce_sum(cast_ops.cast(above, _dtypes.int32), axis=-1)
+        return math_ops.bucketize(values, self.bin_boundaries)
 
     def call(self, inputs):
         inputs = ensure_tensor(inputs)
