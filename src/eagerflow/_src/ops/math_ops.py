@@ -20,7 +20,7 @@ from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_ten
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
-from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import attr_dtype_error
 from eagerflow._src.core.registry import get as _op_named
 from eagerflow._src.core.registry import (
@@ -1133,6 +1133,7 @@ _SOBOL = register("SobolSample", _sobol_kernel, _sobol_rule, tied=(0, 1, 2),
                   dtypes=(_d.int32,), not_differentiable="a fixed sequence")
 tf_args[_SOBOL] = ("dim", "num_results", "skip")
 tf_nodes[_SOBOL] = NodeForm(types={}, outputs=("samples",))
+tf_defaults[_SOBOL] = {"dtype": _d.float32}
 batching_rules.assign(PER_ELEMENT, _SOBOL)
 
 
