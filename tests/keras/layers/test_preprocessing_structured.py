@@ -241,6 +241,9 @@ def test_discretization_runs_tfs_bucketize():
         unsorted(tf.constant([1.5]))
     inputs = tf.keras.Input((2,))
     assert unsorted(inputs).shape.as_list() == [None, 2]  # (the error comes when it runs)
+    ragged = layers.Discretization(bin_boundaries=[1.0, 2.0])(tf.ragged.constant([[0.5, 2.5],
+                                                                                [1.0]]))
+    assert isinstance(ragged, tf.RaggedTensor) and ragged.to_list() == [[0, 2], [1]]
     with_nan = layers.Discretization(bin_boundaries=[1.0, float("nan"), 2.0])
     assert with_nan(tf.constant([0.5, 1.5, 2.5])).numpy().tolist() == [2, 2, 3]
     assert tf.raw_ops.Bucketize(input=[[0.5, 1.5], [9.0, -1.0]], boundaries=[0, 1]).numpy() \

@@ -16,8 +16,9 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers.preprocessing_lookup import (
-    COUNT, INT, MULTI_HOT, ONE_HOT, _EagerPreprocessingLayer, compute_shape_for_encode_categorical,
-    encode_categorical_inputs, ensure_tensor, listify, validate_string_arg)
+    COUNT, INT, MULTI_HOT, ONE_HOT, _EagerPreprocessingLayer, _is_ragged,
+    compute_shape_for_encode_categorical, encode_categorical_inputs, ensure_tensor, listify,
+    validate_string_arg)
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, math_ops,
                                 reduction_ops, sparse_ops, string_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -349,6 +350,8 @@ class Discretization(_EagerPreprocessingLayer):
         inputs = ensure_tensor(inputs)
         if isinstance(inputs, SparseTensor):
             indices = inputs.with_values(self._bucketize(inputs.values))
+        elif _is_ragged(inputs):
+            indices = inputs.with_flat_values(self._bucketize(inputs.flat_values))
         else:
             indices = self._bucketize(inputs)
         return encode_categorical_inputs(indices, output_mode=self.output_mode,
