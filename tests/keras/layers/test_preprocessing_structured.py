@@ -251,3 +251,24 @@ def test_discretization_runs_tfs_bucketize():
     traced = tf.function(lambda x: tf.raw_ops.Bucketize(input=x, boundaries=[1.0, 0.0]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Expected sorted boundaries"):
         traced(tf.constant([1.0]))
+
+
+def test_sparse_encodings_keep_an_entry_for_each_id_as_tfs_sparse_bincount():
+    # TF's sparse output is tf.sparse.bincount's: an entry for each id a row holds, kept
+    # where its weights sum to 0 or its idf is 0; its errors (float ids, no rows) are that op's
+    encoded = layers.CategoryEncoding(num_tokens=4, output_mode="count", sparse=True)(
+        [[0, 1, 1], [2, 3, 3]], count_weights=[[0.0, 1.0, -1.0], [2.0, 0.5, 0.5]])
+    assert encoded.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 2], [1, 3]]
+    assert encoded.values.numpy().tolist() == [0.0, 0.0, 2.0, 1.0]
+    assert encoded.dense_shape.numpy().tolist() == [2, 4]
+    lookup = layers.StringLookup(vocabulary=["a", "b"], output_mode="tf_idf",
+                                 idf_weights=[0.0, 2.0], sparse=True)
+    weighted = lookup([["a", "b", "z"]])
+    assert weighted.indices.numpy().tolist() == [[0, 0], [0, 1], [0, 2]]
+    assert weighted.values.numpy().tolist() == [1.0, 0.0, 2.0]
+    one_hot = layers.CategoryEncoding(num_tokens=3, output_mode="one_hot", sparse=True)
+    assert one_hot([0, 2]).dense_shape.numpy().tolist() == [2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of float"):
+        layers.CategoryEncoding(num_tokens=4, sparse=True)(tf.constant([[1.0, 2.0]]))
+    traced = tf.function(lambda x: one_hot(x), input_signature=[tf.TensorSpec([None], tf.int32)])
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 3]
