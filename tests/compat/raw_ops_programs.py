@@ -134,6 +134,8 @@ def samples(tf):
     out["InvertPermutation"] = dict(x=[2, 0, 1])
     out["LowerBound"] = dict(sorted_inputs=[[1, 3, 5], [2, 4, 6]], values=[[3, 6], [1, 5]])
     out["UpperBound"] = dict(sorted_inputs=[[1, 3, 5], [2, 4, 6]], values=[[3, 6], [1, 5]])
+    out["Bucketize"] = dict(input=[[-1.0, 0.5, 1.0], [2.0, 7.5, float("nan")]],
+                            boundaries=[0, 1.0, 5.5])
     for name in ["SegmentSum", "SegmentMax", "SegmentMin", "SegmentProd", "SegmentMean"]:
         out[name] = dict(data=f, segment_ids=[0, 0])
     for name in ["UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin",

@@ -178,6 +178,24 @@ def test_keyword_arguments_only():
         tf.raw_ops.MatMul(a=[[1.0]], b=[[2.0]], foo=True)
 
 
+def test_attrs_without_a_default_are_required_arguments():
+    # TF's raw ops take an attr without a default as a required argument after the inputs
+    with pytest.raises(TypeError, match=r"^split\(\) missing 2 required positional arguments: "
+                                        r"'axis' and 'num_split'$"):
+        tf.raw_ops.Split(value=[1, 2])
+    with pytest.raises(TypeError, match=r"^bucketize\(\) missing 1 required positional "
+                                        r"argument: 'boundaries'$"):
+        tf.raw_ops.Bucketize(input=[1.0])
+
+
+def test_attrs_left_out_take_tfs_defaults():
+    assert tf.raw_ops.SobolSample(dim=1, num_results=2, skip=0).dtype == tf.float32
+    assert tf.raw_ops.UnsortedSegmentJoin(inputs=["a", "b", "c"], segment_ids=[0, 1, 0],
+                                          num_segments=2).numpy().tolist() == [b"ac", b"b"]
+    splits, chars = tf.raw_ops.UnicodeDecode(input=["ab\xff", "\xe9"], input_encoding="UTF-8")
+    assert splits.numpy().tolist() == [0, 3, 4] and chars.numpy().tolist() == [97, 98, 255, 233]
+
+
 def test_name_and_attrs_with_defaults():
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     np.testing.assert_array_equal(tf.raw_ops.MatMul(a=x, b=x, transpose_a=True, name="m"),

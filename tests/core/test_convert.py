@@ -1,4 +1,5 @@
 """Conversion of Python lists (holding tensors, or what no tensor holds), as TF converts them."""
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -65,3 +66,21 @@ def test_none_in_a_graph_is_refused_as_tfs_graph_constants_refuse_it():
     with tf.compat.v1.Graph().as_default():
         with pytest.raises(ValueError, match=r"^None values not supported\.$"):
             tf.constant(None)
+
+
+def test_numpy_text_arrays_parse_into_a_requested_number_type():
+    # TF converts a NumPy array of text to a numeric dtype as NumPy's astype does (numbers
+    # read from a CSV as strings); a Python list of strings stays a TypeError
+    assert tf.constant(np.array(["1", "20"]), tf.int64).numpy().tolist() == [1, 20]
+    assert tf.convert_to_tensor(np.array([b"1.5"]), tf.float32).numpy().tolist() == [1.5]
+    assert tf.constant(np.array(["True", ""]), tf.bool).numpy().tolist() == [True, False]
+    assert tf.constant(np.array("7"), tf.int32).numpy() == 7
+    with pytest.raises(ValueError, match=r"^invalid literal for int\(\) with base 10: "
+                                         r"np.str_\('a'\)$"):
+        tf.constant(np.array(["a"]), tf.int64)
+    with pytest.raises(OverflowError, match="out of bounds for int32"):
+        tf.constant(np.array(["3000000000"]), tf.int32)
+    with pytest.raises(TypeError, match="Cannot convert"):
+        tf.constant(["1"], tf.int64)
+    lookup = tf.keras.layers.IntegerLookup(vocabulary=np.array(["10", "20"]))
+    assert lookup(tf.constant([20, 10, 5])).numpy().tolist() == [2, 1, 0]

@@ -24,7 +24,7 @@ ELEMENTWISE = {
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
     "UnicodeScript", "UnicodeTranscode", "DecodeJSONExample",
-    "Xdivy", "Xlog1py", "Xlogy", "Zeta", "Div", "PopulationCount"}
+    "Xdivy", "Xlog1py", "Xlogy", "Zeta", "Div", "PopulationCount", "Bucketize"}
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {
     "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "BesselK0",
@@ -110,7 +110,7 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                         "TridiagonalSolve": ("diagonals", "rhs"),
                         "SparseTensorDenseMatMul": ("a_values", "b"),
                         "SparseFillEmptyRows": ("values", "default_value"),
-                        "SparseSoftmax": ("sp_values",),
+                        "SparseSoftmax": ("sp_values",), "Bucketize": ("input",),
                         "SparseAdd": ("a_values", "b_values"),
                         "SparseTensorDenseAdd": ("a_values", "b"),
                         "QuantizeV2": ("input",),

@@ -479,3 +479,18 @@ def test_a_vocabulary_file_shorter_than_vocab_size_fails_with_tfs_message(tmp_pa
                              r"\[Op:InitializeTableFromTextFileV2\]"):
         table(5)
     assert [int(table(3).size()), int(table(2).size())] == [3, 2]
+    with pytest.raises(ValueError, match=r"^`vocab_size` should be > 0, received: 0$"):
+        table(0)
+
+
+def test_an_empty_vocabulary_file_fails_as_tfs_reader(tmp_path):
+    # TF's reader fails on an empty file (it made an empty table here); a lookup layer
+    # reading one fails so too
+    path = tmp_path / "empty.txt"
+    path.write_text("")
+    init = tf.lookup.TextFileInitializer(str(path), tf.string, -2, tf.int64, -1)
+    with pytest.raises(tf.errors.OutOfRangeError, match=r"Read less bytes than requested "
+                                                        r"\[Op:InitializeTableFromTextFileV2\]"):
+        tf.lookup.StaticHashTable(init, -1)
+    with pytest.raises(tf.errors.OutOfRangeError, match="Read less bytes than requested"):
+        tf.keras.layers.StringLookup(vocabulary=str(path))

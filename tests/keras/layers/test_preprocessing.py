@@ -154,6 +154,71 @@ def test_adapt_on_a_reshuffling_dataset_draws_its_orders_as_fit():
     with pytest.raises(ValueError, match="When providing an infinite dataset"):
         Normalization(axis=None).adapt(make().repeat())
 
+
+class _Mean(tf.keras.layers.experimental.preprocessing.PreprocessingLayer):
+    """A user's preprocessing layer: the mean of what it was adapted to, subtracted."""
+
+    def build(self, input_shape):
+        self.total = self.add_weight("total", shape=(), initializer="zeros", trainable=False)
+        self.count = self.add_weight("count", shape=(), initializer="zeros", trainable=False)
+        super().build(input_shape)
+
+    def update_state(self, data):
+        self.total.assign_add(tf.reduce_sum(tf.cast(data, tf.float32)))
+        self.count.assign_add(tf.cast(tf.size(data), tf.float32))
+
+    def reset_state(self):
+        self.total.assign(0.0)
+        self.count.assign(0.0)
+
+    def finalize_state(self):
+        self.mean = self.total / self.count
+
+    def call(self, x):
+        return x - self.mean
+
+
+def test_preprocessing_layer_compile_and_steps_per_execution():
+    # TF's adapt runs the function `make_adapt_function` makes, `steps_per_execution`
+    # batches a call, once per batch group of a known number of batches
+    layer = _Mean()
+    layer.compile(run_eagerly=True)
+    layer.adapt(np.arange(4.0))
+    close(layer(np.array([1.0, 2.0])), [-0.5, 0.5])
+    layer.compile(steps_per_execution=3)
+    layer.adapt(np.arange(100.0), batch_size=10, steps=5)
+    close(layer(np.array([0.0])), [-24.5])
+    calls = []
+
+    class Counted(_Mean):
+        def make_adapt_function(self):
+            step = super().make_adapt_function()
+
+            def counted(iterator):
+                calls.append(1)
+                step(iterator)
+            return counted
+    Counted().adapt(np.arange(10.0), batch_size=4)
+    assert len(calls) == 3  # (not a fourth to find the end)
+    calls.clear()
+    counted = Counted()
+    counted.compile(steps_per_execution=2)
+    counted.adapt(tf.data.Dataset.range(10).batch(4))
+    assert len(calls) == 2
+    close(counted(np.array([0.0])), [-4.5])
+
+
+def test_reset_state_makes_a_layer_unadapted():
+    layer = _Mean()
+    layer.adapt(np.arange(4.0))
+    assert layer.is_adapted
+    layer.reset_state()
+    assert not layer.is_adapted
+    lookup = tf.keras.layers.StringLookup()
+    lookup.adapt(["a", "b", "b"])
+    lookup.reset_state()
+    assert not lookup.is_adapted and lookup.get_vocabulary() == ["[UNK]", "b", "a"]
+
 # -- Rescaling ---------------------------------------------------------------------------------
 
 def test_rescaling():

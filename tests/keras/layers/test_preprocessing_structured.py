@@ -219,3 +219,56 @@ def test_discretization_refuses_the_dtypes_bucketize_has_no_kernel_for(values, n
         traced(tf.constant(values))
     for dtype in (np.int32, np.int64, np.float64):
         assert layer(np.array([[0, 2]], dtype)).numpy().tolist() == [[0, 1]]
+
+
+def test_hashed_crossing_takes_sparse_with_int_output():
+    # TF's HashedCrossing (unlike Hashing and the lookups) takes sparse=True in "int" mode and
+    # gives dense bin indices
+    layer = layers.HashedCrossing(num_bins=5, sparse=True)
+    crossed = layer((tf.constant(["A", "B", "A"]), tf.constant([101, 101, 102])))
+    assert isinstance(crossed, tf.Tensor)
+    assert crossed.numpy().tolist() == layers.HashedCrossing(num_bins=5)(
+        (tf.constant(["A", "B", "A"]), tf.constant([101, 101, 102]))).numpy().tolist()
+    assert layer.get_config()["sparse"] is True
+
+
+def test_discretization_runs_tfs_bucketize():
+    # TF's Bucketize refuses unsorted boundaries (the layer gave counts of boundaries below
+    # each value), and finds each value's bucket by a binary search, which a NaN boundary
+    # steers: 0.5 goes to bucket 2 of [1, nan, 2]
+    unsorted = layers.Discretization(bin_boundaries=[2.0, 1.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected sorted boundaries"):
+        unsorted(tf.constant([1.5]))
+    inputs = tf.keras.Input((2,))
+    assert unsorted(inputs).shape.as_list() == [None, 2]  # (the error comes when it runs)
+    ragged = layers.Discretization(bin_boundaries=[1.0, 2.0])(tf.ragged.constant([[0.5, 2.5],
+                                                                                [1.0]]))
+    assert isinstance(ragged, tf.RaggedTensor) and ragged.to_list() == [[0, 2], [1]]
+    with_nan = layers.Discretization(bin_boundaries=[1.0, float("nan"), 2.0])
+    assert with_nan(tf.constant([0.5, 1.5, 2.5])).numpy().tolist() == [2, 2, 3]
+    assert tf.raw_ops.Bucketize(input=[[0.5, 1.5], [9.0, -1.0]], boundaries=[0, 1]).numpy() \
+        .tolist() == [[1, 2], [2, 0]]
+    traced = tf.function(lambda x: tf.raw_ops.Bucketize(input=x, boundaries=[1.0, 0.0]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expected sorted boundaries"):
+        traced(tf.constant([1.0]))
+
+
+def test_sparse_encodings_keep_an_entry_for_each_id_as_tfs_sparse_bincount():
+    # TF's sparse output is tf.sparse.bincount's: an entry for each id a row holds, kept
+    # where its weights sum to 0 or its idf is 0; its errors (float ids, no rows) are that op's
+    encoded = layers.CategoryEncoding(num_tokens=4, output_mode="count", sparse=True)(
+        [[0, 1, 1], [2, 3, 3]], count_weights=[[0.0, 1.0, -1.0], [2.0, 0.5, 0.5]])
+    assert encoded.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 2], [1, 3]]
+    assert encoded.values.numpy().tolist() == [0.0, 0.0, 2.0, 1.0]
+    assert encoded.dense_shape.numpy().tolist() == [2, 4]
+    lookup = layers.StringLookup(vocabulary=["a", "b"], output_mode="tf_idf",
+                                 idf_weights=[0.0, 2.0], sparse=True)
+    weighted = lookup([["a", "b", "z"]])
+    assert weighted.indices.numpy().tolist() == [[0, 0], [0, 1], [0, 2]]
+    assert weighted.values.numpy().tolist() == [1.0, 0.0, 2.0]
+    one_hot = layers.CategoryEncoding(num_tokens=3, output_mode="one_hot", sparse=True)
+    assert one_hot([0, 2]).dense_shape.numpy().tolist() == [2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'T' of float"):
+        layers.CategoryEncoding(num_tokens=4, sparse=True)(tf.constant([[1.0, 2.0]]))
+    traced = tf.function(lambda x: one_hot(x), input_signature=[tf.TensorSpec([None], tf.int32)])
+    assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 3]

@@ -79,6 +79,24 @@ def test_text_dataset_labels_from_subdirectories(text_dir, capsys):
     assert next(iter(binary))[1].numpy().ravel().tolist() == [1.0] * 6 + [0.0] * 6
 
 
+def test_text_dataset_follows_linked_directories_and_batches_last(text_dir, tmp_path_factory):
+    # Keras lists files with tf.io.gfile.walk unless follow_links, which goes into a linked
+    # directory all the same; text files are prefetched before batching (images after)
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "far.txt").write_text("linked")
+    os.symlink(elsewhere, text_dir / "pos" / "link")
+    for follow_links in (False, True):
+        ds = keras.utils.text_dataset_from_directory(text_dir, batch_size=20, shuffle=False,
+                                                     follow_links=follow_links)
+        texts, labels = next(iter(ds))
+        assert texts.numpy().tolist()[-2:] == [b"linked", b"nested"]
+        assert labels.numpy().tolist()[-2:] == [1, 1]
+    assert type(ds).__name__ == "_BatchDataset"
+    train, val = keras.utils.text_dataset_from_directory(
+        text_dir, validation_split=0.5, subset="both", seed=1)
+    assert type(train).__name__ == type(val).__name__ == "_BatchDataset"
+
+
 def test_text_dataset_validation_split_is_disjoint(text_dir):
     train, val = keras.utils.text_dataset_from_directory(text_dir, batch_size=3, seed=7,
                                                          validation_split=0.3, subset="both")

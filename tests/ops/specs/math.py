@@ -227,6 +227,16 @@ SPECS = [
         [[np.nan, 1, np.inf], [0, -np.inf, 2]], dtype), grad="boolean"),
     *_unary("IsFinite", tf.math.is_finite, np.isfinite, data=lambda *s, dtype: np.array(
         [[np.nan, 1, np.inf], [0, -np.inf, 2]], dtype), grad="boolean"),
+    # values on, between and beyond the boundaries, and NaN (placed past them all)
+    *[OpSpec("Bucketize", lambda x: tf.raw_ops.Bucketize(input=x, boundaries=[-1.0, 0.5, 1.5]),
+             [np.array([[-2, -1, 0], [0.5, 1.4, 1.5], [7, np.nan, -np.inf]], d)],
+             lambda x: np.searchsorted(np.array([-1.0, 0.5, 1.5], F32), x, "right")
+             .astype(np.int32), name=f"Bucketize-{np.dtype(d).name}", grad="integer output")
+      for d in (F32, F64)],
+    OpSpec("Bucketize", lambda x: tf.raw_ops.Bucketize(input=x, boundaries=[0, 2]),
+           [np.array([-1, 0, 1, 2, 3], np.int64)],
+           lambda x: np.array([0, 1, 1, 2, 2], np.int32), name="Bucketize-int64",
+           grad="integer output"),
     OpSpec("Cast", lambda x: tf.cast(x, tf.int32), [np.array([1.7, -1.7, 0.2], F32)],
            lambda x: np.trunc(x).astype(np.int32), name="Cast-f32-int32", grad="integer"),
     OpSpec("Cast", lambda x: tf.cast(x, tf.float64), [rand(2, 3)],

@@ -383,6 +383,10 @@ def to_array(value, dtype=None):
         if value.dtype.kind == "O":
             value = _object_array(value, dtype)
         if value.dtype.kind in "SUO":
+            if isinstance(value, np.ndarray) and dtype is not None and dtype._kind in "iufcb":
+                # TF parses an array of text into numbers as NumPy's astype does (its errors:
+                # ``invalid literal for int() with base 10: np.str_('a')``)
+                return value.astype(dtype.as_numpy_dtype)
             arr = _to_bytes_array(value)
             if dtype is not None and dtype is not _d.string:
                 raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "

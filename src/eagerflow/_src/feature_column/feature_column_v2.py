@@ -315,11 +315,8 @@ class BucketizedColumn(_dense_tuple("BucketizedColumn", ["source_column", "bound
         return self.source_column.parse_example_spec
 
     def _transform(self, cache):
-        value = cache.get(self.source_column)
-        bounds = np.asarray(self.boundaries, np.float32)
-        # (the boundaries a value is not below: NaN goes to the last bucket, as TF's)
-        above = math_ops.logical_not(math_ops.less(array_ops.expand_dims(value, -1), bounds))
-        return reduction_ops.reduce_sum(cast_ops.cast(above, _d.int64), -1)
+        buckets = math_ops.bucketize(cache.get(self.source_column), self.boundaries)
+        return cast_ops.cast(buckets, _d.int64)
 
     def _dense(self, cache, layer):
         return array_ops.one_hot(cache.get(self), len(self.boundaries) + 1, dtype=_d.float32)

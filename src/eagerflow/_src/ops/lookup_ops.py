@@ -685,7 +685,7 @@ class TextFileInitializer(TableInitializerBase):
                 raise ValueError(f"Signature mismatch. {what.capitalize()}s must be integer "
                                  f"or string, got {dtype}.")
         if vocab_size is not None and vocab_size <= 0:
-            raise ValueError(f"Invalid vocab_size {vocab_size}.")
+            raise ValueError(f"`vocab_size` should be > 0, received: {vocab_size}")
         self._asset = None
         if hasattr(filename, "asset_path"):  # a `tf.saved_model.Asset`: saved as that asset
             self._asset, filename = filename, filename.asset_path
@@ -701,6 +701,9 @@ class TextFileInitializer(TableInitializerBase):
 
     def _pairs(self):
         lines, ends = _read_lines(self._filename)
+        if not ends:  # (TF's reader fails on an empty file: no vocabulary is made of it)
+            raise errors.OutOfRangeError(None, "InitializeTableFromTextFileV2",
+                                         "Read less bytes than requested")
         if self._vocab_size is not None:
             if len(lines) < self._vocab_size:
                 raise errors.InvalidArgumentError(

@@ -20,7 +20,7 @@ from eagerflow._src.core.convert import convert_input, convert_to_tensor, is_ten
 from eagerflow._src.core.convert import get_static_value
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
-from eagerflow._src.core.node_forms import tf_args
+from eagerflow._src.core.node_forms import tf_args, tf_defaults
 from eagerflow._src.core.registry import attr_dtype_error
 from eagerflow._src.core.registry import get as _op_named
 from eagerflow._src.core.registry import (
@@ -1133,6 +1133,7 @@ _SOBOL = register("SobolSample", _sobol_kernel, _sobol_rule, tied=(0, 1, 2),
                   dtypes=(_d.int32,), not_differentiable="a fixed sequence")
 tf_args[_SOBOL] = ("dim", "num_results", "skip")
 tf_nodes[_SOBOL] = NodeForm(types={}, outputs=("samples",))
+tf_defaults[_SOBOL] = {"dtype": _d.float32}
 batching_rules.assign(PER_ELEMENT, _SOBOL)
 
 
@@ -1154,6 +1155,47 @@ def sobol_sample(dim, num_results, skip=0, dtype=_d.float32, name=None):
     args = tuple(as_tensor(v) if is_tensor_like(v) else convert_to_tensor(v, _d.int32)
                  for v in (dim, num_results, skip))
     return dispatch(_SOBOL, args, {"dtype": dtype}, name)
+
+
+# -- bucketizing by sorted boundaries ----------------------------------------------------------
+
+def _bucketize_kernel(xp, x, boundaries):
+    # TF's attr is a list of float32; each value finds its upper bound among them as C++'s
+    # std::upper_bound does (a binary search comparing ``value < boundary``), so a NaN value
+    # or boundary goes where that search takes it, not where a sort would put it.
+    bounds = np.asarray(boundaries, np.float32)
+    if (bounds[1:] < bounds[:-1]).any():
+        raise errors.InvalidArgumentError(None, None, "Expected sorted boundaries")
+    values = x if x.dtype.kind == "f" else x.astype(np.float32)  # (ints compare as floats)
+    bounds = xp.asarray(bounds.astype(values.dtype))
+    first = xp.zeros(values.shape, np.int64)
+    count = xp.full(values.shape, bounds.size, np.int64)
+    while bounds.size and count.any():
+        step = count // 2
+        probe = first + step
+        later = (count > 0) & ~(values < bounds[xp.minimum(probe, bounds.size - 1)])
+        first = xp.where(later, probe + 1, first)
+        count = xp.where(later, count - step - 1, step)
+    return first.astype(np.int32)
+
+
+_BUCKETIZE = register("Bucketize", _bucketize_kernel, rules.unary_to(_d.int32),
+                      dtypes=(_d.int32, _d.int64, _d.float32, _d.float64),
+                      input_names=("input",), not_differentiable="integer output",
+                      elementwise=True)
+tf_args[_BUCKETIZE] = ("input",)
+tf_nodes[_BUCKETIZE] = NodeForm(outputs=("output",))
+
+
+def bucketize(x, boundaries, name=None):
+    """The index of the bucket of each value of `x`: how many of the sorted `boundaries` are
+    not above it (int32), as TF's Bucketize op (``tf.raw_ops.Bucketize``).
+
+    >>> bucketize([-1.0, 0.0, 2.5, 9.0], [0.0, 1.0, 5.0]).numpy()
+    array([0, 1, 2, 3], dtype=int32)
+    """
+    boundaries = tuple(float(b) for b in boundaries)
+    return dispatch(_BUCKETIZE, (as_tensor(x),), {"boundaries": boundaries}, name)
 
 
 @export("math.lbeta")

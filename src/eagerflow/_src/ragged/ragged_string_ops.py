@@ -210,6 +210,8 @@ for _op in (_UNICODE_DECODE, _UNICODE_DECODE_OFFSETS):
     batching_rules[_op] = PER_ELEMENT
     tf_nodes[_op] = NodeForm(outputs=("row_splits", "char_values") + (
         ("char_to_byte_starts",) if _op is _UNICODE_DECODE_OFFSETS else ()))
+    tf_defaults[_op] = {"errors": "replace", "replacement_char": 65533,
+                        "replace_control_characters": False, "Tsplits": _I64}
 
 
 def _decode(input, input_encoding, errors_mode, replacement_char, replace_control_characters,
@@ -596,6 +598,7 @@ batching_rules[_UNSORTED_SEGMENT_JOIN] = PER_ELEMENT
 tf_nodes[_UNSORTED_SEGMENT_JOIN] = NodeForm(types={"Tindices": 1, "Tnumsegments": 2},
                                             byte_attrs=("separator",))
 tf_args[_UNSORTED_SEGMENT_JOIN] = ("inputs", "segment_ids", "num_segments")
+tf_defaults[_UNSORTED_SEGMENT_JOIN] = {"separator": b""}
 
 
 @export("strings.unsorted_segment_join")

@@ -5,6 +5,9 @@
 >>> layer(tf.constant([[5.0]])).numpy()
 array([[3.]], dtype=float32)
 """
+import functools
+import itertools
+
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
@@ -46,6 +49,14 @@ class PreprocessingLayer(Layer):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self._is_adapted = False
+        self._is_compiled = False
+        self._adapt_function = None
+        self._adapt_spec_shape = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "reset_state" in cls.__dict__:  # a reset state is no longer adapted to data
+            cls.reset_state = _marking_unadapted(cls.__dict__["reset_state"])
 
     @property
     def is_adapted(self):
@@ -60,6 +71,33 @@ class PreprocessingLayer(Layer):
     def finalize_state(self):
         """Derives what `call` uses from the accumulated state (after `adapt`)."""
 
+    def compile(self, run_eagerly=None, steps_per_execution=None):
+        """Configures `adapt`: `steps_per_execution` batches per call of the adapt function
+        (default 1). Batches are always adapted eagerly, whatever `run_eagerly` says."""
+        self._run_eagerly = self.dynamic if run_eagerly is None else run_eagerly
+        self._steps_per_execution = 1 if steps_per_execution is None else steps_per_execution
+        self._adapt_function = None
+        self._is_compiled = True
+
+    def make_adapt_function(self):
+        """The function `adapt` calls on an iterator of batches: it builds the layer if need
+        be and updates its state with the next `steps_per_execution` batches. Subclasses may
+        override it for adapt logic of their own; it is made again after `compile`."""
+        if self._adapt_function is not None:
+            return self._adapt_function
+
+        def adapt_step(iterator):
+            data = next(iterator)
+            self._adapt_maybe_build(data)
+            self.update_state(data)
+
+        def adapt_fn(iterator):
+            for _ in range(int(self._steps_per_execution)):
+                adapt_step(iterator)
+
+        self._adapt_function = adapt_step if int(self._steps_per_execution) == 1 else adapt_fn
+        return self._adapt_function
+
     def adapt(self, data, batch_size=None, steps=None):
         """Computes the layer's state from `data`: an array or tensor, or an iterable of
         batches (a dataset). Arrays are split into batches of `batch_size` (default: one
@@ -72,33 +110,73 @@ class PreprocessingLayer(Layer):
                 "all enclosing `tf.function`s. Note that you can call a `PreprocessingLayer` "
                 "directly on `Tensor`s inside a `tf.function` like: `layer(x)`, or update its "
                 "state like: `layer.update_state(x)`.")
+        if not self._is_compiled:
+            self.compile()
         if self.built:
             self.reset_state()
         if batch_size is None and (isinstance(data, (np.ndarray, list, tuple)) or
                                    hasattr(data, "dtype") and hasattr(data, "shape")):
             batch_size = self._adapt_batch_size
-        for step, batch in enumerate(_batches(data, batch_size, steps)):
-            if steps is not None and step >= steps:
-                break
-            if not self.built:
-                # TF builds from the traced shape of a batch: its first dim unknown unless a
-                # dataset's spec says it
-                shape = batch.shape if isinstance(getattr(batch, "shape", None), TensorShape) \
-                    else TensorShape(np.shape(batch))  # (a ragged batch's rank too)
-                spec_shape = getattr(getattr(data, "element_spec", None), "shape", None)
-                if isinstance(spec_shape, TensorShape) and spec_shape.rank == shape.rank:
-                    shape = spec_shape
-                elif shape.rank:
-                    shape = TensorShape([None] + shape.as_list()[1:])
-                if self._batch_input_shape is None:
-                    self._batch_input_shape = (None,) * shape.rank
-                self.build(shape)
-                self.built = True
-                if self._build_input_shape is None:  # (its build config: a saved copy builds)
-                    self._build_input_shape = shape
-            self.update_state(batch)
+        self._adapt_spec_shape = getattr(getattr(data, "element_spec", None), "shape", None)
+        batches = _batches(data, batch_size, steps)
+        count = _batch_count(batches, data, steps)
+        batches = iter(batches)
+        if steps is not None:
+            batches = itertools.islice(batches, steps)
+        self._adapt_function = self.make_adapt_function()
+        # As TF's, the function is called once per `steps_per_execution` batches when their
+        # number is known, else until the batches run out.
+        calls = itertools.count() if count is None else \
+            range(-(-count // int(self._steps_per_execution)))
+        try:
+            for _ in calls:
+                self._adapt_function(batches)
+        except StopIteration:
+            pass
+        finally:
+            self._adapt_spec_shape = None
         self.finalize_state()
         self._is_adapted = True
+
+    def _adapt_maybe_build(self, batch):
+        if self.built:
+            return
+        # TF builds from the traced shape of a batch: its first dim unknown unless a dataset's
+        # spec says it
+        shape = batch.shape if isinstance(getattr(batch, "shape", None), TensorShape) \
+            else TensorShape(np.shape(batch))  # (a ragged batch's rank too)
+        spec_shape = self._adapt_spec_shape
+        if isinstance(spec_shape, TensorShape) and spec_shape.rank == shape.rank:
+            shape = spec_shape
+        elif shape.rank:
+            shape = TensorShape([None] + shape.as_list()[1:])
+        if self._batch_input_shape is None:
+            self._batch_input_shape = (None,) * shape.rank
+        self.build(shape)
+        self.built = True
+        if self._build_input_shape is None:  # (its build config: a saved copy builds)
+            self._build_input_shape = shape
+
+
+def _marking_unadapted(reset_state):
+    @functools.wraps(reset_state)
+    def wrapper(self, *args, **kwargs):
+        result = reset_state(self, *args, **kwargs)
+        self._is_adapted = False
+        return result
+    return wrapper
+
+
+def _batch_count(batches, data, steps):
+    """How many of `batches` (what `_batches` made of `data`) `adapt` uses, if known."""
+    count = None
+    if isinstance(batches, list):
+        count = len(batches)
+    elif isinstance(data, Dataset) and data._cardinality() >= 0:
+        count = data._cardinality()
+    if steps is not None:
+        count = steps if count is None else min(count, steps)
+    return count
 
 
 def _batches(data, batch_size, steps=None):
@@ -228,7 +306,6 @@ class Normalization(PreprocessingLayer):
         self.count.assign(total_count)
 
     def reset_state(self):
-        self._is_adapted = False
         if self.input_mean is not None or not self.built:
             return
         self.adapt_mean.assign(array_ops.zeros_like(self.adapt_mean))

@@ -11,13 +11,14 @@ array([[0., 0., 1.],
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import dtypes as _dtypes, registry
+from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers.preprocessing_lookup import (
-    COUNT, INT, MULTI_HOT, ONE_HOT, _EagerPreprocessingLayer, compute_shape_for_encode_categorical,
-    encode_categorical_inputs, ensure_tensor, listify, validate_string_arg)
+    COUNT, INT, MULTI_HOT, ONE_HOT, _EagerPreprocessingLayer, _is_ragged,
+    compute_shape_for_encode_categorical, encode_categorical_inputs, ensure_tensor, listify,
+    validate_string_arg)
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, math_ops,
                                 reduction_ops, sparse_ops, string_ops)
 from eagerflow._src.ops.sparse_tensor import SparseTensor
@@ -169,11 +170,9 @@ class HashedCrossing(Layer):
     def __init__(self, num_bins, output_mode="int", sparse=False, **kwargs):
         _output_dtype(kwargs, output_mode)
         super().__init__(**kwargs)
+        # (unlike the other categorical layers, TF's takes `sparse` with "int" and gives
+        # dense indices)
         validate_string_arg(output_mode, (INT, ONE_HOT), type(self).__name__, "output_mode")
-        if sparse and output_mode == INT:
-            raise ValueError(f"`sparse` may only be true if `output_mode` is `'one_hot'`, "
-                             f"`'multi_hot'`, or `'count'`. Received: sparse={sparse} and "
-                             f"output_mode={output_mode}")
         self.num_bins = num_bins
         self.output_mode = output_mode
         self.sparse = sparse
@@ -267,9 +266,6 @@ def _merge(prev, new, epsilon):
     return _compress(merged, epsilon)
 
 
-_BUCKETIZE_DTYPES = (_dtypes.int32, _dtypes.int64, _dtypes.float32, _dtypes.float64)
-
-
 @export("keras.layers.Discretization",
         "keras.layers.experimental.preprocessing.Discretization")
 class Discretization(_EagerPreprocessingLayer):
@@ -348,21 +344,14 @@ class Discretization(_EagerPreprocessingLayer):
         return input_shape
 
     def _bucketize(self, values):
-        boundaries = np.asarray(self.bin_boundaries, np.float32)
-        if values.dtype not in _BUCKETIZE_DTYPES:  # TF's Bucketize has no other kernel
-            raise registry.attr_dtype_error("Bucketize", "T", values.dtype, _BUCKETIZE_DTYPES,
-                                            param="input")
-        if values.dtype != _dtypes.float32 and values.dtype != _dtypes.float64:
-            values = cast_ops.cast(values, _dtypes.float32)
-        # Boundaries not above x, as TF's upper_bound counts them: NaN goes to the last bucket.
-        above = math_ops.logical_not(math_ops.less(array_ops.expand_dims(values, -1),
-                                                   cast_ops.cast(boundaries, values.dtype)))
-        return reduction_ops.reduce_sum(cast_ops.cast(above, _dtypes.int32), axis=-1)
+        return math_ops.bucketize(values, self.bin_boundaries)
 
     def call(self, inputs):
         inputs = ensure_tensor(inputs)
         if isinstance(inputs, SparseTensor):
             indices = inputs.with_values(self._bucketize(inputs.values))
+        elif _is_ragged(inputs):
+            indices = inputs.with_flat_values(self._bucketize(inputs.flat_values))
         else:
             indices = self._bucketize(inputs)
         return encode_categorical_inputs(indices, output_mode=self.output_mode,

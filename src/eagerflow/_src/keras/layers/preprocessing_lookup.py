@@ -34,7 +34,7 @@ from eagerflow._src.keras.layers.preprocessing import PreprocessingLayer
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, file_system,
                                 fingerprint_ops, logging_ops, lookup_ops, math_ops,
                                 reduction_ops, sparse_ops)
-from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense, to_dense
+from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
 
 INT, ONE_HOT, MULTI_HOT, COUNT, TF_IDF = "int", "one_hot", "multi_hot", "count", "tf_idf"
 
@@ -127,22 +127,37 @@ def encode_categorical_inputs(inputs, output_mode, depth, dtype="float32", spars
                          f"{original_shape}, which would result in output rank "
                          f"{inputs.shape.rank}.")
     binary_output = output_mode in (MULTI_HOT, ONE_HOT)
-    if isinstance(inputs, SparseTensor):
+    if sparse:
+        result = _sparse_counts(inputs, depth, dtype, binary_output, count_weights)
+    elif isinstance(inputs, SparseTensor):
         result = _scattered_counts(inputs, depth, dtype, binary_output, count_weights)
     else:
         result = reduction_ops.bincount(inputs, weights=count_weights, minlength=depth,
                                         maxlength=depth, dtype=dtype, axis=-1,
                                         binary_output=binary_output)
         result = cast_ops.cast(result, dtype)
-    if isinstance(depth, int):
+    if isinstance(depth, int) and not sparse:
         result.set_shape([depth] if inputs.shape.rank == 1 else [inputs.shape[0], depth])
     if output_mode == TF_IDF:
         if idf_weights is None:
             raise ValueError(f"When output mode is `'tf_idf'`, idf_weights must be provided. "
                              f"Received: output_mode={output_mode} and "
                              f"idf_weights={idf_weights}")
+        if sparse:  # (each entry weighted by its token's idf, a zero one kept)
+            weights = array_ops.gather(idf_weights, result.indices[:, -1])
+            return SparseTensor(result.indices, math_ops.multiply(weights, result.values),
+                                result.dense_shape)
         result = math_ops.multiply(result, idf_weights)
-    return from_dense(result) if sparse else result
+    return result
+
+
+def _sparse_counts(inputs, depth, dtype, binary_output, count_weights):
+    """The counts (or presence) of the ids of each row as TF's `sparse.bincount` gives them:
+    an entry for each id a row holds, even where its weights sum to 0."""
+    counts = sparse_ops.bincount(inputs, weights=count_weights, minlength=depth,
+                                 maxlength=depth, axis=-1, binary_output=binary_output)
+    shape = [depth] if inputs.shape.rank == 1 else [counts.dense_shape[0], depth]
+    return SparseTensor(counts.indices, cast_ops.cast(counts.values, dtype), shape)
 
 
 def _scattered_counts(inputs, depth, dtype, binary_output, count_weights):

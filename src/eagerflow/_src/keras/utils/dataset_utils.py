@@ -11,6 +11,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.io import gfile
 from eagerflow._src.ops import array_ops, audio_ops, cast_ops, image_codecs, image_ops, io_ops, \
     math_ops, string_ops
 from eagerflow._src.core import errors
@@ -125,8 +126,10 @@ def _files(directory, subdir, formats, follow_links):
     names in sorted order, as paths relative to `directory`."""
     top = os.path.join(directory, subdir)
     found = []
-    for root, _, names in sorted(os.walk(top, followlinks=follow_links),
-                                 key=lambda entry: entry[0]):
+    # (as Keras's, without `follow_links` the files are listed by tf.io.gfile.walk, which
+    # goes into linked directories all the same)
+    walk = os.walk(top, followlinks=True) if follow_links else gfile.walk(top)
+    for root, _, names in sorted(walk, key=lambda entry: entry[0]):
         for name in sorted(names):
             if name.lower().endswith(formats):
                 found.append(os.path.join(subdir, os.path.relpath(os.path.join(root, name), top)))
@@ -244,7 +247,7 @@ def _from_directory(directory, labels, label_mode, class_names, batch_size, shuf
         if label_mode:
             dataset = Dataset.zip((dataset, _labels(part_labels, label_mode,
                                                     len(class_names))))
-        if what == "audio":  # Keras prefetches audio files before batching, the others after
+        if what != "image":  # Keras prefetches text and audio before batching, images after
             dataset = batch(dataset.prefetch(_AUTOTUNE), batch_size, shuffle and train, seed)
         else:
             dataset = batch(dataset, batch_size, shuffle and train, seed).prefetch(_AUTOTUNE)
