@@ -603,7 +603,7 @@ def _collect(concrete):
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
     """Starts collecting the graphs of the functions that run (until `trace_export` or
     `trace_off`); with `profiler`, profiles them too (see ``tf.profiler.experimental``),
-    into `profiler_outdir`."""
+    into `profiler_outdir`, and the graphs go into the run's metadata."""
     from eagerflow._src.function import concrete_function  # noqa: PLC0415
     if not context.executing_eagerly():
         _log.logger.warning("Cannot enable trace inside a tf.function.")
@@ -611,18 +611,20 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
     if state.trace is not None:
         _log.logger.warning("Trace already enabled")
         return
+    profiling = False
     if profiler:
         if profiler_outdir is None:
             _log.logger.warning("No `profiler_outdir` passed to trace_on(). Profiler won't "
                                 "be enabled.")
         else:
             profiler_module.start(profiler_outdir)
-    # (as TF, graphs are collected only without the profiler; either way trace_export
-    # writes a summary)
+            profiling = True
+    # (as TF, graphs are collected for `graph` without the profiler, and with a profiler
+    # that runs, as part of the run's metadata; either way trace_export writes a summary)
     state.trace = []
     state.trace_graph = bool(graph) and not profiler
     state.trace_profiler = bool(profiler)
-    if state.trace_graph and _collect not in concrete_function.call_listeners:
+    if (state.trace_graph or profiling) and _collect not in concrete_function.call_listeners:
         concrete_function.call_listeners.append(_collect)
 
 
