@@ -158,13 +158,57 @@ def test_as_default_plain_call_does_nothing_and_set_as_default_does(tmp_path):
     assert summaries(tmp_path) == [(4, "a", 1.0)]
 
 
+
+def test_as_default_entered_without_leaving_stays_the_default(tmp_path):
+    # (as TF's: its context manager is an object, which dropping does not exit)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    try:
+        assert writer.as_default(step=4).__enter__() is writer
+        assert bool(tf.summary.scalar("a", 1.0))
+        assert tf.summary.experimental.get_step() == 4
+    finally:
+        internals.summary_state.writer = None
+        internals.summary_state.step = None
+    writer.close()
+    assert summaries(tmp_path) == [(4, "a", 1.0)]
+
+
+def test_leaving_as_default_flushes_the_default_writer_and_restores(tmp_path):
+    outer = tf.summary.create_file_writer(str(tmp_path / "outer"), max_queue=100)
+    inner = tf.summary.create_file_writer(str(tmp_path / "inner"), max_queue=100)
+    with outer.as_default(step=3):
+        with inner.as_default(step=1):
+            outer.set_as_default(step=8)  # (the block's exit flushes outer, as TF's)
+            tf.summary.scalar("switched", 1.0)
+        assert summaries(tmp_path / "outer") == [(8, "switched", 1.0)]
+        assert tf.summary.experimental.get_step() == 3
+        tf.summary.scalar("after", 2.0)
+    assert summaries(tmp_path / "outer") == [(8, "switched", 1.0), (3, "after", 2.0)]
+    assert summaries(tmp_path / "inner") == []
+    inner.close()
+    outer.close()
+
+
+def test_noop_as_default_gives_none_and_flush_checks_its_writer():
+    with tf.summary.create_noop_writer().as_default() as writer:
+        assert writer is None
+    with pytest.raises(ValueError, match=r"^Invalid argument to flush\(\): 'x'$"):
+        tf.summary.flush("x")
+
 def test_closed_writer(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path))
     writer.close()
     writer.close()
     with pytest.raises(RuntimeError, match="is already closed"):
+        writer.as_default()  # (when called, as TF's)
+
+    @tf.function
+    def f():  # (in a function, the write fails when it runs, as in TF)
         with writer.as_default():
-            pass
+            return tf.summary.scalar("x", 1.0, step=1)
+
+    with pytest.raises(tf.errors.NotFoundError, match="SummaryWriterInterface"):
+        f()
 
 
 def test_record_if(tmp_path):
