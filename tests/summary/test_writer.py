@@ -252,6 +252,25 @@ def test_summaries_in_a_function(tmp_path):
         (2, "loss", 6.0), (2, "x", [[2.0, 3.0, 1.0], [3.0, 4.0, 1.0]]), (2, "note", b"2")]
 
 
+
+def test_histogram_bucket_count_known_only_when_run(tmp_path):
+    # (as TF: an int32 tensor or variable in a function; a negative one counts as 0)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+
+    @tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec([], tf.int32)])
+    def log(x, buckets):
+        return tf.summary.histogram("h", x, step=0, buckets=buckets)
+
+    with writer.as_default():
+        for x, buckets in (([1.0, 2.0, 3.0], 2), ([], 2), (7.0, 3), ([1.0], 0), ([1.0], -1)):
+            assert bool(log(tf.constant(x), tf.constant(buckets)))
+        assert bool(tf.summary.histogram("v", [1.0, 4.0], step=1, buckets=tf.Variable(1)))
+    writer.close()
+    assert summaries(tmp_path) == [
+        (0, "h", [[1.0, 2.0, 1.0], [2.0, 3.0, 2.0]]), (0, "h", [[0.0] * 3] * 2),
+        (0, "h", [[7.0, 7.0, 0.0], [7.0, 7.0, 0.0], [7.0, 7.0, 1.0]]), (0, "h", []),
+        (0, "h", []), (1, "v", [[1.0, 4.0, 2.0]])]
+
 def test_function_with_unknown_shapes(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path))
 

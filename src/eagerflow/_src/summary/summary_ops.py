@@ -417,15 +417,21 @@ def _eager_step(step):
 def _buckets(data, bucket_count):
     """The ``[k, 3]`` float64 tensor of (left edge, right edge, count) rows of TF 2's
     histograms: `k` equal buckets from the minimum to the maximum (the last one closed);
-    all data in the last bucket when every value is the same; zeros without data."""
+    all data in the last bucket when every value is the same; zeros without data. A
+    negative `bucket_count` counts as 0; it may be a tensor known only when run."""
     data = cast_ops.cast(array_ops.reshape(data, [-1]), _d.float64)
     size = array_ops.size(data)
-    k = max(0, int(bucket_count))
-    if k == 0:
-        return array_ops.zeros([0, 3], _d.float64)
+    if isinstance(bucket_count, (int, np.integer)) or type(bucket_count) is EagerTensor:
+        k = max(0, int(bucket_count))
+        if k == 0:
+            return array_ops.zeros([0, 3], _d.float64)
+        nothing = math_ops.equal(size, 0)
+    else:  # (in a function, a count known when it runs)
+        k = math_ops.maximum(bucket_count, 0)
+        nothing = math_ops.logical_or(math_ops.equal(size, 0), math_ops.equal(k, 0))
 
     def empty():
-        return array_ops.zeros([k, 3], _d.float64)
+        return array_ops.zeros(array_ops.stack([k, 3]), _d.float64)
 
     def nonempty():
         low = reduction_ops.reduce_min(data)
@@ -433,7 +439,7 @@ def _buckets(data, bucket_count):
         span = high - low
 
         def spread():
-            width = span / float(k)
+            width = span / cast_ops.cast(k, _d.float64)
             index = cast_ops.cast(math_ops.floor((data - low) / width), _d.int32)
             index = math_ops.minimum(index, k - 1)
             counts = reduction_ops.unsorted_segment_sum(
@@ -454,7 +460,7 @@ def _buckets(data, bucket_count):
 
         return control_flow.cond(math_ops.equal(span, 0.0), single, spread)
 
-    return control_flow.cond(math_ops.equal(size, 0), empty, nonempty)
+    return control_flow.cond(nothing, empty, nonempty)
 
 
 _HISTOGRAM_METADATA = _metadata("histograms")
