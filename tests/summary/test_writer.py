@@ -293,6 +293,26 @@ def test_function_with_unknown_shapes(tmp_path):
     assert widths == [[b"5", b"2"], [b"1", b"4"]]
 
 
+
+def test_images_of_unknown_rank_in_a_function(tmp_path):
+    # (as TF: no images or none asked are the sizes alone; the rank is checked when run)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+
+    @tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec([], tf.int32)])
+    def log(images, max_outputs):
+        return tf.summary.image("img", images, step=0, max_outputs=max_outputs)
+
+    with writer.as_default():
+        assert bool(log(tf.zeros([2, 3, 2, 1]), tf.constant(0)))
+        assert bool(log(tf.zeros([0, 3, 2, 3]), tf.constant(1)))
+        assert bool(log(tf.zeros([2, 3, 2, 1]), tf.constant(1)))
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Tensor images:0 must have rank\] \[4\]"):
+            log(tf.zeros([3, 2, 1]), tf.constant(1))
+    writer.close()
+    assert [value[:2] + [len(value) - 2] for _, _, value in summaries(tmp_path)] == [
+        [b"2", b"3", 0], [b"2", b"3", 0], [b"2", b"3", 1]]
+
 def test_histogram_edge_cases(tmp_path):
     with tf.summary.create_file_writer(str(tmp_path)).as_default(step=0) as writer:
         tf.summary.histogram("single", [3.0, 3.0], buckets=3)

@@ -484,13 +484,6 @@ def histogram(name, data, step=None, buckets=None, description=None):
         return write(tag, tensor, step, metadata)
 
 
-def _check_rank(data, rank):
-    if data.shape.rank is not None and data.shape.rank != rank:
-        name = "" if context.executing_eagerly() else getattr(data, "name", "")
-        raise ValueError(f"Tensor {name} must have rank {rank}.  Received rank "
-                         f"{data.shape.rank}, shape {tuple(data.shape.as_list())}")
-
-
 @export("summary.image")
 def image(name, data, step=None, max_outputs=3, description=None):
     """Writes up to `max_outputs` images of `data` (``[k, h, w, c]``, c 1, 3 or 4; floats
@@ -507,11 +500,11 @@ def image(name, data, step=None, max_outputs=3, description=None):
         data = convert_to_tensor(data)
 
         def tensor():  # (checked only when written, as in TF)
-            _check_rank(data, 4)
+            debugging_ops.assert_rank(data, 4)  # (of unknown rank: when it runs)
             debugging_ops.assert_non_negative(max_outputs)
             images = convert_image_dtype(data, _d.uint8, saturate=True)
             limited = images[:max_outputs]
-            encoded = map_fn(encode_png, limited, fn_output_signature=_d.string)
+            encoded = encode_png(limited)  # (one PNG per image, also of none)
             shape = array_ops.shape(images)
             dims = array_ops.stack([string_ops.as_string(shape[2]),
                                     string_ops.as_string(shape[1])])
@@ -557,7 +550,7 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
         data = convert_to_tensor(data)
 
         def tensor():  # (checked only when written, as in TF)
-            _check_rank(data, 3)
+            debugging_ops.assert_rank(data, 3)
             debugging_ops.assert_non_negative(max_outputs)
             clips = data[:max_outputs]  # (float32 only, as EncodeWav takes)
             # (a tensor goes to EncodeWav as it is, which says if it is not int32)
