@@ -109,3 +109,73 @@ def test_get_summary_description():
         type_hint="scalar")
     with pytest.raises(ValueError, match="^Can't get_summary_description on ScalarSummary$"):
         tf1.summary.get_summary_description(tf1.NodeDef(op="ScalarSummary"))
+
+
+def _summary(tag, **value):
+    return tf1.Summary(value=[tf1.Summary.Value(tag=tag, **value)])
+
+
+def test_file_writer_events_reach_the_file_without_close(tmp_path):
+    # (as TF's: at exit, and when no one holds the writer any more)
+    import gc
+    import subprocess
+    import sys
+    code = ("import eagerflow.compat.v1 as tf1\n"
+            "with tf1.Graph().as_default():\n"
+            f"    w = tf1.summary.FileWriter({str(tmp_path / 'exit')!r})\n"
+            "w.add_summary(tf1.Summary(value=[tf1.Summary.Value(tag='s', simple_value=1.0)]), 3)\n")
+    src = os.path.join(os.path.dirname(tf.__file__), "..")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120,
+                   env=dict(os.environ, PYTHONPATH=os.path.abspath(src)))
+    assert [(e.step, [v.tag for v in e.summary.value]) for e in _events(tmp_path / "exit")] \
+        == [(0, []), (3, ["s"])]
+
+    def write():
+        with tf1.Graph().as_default():
+            tf1.summary.FileWriter(str(tmp_path / "dropped")).add_summary(
+                _summary("d", simple_value=2.0), 4)
+
+    write()
+    gc.collect()
+    assert [e.step for e in _events(tmp_path / "dropped")] == [0, 4]
+
+
+def test_file_writer_add_graph_warns_and_checks_as_tfs(tmp_path, caplog):
+    g = tf1.Graph()
+    with g.as_default():
+        tf.constant(1.0, name="c")
+        writer = tf1.summary.FileWriter(str(tmp_path))
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        writer.add_graph(g.as_graph_def(), global_step=1)
+        writer.add_graph(None, graph_def=g, global_step=2)
+    assert [r.getMessage() for r in caplog.records] == [
+        "Passing a `GraphDef` to the SummaryWriter is deprecated. Pass a `Graph` object "
+        "instead, such as `sess.graph`.",
+        "When passing a `Graph` object, please use the `graph` named argument instead of "
+        "`graph_def`."]
+    with pytest.raises(TypeError, match=r"^The passed graph must be an instance of `Graph` "
+                                        r"or the deprecated `GraphDef`$"):
+        writer.add_graph("graph")
+    with pytest.raises(TypeError, match="^meta_graph_def must be type MetaGraphDef, saw type: "):
+        writer.add_meta_graph(g.as_graph_def())
+    writer.close()
+    assert [(e.step, e.WhichOneof("what")) for e in _events(tmp_path)] == [
+        (0, "file_version"), (1, "graph_def"), (2, "graph_def")]
+    with pytest.warns(UserWarning, match="^Attempting to use a closed FileWriter"):
+        writer.flush()
+    with g.as_default(), pytest.raises(TypeError, match="^graph_def must be of type GraphDef"):
+        tf1.summary.FileWriter(str(tmp_path / "b"), graph_def=g)
+
+
+def test_file_writer_writes_metadata_only_with_a_tags_first_value(tmp_path):
+    metadata = tf1.SummaryMetadata(plugin_data=tf1.SummaryMetadata.PluginData(
+        plugin_name="scalars"))
+    with tf1.Graph().as_default():
+        writer = tf1.summary.FileWriter(str(tmp_path))
+    writer.add_summary(_summary("plain", simple_value=1.0), 1)
+    writer.add_summary(_summary("plain", simple_value=2.0, metadata=metadata), 2)
+    writer.add_summary(_summary("meta", simple_value=3.0, metadata=metadata), 3)
+    writer.add_summary(_summary("meta", simple_value=4.0, metadata=metadata), 4)
+    writer.close()
+    assert [v.HasField("metadata") for e in _events(tmp_path)[1:] for v in e.summary.value] \
+        == [False, False, True, False]

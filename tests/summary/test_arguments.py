@@ -155,7 +155,7 @@ def test_a_closed_writer(tmp_path):
             tf.summary.graph(tf.Graph())
         writer.flush()  # (as TF: nothing to do)
         writer.close()
-    for reopen in (writer.init, writer.set_as_default, writer.as_default().__enter__):
+    for reopen in (writer.init, writer.set_as_default, writer.as_default):
         with pytest.raises(RuntimeError, match=r"^SummaryWriter .* is already closed$"):
             reopen()
 

@@ -102,15 +102,44 @@ def test_summary_trace_on_with_profiler(tmp_path, caplog):
         assert tf.summary.trace_export("t", step=0) is None
     assert len(_xplanes(str(tmp_path / "prof"))) == 1
     writer.close()
-    # (as TF: with the profiler, the run's metadata, without graphs)
+    # (as TF: with the profiler, the run's metadata, with the graphs of the functions run)
     (path,) = glob.glob(str(tmp_path / "logs" / "events.out.tfevents.*"))
     (value,) = [v for r in tf.compat.v1.io.tf_record_iterator(path)
                 for v in tf.compat.v1.Event.FromString(r).summary.value]
     assert value.metadata.plugin_data.plugin_name == "graph_run_metadata"
-    assert not tf.compat.v1.RunMetadata.FromString(value.tensor.string_val[0]).function_graphs
+    run = tf.compat.v1.RunMetadata.FromString(value.tensor.string_val[0])
+    assert [[n.op for n in f.pre_optimization_graph.node] for f in run.function_graphs] == [
+        ["_Arg", "Const", "AddV2", "Identity", "_Retval"]]
     # (as TF: trace_off, run by trace_export, finds the profiler stopped already)
     assert "Error while stopping profiler: Cannot export profiling results" in caplog.text
 
+
+
+@pytest.mark.parametrize("outdir", [True, False])
+def test_summary_trace_on_profiler_without_graph_collects_graphs_when_it_runs(tmp_path,
+                                                                             outdir):
+    # (as TF: a profiler that runs collects the run's graphs; without its directory it
+    # does not run, nothing is collected, and trace_export fails to stop it, after
+    # writing the summary)
+    writer = tf.summary.create_file_writer(str(tmp_path / "logs"))
+    tf.summary.trace_on(graph=False, profiler=True,
+                        profiler_outdir=str(tmp_path / "prof") if outdir else None)
+    tf.function(lambda x: x * 2.0)(tf.constant(1.0))
+    with writer.as_default():
+        if outdir:
+            tf.summary.trace_export("t", step=0)
+        else:
+            with pytest.raises(tf.errors.UnavailableError):
+                tf.summary.trace_export("t", step=0)
+            tf.summary.trace_off()
+    writer.close()
+    (path,) = glob.glob(str(tmp_path / "logs" / "events.out.tfevents.*"))
+    (value,) = [v for r in tf.compat.v1.io.tf_record_iterator(path)
+                for v in tf.compat.v1.Event.FromString(r).summary.value]
+    assert value.metadata.plugin_data.plugin_name == "graph_run_metadata"
+    run = tf.compat.v1.RunMetadata.FromString(value.tensor.string_val[0])
+    assert [[n.op for n in f.pre_optimization_graph.node] for f in run.function_graphs] == (
+        [["_Arg", "Const", "Mul", "Identity", "_Retval"]] if outdir else [])
 
 def test_tensorboard_callback_profiles_the_batches_asked(tmp_path):
     model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])

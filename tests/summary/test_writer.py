@@ -158,13 +158,57 @@ def test_as_default_plain_call_does_nothing_and_set_as_default_does(tmp_path):
     assert summaries(tmp_path) == [(4, "a", 1.0)]
 
 
+
+def test_as_default_entered_without_leaving_stays_the_default(tmp_path):
+    # (as TF's: its context manager is an object, which dropping does not exit)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    try:
+        assert writer.as_default(step=4).__enter__() is writer
+        assert bool(tf.summary.scalar("a", 1.0))
+        assert tf.summary.experimental.get_step() == 4
+    finally:
+        internals.summary_state.writer = None
+        internals.summary_state.step = None
+    writer.close()
+    assert summaries(tmp_path) == [(4, "a", 1.0)]
+
+
+def test_leaving_as_default_flushes_the_default_writer_and_restores(tmp_path):
+    outer = tf.summary.create_file_writer(str(tmp_path / "outer"), max_queue=100)
+    inner = tf.summary.create_file_writer(str(tmp_path / "inner"), max_queue=100)
+    with outer.as_default(step=3):
+        with inner.as_default(step=1):
+            outer.set_as_default(step=8)  # (the block's exit flushes outer, as TF's)
+            tf.summary.scalar("switched", 1.0)
+        assert summaries(tmp_path / "outer") == [(8, "switched", 1.0)]
+        assert tf.summary.experimental.get_step() == 3
+        tf.summary.scalar("after", 2.0)
+    assert summaries(tmp_path / "outer") == [(8, "switched", 1.0), (3, "after", 2.0)]
+    assert summaries(tmp_path / "inner") == []
+    inner.close()
+    outer.close()
+
+
+def test_noop_as_default_gives_none_and_flush_checks_its_writer():
+    with tf.summary.create_noop_writer().as_default() as writer:
+        assert writer is None
+    with pytest.raises(ValueError, match=r"^Invalid argument to flush\(\): 'x'$"):
+        tf.summary.flush("x")
+
 def test_closed_writer(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path))
     writer.close()
     writer.close()
     with pytest.raises(RuntimeError, match="is already closed"):
+        writer.as_default()  # (when called, as TF's)
+
+    @tf.function
+    def f():  # (in a function, the write fails when it runs, as in TF)
         with writer.as_default():
-            pass
+            return tf.summary.scalar("x", 1.0, step=1)
+
+    with pytest.raises(tf.errors.NotFoundError, match="SummaryWriterInterface"):
+        f()
 
 
 def test_record_if(tmp_path):
@@ -208,6 +252,25 @@ def test_summaries_in_a_function(tmp_path):
         (2, "loss", 6.0), (2, "x", [[2.0, 3.0, 1.0], [3.0, 4.0, 1.0]]), (2, "note", b"2")]
 
 
+
+def test_histogram_bucket_count_known_only_when_run(tmp_path):
+    # (as TF: an int32 tensor or variable in a function; a negative one counts as 0)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+
+    @tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec([], tf.int32)])
+    def log(x, buckets):
+        return tf.summary.histogram("h", x, step=0, buckets=buckets)
+
+    with writer.as_default():
+        for x, buckets in (([1.0, 2.0, 3.0], 2), ([], 2), (7.0, 3), ([1.0], 0), ([1.0], -1)):
+            assert bool(log(tf.constant(x), tf.constant(buckets)))
+        assert bool(tf.summary.histogram("v", [1.0, 4.0], step=1, buckets=tf.Variable(1)))
+    writer.close()
+    assert summaries(tmp_path) == [
+        (0, "h", [[1.0, 2.0, 1.0], [2.0, 3.0, 2.0]]), (0, "h", [[0.0] * 3] * 2),
+        (0, "h", [[7.0, 7.0, 0.0], [7.0, 7.0, 0.0], [7.0, 7.0, 1.0]]), (0, "h", []),
+        (0, "h", []), (1, "v", [[1.0, 4.0, 2.0]])]
+
 def test_function_with_unknown_shapes(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path))
 
@@ -229,6 +292,26 @@ def test_function_with_unknown_shapes(tmp_path):
     widths = [value[:2] for _, tag, value in summaries(tmp_path) if tag == "img"]
     assert widths == [[b"5", b"2"], [b"1", b"4"]]
 
+
+
+def test_images_of_unknown_rank_in_a_function(tmp_path):
+    # (as TF: no images or none asked are the sizes alone; the rank is checked when run)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+
+    @tf.function(input_signature=[tf.TensorSpec(None), tf.TensorSpec([], tf.int32)])
+    def log(images, max_outputs):
+        return tf.summary.image("img", images, step=0, max_outputs=max_outputs)
+
+    with writer.as_default():
+        assert bool(log(tf.zeros([2, 3, 2, 1]), tf.constant(0)))
+        assert bool(log(tf.zeros([0, 3, 2, 3]), tf.constant(1)))
+        assert bool(log(tf.zeros([2, 3, 2, 1]), tf.constant(1)))
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Tensor images:0 must have rank\] \[4\]"):
+            log(tf.zeros([3, 2, 1]), tf.constant(1))
+    writer.close()
+    assert [value[:2] + [len(value) - 2] for _, _, value in summaries(tmp_path)] == [
+        [b"2", b"3", 0], [b"2", b"3", 0], [b"2", b"3", 1]]
 
 def test_histogram_edge_cases(tmp_path):
     with tf.summary.create_file_writer(str(tmp_path)).as_default(step=0) as writer:

@@ -38,7 +38,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops
 from eagerflow._src.summary import protos
 from eagerflow._src.summary import summary_ops as v2
-from eagerflow._src.summary.writer import _EventFile, _path, state as v2_state
+from eagerflow._src.summary.writer import _OPEN, _EventFile, _path, state as v2_state
 from eagerflow._src.io.tf_record import frame
 
 _NO_GRAD = "summary"
@@ -571,26 +571,34 @@ class FileWriter:
         self._logdir = _path(logdir)
         # (named events.out.tfevents.<seconds>.<host><suffix>, as TF 1 names them)
         self._options = (max_queue, flush_secs * 1000, filename_suffix or "", False)
-        self._file = _EventFile(self._logdir, *self._options)
+        self._open()
         self._seen_tags = set()
         self._run_tags = set()
         if graph is not None or graph_def is not None:
             self.add_graph(graph=graph, graph_def=graph_def)
             # and, only here, as TF's, the meta graph of it (TensorBoard's graph of the run)
-            if graph is not None and hasattr(graph, "as_graph_def"):
+            if isinstance(graph, graph_mode.Graph):
                 graph = graph.as_graph_def(add_shapes=True)
-            self.add_meta_graph(_meta_graph(graph_def or graph))
+            graph_def = graph_def or graph
+            if not _is_message(graph_def, "tensorflow.GraphDef"):  # (a Graph as graph_def)
+                raise TypeError(f"graph_def must be of type GraphDef. Received type: "
+                                f"{type(graph_def)}.")
+            self.add_meta_graph(_meta_graph(graph_def))
 
     def get_logdir(self):
         return self._logdir
 
-    def add_event(self, event):
-        """Writes `event` (an ``Event``) as it is (nothing once closed, with TF's warning)."""
+    def _closed(self):
+        """Whether the writer is closed (then, as TF's, it warns that nothing happens)."""
         if self._file is None:
             warnings.warn("Attempting to use a closed FileWriter. The operation will be a "
                           "noop unless the FileWriter is explicitly reopened.")
-            return
-        self._file.add(frame([event.SerializeToString()]))
+        return self._file is None
+
+    def add_event(self, event):
+        """Writes `event` (an ``Event``) as it is (nothing once closed, with TF's warning)."""
+        if not self._closed():
+            self._file.add(frame([event.SerializeToString()]))
 
     def _add(self, event, step):
         event.wall_time = time.time()
@@ -601,7 +609,7 @@ class FileWriter:
     def add_summary(self, summary, global_step=None):
         """Writes `summary` (a ``Summary`` or its serialized bytes, as `Session.run` gives a
         summary op's value) at step `global_step`. A tag's plugin metadata is written with
-        its first value only."""
+        its first value only (none for a tag first written without)."""
         if isinstance(summary, (bytes, np.bytes_)):
             summary = protos.Summary.FromString(bytes(summary))
         else:
@@ -609,8 +617,6 @@ class FileWriter:
             copy.CopyFrom(summary)
             summary = copy
         for value in summary.value:
-            if not value.HasField("metadata"):
-                continue
             if value.tag in self._seen_tags:
                 value.ClearField("metadata")
             else:
@@ -621,16 +627,25 @@ class FileWriter:
         """Writes `graph`'s ``GraphDef`` (or `graph_def`, TF 1's older argument)."""
         if graph is not None and graph_def is not None:
             raise ValueError("Please pass only graph, or graph_def (deprecated), but not both.")
-        if graph is not None and hasattr(graph, "as_graph_def"):
-            graph_def = graph.as_graph_def(add_shapes=True)
-        elif graph is not None:
-            graph_def = graph  # (a GraphDef given as the graph)
-        if not hasattr(graph_def, "SerializeToString"):
-            raise TypeError(f"The passed graph must be an instance of `Graph` or the "
-                            f"deprecated `GraphDef`. Got: {graph_def!r}")
-        self._add(protos.Event(graph_def=graph_def.SerializeToString()), global_step)
+        given = graph if graph is not None else graph_def
+        if isinstance(given, graph_mode.Graph):
+            if graph is None:
+                _log.logger.warning("When passing a `Graph` object, please use the `graph` "
+                                    "named argument instead of `graph_def`.")
+            given = given.as_graph_def(add_shapes=True)
+        elif _is_message(given, "tensorflow.GraphDef"):
+            _log.logger.warning("Passing a `GraphDef` to the SummaryWriter is deprecated. "
+                                "Pass a `Graph` object instead, such as `sess.graph`.")
+        else:
+            raise TypeError("The passed graph must be an instance of `Graph` or the "
+                            "deprecated `GraphDef`")
+        self._add(protos.Event(graph_def=given.SerializeToString()), global_step)
 
     def add_meta_graph(self, meta_graph_def, global_step=None):
+        """Writes `meta_graph_def` (a ``MetaGraphDef``, as `export_meta_graph` gives)."""
+        if not _is_message(meta_graph_def, "tensorflow.MetaGraphDef"):
+            raise TypeError(f"meta_graph_def must be type MetaGraphDef, saw type: "
+                            f"{type(meta_graph_def)}")
         self._add(protos.Event(meta_graph_def=meta_graph_def.SerializeToString()), global_step)
 
     def add_session_log(self, session_log, global_step=None):
@@ -647,7 +662,7 @@ class FileWriter:
 
     def flush(self):
         """Writes the events waiting in memory to the file."""
-        if self._file is not None:
+        if not self._closed():
             self._file.flush()
 
     def close(self):
@@ -659,13 +674,28 @@ class FileWriter:
     def reopen(self):
         """After `close`, writes to a new event file in the same directory."""
         if self._file is None:
-            self._file = _EventFile(self._logdir, *self._options)
+            self._open()
+
+    def _open(self):
+        self._file = _EventFile(self._logdir, *self._options)
+        _OPEN.add(self)  # (its events reach the file at exit, as TF's, also without close)
+
+    def __del__(self):  # (a writer no one holds: its events reach the file)
+        file = getattr(self, "_file", None)
+        if file is not None:
+            file.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _is_message(value, full_name):
+    """Whether `value` is a protobuf message of type `full_name`."""
+    descriptor = getattr(value, "DESCRIPTOR", None)
+    return getattr(descriptor, "full_name", None) == full_name
 
 
 def _meta_graph(graph_def):

@@ -417,15 +417,21 @@ def _eager_step(step):
 def _buckets(data, bucket_count):
     """The ``[k, 3]`` float64 tensor of (left edge, right edge, count) rows of TF 2's
     histograms: `k` equal buckets from the minimum to the maximum (the last one closed);
-    all data in the last bucket when every value is the same; zeros without data."""
+    all data in the last bucket when every value is the same; zeros without data. A
+    negative `bucket_count` counts as 0; it may be a tensor known only when run."""
     data = cast_ops.cast(array_ops.reshape(data, [-1]), _d.float64)
     size = array_ops.size(data)
-    k = max(0, int(bucket_count))
-    if k == 0:
-        return array_ops.zeros([0, 3], _d.float64)
+    if isinstance(bucket_count, (int, np.integer)) or type(bucket_count) is EagerTensor:
+        k = max(0, int(bucket_count))
+        if k == 0:
+            return array_ops.zeros([0, 3], _d.float64)
+        nothing = math_ops.equal(size, 0)
+    else:  # (in a function, a count known when it runs)
+        k = math_ops.maximum(bucket_count, 0)
+        nothing = math_ops.logical_or(math_ops.equal(size, 0), math_ops.equal(k, 0))
 
     def empty():
-        return array_ops.zeros([k, 3], _d.float64)
+        return array_ops.zeros(array_ops.stack([k, 3]), _d.float64)
 
     def nonempty():
         low = reduction_ops.reduce_min(data)
@@ -433,7 +439,7 @@ def _buckets(data, bucket_count):
         span = high - low
 
         def spread():
-            width = span / float(k)
+            width = span / cast_ops.cast(k, _d.float64)
             index = cast_ops.cast(math_ops.floor((data - low) / width), _d.int32)
             index = math_ops.minimum(index, k - 1)
             counts = reduction_ops.unsorted_segment_sum(
@@ -454,7 +460,7 @@ def _buckets(data, bucket_count):
 
         return control_flow.cond(math_ops.equal(span, 0.0), single, spread)
 
-    return control_flow.cond(math_ops.equal(size, 0), empty, nonempty)
+    return control_flow.cond(nothing, empty, nonempty)
 
 
 _HISTOGRAM_METADATA = _metadata("histograms")
@@ -478,13 +484,6 @@ def histogram(name, data, step=None, buckets=None, description=None):
         return write(tag, tensor, step, metadata)
 
 
-def _check_rank(data, rank):
-    if data.shape.rank is not None and data.shape.rank != rank:
-        name = "" if context.executing_eagerly() else getattr(data, "name", "")
-        raise ValueError(f"Tensor {name} must have rank {rank}.  Received rank "
-                         f"{data.shape.rank}, shape {tuple(data.shape.as_list())}")
-
-
 @export("summary.image")
 def image(name, data, step=None, max_outputs=3, description=None):
     """Writes up to `max_outputs` images of `data` (``[k, h, w, c]``, c 1, 3 or 4; floats
@@ -501,11 +500,11 @@ def image(name, data, step=None, max_outputs=3, description=None):
         data = convert_to_tensor(data)
 
         def tensor():  # (checked only when written, as in TF)
-            _check_rank(data, 4)
+            debugging_ops.assert_rank(data, 4)  # (of unknown rank: when it runs)
             debugging_ops.assert_non_negative(max_outputs)
             images = convert_image_dtype(data, _d.uint8, saturate=True)
             limited = images[:max_outputs]
-            encoded = map_fn(encode_png, limited, fn_output_signature=_d.string)
+            encoded = encode_png(limited)  # (one PNG per image, also of none)
             shape = array_ops.shape(images)
             dims = array_ops.stack([string_ops.as_string(shape[2]),
                                     string_ops.as_string(shape[1])])
@@ -551,7 +550,7 @@ def audio(name, data, sample_rate, step=None, max_outputs=3, encoding=None,
         data = convert_to_tensor(data)
 
         def tensor():  # (checked only when written, as in TF)
-            _check_rank(data, 3)
+            debugging_ops.assert_rank(data, 3)
             debugging_ops.assert_non_negative(max_outputs)
             clips = data[:max_outputs]  # (float32 only, as EncodeWav takes)
             # (a tensor goes to EncodeWav as it is, which says if it is not int32)
@@ -603,7 +602,7 @@ def _collect(concrete):
 def trace_on(graph=True, profiler=False, profiler_outdir=None):
     """Starts collecting the graphs of the functions that run (until `trace_export` or
     `trace_off`); with `profiler`, profiles them too (see ``tf.profiler.experimental``),
-    into `profiler_outdir`."""
+    into `profiler_outdir`, and the graphs go into the run's metadata."""
     from eagerflow._src.function import concrete_function  # noqa: PLC0415
     if not context.executing_eagerly():
         _log.logger.warning("Cannot enable trace inside a tf.function.")
@@ -611,18 +610,20 @@ def trace_on(graph=True, profiler=False, profiler_outdir=None):
     if state.trace is not None:
         _log.logger.warning("Trace already enabled")
         return
+    profiling = False
     if profiler:
         if profiler_outdir is None:
             _log.logger.warning("No `profiler_outdir` passed to trace_on(). Profiler won't "
                                 "be enabled.")
         else:
             profiler_module.start(profiler_outdir)
-    # (as TF, graphs are collected only without the profiler; either way trace_export
-    # writes a summary)
+            profiling = True
+    # (as TF, graphs are collected for `graph` without the profiler, and with a profiler
+    # that runs, as part of the run's metadata; either way trace_export writes a summary)
     state.trace = []
     state.trace_graph = bool(graph) and not profiler
     state.trace_profiler = bool(profiler)
-    if state.trace_graph and _collect not in concrete_function.call_listeners:
+    if (state.trace_graph or profiling) and _collect not in concrete_function.call_listeners:
         concrete_function.call_listeners.append(_collect)
 
 

@@ -29,6 +29,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
@@ -245,22 +246,13 @@ class SummaryWriter:
         if step is not None:
             state.step = step
 
-    @contextlib.contextmanager
     def as_default(self, step=None):
         """A context manager making this the default writer (and `step`, if given, the
-        default step) inside its block; leaving it flushes the writer and restores both."""
+        default step) inside its block; leaving it flushes the default writer and restores
+        both. Entered without leaving (``as_default().__enter__()``), this stays the
+        default, as with `set_as_default`."""
         self._check_open()
-        old_writer, old_step = state.writer, state.step
-        state.writer = self
-        if step is not None:
-            state.step = step
-        try:
-            yield self
-        finally:
-            state.writer = old_writer
-            if step is not None:
-                state.step = old_step
-            self.flush()
+        return _DefaultWriter(self, step)
 
     def _check_open(self):
         pass
@@ -324,7 +316,8 @@ class _ResourceSummaryWriter(SummaryWriter):
         self._file.add(scalar_record(step, tag, metadata, value))
 
     def _check_open(self):
-        if self._file.closed:
+        # (only eagerly, as TF: in a function, the ops writing to it fail when they run)
+        if self._file.closed and context.executing_eagerly():
             raise RuntimeError(f"SummaryWriter {self!r} is already closed")
 
     def write_event(self, event, op_name="WriteGraphSummary"):
@@ -358,6 +351,31 @@ class _TrackableResourceSummaryWriter(_ResourceSummaryWriter):
         return []
 
 
+class _DefaultWriter:
+    """The context manager of `SummaryWriter.as_default`: a class, not a generator, so
+    that one entered and dropped unexited leaves its writer the default (a generator's
+    cleanup would restore the old one)."""
+
+    def __init__(self, writer, step):
+        self._writer = writer
+        self._step = step
+        self._old_writer = self._old_step = None
+
+    def __enter__(self):
+        self._old_writer, state.writer = state.writer, self._writer
+        if self._step is not None:
+            self._old_step, state.step = state.step, self._step
+        return self._writer
+
+    def __exit__(self, *exc):
+        # (as TF: the writer flushed is the default one now, which the block may have set)
+        state.writer.flush()
+        state.writer = self._old_writer
+        if self._step is not None:
+            state.step = self._old_step
+        return False
+
+
 class _NoopSummaryWriter(SummaryWriter):
     """A writer that writes nothing: summaries under it return False."""
 
@@ -373,7 +391,7 @@ class _NoopSummaryWriter(SummaryWriter):
 
     @contextlib.contextmanager
     def as_default(self, step=None):
-        yield self
+        yield  # (None, as TF's)
 
 
 def _path(value):
@@ -437,8 +455,11 @@ def create_noop_writer():
 def flush(writer=None, name=None):
     """Flushes `writer` (by default the default writer) to its file."""
     writer = state.writer if writer is None else writer
-    if writer is not None:
-        writer.flush()
+    if writer is None:
+        return
+    if not isinstance(writer, SummaryWriter):
+        raise ValueError(f"Invalid argument to flush(): {writer!r}")
+    writer.flush()
 
 
 @export("summary.experimental.set_step")
