@@ -2167,8 +2167,14 @@ def _sparse_dense_grad(name):
         indices, values, shape, dense = op.inputs
         # each entry's dense element: its index's last dims, 0 along dims of size 1
         dense_shape = array_ops.shape(dense, out_type=_I64)
-        rank = array_ops.size(dense_shape, out_type=_I64)
-        at = math_ops.multiply(indices[:, array_ops.size(shape, out_type=_I64) - rank:],
+        # (the ranks as numbers where known, which batched gradients need)
+        rank = dense.shape.rank
+        if rank is None:
+            rank = array_ops.size(dense_shape, out_type=_I64)
+        sparse_rank = shape.shape[0] if shape.shape.rank == 1 else None
+        if sparse_rank is None:
+            sparse_rank = array_ops.size(shape, out_type=_I64)
+        at = math_ops.multiply(indices[:, sparse_rank - rank:],
                                cast_ops.cast(math_ops.not_equal(dense_shape, np.int64(1)),
                                              _I64))
         picked = array_ops.gather_nd(dense, at)
