@@ -188,6 +188,12 @@ def get_intra_op_parallelism_threads():
     return _settings["intra_op_parallelism_threads"]
 
 
+def intra_op_pool_size():
+    """The threads of TensorFlow's intra-op pool: the count set, else every core this
+    process may run on (some kernels split their work, and so their rounding, by it)."""
+    return _settings["intra_op_parallelism_threads"] or threads.cores()
+
+
 @export("config.threading.set_inter_op_parallelism_threads")
 def set_inter_op_parallelism_threads(num_threads):
     """Remembered: ops run one at a time here, each on the intra-op budget."""
