@@ -92,3 +92,26 @@ def test_float16_norm_and_product_round_as_tensorflow():
 def test_bfloat16_sums_stay_in_float32():
     x = tf.cast(tf.fill([1000], 0.1), tf.bfloat16)
     assert float(tf.reduce_sum(x)) == float(tf.cast(tf.constant(100.097656), tf.bfloat16))
+
+
+def test_float16_softmax_rounds_each_step_as_tensorflow():
+    x = tf.constant([[1.0, 2.0, 3.0]], tf.float16)
+    assert tf.nn.softmax(x).numpy().tolist() == [[0.09002685546875, 0.24462890625,
+                                                  0.6650390625]]
+    assert tf.nn.log_softmax(x).numpy().tolist() == [[-2.408203125, -1.408203125,
+                                                      -0.407958984375]]
+    wide = ((np.arange(200) * 7919 % 1000) / 100 - 5).astype(np.float16).reshape(4, 50)
+    assert tf.nn.softmax(wide).numpy()[1, :4].tolist() == [
+        0.11346435546875, 0.05047607421875, 0.022491455078125, 0.01000213623046875]
+    assert tf.nn.log_softmax(wide).numpy()[3, :4].tolist() == [
+        -3.12890625, -3.939453125, -4.75, -5.55859375]
+    assert tf.nn.softmax(wide, axis=0).numpy()[:, 3].tolist() == [
+        0.455078125, 0.27587890625, 0.16748046875, 0.1015625]
+
+
+def test_float16_softmax_of_a_row_with_nan_or_inf_is_nan():
+    x = tf.constant([[1.0, np.nan, 2.0], [1.0, np.inf, 2.0], [-np.inf, 0.0, 1.0]], tf.float16)
+    out = tf.nn.softmax(x).numpy()
+    assert np.isnan(out[:2]).all()
+    assert out[2, 0] == 0 and np.isfinite(out[2]).all()
+    assert tf.nn.softmax(tf.constant([], tf.float16)).shape == (0,)
