@@ -115,3 +115,12 @@ def test_float16_softmax_of_a_row_with_nan_or_inf_is_nan():
     assert np.isnan(out[:2]).all()
     assert out[2, 0] == 0 and np.isfinite(out[2]).all()
     assert tf.nn.softmax(tf.constant([], tf.float16)).shape == (0,)
+
+
+def test_float16_average_pooling_adds_each_window_in_half_precision():
+    x = ((np.arange(2 * 7 * 7 * 3) * 7919 % 1000) / 250).astype(np.float16).reshape(2, 7, 7, 3)
+    assert tf.nn.avg_pool2d(x, 7, 1, "VALID").numpy().ravel().tolist() == [
+        1.8984375, 2.0625, 1.982421875, 2.0234375, 1.9443359375, 2.111328125]
+    assert tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy()[0, :2, :, 0].ravel().tolist() == [
+        1.111328125, 1.98828125, 1.3779296875, 2.251953125, 1.90625, 1.78125, 2.060546875,
+        1.7119140625]

@@ -1069,8 +1069,18 @@ tf_defaults[_BACKPROP_FILTER3D] = {"data_format": "NDHWC", "dilations": (1, 1, 1
 _MAX_POOL = register("MaxPool", _pool_kernel(_max_windows, False), _pool_rule,
                      dtypes=_MAX_POOL_TYPES)
 tf_defaults[_MAX_POOL] = {"data_format": "NHWC"}
-_AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
-                     dtypes=FLOAT)
+_avg_pool_widened = widened(_pool_kernel(_avg_windows, True))
+_avg_pool_in_half = _pool_kernel(_avg_windows)
+
+
+def _avg_pool(xp, x, *args, **kwargs):
+    # TF's CPU kernel adds each float16 window in float16, row by row, and divides in float16
+    if x.dtype == np.float16 and xp is np:
+        return _avg_pool_in_half(xp, x, *args, **kwargs)
+    return _avg_pool_widened(xp, x, *args, **kwargs)
+
+
+_AVG_POOL = register("AvgPool", _avg_pool, _pool_rule, dtypes=FLOAT)
 tf_args[_AVG_POOL] = ("value",)
 tf_defaults[_AVG_POOL] = {"data_format": "NHWC"}
 _MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows, False), _pool_rule, dtypes=FLOAT)
