@@ -124,3 +124,14 @@ def test_float16_average_pooling_adds_each_window_in_half_precision():
     assert tf.nn.avg_pool2d(x, 3, 2, "SAME").numpy()[0, :2, :, 0].ravel().tolist() == [
         1.111328125, 1.98828125, 1.3779296875, 2.251953125, 1.90625, 1.78125, 2.060546875,
         1.7119140625]
+
+
+def test_float16_depthwise_convolution_rounds_each_tap_as_tensorflow():
+    x = ((np.arange(6 * 6 * 4) * 7919 % 1000) / 250 - 2).astype(np.float16).reshape(1, 6, 6, 4)
+    f = ((np.arange(3 * 3 * 4 * 2) * 613 % 100) / 50 - 1).astype(np.float16).reshape(3, 3, 4, 2)
+    assert tf.nn.depthwise_conv2d(x, f, [1, 1, 1, 1], "SAME").numpy()[0, 1, 1].tolist() == [
+        3.140625, 2.193359375, -1.1689453125, -0.79541015625, 0.60791015625, 1.26171875,
+        -1.728515625, -1.5673828125]
+    assert tf.nn.depthwise_conv2d(x, f, [1, 2, 2, 1], "VALID").numpy()[0, 0, 1].tolist() == [
+        2.681640625, 1.9111328125, 0.0033283233642578125, -0.488525390625, 1.810546875,
+        2.640625, -0.6240234375, -0.73681640625]
