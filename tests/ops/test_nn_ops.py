@@ -884,3 +884,18 @@ def test_compute_average_loss_matches_the_sample_weight_to_the_losses_as_tf():
     double = tf.nn.compute_average_loss(tf.constant([0.1, 1e-10], tf.float64),
                                         sample_weight=tf.constant([1.0, 1.0], tf.float64))
     assert double.numpy().item() == 0.050000000795058064
+
+
+@pytest.mark.parametrize("dtype, selu, softplus", [  # TF 2.21's values: each step rounded
+    (tf.float16, [-1.669921875, -1.1103515625, -0.455810546875, 0.73583984375, 2.626953125,
+                  -1.75390625, -1.73828125],
+     [0.048583984375, 0.313232421875, 0.55419921875, 1.103515625, 2.578125,
+      0.002475738525390625, 0.01104736328125]),
+    (tf.bfloat16, [-1.671875, -1.109375, -0.453125, 0.73046875, 2.625, -1.75, -1.734375],
+     [0.0498046875, 0.3125, 0.5546875, 1.1015625, 2.578125, 0.002471923828125,
+      0.0111083984375]),
+])
+def test_16_bit_selu_and_softplus_round_each_step_as_tf(dtype, selu, softplus):
+    x = tf.constant([-3.0, -1.0, -0.3, 0.7, 2.5, -6.0, -4.5], dtype)
+    assert tf.nn.selu(x).numpy().astype(float).tolist() == selu
+    assert tf.nn.softplus(x).numpy().astype(float).tolist() == softplus
