@@ -135,3 +135,13 @@ def test_float16_depthwise_convolution_rounds_each_tap_as_tensorflow():
     assert tf.nn.depthwise_conv2d(x, f, [1, 2, 2, 1], "VALID").numpy()[0, 0, 1].tolist() == [
         2.681640625, 1.9111328125, 0.0033283233642578125, -0.488525390625, 1.810546875,
         2.640625, -0.6240234375, -0.73681640625]
+
+
+def test_bfloat16_log_softmax_rounds_each_step_and_softmax_runs_in_float32_as_tensorflow():
+    x = tf.cast(tf.constant(((np.arange(120) * 7919 % 1000) / 100 - 5).reshape(3, 40),
+                            tf.float32), tf.bfloat16)
+    assert tf.nn.log_softmax(x).numpy()[:, :4].astype(float).tolist() == [
+        [-11.375, -2.1875, -3.0, -3.8125], [-3.671875, -4.5, -5.28125, -6.125],
+        [-6.0625, -6.875, -7.6875, -8.5]]
+    assert tf.nn.softmax(x).numpy()[0, :4].astype(float).tolist() == [
+        1.1563301086425781e-05, 0.11328125, 0.05029296875, 0.0223388671875]

@@ -19,7 +19,9 @@ inf). The order of the additions decides the rounding, so this module takes Eige
 
 Like TensorFlow, axes of length 1 are dropped and neighbouring axes merged first; more than
 three remaining axes are transposed so the reduced ones come last. Products take the same
-order, except that Eigen never splits a long row of them.
+order, except that Eigen never splits a long row of them. bfloat16 arrays add in the same order
+in bfloat16, their rows splitting past 1024 values (as inside TF's bfloat16 log_softmax; its
+Sum op adds bfloat16 in float32).
 
 >>> tf_sum(np.full(5000, 0.1, np.float16), None)
 array(498.5, dtype=float16)
@@ -28,10 +30,11 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from eagerflow._src.core import config
+from eagerflow._src.core import dtypes as _d
 
-_H = np.float16
 _LANES = 8
-_LEAF = 200 * _LANES  # a longer row of a trailing-axes sum splits in two
+# a longer row of a trailing-axes sum splits in two
+_LEAF = {np.dtype(np.float16): 200 * _LANES, np.dtype(_d.bfloat16.as_numpy_dtype): 128 * _LANES}
 # Eigen's cost model for a whole-array float16 sum: cycles per element, and the cycles of
 # starting a thread and of each thread's share
 _CYCLES_PER_ELEMENT = 51 / 32
@@ -39,7 +42,8 @@ _THREAD_CYCLES = 100000
 
 
 def tf_sum(x, axis, keepdims=False):
-    """The float16 array `x` summed over `axis` (None: all) as TensorFlow's CPU kernel adds."""
+    """The float16 (or bfloat16) array `x` summed over `axis` (None: all) as TensorFlow's
+    CPU kernels add it."""
     return _reduce(np.add, x, axis, keepdims)
 
 
@@ -54,7 +58,7 @@ def _reduce(ufunc, x, axis, keepdims):
     out_shape = kept_shape if keepdims else tuple(
         d for i, d in enumerate(x.shape) if i not in axes)
     if x.size == 0:
-        return np.full(out_shape, ufunc.identity, _H)
+        return np.full(out_shape, ufunc.identity, x.dtype)
     dims = []  # [length, reduced] of the merged axes, axes of length 1 dropped
     for i, d in enumerate(x.shape):
         if d == 1:
@@ -83,12 +87,12 @@ def _reduce(ufunc, x, axis, keepdims):
             summed = [i for i, (_, reduced) in enumerate(dims) if reduced]
             moved = np.ascontiguousarray(y.transpose(kept + summed))
             total = _rows(ufunc, moved.reshape(int(np.prod([shape[i] for i in kept])), -1))
-    return np.asarray(total, _H).reshape(out_shape)
+    return np.asarray(total, x.dtype).reshape(out_shape)
 
 
 def _sequential(ufunc, blocks, axis):
     """`blocks` added one after another along `axis`, each partial sum rounded to float16."""
-    return np.take(ufunc.accumulate(blocks, axis=axis, dtype=_H), -1, axis=axis)
+    return np.take(ufunc.accumulate(blocks, axis=axis, dtype=blocks.dtype), -1, axis=axis)
 
 
 def _whole(ufunc, x):
@@ -101,7 +105,7 @@ def _whole(ufunc, x):
     size = n // threads
     count = n // size
     total = _rows(ufunc, x[count * size:].reshape(1, -1), count * size)[0] \
-        if count * size < n else _H(ufunc.identity)
+        if count * size < n else x.dtype.type(ufunc.identity)
     for i in range(count):
         total = ufunc(total, _rows(ufunc, x[i * size:(i + 1) * size].reshape(1, size),
                                    i * size)[0])
@@ -112,14 +116,15 @@ def _rows(ufunc, x, offset=0):
     """Each row of 2-D `x` summed as one trailing-axes reduction adds it; row r starts at
     element ``offset + r * length`` of the array (which decides where a long row splits)."""
     count, length = x.shape
-    if length <= _LEAF or ufunc is np.multiply:  # (Eigen splits sums only)
+    leaf = _LEAF[x.dtype]
+    if length <= leaf or ufunc is np.multiply:  # (Eigen splits sums only)
         return _short_rows(ufunc, x)
-    out = np.empty(count, _H)
+    out = np.empty(count, x.dtype)
     phases = (offset + np.arange(count) * length) % _LANES
     for phase in np.unique(phases):
         rows = np.flatnonzero(phases == phase)
         pieces = []
-        tree = _split(int(phase), length, pieces)
+        tree = _split(int(phase), length, pieces, leaf)
         sums = {}
         for piece_length in {n for _, n in pieces}:
             starts = [s for s, n in pieces if n == piece_length]
@@ -130,30 +135,31 @@ def _rows(ufunc, x, offset=0):
     return out
 
 
-def _split(first, length, pieces):
+def _split(first, length, pieces, leaf):
     """The pieces (start, length) a row of `length` values from `first` splits into, appended
     to `pieces`, and the tree that adds their sums: a start, or (left, right or None)."""
-    if length <= _LEAF:
+    if length <= leaf:
         pieces.append((first, length))
         return first
     middle = _LANES * -(-(first + -(-length // 2)) // _LANES)
     left = min(middle - first, length)
-    return (_split(first, left, pieces),
-            _split(middle, length - left, pieces) if left < length else None)
+    return (_split(first, left, pieces, leaf),
+            _split(middle, length - left, pieces, leaf) if left < length else None)
 
 
 def _join(ufunc, tree, sums):
     if not isinstance(tree, tuple):
         return sums[tree]
     left, right = tree
-    total = ufunc(_join(ufunc, left, sums), _H(ufunc.identity))
+    total = _join(ufunc, left, sums)
+    total = ufunc(total, total.dtype.type(ufunc.identity))
     return total if right is None else ufunc(total, _join(ufunc, right, sums))
 
 
 def _short_rows(ufunc, x):
-    """Each row of 2-D `x` (of at most `_LEAF` values) summed in Eigen's vector order."""
+    """Each row of 2-D `x` (short enough not to split) summed in Eigen's vector order."""
     count, length = x.shape
-    lanes = np.full((count, _LANES), ufunc.identity, _H)
+    lanes = np.full((count, _LANES), ufunc.identity, x.dtype)
     start = 0
     if length >= 4 * _LANES:  # four accumulators over blocks of four vectors, then folded
         start = length // (4 * _LANES) * 4 * _LANES
@@ -162,13 +168,13 @@ def _short_rows(ufunc, x):
     while start + _LANES <= length:
         lanes = ufunc(lanes, x[:, start:start + _LANES])
         start += _LANES
-    tail = np.full(count, ufunc.identity, _H)
+    tail = np.full(count, ufunc.identity, x.dtype)
     for j in range(start, length):
         tail = ufunc(tail, x[:, j])
     wide = lanes.astype(np.float32)  # the lanes fold in float32: 8 -> 4 -> 2 -> 1
     wide = ufunc(wide[:, :4], wide[:, 4:])
     wide = ufunc(wide[:, :2], wide[:, 2:])
-    return ufunc(tail, ufunc(wide[:, 0], wide[:, 1]).astype(_H))
+    return ufunc(tail, ufunc(wide[:, 0], wide[:, 1]).astype(x.dtype))
 
 
 def _fold(ufunc, four):

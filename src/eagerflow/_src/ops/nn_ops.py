@@ -401,25 +401,26 @@ def _softmax(xp, logits, axis):
 
 
 def _log_softmax(xp, logits, axis):
-    if logits.dtype == _FLOAT16 and xp is np and logits.ndim and logits.shape[axis]:
+    # (TF's bfloat16 log_softmax rounds each step too; its bfloat16 softmax runs in float32)
+    if logits.dtype in _HALF_TYPES and xp is np and logits.ndim and logits.shape[axis]:
         return _half_softmax(logits, axis, log=True)
     return _widened_log_softmax(xp, logits, axis=axis)
 
 
 def _half_softmax(logits, axis, log):
-    """float16 (log) softmax in TF's CPU kernel's steps, each rounded to float16: the logits
+    """16-bit (log) softmax in TF's CPU kernel's steps, each rounded to the dtype: the logits
     less their row's maximum, their exponentials, the row sums as float16 Sum adds them, then
     the exponentials times the sums' reciprocals (or the shifted logits less the sums'
     logarithms). A row with a NaN or +inf is NaN throughout, as in TF."""
     rows = np.moveaxis(logits, axis, -1)
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         shifted = rows - np.fmax.reduce(rows, -1, keepdims=True)
-        e = np.exp(shifted.astype(np.float32)).astype(_FLOAT16)
+        e = np.exp(shifted.astype(np.float32)).astype(logits.dtype)
         sums = half_sums.tf_sum(e, (-1,), keepdims=True).astype(np.float32)
         if log:
-            out = shifted - np.log(sums).astype(_FLOAT16)
+            out = shifted - np.log(sums).astype(logits.dtype)
         else:
-            out = e * (1 / sums).astype(_FLOAT16)
+            out = e * (1 / sums).astype(logits.dtype)
     return np.ascontiguousarray(np.moveaxis(out, -1, axis))
 
 
