@@ -185,15 +185,19 @@ def _fold(ufunc, four):
 def _middle(ufunc, x):
     """3-D `x` summed over its middle axis, each output as TensorFlow's kernel adds it."""
     outer, count, inner = x.shape
-    one_by_one = _sequential(ufunc, x, axis=1)
     if count < 16:
-        return one_by_one
+        return _sequential(ufunc, x, axis=1)
+    # outputs go in groups of 8 (from the first); a group inside one row takes the vectors
+    first = np.arange(outer * inner) // _LANES * _LANES
+    vector = ((first + _LANES <= outer * inner) & (first % inner + _LANES <= inner)).reshape(
+        outer, inner)
+    if not vector.any():
+        return _sequential(ufunc, x, axis=1)
     whole = count // 4 * 4
     four = _sequential(ufunc, x[:, :whole].reshape(outer, -1, 4, inner), axis=1)
     grouped = _fold(ufunc, four)
     for j in range(whole, count):
         grouped = ufunc(grouped, x[:, j])
-    # outputs go in groups of 8 (from the first); a group inside one row takes the vectors
-    first = np.arange(outer * inner) // _LANES * _LANES
-    vector = (first + _LANES <= outer * inner) & (first % inner + _LANES <= inner)
-    return np.where(vector.reshape(outer, inner), grouped, one_by_one)
+    if vector.all():
+        return grouped
+    return np.where(vector, grouped, _sequential(ufunc, x, axis=1))
