@@ -3,8 +3,8 @@
 By default every kernel here is NumPy's ufunc for the dtype (SciPy's for erf and erfc), the
 same algorithm whatever the tensor's size: results are within a few ulps of the exact value
 (usually correctly rounded), and may differ from TensorFlow's in the last bits. float16 and
-bfloat16 are computed in float32 and rounded back, as TensorFlow's kernels do (sigmoid and elu
-round each of TensorFlow's steps to the 16-bit dtype, as its kernels do).
+bfloat16 are computed in float32 and rounded back, as TensorFlow's kernels do (sigmoid, elu, selu
+and softplus round each of TensorFlow's steps to the 16-bit dtype, as its kernels do).
 
 ``config.experimental.enable_tf_cpu_float_emulation(True)`` switches float32 and float64 (and
 16-bit floats, through float32) to kernels that reproduce TensorFlow's x86-64 CPU results bit
