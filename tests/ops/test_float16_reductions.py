@@ -145,3 +145,17 @@ def test_bfloat16_log_softmax_rounds_each_step_and_softmax_runs_in_float32_as_te
         [-6.0625, -6.875, -7.6875, -8.5]]
     assert tf.nn.softmax(x).numpy()[0, :4].astype(float).tolist() == [
         1.1563301086425781e-05, 0.11328125, 0.05029296875, 0.0223388671875]
+
+
+def test_16_bit_sparse_reduce_sum_adds_each_group_as_tensorflow():
+    vals = ((np.arange(3000) * 7919 % 1000) / 300).astype(np.float32)
+    for dtype, whole, rows in ((tf.float16, 3330.0, [1665.0, 1663.0, 1667.0]),
+                               (tf.bfloat16, 3328.0, [1664.0, 1664.0, 1664.0])):
+        v = tf.cast(vals, dtype)
+        one = tf.sparse.SparseTensor([[0, i] for i in range(2000)], v[:2000], [1, 2000])
+        assert float(tf.sparse.reduce_sum(one)) == whole  # was 3268 (added one by one)
+        three = tf.sparse.reorder(tf.sparse.SparseTensor(
+            [[i % 3, i // 3] for i in range(3000)], v, [3, 3000]))
+        assert tf.sparse.reduce_sum(three, 1).numpy().astype(float).tolist() == rows
+        sparse = tf.sparse.reduce_sum(three, 1, output_is_sparse=True)
+        assert sparse.values.numpy().astype(float).tolist() == rows
