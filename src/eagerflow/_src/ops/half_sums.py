@@ -20,8 +20,8 @@ inf). The order of the additions decides the rounding, so this module takes Eige
 Like TensorFlow, axes of length 1 are dropped and neighbouring axes merged first; more than
 three remaining axes are transposed so the reduced ones come last. Products take the same
 order, except that Eigen never splits a long row of them. bfloat16 arrays add in the same order
-in bfloat16, their rows splitting past 1024 values (as inside TF's bfloat16 log_softmax; its
-Sum op adds bfloat16 in float32).
+in bfloat16, their rows splitting past 1024 values (as TF's bfloat16 log_softmax and sparse
+reduce_sum add; its Sum op adds bfloat16 in float32).
 
 >>> tf_sum(np.full(5000, 0.1, np.float16), None)
 array(498.5, dtype=float16)
