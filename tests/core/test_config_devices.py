@@ -1,5 +1,6 @@
 """`tf.config` device settings and `tf.device` strings on a machine with no GPU, as TF 2.21
 answers them."""
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -154,3 +155,15 @@ def test_device_types_match_exactly():
     assert tf.config.list_physical_devices("cpu") == []
     assert tf.config.list_logical_devices("cpu") == []
     assert len(tf.config.list_physical_devices("CPU")) == 1
+
+
+def test_tensor_float_32_switch_takes_what_converts_as_a_number():
+    try:
+        for value, enabled in ((0, False), (1.0, True), (None, False), (np.bool_(True), True)):
+            tf.config.experimental.enable_tensor_float_32_execution(value)
+            assert tf.config.experimental.tensor_float_32_execution_enabled() is enabled
+        for value in ("yes", [1], ()):
+            with pytest.raises(TypeError, match="incompatible function arguments"):
+                tf.config.experimental.enable_tensor_float_32_execution(value)
+    finally:
+        tf.config.experimental.enable_tensor_float_32_execution(True)

@@ -552,7 +552,7 @@ INF, NAN = np.inf, np.nan
 
 @pytest.mark.parametrize("logits, dtype, softmax, log_softmax", [  # TF 2.21's values
     ([1.5, INF], tf.float32, [0, NAN], [NAN, NAN]),
-    ([1.5, INF], tf.float16, [0, NAN], [NAN, NAN]),
+    ([1.5, INF], tf.float16, [NAN, NAN], [NAN, NAN]),  # (float16 rounds each step: NaN)
     ([1.5, INF], tf.float64, [NAN, NAN], [NAN, NAN]),
     ([1.5, -INF], tf.float32, [1, 0], [0, -INF]),
     ([1.0, -INF, 2.0], tf.float32, [0.26894143, 0, 0.7310586], [-1.3132616, -INF, -0.31326166]),
@@ -695,8 +695,9 @@ def test_block_and_statistics_wrappers_with_unknown_static_dims():
         np.testing.assert_array_equal(got.numpy(), expected.numpy())
 
 
-# TF 2.21's softmax of rows holding non-finite logits: its float32 (and 16-bit) kernel is NaN at
-# NaN and +inf logits (every logit of an all -inf row) and 0 at the others; float64 is all NaN.
+# TF 2.21's softmax of rows holding non-finite logits: its float32 kernel is NaN at NaN and +inf
+# logits (every logit of an all -inf row) and 0 at the others; float64 and float16 (which rounds
+# each step to half precision) are all NaN.
 _INF, _NAN = np.inf, np.nan
 _NONFINITE_ROWS = [
     ([1.5, _INF], [0, _NAN]),
@@ -716,7 +717,7 @@ def test_softmax_of_non_finite_rows_as_tf(row, expected, dtype):
     finite_row = [1.0, 2.0]
     x = tf.constant([row, finite_row + [-_INF] * (len(row) - 2)], dtype)
     out = tf.nn.softmax(x).numpy().astype(np.float64)
-    if dtype == tf.float64 and not np.all(np.isfinite(row) | (np.array(row) == -_INF)):
+    if dtype != tf.float32 and not np.all(np.isfinite(row) | (np.array(row) == -_INF)):
         expected = [_NAN] * len(row)
     np.testing.assert_array_equal(out[0], np.array(expected, np.float64))
     np.testing.assert_allclose(out[1][:2], [0.26894142, 0.73105858], rtol=1e-3)  # untouched
@@ -883,3 +884,18 @@ def test_compute_average_loss_matches_the_sample_weight_to_the_losses_as_tf():
     double = tf.nn.compute_average_loss(tf.constant([0.1, 1e-10], tf.float64),
                                         sample_weight=tf.constant([1.0, 1.0], tf.float64))
     assert double.numpy().item() == 0.050000000795058064
+
+
+@pytest.mark.parametrize("dtype, selu, softplus", [  # TF 2.21's values: each step rounded
+    (tf.float16, [-1.669921875, -1.1103515625, -0.455810546875, 0.73583984375, 2.626953125,
+                  -1.75390625, -1.73828125],
+     [0.048583984375, 0.313232421875, 0.55419921875, 1.103515625, 2.578125,
+      0.002475738525390625, 0.01104736328125]),
+    (tf.bfloat16, [-1.671875, -1.109375, -0.453125, 0.73046875, 2.625, -1.75, -1.734375],
+     [0.0498046875, 0.3125, 0.5546875, 1.1015625, 2.578125, 0.002471923828125,
+      0.0111083984375]),
+])
+def test_16_bit_selu_and_softplus_round_each_step_as_tf(dtype, selu, softplus):
+    x = tf.constant([-3.0, -1.0, -0.3, 0.7, 2.5, -6.0, -4.5], dtype)
+    assert tf.nn.selu(x).numpy().astype(float).tolist() == selu
+    assert tf.nn.softplus(x).numpy().astype(float).tolist() == softplus

@@ -96,7 +96,7 @@ def test_large_float_sums_and_means_over_middle_axes():
                                rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(tf.reduce_mean(x, [-3, -2]).numpy(), want[:, 0, 0] / 144,
                                rtol=1e-5, atol=1e-6)
-    half = tf.reduce_mean(x.astype(np.float16), [0, 1, 2])  # summed in float32
+    half = tf.reduce_mean(x.astype(np.float16), [0, 1, 2])  # summed in float16, as TF does
     assert half.dtype == tf.float16
     np.testing.assert_allclose(half.numpy(), x.mean((0, 1, 2)), atol=2e-3)
 

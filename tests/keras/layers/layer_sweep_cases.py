@@ -208,8 +208,8 @@ def cases(tf):
             try:
                 return run(tf, name, make, inputs, **kwargs)
             finally:
-                if policy:
-                    tf.keras.mixed_precision.set_global_policy("float32")
+                if policy:  # (None: back to floatx's policy, not one pinned to float32)
+                    tf.keras.mixed_precision.set_global_policy(None)
         out[name] = fn
 
     def error(name, fn):

@@ -688,3 +688,21 @@ def test_stateful_last_single_sample_batch_broadcasts_over_the_states(make):
     assert got.shape[0] == 6
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
     assert [s.shape for s in layer.states] == [(2, 2)] * len(layer.states)
+
+
+def test_lstm_adds_the_bias_where_keras_does_under_mixed_float16():
+    # Keras's fused step adds the bias after both matmuls; a cell computing its gates one by
+    # one (recurrent dropout) adds it to the input part: in float16 the order shows
+    x = tf.constant(((np.arange(2 * 10 * 6) * 7919 % 1000) / 500 - 1).reshape(2, 10, 6),
+                    tf.float32)
+    init = tf.keras.initializers.GlorotUniform
+    tf.keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        outs = [tf.keras.layers.LSTM(4, kernel_initializer=init(6), recurrent_initializer=init(7),
+                                     bias_initializer="ones", **kw)(x).numpy()[1].tolist()
+                for kw in ({}, {"implementation": 1}, {"unroll": True},
+                           {"recurrent_dropout": 0.5})]
+    finally:
+        tf.keras.mixed_precision.set_global_policy(None)
+    fused = [0.455322265625, 0.78515625, 0.79296875, 0.57421875]
+    assert outs == [fused, fused, fused, [0.455810546875, 0.78515625, 0.79296875, 0.57421875]]

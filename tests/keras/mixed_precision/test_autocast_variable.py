@@ -19,6 +19,22 @@ def test_autocast_variable_repr_names_the_dtype_reads_are_cast_to():
     assert str(kernel) == repr(kernel)
 
 
+def test_inside_a_call_the_repr_shows_the_value_as_read():
+    seen = []
+
+    class Third(tf.keras.layers.Layer):
+        def build(self, shape):
+            self.w = self.add_weight("w", shape=(2,), initializer=tf.constant_initializer(1 / 3))
+
+        def call(self, x):
+            seen.append(repr(self.w))
+            return x * self.w
+
+    Third(dtype="mixed_float16", name="t")(tf.ones((2,)))
+    assert seen == ["<AutoCastVariable 't/w:0' shape=(2,) dtype=float32 dtype_to_cast_to=float16, "
+                    "numpy=array([0.3333, 0.3333], dtype=float16)>"]
+
+
 def test_inside_the_call_a_weight_tells_the_compute_dtype_and_gradients_stay_float32():
     seen = []
 

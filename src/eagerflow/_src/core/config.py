@@ -128,6 +128,12 @@ def get_jit():
 @export("config.experimental.enable_tensor_float_32_execution")
 def enable_tensor_float_32_execution(enabled):
     """Remembered: float32 math here is always full float32 precision."""
+    # TF's binding takes what converts to a bool as a number does (None, numbers, tensors),
+    # not a string or a sequence
+    if enabled is not None and not hasattr(type(enabled), "__bool__"):
+        raise TypeError(f"enable(): incompatible function arguments. The following argument "
+                        f"types are supported:\n    1. (arg0: bool) -> None\n\nInvoked with: "
+                        f"{enabled!r}")
     _device_settings["tensor_float_32"] = bool(enabled)
 
 
@@ -186,6 +192,12 @@ def set_intra_op_parallelism_threads(num_threads):
 @export("config.threading.get_intra_op_parallelism_threads")
 def get_intra_op_parallelism_threads():
     return _settings["intra_op_parallelism_threads"]
+
+
+def intra_op_pool_size():
+    """The threads of TensorFlow's intra-op pool: the count set, else every core this
+    process may run on (some kernels split their work, and so their rounding, by it)."""
+    return _settings["intra_op_parallelism_threads"] or threads.cores()
 
 
 @export("config.threading.set_inter_op_parallelism_threads")

@@ -281,11 +281,12 @@ def _conv(xp, x, w, strides, dilations, pads):
     return xp.moveaxis(y, 0, -2).reshape(n, *outs, o)
 
 
-def _depthwise(xp, x, w, strides, dilations, pads):
+def _depthwise(xp, x, w, strides, dilations, pads, rounding=None):
     """Depthwise convolution of channels-last `x` (n, *sizes, c) with `w` (*k, c, multiplier).
 
     Each channel has its own tiny filter, too small an inner dimension for a GEMM:
-    the windows are multiplied and accumulated one kernel position at a time.
+    the windows are multiplied and accumulated one kernel position at a time (each partial
+    sum rounded to the dtype `rounding` if given, as TF's float16 kernel rounds it).
     """
     nd = w.ndim - 2
     taps = _taps(_patches(xp, _pad(xp, x, pads), w.shape[:nd], strides, dilations))
@@ -295,6 +296,8 @@ def _depthwise(xp, x, w, strides, dilations, pads):
         acc = xp.zeros(taps[0].shape, x.dtype)
         for tap, f in zip(taps, filters[..., m]):
             acc += tap * f
+            if rounding is not None:
+                acc[...] = acc.astype(rounding)
         y[..., m] = acc
     # output channel c * multiplier + m (sized, not -1: an empty output has no size to infer)
     return y.reshape(*y.shape[:-2], y.shape[-2] * y.shape[-1])
@@ -457,12 +460,12 @@ def _same_depth_3d(depth, filter_depth, dtype, eigen_message):
 
 def _conv_kernel(depthwise):
     @widened
-    def numpy_kernel(xp, x, w, strides, data_format, dilations, pads):
+    def numpy_kernel(xp, x, w, strides, data_format, dilations, pads, **rounding):
         nd = len(strides) - 2
         lead = x.shape[:-nd - 1]
         y = (_depthwise if depthwise else _conv)(
             xp, _to_last(xp, x, nd, data_format), w, _spatial(strides, data_format),
-            _spatial(dilations, data_format), pads)
+            _spatial(dilations, data_format), pads, **rounding)
         return _from_last(xp, y, lead, nd, data_format)
 
     def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
@@ -481,8 +484,12 @@ def _conv_kernel(depthwise):
                 x.shape, w.shape, strides, data_format, dilations, pads))
             if y is not None:
                 return y.reshape(*x.shape[:-nd - 1], *y.shape[1:])
+        # TF's CPU depthwise kernel multiply-adds float16 in float32, rounding each partial
+        # sum to float16
+        rounding = {"rounding": np.float16} if depthwise and x.dtype == np.float16 and \
+            xp is np else {}
         return numpy_kernel(xp, x, w, strides=strides, data_format=data_format,
-                            dilations=dilations, pads=pads)
+                            dilations=dilations, pads=pads, **rounding)
     return kernel
 
 
@@ -1069,8 +1076,18 @@ tf_defaults[_BACKPROP_FILTER3D] = {"data_format": "NDHWC", "dilations": (1, 1, 1
 _MAX_POOL = register("MaxPool", _pool_kernel(_max_windows, False), _pool_rule,
                      dtypes=_MAX_POOL_TYPES)
 tf_defaults[_MAX_POOL] = {"data_format": "NHWC"}
-_AVG_POOL = register("AvgPool", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
-                     dtypes=FLOAT)
+_avg_pool_widened = widened(_pool_kernel(_avg_windows, True))
+_avg_pool_in_half = _pool_kernel(_avg_windows)
+
+
+def _avg_pool(xp, x, *args, **kwargs):
+    # TF's CPU kernel adds each float16 window in float16, row by row, and divides in float16
+    if x.dtype == np.float16 and xp is np:
+        return _avg_pool_in_half(xp, x, *args, **kwargs)
+    return _avg_pool_widened(xp, x, *args, **kwargs)
+
+
+_AVG_POOL = register("AvgPool", _avg_pool, _pool_rule, dtypes=FLOAT)
 tf_args[_AVG_POOL] = ("value",)
 tf_defaults[_AVG_POOL] = {"data_format": "NHWC"}
 _MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows, False), _pool_rule, dtypes=FLOAT)

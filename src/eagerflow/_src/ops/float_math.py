@@ -3,8 +3,8 @@
 By default every kernel here is NumPy's ufunc for the dtype (SciPy's for erf and erfc), the
 same algorithm whatever the tensor's size: results are within a few ulps of the exact value
 (usually correctly rounded), and may differ from TensorFlow's in the last bits. float16 and
-bfloat16 are computed in float32 and rounded back, as TensorFlow's kernels do (sigmoid and elu
-round each of TensorFlow's steps to the 16-bit dtype, as its kernels do).
+bfloat16 are computed in float32 and rounded back, as TensorFlow's kernels do (sigmoid, elu, selu
+and softplus round each of TensorFlow's steps to the 16-bit dtype, as its kernels do).
 
 ``config.experimental.enable_tf_cpu_float_emulation(True)`` switches float32 and float64 (and
 16-bit floats, through float32) to kernels that reproduce TensorFlow's x86-64 CPU results bit
@@ -791,6 +791,13 @@ def softplus(xp, x):
     >>> softplus(np, np.array([-20.0, 0.0, 20.0], np.float32))
     array([2.0611537e-09, 6.9314718e-01, 2.0000000e+01], dtype=float32)
     """
+    if x.dtype in _HALF and not emulating(xp, x):
+        # TF's kernel steps, each rounded to the 16-bit dtype: exp(x), then log1p of it
+        t = _SOFTPLUS_THRESHOLDS[x.dtype]
+        with np.errstate(over="ignore"):
+            e = _in_float32(xp, lambda xp, v: xp.exp(v), x)
+        out = _in_float32(xp, lambda xp, v: xp.log1p(v), e)
+        return xp.where(x > -t, x, xp.where(x < t, e, out))
     if not emulating(xp, x) or x.dtype.kind != "f" and x.dtype not in _HALF:
         return _in_float32(xp, _softplus_numpy, x)
     t = _SOFTPLUS_THRESHOLDS[x.dtype]
@@ -864,7 +871,14 @@ def selu(xp, x):
     array([-1.1113307,  2.101402 ], dtype=float32)
     """
     if not emulating(xp, x):
-        return _in_float32(xp, _selu_numpy, x)
+        if x.dtype not in _HALF:
+            return _in_float32(xp, _selu_numpy, x)
+        # 16-bit floats as TF's kernel steps, each rounded to the dtype (its constants too):
+        # exp(x), minus 1, times scale * alpha; scale times x
+        with np.errstate(over="ignore"):
+            e = _in_float32(xp, lambda xp, v: xp.exp(v), x)
+        negative = (e - xp.ones((), x.dtype)) * xp.asarray(_SELU_SCALE_ALPHA, x.dtype)
+        return xp.where(x < 0, negative, x * xp.asarray(_SELU_SCALE, x.dtype))
     e = exp(xp, x)
     e -= xp.ones((), x.dtype)
     e *= xp.asarray(_SELU_SCALE_ALPHA, x.dtype)

@@ -31,12 +31,13 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.core.registry import NN_FLOAT, NUMBER_TYPES, REAL_NUMBER_TYPES
-from eagerflow._src.ops import array_ops, float_math, late, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, float_math, half_sums, late, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast, identity, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
 
 _HALF_TYPES = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
+_FLOAT16 = np.dtype(np.float16)
 # softmax and cross entropy kernels with TensorFlow's rounding (16-bit floats widen to float32)
 _EXACT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -393,8 +394,38 @@ def _shifted(xp, x, axis):
     return shifted, xp.log(xp.exp(shifted).sum(axis, keepdims=True))
 
 
-@widened
 def _softmax(xp, logits, axis):
+    if logits.dtype == _FLOAT16 and xp is np and logits.ndim and logits.shape[axis]:
+        return _half_softmax(logits, axis, log=False)
+    return _widened_softmax(xp, logits, axis=axis)
+
+
+def _log_softmax(xp, logits, axis):
+    # (TF's bfloat16 log_softmax rounds each step too; its bfloat16 softmax runs in float32)
+    if logits.dtype in _HALF_TYPES and xp is np and logits.ndim and logits.shape[axis]:
+        return _half_softmax(logits, axis, log=True)
+    return _widened_log_softmax(xp, logits, axis=axis)
+
+
+def _half_softmax(logits, axis, log):
+    """16-bit (log) softmax in TF's CPU kernel's steps, each rounded to the dtype: the logits
+    less their row's maximum, their exponentials, the row sums as float16 Sum adds them, then
+    the exponentials times the sums' reciprocals (or the shifted logits less the sums'
+    logarithms). A row with a NaN or +inf is NaN throughout, as in TF."""
+    rows = np.moveaxis(logits, axis, -1)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        shifted = rows - np.fmax.reduce(rows, -1, keepdims=True)
+        e = np.exp(shifted.astype(np.float32)).astype(logits.dtype)
+        sums = half_sums.tf_sum(e, (-1,), keepdims=True).astype(np.float32)
+        if log:
+            out = shifted - np.log(sums).astype(logits.dtype)
+        else:
+            out = e * (1 / sums).astype(logits.dtype)
+    return np.ascontiguousarray(np.moveaxis(out, -1, axis))
+
+
+@widened
+def _widened_softmax(xp, logits, axis):
     if logits.ndim == 0:
         raise _invalid("logits must have >= 1 dimension, got []")
     if logits.shape[axis] == 0:
@@ -414,7 +445,7 @@ def _softmax(xp, logits, axis):
 
 
 @widened
-def _log_softmax(xp, logits, axis):
+def _widened_log_softmax(xp, logits, axis):
     if _exact(xp, logits) and logits.ndim and logits.shape[axis]:
         return float_math.log_softmax(logits, axis)
     shifted, log_norm = _shifted(xp, logits, axis)

@@ -284,10 +284,7 @@ def _seed_attrs_unseeded():
 
 def _threads():
     """The size of the thread pool TensorFlow would split multinomial sampling over."""
-    threads = config.get_intra_op_parallelism_threads()
-    if threads:
-        return threads
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return config.intra_op_pool_size()
 
 
 # -- draws: the values of each op from a Philox stream --------------------------------------

@@ -36,7 +36,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry
 from eagerflow._src.core.registry import NUMBER_TYPES, QUANTIZED, REAL_NUMBER_TYPES
-from eagerflow._src.ops import array_ops, bitwise_ops, late, math_ops
+from eagerflow._src.ops import array_ops, bitwise_ops, half_sums, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops import top_k_order
 from eagerflow._src.ops.cast_ops import cast
@@ -153,16 +153,19 @@ def _check_axes(axis, ndim):
         seen.add(a % ndim)
 
 
-def _reduction(compute, upcast_half=True):
+def _reduction(compute, upcast_half=True, float16=None):
     """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes.
 
     Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings) unless
-    `compute` handles them itself (`upcast_half` False).
+    `compute` handles them itself (`upcast_half` False), or, for float16 NumPy arrays,
+    `float16` ``(x, axis, keepdims)`` does: TF's CPU kernels reduce float16 in float16.
     """
     def kernel(xp, x, axis=None, keepdims=False):
         if axis is not None and type(axis) is not tuple:  # a run-time input
             axis = tuple(int(a) for a in np.ravel(axis))
         try:
+            if float16 is not None and x.dtype == _FLOAT16 and xp is np:
+                return float16(x, axis, keepdims)
             if upcast_half and x.dtype in _HALF:
                 return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
             return compute(xp, x, axis, keepdims)
@@ -254,7 +257,7 @@ def _mean(xp, x, axis, keepdims):
         count = _reduced_count(x.shape, axis)
         return xp.asarray(_truncating_divide(xp, total, max(count, 1))).astype(x.dtype)
     if x.dtype in _HALF:
-        total = add_reduce(xp, x.astype(xp.float32), axis, keepdims)
+        total = _tf_half_sum(xp, x, axis, keepdims)
         if x.dtype == _FLOAT16:  # TF rounds the sum to half, then divides in half
             with np.errstate(invalid="ignore", divide="ignore"):  # 0/0 is NaN, as in TF
                 return total.astype(x.dtype) / x.dtype.type(_reduced_count(x.shape, axis))
@@ -324,6 +327,12 @@ def _euclidean_norm(xp, x, axis, keepdims):
     return xp.sqrt(xp.sum(squares, axis, keepdims=keepdims)).astype(x.dtype)
 
 
+def _half_euclidean_norm(x, axis, keepdims):
+    # TF squares in float16 and sums the squares as Sum adds (so 100 hundreds overflow)
+    with np.errstate(over="ignore"):
+        return np.sqrt(half_sums.tf_sum(np.square(x), axis, keepdims))
+
+
 def _any(xp, x, axis, keepdims):
     return xp.any(x, axis, keepdims=keepdims)
 
@@ -332,8 +341,17 @@ def _all(xp, x, axis, keepdims):
     return xp.all(x, axis, keepdims=keepdims)
 
 
+def _tf_half_sum(xp, x, axis, keepdims):
+    """A 16-bit float sum as TF's kernel adds it: float16 in float16 in its CPU order, each
+    partial sum rounded (NumPy arrays; a GPU's kernel adds in float32, as TF's GPU kernels
+    do), bfloat16 in float32."""
+    if x.dtype == _FLOAT16 and xp is np:
+        return half_sums.tf_sum(x, axis, keepdims)
+    return add_reduce(xp, x.astype(xp.float32), axis, keepdims)
+
+
 _REDUCE = rules.reduction()
-_sum_over_axes = _reduction(add_reduce)
+_sum_over_axes = _reduction(add_reduce, float16=half_sums.tf_sum)
 
 
 def _sum_kernel(xp, x, axis=None, keepdims=False):
@@ -351,7 +369,7 @@ tf_args[_SUM] = ("input", "axis")
 _MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER_TYPES,
                  reduction=True, keeps_no_view=True)
 tf_args[_MEAN] = ("input", "axis")
-_PROD = register("Prod", _reduction(_prod), _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
+_PROD = register("Prod", _reduction(_prod, float16=half_sums.tf_prod), _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_PROD] = ("input", "axis")
 _MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE,
                 dtypes=REAL_NUMBER_TYPES + QUANTIZED, reduction=True)
@@ -365,7 +383,8 @@ tf_args[_ANY] = ("input", "axis")
 _ALL = register("All", _reduction(_all), _REDUCE, dtypes=BOOL_ONLY,
                 not_differentiable="boolean", reduction=True)
 tf_args[_ALL] = ("input", "axis")
-_EUCLIDEAN_NORM = register("EuclideanNorm", _reduction(_euclidean_norm), _REDUCE,
+_EUCLIDEAN_NORM = register("EuclideanNorm",
+                           _reduction(_euclidean_norm, float16=_half_euclidean_norm), _REDUCE,
                            dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_EUCLIDEAN_NORM] = ("input", "axis")
 tf_defaults.assign({"keepdims": False}, _SUM, _MEAN, _PROD, _MAX, _MIN, _ANY, _ALL, _EUCLIDEAN_NORM)

@@ -29,7 +29,8 @@ from eagerflow._src.core.registry import NUMBER_TYPES, REAL_NUMBER_TYPES
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.ops import (
-    array_ops, cast_ops, debugging_ops, fingerprint_ops, late, math_ops, reduction_ops)
+    array_ops, cast_ops, debugging_ops, fingerprint_ops, half_sums, late, math_ops,
+    reduction_ops)
 from eagerflow._src.ops import shape_rules
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor, to_dense
@@ -814,6 +815,13 @@ def _combine(how, values, at, size):
     if how == "sum":
         out = np.zeros(size, values.dtype)
         np.add.at(out, at, values)
+        if values.dtype in _HALF_SUMS:
+            # TF sums each group of 16-bit floats as a whole-array Sum adds them (vector
+            # order, each partial sum rounded); groups of fewer than 8 add one by one, as above
+            starts = np.flatnonzero(np.r_[True, at[1:] != at[:-1]]) if len(at) else at
+            ends = np.r_[starts[1:], len(at)]
+            for start, end in zip(starts[ends - starts >= 8], ends[ends - starts >= 8]):
+                out[at[start]] = half_sums.tf_sum(values[start:end], None)
         return out
     floating = values.dtype.kind == "f" or values.dtype == _BF16
     out = np.full(size, -np.inf if floating else np.iinfo(values.dtype).min, values.dtype)
@@ -835,6 +843,7 @@ def _combine(how, values, at, size):
 
 
 _BF16 = np.dtype(_d.bfloat16.as_numpy_dtype)
+_HALF_SUMS = (np.dtype(np.float16), _BF16)
 
 
 def _reduce_axes_known(axes):

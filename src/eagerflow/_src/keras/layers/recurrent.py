@@ -605,9 +605,19 @@ class LSTMCell(_GatedCell):
                                      init((2 * units,), dtype=dtype, **kwargs)], 0)
         return forget_ones
 
+    def _biases(self, bias):
+        # Keras adds the bias after both matmuls ((x @ kernel + h @ recurrent) + bias), but
+        # to the input part when it computes the gates one by one (implementation 1): in
+        # float16 the order shows
+        if bias is None or self.implementation == 1 and not getattr(self, "_fused_step", False):
+            return bias, None
+        return None, bias
+
     def _recurrence(self, projected, states, recurrent_kernel, recurrent_bias, recurrent_mask):
         h, c = states[0], states[1]
         z = math_ops.add(projected, _masked_matmul(h, recurrent_mask, recurrent_kernel))
+        if recurrent_bias is not None:
+            z = nn_ops.bias_add(z, recurrent_bias)
         z_i, z_f, z_c, z_o = array_ops.split(z, 4, axis=-1)
         gate = self.recurrent_activation
         c = math_ops.add(math_ops.multiply(gate(z_f), c),
@@ -1388,6 +1398,13 @@ class LSTM(_CellLayer):
                          return_sequences=return_sequences, return_state=return_state,
                          go_backwards=go_backwards, stateful=stateful, time_major=time_major,
                          unroll=unroll, **kwargs)
+        # Keras runs its fused step, the bias added after both matmuls whatever the cell's
+        # `implementation`, unless the cell must run itself
+        cell = self.cell
+        cell._fused_step = (
+            cell.activation in (activations.tanh, math_ops.tanh) and
+            cell.recurrent_activation in (activations.sigmoid, math_ops.sigmoid) and
+            cell.recurrent_dropout == 0 and not unroll and cell.use_bias)
 
 
 @export("keras.layers.GRU")

@@ -16,6 +16,7 @@ import contextlib
 import threading
 
 from eagerflow._src.core import dtypes as _dtypes
+from eagerflow._src.core.tensor import _numpy_text
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.distribute.strategy import MirroredVariable
 from eagerflow._src.ops import cast_ops
@@ -84,8 +85,14 @@ class AutoCastVariable(Variable):
 
     def __repr__(self):
         text = super().__repr__().replace("<tf.Variable", "<AutoCastVariable", 1)
-        return text.replace(f" dtype={self._dtype.name}",
+        text = text.replace(f" dtype={self._dtype.name}",
                             f" dtype={self._dtype.name} dtype_to_cast_to={self.dtype.name}", 1)
+        target = self._cast_to()
+        if target is not None and ", numpy=" in text:  # (inside a call: the value as read)
+            held = Variable.value(self).numpy()
+            text = (text.split(", numpy=", 1)[0] +
+                    f", numpy={_numpy_text(held.astype(target.as_numpy_dtype), True)}>")
+        return text
 
     __str__ = __repr__
 
