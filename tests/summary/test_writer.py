@@ -381,6 +381,24 @@ def test_flush_millis_zero_writes_each_summary_at_once(tmp_path):
     writer.close()
 
 
+
+@pytest.mark.parametrize("options", [{"max_queue": -1}, {"flush_millis": -5}])
+def test_negative_queue_or_time_never_flushes_by_itself(tmp_path, options):
+    # (as TF's writer: only flush and close write the summaries)
+    writer = tf.summary.create_file_writer(str(tmp_path), **options)
+    with tf.summary.record_if(True):
+        writer.set_as_default(step=0)
+        try:
+            for i in range(4):
+                tf.summary.scalar("x", float(i))
+            assert summaries(tmp_path) == []
+        finally:
+            internals.summary_state.writer = None
+            internals.summary_state.step = None
+    writer.flush()
+    assert len(summaries(tmp_path)) == 4
+    writer.close()
+
 def test_flush_millis_flushes_in_the_background(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path), flush_millis=20)
     with writer.as_default(step=0):
