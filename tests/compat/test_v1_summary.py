@@ -39,12 +39,24 @@ def test_audio_summary_errors_are_tfs():
 
 
 def test_summary_errors_are_tfs():
+    # (eagerly, as TF's: the op's node is named by its type, and the text ends with no name;
+    # the first value not finite says which)
     with pytest.raises(tf.errors.InvalidArgumentError,
-                       match="Nan in summary histogram for: h"):
-        tf1.summary.histogram("h", [1.0, np.nan])
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Infinity in Histogram for: h"):
-        tf1.summary.histogram("h", [1.0, np.inf])
-    with pytest.raises(ValueError, match="to have dtype string, got"):
+                       match=r" Nan in summary histogram for: HistogramSummary "
+                             r"\[Op:HistogramSummary\]$"):
+        tf1.summary.histogram("h", [1.0, np.nan, np.inf])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r" Infinity in Histogram for: HistogramSummary "):
+        tf1.summary.histogram("h", [1.0, np.inf, np.nan])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r" tags and values are not the same shape: \[\] != \[2\] "
+                             r"\(tag 'f/f/s'\) \[Op:ScalarSummary\]$"):
+        tf1.summary.scalar("s", [1.0, 2.0], family="f")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r" sample_rate must be rank-0 or contain a single value "
+                             r"\[Op:AudioSummaryV2\]$"):
+        tf1.summary.audio("a", tf.zeros([1, 2, 1]), tf.constant([1.0, 2.0]))
+    with pytest.raises(ValueError, match="to have dtype string, got <dtype: 'int32'>$"):
         tf1.summary.text("bad", tf.constant(1))
     with pytest.raises(RuntimeError, match="not compatible with eager execution"):
         tf1.summary.merge_all()
@@ -63,6 +75,37 @@ def test_summary_errors_are_tfs():
                            match="Could not parse one of the summary inputs"):
             sess.run(garbage)
 
+
+
+def test_summary_ops_in_graphs_check_as_tfs():
+    g = tf1.Graph()
+    with g.as_default():
+        values = tf1.placeholder(tf.float32, None)
+        # (as TF's: the histogram's error names its node; shapes are checked when run)
+        histogram = tf1.summary.histogram("h", values, family="f")
+        scalar = tf1.summary.scalar("vec", values)
+        rate = tf1.placeholder(tf.float32, None)
+        audio = tf1.summary.audio("a", tf.zeros([1, 3, 1]), rate)
+        with pytest.raises(TypeError, match=r"^Value passed to parameter 'values' has DataType "
+                                            r"bool not in list of allowed values: float32, "
+                                            r"float64, int32, uint8, int16, int8, int64, "):
+            tf1.summary.histogram("b", tf.constant([True]))
+        with pytest.raises(ValueError, match=r"^List argument 'inputs' to 'MergeSummary' Op "
+                                             r"with length 0 shorter than minimum length 1\.$"):
+            tf1.summary.merge([])
+    with tf1.Session(graph=g) as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Nan in summary histogram for: f/h\n"):
+            sess.run(histogram, {values: [np.nan]})
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"tags and values are not the same shape: \[\] != \[2\] "
+                                 r"\(tag 'vec'\)"):
+            sess.run(scalar, {values: [1.0, 2.0]})
+        assert tf1.Summary.FromString(sess.run(scalar, {values: 3.0})).value[0].simple_value \
+            == 3.0
+        for one in ([8000.0], [[8000.0]]):  # (a rate of one element, of any rank)
+            summary = tf1.Summary.FromString(sess.run(audio, {rate: one}))
+            assert summary.value[0].audio.sample_rate == 8000.0
 
 def test_eager_scalar_is_its_serialized_summary():
     assert tf1.summary.scalar("eager", 1.5).numpy() == b"\n\x0c\n\x05eager\x15\x00\x00\xc0?"

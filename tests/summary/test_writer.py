@@ -381,6 +381,24 @@ def test_flush_millis_zero_writes_each_summary_at_once(tmp_path):
     writer.close()
 
 
+
+@pytest.mark.parametrize("options", [{"max_queue": -1}, {"flush_millis": -5}])
+def test_negative_queue_or_time_never_flushes_by_itself(tmp_path, options):
+    # (as TF's writer: only flush and close write the summaries)
+    writer = tf.summary.create_file_writer(str(tmp_path), **options)
+    with tf.summary.record_if(True):
+        writer.set_as_default(step=0)
+        try:
+            for i in range(4):
+                tf.summary.scalar("x", float(i))
+            assert summaries(tmp_path) == []
+        finally:
+            internals.summary_state.writer = None
+            internals.summary_state.step = None
+    writer.flush()
+    assert len(summaries(tmp_path)) == 4
+    writer.close()
+
 def test_flush_millis_flushes_in_the_background(tmp_path):
     writer = tf.summary.create_file_writer(str(tmp_path), flush_millis=20)
     with writer.as_default(step=0):
@@ -570,3 +588,18 @@ def test_scalar_values_beyond_float32(tmp_path):
     assert [t for _, t, _ in got] == ["cast", "nan", "f32", "int"]
     assert got[0][2] == np.inf and np.isnan(got[1][2])
     assert got[2][2] == 2.5 and got[3][2] == float(np.float32(2 ** 40 + 1))
+
+
+def test_scalar_int_beyond_int64_and_a_default_step_of_one_element(tmp_path):
+    with tf.summary.create_file_writer(str(tmp_path)).as_default(step=0) as writer:
+        # (as TF: an int no int64 holds is refused, even one a float32 holds exactly)
+        with pytest.raises(ValueError, match="out-of-range integer"):
+            tf.summary.scalar("big", 2 ** 70)
+        # (as TF: a default step of one element, of any rank, is that element)
+        for step in (np.array([3]), tf.constant([[4]], tf.int64)):
+            tf.summary.experimental.set_step(step)
+            assert bool(tf.summary.scalar("x", 1.0))
+            assert bool(tf.summary.histogram("h", [1.0], buckets=1))
+    writer.close()
+    assert [(s, t) for s, t, _ in summaries(tmp_path)] == [(3, "x"), (3, "h"), (4, "x"),
+                                                           (4, "h")]

@@ -42,8 +42,9 @@ from eagerflow._src.summary.writer import _OPEN, _EventFile, _path, state as v2_
 from eagerflow._src.io.tf_record import frame
 
 _NO_GRAD = "summary"
-_REAL = (_d.float16, _d.bfloat16, _d.float32, _d.float64, _d.int8, _d.int16, _d.int32,
-         _d.int64, _d.uint8, _d.uint16, _d.uint32, _d.uint64)
+# (in the order of TF's messages)
+_REAL = (_d.float32, _d.float64, _d.int32, _d.uint8, _d.int16, _d.int8, _d.int64, _d.bfloat16,
+         _d.uint16, _d.float16, _d.uint32, _d.uint64)
 
 
 def _invalid(message):
@@ -63,8 +64,9 @@ def _bytes(summary):
 def _scalar_summary(xp, tags, values):
     tags, values = np.asarray(tags, object), np.asarray(values)
     if tags.shape != values.shape:
+        single = f" (tag '{_text(tags[()])}')" if tags.ndim == 0 else ""
         raise _invalid(f"tags and values are not the same shape: {shape_text(tags.shape)} != "
-                       f"{shape_text(values.shape)}")
+                       f"{shape_text(values.shape)}{single}")
     summary = protos.Summary()
     for tag, value in zip(tags.reshape(-1), values.reshape(-1)):
         summary.value.add(tag=_text(tag), simple_value=float(value))
@@ -72,14 +74,12 @@ def _scalar_summary(xp, tags, values):
 
 
 def _scalar_rule(tags, values):
-    if not tags.shape.is_compatible_with(values.shape):
-        raise ValueError(f"tags and values are not the same shape: {tags.shape} != "
-                         f"{values.shape}")
+    # (as TF's: tags and values of different shapes fail only when it runs)
     return TensorShape([]), _d.string
 
 
 _SCALAR = register("ScalarSummary", _scalar_summary, _scalar_rule, tied=(1,), dtypes=_REAL,
-                   not_differentiable=_NO_GRAD)
+                   input_names=("values",), not_differentiable=_NO_GRAD)
 tf_nodes[_SCALAR] = NodeForm(types={"T": 1})
 tf_args[_SCALAR] = ("tags", "values")
 
@@ -136,27 +136,29 @@ def histogram_proto(values):
     return proto
 
 
-def _histogram_summary(xp, tag, values):
+def _histogram_summary(xp, tag, values, *, node="HistogramSummary"):
     values = np.asarray(values)
     tag = _text(np.asarray(tag, object)[()])
     doubles = values.astype(np.float64).reshape(-1)
     if values.dtype.kind == "f" and not np.isfinite(doubles).all():
-        kind = "Nan in summary histogram" if np.isnan(doubles).any() else "Infinity in Histogram"
-        raise _invalid(f"{kind} for: {tag}")
+        # (as TF's: the first value not finite says which, and the node is named)
+        first = doubles[np.flatnonzero(~np.isfinite(doubles))[0]]
+        kind = "Nan in summary histogram" if np.isnan(first) else "Infinity in Histogram"
+        raise _invalid(f"{kind} for: {node}")
     summary = protos.Summary()
     summary.value.add(tag=tag, histo=histogram_proto(doubles))
     return _bytes(summary)
 
 
-def _histogram_rule(tag, values):
+def _histogram_rule(tag, values, **_):
     if tag.shape.rank not in (None, 0):
         raise ValueError(f"Shape must be rank 0 but is rank {tag.shape.rank}")
     return TensorShape([]), _d.string
 
 
 _HISTOGRAM = register("HistogramSummary", _histogram_summary, _histogram_rule, tied=(1,),
-                      dtypes=_REAL, not_differentiable=_NO_GRAD)
-tf_nodes[_HISTOGRAM] = NodeForm(types={"T": 1})
+                      dtypes=_REAL, input_names=("values",), not_differentiable=_NO_GRAD)
+tf_nodes[_HISTOGRAM] = NodeForm(types={"T": 1}, local={"node": "HistogramSummary"})
 tf_args[_HISTOGRAM] = ("tag", "values")
 
 
@@ -262,7 +264,7 @@ def _audio_summary(xp, tag, tensor, sample_rate, max_outputs=3):
     clips = np.asarray(tensor, np.float32)
     rate = np.asarray(sample_rate)
     if rate.size != 1:
-        raise _invalid(f"sample_rate must be rank 0, got {shape_text(rate.shape)}")
+        raise _invalid("sample_rate must be rank-0 or contain a single value")
     if clips.ndim not in (2, 3):
         raise _invalid(f"Tensor must be 3-D or 2-D, got: {shape_text(clips.shape)}")
     if clips.ndim == 2:
@@ -325,6 +327,17 @@ class _SummaryScope:
 
     def __exit__(self, *exc):
         return self._scope.__exit__(*exc)
+
+
+def _run(op, inputs, attrs, scope):
+    """The summary op `op` named by `scope`; eagerly, as TF's, its errors end without a
+    name (TF runs it on its wrapper's slower path)."""
+    try:
+        return dispatch(op, inputs, attrs, name=scope or None)
+    except errors.OpError as e:
+        if not context.executing_eagerly():
+            raise
+        raise errors.without_name(e) from None
 
 
 def _collect(value, collections, default):
@@ -393,8 +406,8 @@ def scalar(name, tensor, collections=None, family=None):
     if _to_v2_writer():
         return _written(v2.scalar, name, family, tensor)
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
-        value = dispatch(_SCALAR, (constant(tag, name="tags"), convert_to_tensor(tensor)),
-                         name=scope or None)
+        value = _run(_SCALAR, (constant(tag, name="tags"), convert_to_tensor(tensor)), {},
+                     scope)
         _collect(value, collections, [GraphKeys.SUMMARIES])
     return value
 
@@ -406,8 +419,8 @@ def histogram(name, values, collections=None, family=None):
     if _to_v2_writer():
         return _written(v2.histogram, name, family, values)
     with _SummaryScope(name, family, [values]) as (tag, scope):
-        value = dispatch(_HISTOGRAM, (constant(tag, name="tag"), convert_to_tensor(values)),
-                         name=scope or None)
+        value = _run(_HISTOGRAM, (constant(tag, name="tag"), convert_to_tensor(values)),
+                     {} if context.executing_eagerly() else {"node": scope.rstrip("/")}, scope)
         _collect(value, collections, [GraphKeys.SUMMARIES])
     return value
 
@@ -425,10 +438,9 @@ def tensor_summary(name, tensor, summary_description=None, collections=None,
     if display_name is not None:
         metadata.display_name = display_name
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
-        value = dispatch(_TENSOR, (constant(tag, name="tag"), convert_to_tensor(tensor),
-                                   constant(metadata.SerializeToString(),
-                                            name="serialized_summary_metadata")),
-                         name=scope or None)
+        value = _run(_TENSOR, (constant(tag, name="tag"), convert_to_tensor(tensor),
+                               constant(metadata.SerializeToString(),
+                                        name="serialized_summary_metadata")), {}, scope)
         _collect(value, collections, [GraphKeys.SUMMARIES])
     return value
 
@@ -441,8 +453,8 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
     if _to_v2_writer():
         return _written(v2.image, name, family, tensor, max_outputs=max_outputs)
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
-        value = dispatch(_IMAGE, (constant(tag, name="tag"), convert_to_tensor(tensor)),
-                         {"max_images": max_outputs}, name=scope or None)
+        value = _run(_IMAGE, (constant(tag, name="tag"), convert_to_tensor(tensor)),
+                     {"max_images": max_outputs}, scope)
         _collect(value, collections, [GraphKeys.SUMMARIES])
     return value
 
@@ -470,8 +482,8 @@ def audio(name, tensor, sample_rate, max_outputs=3, collections=None, family=Non
                         max_outputs=max_outputs)
     with _SummaryScope(name, family, [tensor]) as (tag, scope):
         rate = convert_to_tensor(sample_rate, _d.float32, name="sample_rate")
-        value = dispatch(_AUDIO, (constant(tag, name="tag"), convert_to_tensor(tensor), rate),
-                         {"max_outputs": max_outputs}, name=scope or None)
+        value = _run(_AUDIO, (constant(tag, name="tag"), convert_to_tensor(tensor), rate),
+                     {"max_outputs": max_outputs}, scope)
         _collect(value, collections, [GraphKeys.SUMMARIES])
     return value
 
@@ -483,7 +495,7 @@ def text(name, tensor, collections=None):
     tensor = convert_to_tensor(tensor)
     if tensor.dtype != _d.string:
         raise ValueError(f"Expected tensor {getattr(tensor, 'name', tensor)} to have dtype "
-                         f"string, got {tensor.dtype!r}")
+                         f"string, got {tensor.dtype}")
     if _to_v2_writer():
         v2.text(name, tensor, step=_v2_step())
         return constant(b"")
@@ -535,6 +547,9 @@ def merge(inputs, collections=None, name=None):
     """One ``Summary`` holding the values of the summaries `inputs` (their tags must
     differ); it joins `collections`."""
     _refuse_eagerly()
+    if not inputs:
+        raise ValueError("List argument 'inputs' to 'MergeSummary' Op with length 0 shorter "
+                         "than minimum length 1.")
     with graph_mode.name_scope(name, "Merge", inputs):
         value = dispatch(_MERGE, tuple(convert_to_tensor(t) for t in inputs))
         _collect(value, collections, [])

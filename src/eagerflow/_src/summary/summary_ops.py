@@ -190,6 +190,8 @@ def _step_tensor(step):
     if isinstance(step, (int, np.integer)) and not isinstance(step, bool):
         return int(step)
     step = convert_to_tensor(step, _d.int64)
+    if step.shape.rank:  # (a default step of one element, of any rank: TF writes it)
+        step = _checked_step(step)
     if type(step) is EagerTensor:
         return int(step._data)
     return step
@@ -389,6 +391,8 @@ def _float32_bytes(data):
     if kind is float or kind is int or kind is np.float64:  # (np.float64: Keras's logs)
         if not -_FLOAT32_MAX <= data <= _FLOAT32_MAX:
             return None  # beyond float32 (or NaN): the cast makes it inf, without a warning
+        if kind is int and not _INT64_MIN <= data <= _INT64_MAX:
+            return None  # (converted, it is TF's error: no int64 holds it)
         value = np.float32(data)
         return value.tobytes() if kind is not int or float(value) == data else None
     if kind is np.float32:

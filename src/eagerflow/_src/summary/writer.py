@@ -175,8 +175,9 @@ class _EventFile:
         except OSError as e:
             raise errors.NotFoundError(None, None, f"{self.path}; {e.strerror}") from None
         self._queue = []
-        self._max_queue = max_queue
-        self._flush_seconds = flush_millis / 1000
+        # (as TF's writer: a negative count or time never flushes; only flush and close do)
+        self._max_queue = max_queue if max_queue >= 0 else float("inf")
+        self._flush_seconds = flush_millis / 1000 if flush_millis >= 0 else float("inf")
         self._flushed_at = time.monotonic()
         self._lock = threading.Lock()
         first = protos.Event(wall_time=float(int(time.time())), file_version="brain.Event:2",
