@@ -10,6 +10,21 @@ NAMES = [
     "keras.backend.pow", "keras.backend.softplus", "keras.backend.softsign",
     "keras.backend.zeros_like", "keras.backend.ones_like", "keras.backend.gather",
     "keras.backend.reshape", "keras.backend.transpose",
+    "convert_to_tensor", "debugging.assert_none_equal", "strings.to_hash_bucket",
+    # TF 1 takes `name` before the arguments TF 2 moved in front of it
+    "compat.v1.convert_to_tensor", "compat.v1.transpose", "compat.v1.gather",
+    "compat.v1.gather_nd", "compat.v1.manip.gather_nd", "compat.v1.pad",
+    "compat.v1.boolean_mask", "compat.v1.shape", "compat.v1.size", "compat.v1.zeros_like",
+    "compat.v1.ones_like", "compat.v1.norm", "compat.v1.linalg.norm",
+    "compat.v1.reverse_sequence", "compat.v1.strings.length", "compat.v1.parse_example",
+    "compat.v1.io.parse_example", "compat.v1.parse_single_example",
+    "compat.v1.io.parse_single_example", "compat.v1.serialize_sparse",
+    "compat.v1.io.serialize_sparse", "compat.v1.serialize_many_sparse",
+    "compat.v1.io.serialize_many_sparse", "compat.v1.decode_csv", "compat.v1.io.decode_csv",
+    "compat.v1.hessians", "compat.v1.tuple", "compat.v1.io.decode_raw",
+    "compat.v1.strings.to_hash_bucket", "compat.v1.strings.to_number",
+    "compat.v1.string_to_number", "compat.v1.strings.substr", "compat.v1.strings.reduce_join",
+    "compat.v1.random.poisson",
 ]
 
 

@@ -44,3 +44,51 @@ def test_keras_tensors_by_tfs_names():
     inputs = tf.keras.Input((2,))
     model = tf.keras.Model(inputs, tf.nn.relu(features=inputs))
     assert model(tf.constant([[-1.0, 2.0]])).numpy().tolist() == [[0.0, 2.0]]
+
+
+def test_positional_arguments_land_where_tfs_do():
+    # tf.convert_to_tensor's third parameter is dtype_hint (it was taken as the name)
+    assert tf.convert_to_tensor(1, None, tf.float32).dtype == tf.float32
+    assert tf.compat.v1.convert_to_tensor(1, None, "c", tf.int64).dtype == tf.int64
+    # TF 1 passes `name` before the arguments TF 2 put in front of it
+    c = tf.constant([[1 + 2j, 3 - 1j]])
+    assert tf.compat.v1.transpose(c, None, "t").numpy().tolist() == [[1 + 2j], [3 - 1j]]
+    assert tf.compat.v1.gather([[1, 2], [3, 4]], [1], None, "g", 1).numpy().tolist() == [[2], [4]]
+    assert tf.compat.v1.pad([1, 2], [[1, 1]], "CONSTANT", "p", 9).numpy().tolist() == [9, 1, 2, 9]
+    assert tf.compat.v1.boolean_mask([[1, 2], [3, 4]], [True, False], "m", 1).numpy().tolist() \
+        == [[1], [3]]
+    assert tf.compat.v1.shape([[1, 2]], "s", tf.int64).dtype == tf.int64
+    assert tf.compat.v1.size([[1, 2]], "s", tf.int64).dtype == tf.int64
+    assert tf.compat.v1.ones_like([1.5], tf.int32, "o").numpy().tolist() == [1]
+    assert tf.compat.v1.strings.length(["héllo"], "l", "UTF8_CHAR").numpy().tolist() == [5]
+    assert tf.compat.v1.random.poisson([2.0, 5.0], [3], seed=1).shape == [3, 2]
+    parsed = tf.compat.v1.decode_csv(["1,2"], [[0], [0]], ",", True, "d", "", None)
+    assert [t.numpy().tolist() for t in parsed] == [[1], [2]]
+    assert tf.compat.v1.tuple([tf.constant(1)], "t")[0].numpy() == 1
+    # tf.debugging.assert_none_equal takes summarize before message
+    with pytest.raises(tf.errors.InvalidArgumentError, match="my message"):
+        tf.debugging.assert_none_equal(tf.constant([1, 2]), tf.constant([1, 3]), 1, "my message")
+
+
+def test_tf1_keyword_spellings():
+    assert tf.compat.v1.zeros_like(tensor=[1, 2]).numpy().tolist() == [0, 0]
+    assert tf.compat.v1.norm([3.0, 4.0], keep_dims=True).numpy().tolist() == [5.0]
+    assert tf.compat.v1.reverse_sequence([[1, 2, 3], [4, 5, 6]], [2, 3], seq_dim=1,
+                                         batch_dim=0).numpy().tolist() == [[2, 1, 3], [6, 5, 4]]
+    assert tf.compat.v1.strings.to_number(input=["1.5"]).numpy().tolist() == [1.5]
+    assert tf.strings.to_hash_bucket(input=["a"], num_buckets=10).numpy().tolist() == \
+        tf.compat.v1.strings.to_hash_bucket(input=["a"], num_buckets=10).numpy().tolist()
+    assert tf.compat.v1.io.decode_raw(bytes=[b"\x01\x00"], out_type=tf.int16).numpy().tolist() \
+        == [[1]]
+    assert tf.compat.v1.strings.reduce_join([["a", "b"]], keep_dims=True,
+                                            reduction_indices=1).numpy().tolist() == [[b"ab"]]
+
+
+def test_tf1_signatures_of_ragged_functions():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert tf.compat.v1.gather(rt, [1]).to_list() == [[3]]
+    assert tf.compat.v1.zeros_like(rt).to_list() == [[0, 0], [0]]
+    assert tf.compat.v1.size(rt).numpy() == 3
+    words = tf.ragged.constant([["a", "bb"], []])
+    assert tf.compat.v1.strings.length(words).to_list() == [[1, 2], []]
+    assert tf.compat.v1.strings.reduce_join(words, axis=1).numpy().tolist() == [b"abb", b""]

@@ -561,7 +561,7 @@ def group(*inputs, name=None):
         return no_op(name or "group_deps")
 
 
-@export("tuple", "compat.v1.tuple")
+@export("tuple")
 def tuple_(tensors, control_inputs=None, name=None):
     """`tensors` (None kept) through identities that wait for all of them (and for
     `control_inputs`) in a TF 1 graph."""
@@ -578,6 +578,12 @@ def tuple_(tensors, control_inputs=None, name=None):
     if graph is None:
         return [None if t is None else identity(t) for t in tensors]
     return gradient_names.gated_tuple(tensors, control_inputs, name)
+
+
+@export("compat.v1.tuple")
+def tuple_v1(tensors, name=None, control_inputs=None):
+    """`tf.tuple` with `name` before `control_inputs`."""
+    return tuple_(tensors, control_inputs, name)
 
 
 @export("compat.v1.add_to_collection")

@@ -475,7 +475,7 @@ def _eager_copy(value):
 
 
 @export("convert_to_tensor")
-def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """Converts `value` to a `Tensor`, TensorFlow's way.
 
     >>> tf.convert_to_tensor(1.5).dtype

@@ -2385,7 +2385,7 @@ tf_args[_GATHER_ND] = ("params", "indices")
 tf_defaults[_GATHER_ND] = {"bad_indices_policy": ""}
 
 
-@export("gather_nd", "compat.v1.manip.gather_nd", dispatch_name="compat.v1.gather_nd")
+@export("gather_nd", dispatch_name="compat.v1.gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 
