@@ -24,7 +24,10 @@ NAMES = [
     "compat.v1.hessians", "compat.v1.tuple", "compat.v1.io.decode_raw",
     "compat.v1.strings.to_hash_bucket", "compat.v1.strings.to_number",
     "compat.v1.string_to_number", "compat.v1.strings.substr", "compat.v1.strings.reduce_join",
-    "compat.v1.random.poisson",
+    "compat.v1.random.poisson", "compat.v1.layers.conv1d", "compat.v1.layers.conv2d",
+    "compat.v1.layers.conv3d", "compat.v1.layers.conv2d_transpose",
+    "compat.v1.layers.conv3d_transpose", "compat.v1.layers.separable_conv1d",
+    "compat.v1.layers.separable_conv2d",
 ]
 
 

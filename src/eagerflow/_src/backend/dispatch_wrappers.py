@@ -751,6 +751,17 @@ def _w1743c0d69c(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w1814c64693(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w1843ebe5dc(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(shape, seed, mean=None, stddev=None, dtype=None, name=None, alg=None):
         try:
@@ -6141,17 +6152,6 @@ def _wb1552e0452(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
-def _wb17021d671(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
-    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None, depth_multiplier=None, depthwise_initializer=None, pointwise_initializer=None, depthwise_regularizer=None, pointwise_regularizer=None, depthwise_constraint=None, pointwise_constraint=None):
-        try:
-            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse, depth_multiplier, depthwise_initializer, pointwise_initializer, depthwise_regularizer, pointwise_regularizer, depthwise_constraint, pointwise_constraint)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse, 'depth_multiplier': depth_multiplier, 'depthwise_initializer': depthwise_initializer, 'pointwise_initializer': pointwise_initializer, 'depthwise_regularizer': depthwise_regularizer, 'pointwise_regularizer': pointwise_regularizer, 'depthwise_constraint': depthwise_constraint, 'pointwise_constraint': pointwise_constraint})
-        except Exception as _export_error:
-            raise _export_filtered(_export_error)
-    return _export_wrapper
-
-
 def _wb248f09fb5(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(checkpoint_dir, min_interval_secs=None, timeout=None, timeout_fn=None):
         try:
@@ -7648,6 +7648,17 @@ def _wdb205e499b(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wdb2bf68fca(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, depth_multiplier=None, activation=None, use_bias=None, depthwise_initializer=None, pointwise_initializer=None, bias_initializer=None, depthwise_regularizer=None, pointwise_regularizer=None, bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None, pointwise_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, depth_multiplier, activation, use_bias, depthwise_initializer, pointwise_initializer, bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer, activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'depth_multiplier': depth_multiplier, 'activation': activation, 'use_bias': use_bias, 'depthwise_initializer': depthwise_initializer, 'pointwise_initializer': pointwise_initializer, 'bias_initializer': bias_initializer, 'depthwise_regularizer': depthwise_regularizer, 'pointwise_regularizer': pointwise_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'depthwise_constraint': depthwise_constraint, 'pointwise_constraint': pointwise_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wdb5bea4690(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, name=None):
         try:
@@ -9118,19 +9129,19 @@ WRAPPERS = {
     'compat.v1.layers.average_pooling2d': _w69e6c12c7b,
     'compat.v1.layers.average_pooling3d': _w69e6c12c7b,
     'compat.v1.layers.batch_normalization': _wb4fd689031,
-    'compat.v1.layers.conv1d': _wb17021d671,
+    'compat.v1.layers.conv1d': _w88b3ed892d,
     'compat.v1.layers.conv2d': _w88b3ed892d,
-    'compat.v1.layers.conv2d_transpose': _wb17021d671,
-    'compat.v1.layers.conv3d': _wb17021d671,
-    'compat.v1.layers.conv3d_transpose': _wb17021d671,
+    'compat.v1.layers.conv2d_transpose': _w1814c64693,
+    'compat.v1.layers.conv3d': _w88b3ed892d,
+    'compat.v1.layers.conv3d_transpose': _w1814c64693,
     'compat.v1.layers.dense': _w2ad103fcac,
     'compat.v1.layers.dropout': _w312fa68b45,
     'compat.v1.layers.flatten': _w8eaf8310c6,
     'compat.v1.layers.max_pooling1d': _w69e6c12c7b,
     'compat.v1.layers.max_pooling2d': _w69e6c12c7b,
     'compat.v1.layers.max_pooling3d': _w69e6c12c7b,
-    'compat.v1.layers.separable_conv1d': _wb17021d671,
-    'compat.v1.layers.separable_conv2d': _wb17021d671,
+    'compat.v1.layers.separable_conv1d': _wdb2bf68fca,
+    'compat.v1.layers.separable_conv2d': _wdb2bf68fca,
     'compat.v1.local_variables': _wa089eb0bf2,
     'compat.v1.local_variables_initializer': _wd8e2d11057,
     'compat.v1.logging.TaskLevelStatusMessage': _w3ffc57e2f4,
