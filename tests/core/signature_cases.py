@@ -27,7 +27,7 @@ NAMES = [
     "compat.v1.random.poisson", "compat.v1.layers.conv1d", "compat.v1.layers.conv2d",
     "compat.v1.layers.conv3d", "compat.v1.layers.conv2d_transpose",
     "compat.v1.layers.conv3d_transpose", "compat.v1.layers.separable_conv1d",
-    "compat.v1.layers.separable_conv2d",
+    "compat.v1.layers.separable_conv2d", "data.Dataset.map", "data.Dataset.load",
 ]
 
 

@@ -112,3 +112,12 @@ def test_tf1_signatures_of_ragged_functions():
     words = tf.ragged.constant([["a", "bb"], []])
     assert tf.compat.v1.strings.length(words).to_list() == [[1, 2], []]
     assert tf.compat.v1.strings.reduce_join(words, axis=1).numpy().tolist() == [b"abb", b""]
+
+
+def test_dataset_map_takes_tfs_scheduling_hints():
+    ds = tf.data.Dataset.range(3)
+    assert list(ds.map(lambda x: x + 1, synchronous=True).as_numpy_iterator()) == [1, 2, 3]
+    assert list(ds.map(lambda x: x + 1, 2, use_unbounded_threadpool=True)
+                .as_numpy_iterator()) == [1, 2, 3]
+    with pytest.raises(ValueError, match="synchronous"):
+        ds.map(lambda x: x, num_parallel_calls=2, synchronous=True)
