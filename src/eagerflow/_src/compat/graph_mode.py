@@ -444,6 +444,7 @@ def placeholder(dtype, shape=None, name=None):
     graph = v1_graph()
     if graph is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+    context.check_scope_name(name)  # (TF's op wrapper opens a scope of the name)
     t = graph.placeholder(_d.as_dtype(dtype), TensorShape(shape), name or "Placeholder")
     graph.inputs.pop()  # (fed by name, not an argument)
     return t
@@ -512,6 +513,7 @@ class name_scope:  # noqa: N801 (TF's public name)
     def __enter__(self):
         graph = context.get().graph
         name = self._name
+        context.check_scope_name(name)
         if name and not name.endswith("/") and getattr(graph, "unique_scopes", False):
             name = graph.unique_name(name) + "/"
             self._swap = context.name_scope_push(name)

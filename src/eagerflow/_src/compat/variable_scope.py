@@ -140,6 +140,7 @@ class GraphVariable(Variable):
             return
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `Variable` must be specified.")
+        context.check_scope_name(name)  # (a scope of its name holds its ops)
         full = graph.unique_name(name or "Variable")
         with context.name_scope_push(full + "/"):
             with context.name_scope_push("Initializer"), \

@@ -624,6 +624,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
         arr = _shaped_constant(arr, value, shape, context.get().graph is not None)
     graph = context.get().graph
     if graph is not None and name:  # a node named as the user asked (``Const`` by default)
+        context.check_node_name(name)
         return graph.constant(arr, name=graph.unique_name(name))
     return from_array(arr)
 

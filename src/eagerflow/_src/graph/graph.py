@@ -518,6 +518,8 @@ class Graph:
         """
         # (TF's wrapper opened a scope of the op's name: the op was made in it)
         own_scope = isinstance(name, errors.ScopeName) or name is not None and name.endswith("/")
+        if not own_scope:
+            context.check_scope_name(name)
         # (after its type less a leading "_": TF's node names cannot start with one)
         name = self.unique_name(name or op_def.name.lstrip("_"))
         inputs = tuple(self.capture(t) for t in inputs)
