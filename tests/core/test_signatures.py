@@ -121,3 +121,14 @@ def test_dataset_map_takes_tfs_scheduling_hints():
                 .as_numpy_iterator()) == [1, 2, 3]
     with pytest.raises(ValueError, match="synchronous"):
         ds.map(lambda x: x, num_parallel_calls=2, synchronous=True)
+
+
+def test_initializer_and_input_spec_options():
+    init = tf.constant_initializer(3.0, support_partition=True)
+    assert init([4], partition_shape=[2], partition_offset=[2]).numpy().tolist() == [3.0] * 4
+    with pytest.raises(ValueError, match="doesn't support partition-related arguments$"):
+        tf.constant_initializer(3.0)([4], partition_shape=[2], partition_offset=[2])
+    identity = tf.compat.v1.initializers.identity(2.0, dtype=tf.float64)
+    assert identity([2, 2]).dtype == tf.float64
+    assert identity.get_config() == {"gain": 2.0, "dtype": "float64"}
+    assert tf.keras.layers.InputSpec(ndim=2, optional=True).optional
