@@ -29,6 +29,7 @@ NAMES = [
     "compat.v1.layers.conv3d_transpose", "compat.v1.layers.separable_conv1d",
     "compat.v1.layers.separable_conv2d", "data.Dataset.map", "data.Dataset.load",
     "constant_initializer", "compat.v1.initializers.identity", "keras.layers.InputSpec",
+    "Graph.get_collection", "Graph.get_collection_ref",
 ]
 
 
