@@ -29,7 +29,9 @@ NAMES = [
     "compat.v1.layers.conv3d_transpose", "compat.v1.layers.separable_conv1d",
     "compat.v1.layers.separable_conv2d", "data.Dataset.map", "data.Dataset.load",
     "constant_initializer", "compat.v1.initializers.identity", "keras.layers.InputSpec",
-    "Graph.get_collection", "Graph.get_collection_ref",
+    "Graph.get_collection", "Graph.get_collection_ref", "keras.utils.serialize_keras_object",
+    "keras.utils.deserialize_keras_object", "keras.saving.serialize_keras_object",
+    "keras.saving.deserialize_keras_object",
 ]
 
 

@@ -132,3 +132,21 @@ def test_initializer_and_input_spec_options():
     assert identity([2, 2]).dtype == tf.float64
     assert identity.get_config() == {"gain": 2.0, "dtype": "float64"}
     assert tf.keras.layers.InputSpec(ndim=2, optional=True).optional
+
+
+def test_keras_deserialize_takes_custom_objects_second():
+    class MyLayer(tf.keras.layers.Layer):
+        def __init__(self, k=1, **kwargs):
+            super().__init__(**kwargs)
+            self.k = k
+
+        def get_config(self):
+            return {**super().get_config(), "k": self.k}
+
+    config = tf.keras.utils.serialize_keras_object(obj=MyLayer(3, name="m"))
+    assert tf.keras.utils.deserialize_keras_object(config, {"MyLayer": MyLayer}).k == 3
+    assert tf.keras.utils.deserialize_keras_object(
+        config=config, custom_objects={"MyLayer": MyLayer}, safe_mode=False).k == 3
+    relu = tf.keras.utils.deserialize_keras_object(
+        "relu", module_objects={"relu": tf.nn.relu}, printable_module_name="activation")
+    assert relu is tf.nn.relu
