@@ -32,6 +32,9 @@ NAMES = [
     "Graph.get_collection", "Graph.get_collection_ref", "keras.utils.serialize_keras_object",
     "keras.utils.deserialize_keras_object", "keras.saving.serialize_keras_object",
     "keras.saving.deserialize_keras_object",
+    *(f"keras.optimizers.{name}" for name in (
+        "Adadelta", "Adafactor", "Adagrad", "Adam", "AdamW", "Adamax", "Ftrl", "Lion", "Nadam",
+        "RMSprop", "SGD")),
 ]
 
 

@@ -150,3 +150,12 @@ def test_keras_deserialize_takes_custom_objects_second():
     relu = tf.keras.utils.deserialize_keras_object(
         "relu", module_objects={"relu": tf.nn.relu}, printable_module_name="activation")
     assert relu is tf.nn.relu
+
+
+def test_optimizer_arguments_by_position():
+    # SGD(learning_rate, momentum, nesterov, weight_decay, clipnorm): the fifth clips
+    opt = tf.keras.optimizers.SGD(1.0, 0.0, False, None, 1.0)
+    assert opt.clipnorm == 1.0 and opt.name == "SGD"
+    var = tf.Variable([0.0, 0.0])
+    opt.apply_gradients([(tf.constant([3.0, 4.0]), var)])
+    assert var.numpy().tolist() == pytest.approx([-0.6, -0.8])
