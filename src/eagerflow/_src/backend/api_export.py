@@ -154,6 +154,23 @@ def dispatches_itself(function):
     return function
 
 
+def with_parameter_names(function, names):
+    """`function`, whose leading parameters are called ``x`` (and ``y``), with them called
+    `names` instead (TF's names: ``nn.relu(features)``), so that they are passed by those
+    keywords; the body, which uses no other local of those names, is unchanged.
+
+    >>> def f(x, name=None):
+    ...     return x
+    >>> with_parameter_names(f, ("features",))(features=3)
+    3
+    """
+    code = function.__code__
+    renamed = dict(zip(code.co_varnames, names))
+    function.__code__ = code.replace(
+        co_varnames=tuple(renamed.get(v, v) for v in code.co_varnames))
+    return function
+
+
 def _dispatchable(obj):
     if not isinstance(obj, types.FunctionType) or getattr(obj, "_dispatches_itself", False):
         return False

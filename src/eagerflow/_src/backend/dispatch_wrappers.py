@@ -91,6 +91,17 @@ def _w02f546b14b(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w039935bc0e(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, seq_lengths, seq_axis=None, batch_axis=None, name=None, seq_dim=None, batch_dim=None):
+        try:
+            return _export_fn(input, seq_lengths, seq_axis, batch_axis, name, seq_dim, batch_dim)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'seq_lengths': seq_lengths, 'seq_axis': seq_axis, 'batch_axis': batch_axis, 'name': name, 'seq_dim': seq_dim, 'batch_dim': batch_dim})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w03f171e51d(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, precision=None, scientific=None, shortest=None, width=None, fill=None, name=None):
         try:
@@ -740,6 +751,17 @@ def _w1743c0d69c(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w1814c64693(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w1843ebe5dc(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(shape, seed, mean=None, stddev=None, dtype=None, name=None, alg=None):
         try:
@@ -960,6 +982,17 @@ def _w1d90d2d8a2(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w1e82de9587(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(records, record_defaults, field_delim=None, use_quote_delim=None, name=None, na_value=None, select_cols=None):
+        try:
+            return _export_fn(records, record_defaults, field_delim, use_quote_delim, name, na_value, select_cols)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'records': records, 'record_defaults': record_defaults, 'field_delim': field_delim, 'use_quote_delim': use_quote_delim, 'name': name, 'na_value': na_value, 'select_cols': select_cols})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w1ed31a4057(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, filter, strides, padding, rate=None, name=None, data_format=None, dilations=None):
         try:
@@ -1153,6 +1186,17 @@ def _w23a57e86b6(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(input, filter_sizes, out_backprop, strides, padding, use_cudnn_on_gpu, data_format, dilations, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input': input, 'filter_sizes': filter_sizes, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'dilations': dilations, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w23ad885840(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(params, indices, name=None, batch_dims=None, bad_indices_policy=None):
+        try:
+            return _export_fn(params, indices, name, batch_dims, bad_indices_policy)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'indices': indices, 'name': name, 'batch_dims': batch_dims, 'bad_indices_policy': bad_indices_policy})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -1356,6 +1400,17 @@ def _w28eb9e2d9d(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w2917773e00(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(value, dtype=None, dtype_hint=None, name=None):
+        try:
+            return _export_fn(value, dtype, dtype_hint, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'dtype_hint': dtype_hint, 'name': name})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w291bcc2257(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(keys, hash_bucket_size, hash_key=None):
         try:
@@ -1521,6 +1576,17 @@ def _w2c8be03406(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w2cb9790b5e(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(ys, xs, name=None, colocate_gradients_with_ops=None, gate_gradients=None, aggregation_method=None):
+        try:
+            return _export_fn(ys, xs, name, colocate_gradients_with_ops, gate_gradients, aggregation_method)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'ys': ys, 'xs': xs, 'name': name, 'colocate_gradients_with_ops': colocate_gradients_with_ops, 'gate_gradients': gate_gradients, 'aggregation_method': aggregation_method})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w2d1f2b43c4(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(start=None, step=None, dtype=None, name=None):
         try:
@@ -1582,6 +1648,17 @@ def _w2ea91e9ae0(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(path, element_spec, compression, reader_func)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'path': path, 'element_spec': element_spec, 'compression': compression, 'reader_func': reader_func})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w2f3d67b557(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(params, indices, validate_indices=None, name=None, axis=None, batch_dims=None):
+        try:
+            return _export_fn(params, indices, validate_indices, name, axis, batch_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'params': params, 'indices': indices, 'validate_indices': validate_indices, 'name': name, 'axis': axis, 'batch_dims': batch_dims})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -2099,6 +2176,17 @@ def _w420cd8b028(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(shape, seed, minval, maxval, dtype, name, alg)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'shape': shape, 'seed': seed, 'minval': minval, 'maxval': maxval, 'dtype': dtype, 'name': name, 'alg': alg})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w42631cdb39(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(x, y, summarize=None, message=None, name=None):
+        try:
+            return _export_fn(x, y, summarize, message, name)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'x': x, 'y': y, 'summarize': summarize, 'message': message, 'name': name})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -2863,6 +2951,17 @@ def _w55572d32fd(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w555734688e(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(tensor, mask, name=None, axis=None):
+        try:
+            return _export_fn(tensor, mask, name, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'mask': mask, 'name': name, 'axis': axis})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w55b8b64ebc(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(operator, rhs, preconditioner=None, x=None, tol=None, max_iter=None, name=None):
         try:
@@ -3094,6 +3193,17 @@ def _w5d0dde407d(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w5d3ab173b8(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, name=None, out_type=None):
+        try:
+            return _export_fn(input, name, out_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'name': name, 'out_type': out_type})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w5d3d849bf9(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(data, segment_ids, num_segments, name=None):
         try:
@@ -3221,6 +3331,17 @@ def _w5f45747d9d(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(filename, meta_info_def, graph_def, saver_def, collection_list, as_text, graph, export_scope, clear_devices, clear_extraneous_savers, strip_default_attrs, save_debug_info, **kwargs)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'filename': filename, 'meta_info_def': meta_info_def, 'graph_def': graph_def, 'saver_def': saver_def, 'collection_list': collection_list, 'as_text': as_text, 'graph': graph, 'export_scope': export_scope, 'clear_devices': clear_devices, 'clear_extraneous_savers': clear_extraneous_savers, 'strip_default_attrs': strip_default_attrs, 'save_debug_info': save_debug_info, 'kwargs': kwargs})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w609be68d62(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(serialized, features, name=None, example_names=None):
+        try:
+            return _export_fn(serialized, features, name, example_names)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'serialized': serialized, 'features': features, 'name': name, 'example_names': example_names})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -3386,17 +3507,6 @@ def _w64d8a5436b(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(pred, true_fn, false_fn, strict, name, fn1, fn2)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'pred': pred, 'true_fn': true_fn, 'false_fn': false_fn, 'strict': strict, 'name': name, 'fn1': fn1, 'fn2': fn2})
-        except Exception as _export_error:
-            raise _export_filtered(_export_error)
-    return _export_wrapper
-
-
-def _w64ee5b42ed(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
-    def _export_wrapper(value, dtype=None, name=None, dtype_hint=None):
-        try:
-            return _export_fn(value, dtype, name, dtype_hint)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'name': name, 'dtype_hint': dtype_hint})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -3809,17 +3919,6 @@ def _w70d89248ef(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
-def _w7109bb26f9(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
-    def _export_wrapper(string_tensor, num_buckets, name=None):
-        try:
-            return _export_fn(string_tensor, num_buckets, name)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'num_buckets': num_buckets, 'name': name})
-        except Exception as _export_error:
-            raise _export_filtered(_export_error)
-    return _export_wrapper
-
-
 def _w7111ac428d(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(shape, dtype=None):
         try:
@@ -4101,6 +4200,17 @@ def _w773994b721(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(tup)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'tup': tup})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _w77cea3e91c(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(input, name=None, unit=None):
+        try:
+            return _export_fn(input, name, unit)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'input': input, 'name': name, 'unit': unit})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -5294,6 +5404,17 @@ def _w9a9087b5d1(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _w9a9188cb05(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(sp_input, name=None, out_type=None):
+        try:
+            return _export_fn(sp_input, name, out_type)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'sp_input': sp_input, 'name': name, 'out_type': out_type})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _w9a97425a8f(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(func, lower_control_flow=None, aggressive_inlining=None):
         try:
@@ -6042,23 +6163,23 @@ def _waf8bd44d3a(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wb079e5343f(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(string_tensor=None, out_type=None, name=None, input=None):
+        try:
+            return _export_fn(string_tensor, out_type, name, input)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'out_type': out_type, 'name': name, 'input': input})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wb1552e0452(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(pred_fn_pairs, default=None, exclusive=None, strict=None, name=None):
         try:
             return _export_fn(pred_fn_pairs, default, exclusive, strict, name)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'pred_fn_pairs': pred_fn_pairs, 'default': default, 'exclusive': exclusive, 'strict': strict, 'name': name})
-        except Exception as _export_error:
-            raise _export_filtered(_export_error)
-    return _export_wrapper
-
-
-def _wb17021d671(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
-    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, activation=None, use_bias=None, kernel_initializer=None, bias_initializer=None, kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None, depth_multiplier=None, depthwise_initializer=None, pointwise_initializer=None, depthwise_regularizer=None, pointwise_regularizer=None, depthwise_constraint=None, pointwise_constraint=None):
-        try:
-            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, trainable, name, reuse, depth_multiplier, depthwise_initializer, pointwise_initializer, depthwise_regularizer, pointwise_regularizer, depthwise_constraint, pointwise_constraint)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'activation': activation, 'use_bias': use_bias, 'kernel_initializer': kernel_initializer, 'bias_initializer': bias_initializer, 'kernel_regularizer': kernel_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'kernel_constraint': kernel_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse, 'depth_multiplier': depth_multiplier, 'depthwise_initializer': depthwise_initializer, 'pointwise_initializer': pointwise_initializer, 'depthwise_regularizer': depthwise_regularizer, 'pointwise_regularizer': pointwise_regularizer, 'depthwise_constraint': depthwise_constraint, 'pointwise_constraint': pointwise_constraint})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -6207,6 +6328,17 @@ def _wb6f9d669aa(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wb71d685988(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(tensor, dtype=None, name=None, optimize=None):
+        try:
+            return _export_fn(tensor, dtype, name, optimize)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'dtype': dtype, 'name': name, 'optimize': optimize})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wb757563d5c(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(name, tensor, sample_rate, max_outputs=None, collections=None, family=None):
         try:
@@ -6262,6 +6394,17 @@ def _wb919f82958(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wb96ef49bd5(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(tensors, name=None, control_inputs=None):
+        try:
+            return _export_fn(tensors, name, control_inputs)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensors': tensors, 'name': name, 'control_inputs': control_inputs})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wb97fb3881f(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(lam, shape, dtype=None, seed=None, name=None):
         try:
@@ -6279,6 +6422,17 @@ def _wb987f0661d(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(input_tensor, axis, keepdims, dtype, name, reduction_indices, keep_dims, input)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_tensor': input_tensor, 'axis': axis, 'keepdims': keepdims, 'dtype': dtype, 'name': name, 'reduction_indices': reduction_indices, 'keep_dims': keep_dims, 'input': input})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _wb995a4d6c5(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(a, perm=None, name=None, conjugate=None):
+        try:
+            return _export_fn(a, perm, name, conjugate)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'a': a, 'perm': perm, 'name': name, 'conjugate': conjugate})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -7208,6 +7362,17 @@ def _wd280be5aac(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wd2c66063b0(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(tensor, ord=None, axis=None, keepdims=None, name=None, keep_dims=None):
+        try:
+            return _export_fn(tensor, ord, axis, keepdims, name, keep_dims)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'ord': ord, 'axis': axis, 'keepdims': keepdims, 'name': name, 'keep_dims': keep_dims})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wd30b1d12e9(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(params, ids, partition_strategy=None, name=None, validate_indices=None, max_norm=None):
         try:
@@ -7527,6 +7692,17 @@ def _wdb205e499b(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wdb2bf68fca(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(inputs, filters, kernel_size, strides=None, padding=None, data_format=None, dilation_rate=None, depth_multiplier=None, activation=None, use_bias=None, depthwise_initializer=None, pointwise_initializer=None, bias_initializer=None, depthwise_regularizer=None, pointwise_regularizer=None, bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None, pointwise_constraint=None, bias_constraint=None, trainable=None, name=None, reuse=None):
+        try:
+            return _export_fn(inputs, filters, kernel_size, strides, padding, data_format, dilation_rate, depth_multiplier, activation, use_bias, depthwise_initializer, pointwise_initializer, bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer, activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint, trainable, name, reuse)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'inputs': inputs, 'filters': filters, 'kernel_size': kernel_size, 'strides': strides, 'padding': padding, 'data_format': data_format, 'dilation_rate': dilation_rate, 'depth_multiplier': depth_multiplier, 'activation': activation, 'use_bias': use_bias, 'depthwise_initializer': depthwise_initializer, 'pointwise_initializer': pointwise_initializer, 'bias_initializer': bias_initializer, 'depthwise_regularizer': depthwise_regularizer, 'pointwise_regularizer': pointwise_regularizer, 'bias_regularizer': bias_regularizer, 'activity_regularizer': activity_regularizer, 'depthwise_constraint': depthwise_constraint, 'pointwise_constraint': pointwise_constraint, 'bias_constraint': bias_constraint, 'trainable': trainable, 'name': name, 'reuse': reuse})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wdb5bea4690(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input, name=None):
         try:
@@ -7769,6 +7945,17 @@ def _we24dbac65f(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _we2a3d76ac5(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
+        try:
+            return _export_fn(value, dtype, name, preferred_dtype, dtype_hint)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'value': value, 'dtype': dtype, 'name': name, 'preferred_dtype': preferred_dtype, 'dtype_hint': dtype_hint})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _we330568247(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(a, offset=None, axis1=None, axis2=None, dtype=None):
         try:
@@ -7885,17 +8072,6 @@ def _we64485e8ff(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(labels, logits, axis, name, dim)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'labels': labels, 'logits': logits, 'axis': axis, 'name': name, 'dim': dim})
-        except Exception as _export_error:
-            raise _export_filtered(_export_error)
-    return _export_wrapper
-
-
-def _we648bfa8df(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
-    def _export_wrapper(string_tensor, out_type=None, name=None):
-        try:
-            return _export_fn(string_tensor, out_type, name)
-        except _export_symbolic:
-            return _export_dispatch(_export_wrapper, {'string_tensor': string_tensor, 'out_type': out_type, 'name': name})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -8748,6 +8924,17 @@ def _wfd59964f27(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wfd619ccb59(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(tensor, paddings, mode=None, name=None, constant_values=None):
+        try:
+            return _export_fn(tensor, paddings, mode, name, constant_values)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'tensor': tensor, 'paddings': paddings, 'mode': mode, 'name': name, 'constant_values': constant_values})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wfd864813c0(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(input_tensor, fft_length=None, axes=None, norm=None, name=None):
         try:
@@ -8913,6 +9100,7 @@ WRAPPERS = {
     'compat.v1.batch_scatter_update': _wdabde7e89b,
     'compat.v1.batch_to_space': _we77733ef42,
     'compat.v1.bincount': _w2e59bf3e98,
+    'compat.v1.boolean_mask': _w555734688e,
     'compat.v1.clip_by_average_norm': _wd3c560e24e,
     'compat.v1.colocate_with': _w41eb21e7b8,
     'compat.v1.cond': _w64d8a5436b,
@@ -8921,6 +9109,7 @@ WRAPPERS = {
     'compat.v1.container': _w41eb21e7b8,
     'compat.v1.control_dependencies': _wa08a0ed71e,
     'compat.v1.control_flow_v2_enabled': _wd8e2d11057,
+    'compat.v1.convert_to_tensor': _we2a3d76ac5,
     'compat.v1.convert_to_tensor_or_indexed_slices': _w2b5e22f8ee,
     'compat.v1.convert_to_tensor_or_sparse_tensor': _w2b5e22f8ee,
     'compat.v1.count_nonzero': _wb987f0661d,
@@ -8931,6 +9120,7 @@ WRAPPERS = {
     'compat.v1.data.get_output_types': _wc80a82e4f7,
     'compat.v1.data.make_initializable_iterator': _wb766ae2ac2,
     'compat.v1.data.make_one_shot_iterator': _w5efa77d396,
+    'compat.v1.decode_csv': _w1e82de9587,
     'compat.v1.decode_raw': _wd3260535dd,
     'compat.v1.device': _w6be9bf936f,
     'compat.v1.disable_eager_execution': _wd8e2d11057,
@@ -8955,6 +9145,8 @@ WRAPPERS = {
     'compat.v1.fixed_size_partitioner': _wee50c87b7e,
     'compat.v1.flags.DEFINE_enum': _w1948841c43,
     'compat.v1.floor_div': _wee7627c5d7,
+    'compat.v1.gather': _w2f3d67b557,
+    'compat.v1.gather_nd': _w23ad885840,
     'compat.v1.get_collection': _w6bd320eaba,
     'compat.v1.get_collection_ref': _w0438d1cc6d,
     'compat.v1.get_default_graph': _wd8e2d11057,
@@ -8972,6 +9164,7 @@ WRAPPERS = {
     'compat.v1.graph_util.remove_training_nodes': _we4d3c6e6b2,
     'compat.v1.graph_util.tensor_shape_from_node_def_name': _wf1527bec49,
     'compat.v1.guarantee_const': _wdb5bea4690,
+    'compat.v1.hessians': _w2cb9790b5e,
     'compat.v1.image.crop_and_resize': _w4be8a2181d,
     'compat.v1.image.draw_bounding_boxes': _wc8b7ebf995,
     'compat.v1.image.extract_glimpse': _w61b207e21f,
@@ -8992,19 +9185,19 @@ WRAPPERS = {
     'compat.v1.layers.average_pooling2d': _w69e6c12c7b,
     'compat.v1.layers.average_pooling3d': _w69e6c12c7b,
     'compat.v1.layers.batch_normalization': _wb4fd689031,
-    'compat.v1.layers.conv1d': _wb17021d671,
+    'compat.v1.layers.conv1d': _w88b3ed892d,
     'compat.v1.layers.conv2d': _w88b3ed892d,
-    'compat.v1.layers.conv2d_transpose': _wb17021d671,
-    'compat.v1.layers.conv3d': _wb17021d671,
-    'compat.v1.layers.conv3d_transpose': _wb17021d671,
+    'compat.v1.layers.conv2d_transpose': _w1814c64693,
+    'compat.v1.layers.conv3d': _w88b3ed892d,
+    'compat.v1.layers.conv3d_transpose': _w1814c64693,
     'compat.v1.layers.dense': _w2ad103fcac,
     'compat.v1.layers.dropout': _w312fa68b45,
     'compat.v1.layers.flatten': _w8eaf8310c6,
     'compat.v1.layers.max_pooling1d': _w69e6c12c7b,
     'compat.v1.layers.max_pooling2d': _w69e6c12c7b,
     'compat.v1.layers.max_pooling3d': _w69e6c12c7b,
-    'compat.v1.layers.separable_conv1d': _wb17021d671,
-    'compat.v1.layers.separable_conv2d': _wb17021d671,
+    'compat.v1.layers.separable_conv1d': _wdb2bf68fca,
+    'compat.v1.layers.separable_conv2d': _wdb2bf68fca,
     'compat.v1.local_variables': _wa089eb0bf2,
     'compat.v1.local_variables_initializer': _wd8e2d11057,
     'compat.v1.logging.TaskLevelStatusMessage': _w3ffc57e2f4,
@@ -9121,8 +9314,13 @@ WRAPPERS = {
     'compat.v1.nn.weighted_moments': _waad9e05272,
     'compat.v1.nn.xw_plus_b': _w83cf091351,
     'compat.v1.no_regularizer': _w42faa03cd5,
+    'compat.v1.norm': _wd2c66063b0,
+    'compat.v1.ones_like': _wb71d685988,
     'compat.v1.op_scope': _w41eb21e7b8,
+    'compat.v1.pad': _wfd619ccb59,
     'compat.v1.parallel_stack': _wc8ada3300f,
+    'compat.v1.parse_example': _w609be68d62,
+    'compat.v1.parse_single_example': _w609be68d62,
     'compat.v1.placeholder': _w1170bb140a,
     'compat.v1.placeholder_with_default': _wf672072809,
     'compat.v1.py_func': _wc4a3fc147b,
@@ -9143,6 +9341,7 @@ WRAPPERS = {
     'compat.v1.report_uninitialized_variables': _w8aa643df8d,
     'compat.v1.reset_default_graph': _wd8e2d11057,
     'compat.v1.resource_variables_enabled': _wd8e2d11057,
+    'compat.v1.reverse_sequence': _w039935bc0e,
     'compat.v1.saved_model.build_signature_def': _w0bc79a605e,
     'compat.v1.saved_model.build_tensor_info': _w1c6877cffc,
     'compat.v1.saved_model.classification_signature_def': _w77d39530b2,
@@ -9156,7 +9355,11 @@ WRAPPERS = {
     'compat.v1.saved_model.predict_signature_def': _w2434684346,
     'compat.v1.saved_model.regression_signature_def': _w644c11244d,
     'compat.v1.saved_model.simple_save': _wbaa80e7666,
+    'compat.v1.serialize_many_sparse': _w9a9188cb05,
+    'compat.v1.serialize_sparse': _w9a9188cb05,
     'compat.v1.setdiff1d': _wfed3f3e628,
+    'compat.v1.shape': _w5d3ab173b8,
+    'compat.v1.size': _w5d3ab173b8,
     'compat.v1.space_to_batch': _w2b6f92d8e3,
     'compat.v1.sparse.add': _w15ff62dcbd,
     'compat.v1.sparse.concat': _wf25b3cb74c,
@@ -9177,7 +9380,8 @@ WRAPPERS = {
     'compat.v1.squeeze': _w09fea648bc,
     'compat.v1.string_split': _we592bfcfd5,
     'compat.v1.string_to_hash_bucket': _w52ae9436f2,
-    'compat.v1.string_to_number': _we648bfa8df,
+    'compat.v1.string_to_number': _wb079e5343f,
+    'compat.v1.strings.length': _w77cea3e91c,
     'compat.v1.strings.split': _w3ecb9b85e7,
     'compat.v1.substr': _wc67b6bf1fa,
     'compat.v1.summary.all_v2_summary_ops': _wd8e2d11057,
@@ -9243,6 +9447,8 @@ WRAPPERS = {
     'compat.v1.train.summary_iterator': _w61686ba8b6,
     'compat.v1.train.update_checkpoint_state': _w34f21fbfe3,
     'compat.v1.trainable_variables': _wa089eb0bf2,
+    'compat.v1.transpose': _wb995a4d6c5,
+    'compat.v1.tuple': _wb96ef49bd5,
     'compat.v1.variable_axis_size_partitioner': _wd48584db0c,
     'compat.v1.variable_op_scope': _w41eb21e7b8,
     'compat.v1.variables_initializer': _wd836493633,
@@ -9250,6 +9456,7 @@ WRAPPERS = {
     'compat.v1.where': _w7d84da2996,
     'compat.v1.while_loop': _w4dadaa38ba,
     'compat.v1.wrap_function': _wd280be5aac,
+    'compat.v1.zeros_like': _wb71d685988,
     'compat.v1.zeta': _w4e9ade56d4,
     'concat': _w61722bf3ae,
     'cond': _w783d9ca232,
@@ -9285,7 +9492,7 @@ WRAPPERS = {
     'contrib.summary.should_record_summaries': _wd8e2d11057,
     'contrib.summary.summary_writer_initializer_op': _wd8e2d11057,
     'control_dependencies': _wa08a0ed71e,
-    'convert_to_tensor': _w64ee5b42ed,
+    'convert_to_tensor': _w2917773e00,
     'custom_gradient': _we449667e4d,
     'data.experimental.Counter': _w2d1f2b43c4,
     'data.experimental.assert_cardinality': _w83468b84c7,
@@ -9338,7 +9545,7 @@ WRAPPERS = {
     'debugging.assert_negative': _w47d2f428dc,
     'debugging.assert_non_negative': _w47d2f428dc,
     'debugging.assert_non_positive': _w47d2f428dc,
-    'debugging.assert_none_equal': _wdec3f9a2a1,
+    'debugging.assert_none_equal': _w42631cdb39,
     'debugging.assert_positive': _w47d2f428dc,
     'debugging.assert_proper_iterable': _w056d177fe9,
     'debugging.assert_rank': _w2d6c5c6daf,
@@ -10111,7 +10318,7 @@ WRAPPERS = {
     'strings.split': _w75b7ba7d7e,
     'strings.strip': _wdb5bea4690,
     'strings.substr': _w5dd0afc9c8,
-    'strings.to_hash_bucket': _w7109bb26f9,
+    'strings.to_hash_bucket': _w2c8be03406,
     'strings.to_hash_bucket_fast': _w2c8be03406,
     'strings.to_hash_bucket_strong': _w53d21d70e2,
     'strings.to_number': _w7c3d2ccc35,

@@ -444,6 +444,7 @@ def placeholder(dtype, shape=None, name=None):
     graph = v1_graph()
     if graph is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
+    context.check_scope_name(name)  # (TF's op wrapper opens a scope of the name)
     t = graph.placeholder(_d.as_dtype(dtype), TensorShape(shape), name or "Placeholder")
     graph.inputs.pop()  # (fed by name, not an argument)
     return t
@@ -512,6 +513,7 @@ class name_scope:  # noqa: N801 (TF's public name)
     def __enter__(self):
         graph = context.get().graph
         name = self._name
+        context.check_scope_name(name)
         if name and not name.endswith("/") and getattr(graph, "unique_scopes", False):
             name = graph.unique_name(name) + "/"
             self._swap = context.name_scope_push(name)
@@ -561,7 +563,7 @@ def group(*inputs, name=None):
         return no_op(name or "group_deps")
 
 
-@export("tuple", "compat.v1.tuple")
+@export("tuple")
 def tuple_(tensors, control_inputs=None, name=None):
     """`tensors` (None kept) through identities that wait for all of them (and for
     `control_inputs`) in a TF 1 graph."""
@@ -578,6 +580,12 @@ def tuple_(tensors, control_inputs=None, name=None):
     if graph is None:
         return [None if t is None else identity(t) for t in tensors]
     return gradient_names.gated_tuple(tensors, control_inputs, name)
+
+
+@export("compat.v1.tuple")
+def tuple_v1(tensors, name=None, control_inputs=None):
+    """`tf.tuple` with `name` before `control_inputs`."""
+    return tuple_(tensors, control_inputs, name)
 
 
 @export("compat.v1.add_to_collection")

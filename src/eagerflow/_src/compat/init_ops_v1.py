@@ -270,6 +270,24 @@ class Orthogonal(_V1):
         return {"gain": self.gain, **super().get_config()}
 
 
+class Identity(_V1):
+    """`gain` times the identity matrix (2-D shapes), of `dtype` unless called with another.
+
+    >>> tf.compat.v1.initializers.identity(dtype=tf.float64)([2, 2]).dtype
+    tf.float64
+    """
+
+    def __init__(self, gain=1.0, dtype=_d.float32):
+        self.gain = gain
+        self.dtype = _d.as_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        return _init.Identity(self.gain)(shape, self._dtype(dtype))
+
+    def get_config(self):
+        return {"gain": self.gain, "dtype": self.dtype.name}
+
+
 def from_keras(initializer):
     """TF 1's counterpart of a Keras random initializer (the same distribution, drawn by
     the stateful ops), as Keras resolves initializers once TF 2's behaviour is disabled;

@@ -334,42 +334,76 @@ def dense(inputs, units, activation=None, use_bias=True, kernel_initializer=None
     return layer(inputs)
 
 
-def _conv_function(cls, rank, function_name, transpose=False, separable=False):
-    def conv(inputs, filters, kernel_size, strides=(1,) * rank, padding="valid",
-             data_format="channels_last", dilation_rate=(1,) * rank, activation=None,
-             use_bias=True, kernel_initializer=None, bias_initializer=None,
-             kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-             kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
-             reuse=None, depth_multiplier=1, depthwise_initializer=None,
-             pointwise_initializer=None, depthwise_regularizer=None,
-             pointwise_regularizer=None, depthwise_constraint=None, pointwise_constraint=None):
-        # (as tf_keras words it for these: 'Please Use')
-        _deprecated(function_name, cls.__name__, verb="Use")
-        common = dict(strides=strides, padding=padding, data_format=data_format,
-                      activation=activation, use_bias=use_bias,
-                      bias_initializer=bias_initializer or _zeros(),
-                      bias_regularizer=bias_regularizer,
-                      activity_regularizer=activity_regularizer,
-                      bias_constraint=bias_constraint, trainable=trainable, name=name,
-                      _scope=name, _reuse=reuse)
-        if separable:
-            common.update(dilation_rate=dilation_rate, depth_multiplier=depth_multiplier,
-                          depthwise_initializer=depthwise_initializer,
-                          pointwise_initializer=pointwise_initializer,
-                          depthwise_regularizer=depthwise_regularizer,
-                          pointwise_regularizer=pointwise_regularizer,
-                          depthwise_constraint=depthwise_constraint,
-                          pointwise_constraint=pointwise_constraint)
-        else:
-            common.update(kernel_initializer=kernel_initializer,
-                          kernel_regularizer=kernel_regularizer,
-                          kernel_constraint=kernel_constraint)
-            if not transpose:
-                common.update(dilation_rate=dilation_rate)
-        return cls(filters, kernel_size, **common)(inputs)
-    conv.__name__ = conv.__qualname__ = function_name
-    conv.__doc__ = f"The output of a new `{cls.__name__}` layer called on `inputs`."
-    return conv
+def _conv_output(cls, function_name, inputs, filters, kernel_size, bias_initializer, name, reuse,
+                 **options):
+    """The output of a new layer of class `cls` (the function `function_name` makes it)
+    called on `inputs`; TF 1's layers add a zero bias by default."""
+    _deprecated(function_name, cls.__name__, verb="Use")  # (tf_keras's 'Please Use' for these)
+    layer = cls(filters, kernel_size, bias_initializer=bias_initializer or _zeros(), name=name,
+                _scope=name, _reuse=reuse, **options)
+    return layer(inputs)
+
+
+def _conv_function(cls, rank, function_name):
+    """TF 1's function making a convolution layer of class `cls`, with its parameters in TF
+    1's order: transposed convolutions take no `dilation_rate`, separable ones take
+    `depth_multiplier` after it, then their depthwise and pointwise options."""
+    one = 1 if rank == 1 else (1,) * rank
+
+    def conv(inputs, filters, kernel_size, strides=one, padding="valid",
+             data_format="channels_last", dilation_rate=one, activation=None, use_bias=True,
+             kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+             bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+             bias_constraint=None, trainable=True, name=None, reuse=None):
+        return _conv_output(
+            cls, function_name, inputs, filters, kernel_size, bias_initializer, name, reuse,
+            strides=strides, padding=padding, data_format=data_format,
+            dilation_rate=dilation_rate, activation=activation, use_bias=use_bias,
+            kernel_initializer=kernel_initializer, kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
+            trainable=trainable)
+
+    def conv_transpose(inputs, filters, kernel_size, strides=one, padding="valid",
+                       data_format="channels_last", activation=None, use_bias=True,
+                       kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+                       bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                       bias_constraint=None, trainable=True, name=None, reuse=None):
+        return _conv_output(
+            cls, function_name, inputs, filters, kernel_size, bias_initializer, name, reuse,
+            strides=strides, padding=padding, data_format=data_format, activation=activation,
+            use_bias=use_bias, kernel_initializer=kernel_initializer,
+            kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer, kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint, trainable=trainable)
+
+    def separable_conv(inputs, filters, kernel_size, strides=one, padding="valid",
+                       data_format="channels_last", dilation_rate=one, depth_multiplier=1,
+                       activation=None, use_bias=True, depthwise_initializer=None,
+                       pointwise_initializer=None, bias_initializer=None,
+                       depthwise_regularizer=None, pointwise_regularizer=None,
+                       bias_regularizer=None, activity_regularizer=None,
+                       depthwise_constraint=None, pointwise_constraint=None,
+                       bias_constraint=None, trainable=True, name=None, reuse=None):
+        return _conv_output(
+            cls, function_name, inputs, filters, kernel_size, bias_initializer, name, reuse,
+            strides=strides, padding=padding, data_format=data_format,
+            dilation_rate=dilation_rate, depth_multiplier=depth_multiplier,
+            activation=activation, use_bias=use_bias,
+            depthwise_initializer=depthwise_initializer,
+            pointwise_initializer=pointwise_initializer,
+            depthwise_regularizer=depthwise_regularizer,
+            pointwise_regularizer=pointwise_regularizer, bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            depthwise_constraint=depthwise_constraint,
+            pointwise_constraint=pointwise_constraint, bias_constraint=bias_constraint,
+            trainable=trainable)
+
+    fn = (separable_conv if function_name.startswith("separable") else
+          conv_transpose if function_name.endswith("transpose") else conv)
+    fn.__name__ = fn.__qualname__ = function_name
+    fn.__doc__ = f"The output of a new `{cls.__name__}` layer called on `inputs`."
+    return fn
 
 
 _conv2d = _conv_function(Conv2D, 2, "conv2d")
@@ -391,13 +425,13 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
 conv1d = export("compat.v1.layers.conv1d")(_conv_function(Conv1D, 1, "conv1d"))
 conv3d = export("compat.v1.layers.conv3d")(_conv_function(Conv3D, 3, "conv3d"))
 conv2d_transpose = export("compat.v1.layers.conv2d_transpose")(
-    _conv_function(Conv2DTranspose, 2, "conv2d_transpose", transpose=True))
+    _conv_function(Conv2DTranspose, 2, "conv2d_transpose"))
 conv3d_transpose = export("compat.v1.layers.conv3d_transpose")(
-    _conv_function(Conv3DTranspose, 3, "conv3d_transpose", transpose=True))
+    _conv_function(Conv3DTranspose, 3, "conv3d_transpose"))
 separable_conv1d = export("compat.v1.layers.separable_conv1d")(
-    _conv_function(SeparableConv1D, 1, "separable_conv1d", separable=True))
+    _conv_function(SeparableConv1D, 1, "separable_conv1d"))
 separable_conv2d = export("compat.v1.layers.separable_conv2d")(
-    _conv_function(SeparableConv2D, 2, "separable_conv2d", separable=True))
+    _conv_function(SeparableConv2D, 2, "separable_conv2d"))
 
 
 def _pool_function(cls, function_name):

@@ -287,7 +287,7 @@ def container(container_name):
     yield container_name
 
 
-@export("compat.v1.random_poisson")
+@export("compat.v1.random_poisson", "compat.v1.random.poisson")
 def random_poisson(lam, shape, dtype=_d.float32, seed=None, name=None):
     """`tf.random.poisson` with TF 1's argument order (`lam` first)."""
     return random_ops.poisson(shape, lam, dtype=dtype, seed=seed, name=name)

@@ -13,6 +13,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, convert
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
+from eagerflow._src.ragged import ragged_dispatch
 
 # (TF 1 name under ``compat.v1``, module defining the object, its attribute there): the
 # object TF 2 exports under its new name. ``set_random_seed`` is ``tf.random.set_seed``;
@@ -478,7 +479,7 @@ def stateless_multinomial(logits, num_samples, seed, output_dtype=_d.int64, name
                                             name=name)
 
 
-@export("compat.v1.string_to_hash_bucket")
+@export("compat.v1.string_to_hash_bucket", "compat.v1.strings.to_hash_bucket")
 def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input=None):  # noqa: A002
     """TF 1's `strings.to_hash_bucket` (the strings also named `input`)."""
     from eagerflow._src.ops import fingerprint_ops  # noqa: PLC0415
@@ -487,14 +488,15 @@ def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input
     return fingerprint_ops.to_hash_bucket(string_tensor, num_buckets, name=name)
 
 
-@export("compat.v1.string_to_number")
-def string_to_number(string_tensor, out_type=_d.float32, name=None):
-    """TF 1's `strings.to_number`."""
+@export("compat.v1.string_to_number", "compat.v1.strings.to_number")
+def string_to_number(string_tensor=None, out_type=_d.float32, name=None, input=None):  # noqa: A002
+    """TF 1's `strings.to_number` (the strings also named `input`)."""
     from eagerflow._src.ops import string_ops  # noqa: PLC0415
+    string_tensor = _deprecated_arg(string_tensor, "string_tensor", input, "input")
     return string_ops.to_number(string_tensor, out_type, name=name)
 
 
-@export("compat.v1.substr")
+@export("compat.v1.substr", "compat.v1.strings.substr")
 def substr(input, pos, len, name=None, unit="BYTE"):  # noqa: A002 (TF's names)
     """TF 1's `strings.substr` (`name` before `unit`)."""
     from eagerflow._src.ops import string_ops  # noqa: PLC0415
@@ -655,7 +657,7 @@ def div(x, y, name=None):
     return math_ops.divide(x, y, name=name)
 
 
-@export("compat.v1.decode_raw")
+@export("compat.v1.decode_raw", "compat.v1.io.decode_raw")
 def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, bytes=None):  # noqa: A002
     """TF 1's `io.decode_raw` (the input also named `bytes`)."""
     from eagerflow._src.ops import io_ops  # noqa: PLC0415
@@ -671,7 +673,7 @@ def confusion_matrix(labels, predictions, num_classes=None, dtype=_d.int32, name
     return _cm.confusion_matrix(labels, predictions, num_classes, weights, dtype, name)
 
 
-@export("compat.v1.reduce_join")
+@export("compat.v1.reduce_join", "compat.v1.strings.reduce_join")
 def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
                 reduction_indices=None, keepdims=None):
     """TF 1's `strings.reduce_join` (the old argument names too)."""
@@ -679,3 +681,151 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
     axis = reduction_indices if axis is None else axis
     keepdims = keep_dims if keepdims is None else keepdims
     return string_ops.reduce_join(inputs, axis, bool(keepdims), separator, name)
+
+
+# TF 1's signatures of functions TF 2 reordered: TF 1 takes `name` before the arguments
+# added later, so a TF 1 program passing those by position must reach the same parameters.
+def _named(name):
+    """The `name` argument to pass on: none when not given, leaving the TF 2 function's
+    default (its op's default name)."""
+    return {} if name is None else {"name": name}
+
+
+@export("compat.v1.convert_to_tensor")
+def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
+    """`tf.convert_to_tensor` with `name` third and `preferred_dtype` for `dtype_hint`."""
+    dtype_hint = _deprecated_arg(dtype_hint, "dtype_hint", preferred_dtype, "preferred_dtype")
+    return convert.convert_to_tensor(value, dtype, dtype_hint=dtype_hint, name=name)
+
+
+@export("compat.v1.transpose")
+def transpose(a, perm=None, name="transpose", conjugate=False):
+    """`tf.transpose` with `name` before `conjugate`."""
+    return array_ops.transpose(a, perm, conjugate=conjugate, **_named(name))
+
+
+@export("compat.v1.gather")
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+    """`tf.gather` with `name` before `axis` and `batch_dims`."""
+    return array_ops.gather(params, indices, validate_indices, axis, batch_dims, name)
+
+
+@export("compat.v1.gather_nd", "compat.v1.manip.gather_nd")
+def gather_nd(params, indices, name=None, batch_dims=0, bad_indices_policy=""):
+    """`tf.gather_nd` with `name` before `batch_dims`."""
+    return array_ops.gather_nd(params, indices, batch_dims, name, bad_indices_policy)
+
+
+@export("compat.v1.pad")
+def pad(tensor, paddings, mode="CONSTANT", name=None, constant_values=0):
+    """`tf.pad` with `name` before `constant_values`."""
+    return array_ops.pad(tensor, paddings, mode, constant_values, name)
+
+
+@export("compat.v1.boolean_mask")
+def boolean_mask(tensor, mask, name="boolean_mask", axis=None):
+    """`tf.boolean_mask` with `name` before `axis`."""
+    return array_ops.boolean_mask(tensor, mask, axis, name)
+
+
+@export("compat.v1.shape")
+def shape(input, name=None, out_type=None):  # noqa: A002 (TF's names)
+    """`tf.shape` with `name` before `out_type`."""
+    return array_ops.shape(input, out_type, name)
+
+
+@export("compat.v1.size")
+def size(input, name=None, out_type=None):  # noqa: A002 (TF's names)
+    """`tf.size` with `name` before `out_type`."""
+    return array_ops.size(input, out_type, name)
+
+
+@export("compat.v1.zeros_like")
+def zeros_like(tensor, dtype=None, name=None, optimize=True):
+    """`tf.zeros_like` of TF 1: the input is `tensor` (`optimize` is accepted)."""
+    return array_ops.zeros_like(tensor, dtype, **_named(name))
+
+
+@export("compat.v1.ones_like")
+def ones_like(tensor, dtype=None, name=None, optimize=True):
+    """`tf.ones_like` of TF 1: the input is `tensor` (`optimize` is accepted)."""
+    return array_ops.ones_like(tensor, dtype, **_named(name))
+
+
+@export("compat.v1.norm", "compat.v1.linalg.norm")
+def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None, keep_dims=None):  # noqa: A002
+    """`tf.norm` with TF 1's `keep_dims` for `keepdims`."""
+    from eagerflow._src.ops import linalg_ops  # noqa: PLC0415
+    keepdims = _deprecated_arg(keepdims, "keepdims", keep_dims, "keep_dims")
+    return linalg_ops.norm(tensor, ord, axis, keepdims, name)
+
+
+@export("compat.v1.reverse_sequence")
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # noqa: A002
+                     seq_dim=None, batch_dim=None):
+    """`tf.reverse_sequence` with TF 1's `seq_dim` and `batch_dim` for its axes."""
+    from eagerflow._src.ops import composite_ops  # noqa: PLC0415
+    seq_axis = _deprecated_arg(seq_axis, "seq_axis", seq_dim, "seq_dim")
+    batch_axis = _deprecated_arg(batch_axis, "batch_axis", batch_dim, "batch_dim")
+    return composite_ops.reverse_sequence(input, seq_lengths, seq_axis, batch_axis, name)
+
+
+@export("compat.v1.strings.length")
+def string_length(input, name=None, unit="BYTE"):  # noqa: A002 (TF's names)
+    """`tf.strings.length` with `name` before `unit`."""
+    from eagerflow._src.ops import string_ops  # noqa: PLC0415
+    return string_ops.length(input, unit, name)
+
+
+@export("compat.v1.parse_example", "compat.v1.io.parse_example")
+def parse_example(serialized, features, name=None, example_names=None):
+    """`tf.io.parse_example` with `name` before `example_names`."""
+    from eagerflow._src.ops import parsing_ops  # noqa: PLC0415
+    return parsing_ops.parse_example(serialized, features, example_names, name)
+
+
+@export("compat.v1.parse_single_example", "compat.v1.io.parse_single_example")
+def parse_single_example(serialized, features, name=None, example_names=None):
+    """`tf.io.parse_single_example` with `name` before `example_names`."""
+    from eagerflow._src.ops import parsing_ops  # noqa: PLC0415
+    return parsing_ops.parse_single_example(serialized, features, example_names, name)
+
+
+@export("compat.v1.serialize_sparse", "compat.v1.io.serialize_sparse")
+def serialize_sparse(sp_input, name=None, out_type=_d.string):
+    """`tf.io.serialize_sparse` with `name` before `out_type`."""
+    from eagerflow._src.ops import io_ops  # noqa: PLC0415
+    return io_ops.serialize_sparse(sp_input, out_type, name)
+
+
+@export("compat.v1.serialize_many_sparse", "compat.v1.io.serialize_many_sparse")
+def serialize_many_sparse(sp_input, name=None, out_type=_d.string):
+    """`tf.io.serialize_many_sparse` with `name` before `out_type`."""
+    from eagerflow._src.ops import io_ops  # noqa: PLC0415
+    return io_ops.serialize_many_sparse(sp_input, out_type, name)
+
+
+@export("compat.v1.decode_csv", "compat.v1.io.decode_csv")
+def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
+               na_value="", select_cols=None):
+    """`tf.io.decode_csv` with `name` before `na_value` and `select_cols`."""
+    from eagerflow._src.ops import io_ops  # noqa: PLC0415
+    return io_ops.decode_csv(records, record_defaults, field_delim, use_quote_delim, na_value,
+                             select_cols, name)
+
+
+@export("compat.v1.hessians")
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
+             aggregation_method=None):
+    """`tf.hessians` with `name` third (`colocate_gradients_with_ops` is accepted)."""
+    from eagerflow._src.graph import hessians as _hessians  # noqa: PLC0415
+    return _hessians.hessians(ys, xs, gate_gradients, aggregation_method, name)
+
+
+# Their ragged versions are the TF 2 functions' (TF 1's boolean_mask and to_number have none).
+for _v1, _name in ((gather, "gather"), (gather_nd, "gather_nd"), (shape, "shape"),
+                   (size, "size"), (zeros_like, "zeros_like"), (ones_like, "ones_like"),
+                   (string_length, "strings.length"), (substr, "strings.substr"),
+                   (string_to_hash_bucket, "strings.to_hash_bucket"),
+                   (reduce_join, "strings.reduce_join")):
+    ragged_dispatch.register_signature(_v1, _name)

@@ -40,7 +40,6 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import ResourceHandle, Variable
-from eagerflow._src.keras import initializers as _init
 from eagerflow._src.ops import cast_ops as _cast_ops
 from eagerflow._src.ops import lookup_ops as _lookup_ops
 
@@ -140,6 +139,7 @@ class GraphVariable(Variable):
             return
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `Variable` must be specified.")
+        context.check_scope_name(name)  # (a scope of its name holds its ops)
         full = graph.unique_name(name or "Variable")
         with context.name_scope_push(full + "/"):
             with context.name_scope_push("Initializer"), \
@@ -929,7 +929,7 @@ for _name in ("zeros", "ones", "constant", "random_normal", "random_uniform",
 for _name, _value in (("he_normal", _v1_init.he_normal), ("he_uniform", _v1_init.he_uniform),
                       ("lecun_normal", _v1_init.lecun_normal),
                       ("lecun_uniform", _v1_init.lecun_uniform),
-                      ("identity", _init.Identity)):
+                      ("identity", _v1_init.Identity)):
     globals()[f"_{_name}"] = _value
     export(f"compat.v1.initializers.{_name}").export_constant(__name__, f"_{_name}")
 del _name, _value

@@ -9,6 +9,7 @@ those layers.
 """
 import contextlib
 import contextvars
+import re
 
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
@@ -296,6 +297,36 @@ def scoped_name(name):
     return get().scope + name
 
 
+# TF's rule for the names of graph nodes and name scopes: a scope opened inside another may
+# also start with '_', '-', '\\' or '/'.
+_VALID_NODE_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
+_VALID_SCOPE_NAME = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
+
+
+def check_scope_name(name):
+    """TF's ValueError for `name`, given as a name scope (or an op's name, which TF's op
+    wrappers open a scope of) while a graph is built, when a graph node could not be named
+    so; eagerly any name goes, as names are not used."""
+    if not name or get().graph is None:
+        return
+    if get().scope:
+        if not _VALID_SCOPE_NAME.match(name):
+            raise ValueError(f"'{name}' is not a valid scope name. A scope name has to match "
+                             f"the following pattern: {_VALID_SCOPE_NAME.pattern}")
+    elif not _VALID_NODE_NAME.match(name):
+        raise ValueError(f"'{name}' is not a valid root scope name. A root scope name has to "
+                         f"match the following pattern: {_VALID_NODE_NAME.pattern}")
+
+
+def check_node_name(name):
+    """TF's ValueError for a graph node named `name` (in the current scope) that a graph
+    cannot hold (``tf.constant(1, name="a b")``, which opens no scope)."""
+    name = scoped_name(name)
+    if not _VALID_NODE_NAME.match(name):
+        raise ValueError(f"`{name}` is not a valid node name. Accepted names conform to "
+                         f"Regex /{_VALID_NODE_NAME}/")
+
+
 @export("name_scope")
 class name_scope:  # noqa: N801 (TF's public name)
     """A context manager prefixing the names of variables created inside it.
@@ -316,6 +347,7 @@ class name_scope:  # noqa: N801 (TF's public name)
 
     def __enter__(self):
         name, graph = self._name, get().graph
+        check_scope_name(name)
         if name and not name.endswith("/") and getattr(graph, "unique_scopes", False):
             name = graph.unique_name(name) + "/"  # (a TF 1 graph: ``b``, then ``b_1``)
         self._swap = name_scope_push(name)

@@ -479,7 +479,7 @@ def _eager_copy(value):
 
 
 @export("convert_to_tensor")
-def convert_to_tensor(value, dtype=None, name=None, dtype_hint=None):
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     """Converts `value` to a `Tensor`, TensorFlow's way.
 
     >>> tf.convert_to_tensor(1.5).dtype
@@ -628,6 +628,7 @@ def constant(value, dtype=None, shape=None, name="Const"):
         arr = _shaped_constant(arr, value, shape, context.get().graph is not None)
     graph = context.get().graph
     if graph is not None and name:  # a node named as the user asked (``Const`` by default)
+        context.check_node_name(name)
         return graph.constant(arr, name=graph.unique_name(name))
     return from_array(arr)
 

@@ -15,7 +15,8 @@ import functools
 import numpy as np
 
 from eagerflow._src.backend import tracebacks
-from eagerflow._src.backend.api_export import SymbolicCall, dispatch_call, dispatches_itself
+from eagerflow._src.backend.api_export import (SymbolicCall, dispatch_call, dispatches_itself,
+                                               with_parameter_names)
 from eagerflow._src.core import errors
 from eagerflow._src.core import context
 from eagerflow._src.core.node_forms import tf_nodes
@@ -88,12 +89,13 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     return result
 
 
-def unary_function(op, convert, composite=None, listed=True):
+def unary_function(op, convert, composite=None, listed=True, arg="x"):
     """``fn(x, name=None)``: `dispatch` of one-input `op` without attrs, a non-`EagerTensor` `x`
     made a tensor by ``convert(x)`` first (unless ``composite(fn, x, name)``, given, returns
     the result for such an `x`: a sparse tensor's values mapped). With `listed` (TF's wrapper
     passes `x` to the op as it is), a Python list `x` gives TF's error of the op's slower
-    path, without the name (see `errors.listed`).
+    path, without the name (see `errors.listed`). `arg`: the name of `x` that callers pass
+    it by (TF's function's: ``features`` for ``nn.relu``).
 
     Elementwise ops' eager path: in the fast context (no tape, no graph, host arrays) it
     calls the op's direct host function for x's dtype (see `OpDef.direct`), one call in all.
@@ -110,7 +112,7 @@ def unary_function(op, convert, composite=None, listed=True):
             try:
                 return dispatch(op, (convert(x),), _NO_ATTRS, name)
             except SymbolicCall:
-                return dispatch_call(fn, {"x": x, "name": name})
+                return dispatch_call(fn, {arg: x, "name": name})
             except errors.OpError as e:
                 if not listed:
                     raise
@@ -127,7 +129,7 @@ def unary_function(op, convert, composite=None, listed=True):
                 result._data = out
                 return result
         return dispatch(op, (x,), _NO_ATTRS, name)
-    return fn
+    return fn if arg == "x" else with_parameter_names(fn, (arg,))
 
 
 _PYTHON_OPERANDS = (bool, int, float, complex, str, bytes)
@@ -150,12 +152,13 @@ def graph_operand_error(op, x, y, error):
                      f"instead. Error: Expected {dtype}, but {got}.")
 
 
-def binary_function(op, convert, listed=False):
+def binary_function(op, convert, listed=False, args=("x", "y")):
     """``fn(x, y, name=None)``: `dispatch` of two-input `op` without attrs, the operands made
     tensors by ``convert(x, y)`` unless both are `EagerTensor`s; as `unary_function`, it calls
     the op's direct host function when both have one dtype. With `listed` (TF's wrapper passes
     its operands to the op as they are), a Python list or tuple operand gives TF's error of
-    the op's slower path, without the name (see `errors.listed`)."""
+    the op's slower path, without the name (see `errors.listed`). `args`: the names of `x`
+    and `y` that callers pass them by (TF's function's: ``a`` and ``x`` for ``igamma``)."""
     @dispatches_itself
     def fn(x, y, name=None):
         if type(x) is not EagerTensor or type(y) is not EagerTensor:
@@ -164,7 +167,7 @@ def binary_function(op, convert, listed=False):
                 if type(a) is not EagerTensor or type(b) is not EagerTensor:
                     return dispatch(op, (a, b), _NO_ATTRS, name)
             except SymbolicCall:
-                return dispatch_call(fn, {"x": x, "y": y, "name": name})
+                return dispatch_call(fn, {args[0]: x, args[1]: y, "name": name})
             except TypeError as e:
                 raise tracebacks.filtered(graph_operand_error(op, x, y, e)) from None
             if listed and (type(x) in _LISTS or type(y) in _LISTS):
@@ -190,7 +193,7 @@ def binary_function(op, convert, listed=False):
             return dispatch(op, (x, y), _NO_ATTRS, name)
         except Exception as e:  # (as operators call it: an error shown at the caller's line)
             raise tracebacks.filtered(e)  # noqa: B904 (the same error)
-    return fn
+    return fn if args == ("x", "y") else with_parameter_names(fn, args)
 
 
 def _named_error(op, arrays, exc, name, attrs=_NO_ATTRS):

@@ -467,6 +467,7 @@ class Variable(metaclass=_VariableMeta):
                  synchronization=VariableSynchronization.AUTO,
                  aggregation=VariableAggregationV1.NONE, shape=None,
                  experimental_enable_variable_lifting=True):
+        context.check_scope_name(name)  # (made in a graph: a scope of its name)
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except "
                              "when you are not providing a `variable_def`. You provided "

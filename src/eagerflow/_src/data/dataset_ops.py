@@ -394,12 +394,19 @@ class Dataset:
         return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 
     # -- transformations -----------------------------------------------------------------------
-    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+    def map(self, map_func, num_parallel_calls=None, deterministic=None, synchronous=None,
+            use_unbounded_threadpool=False, name=None):
         """`map_func` applied to every element (traced once; tuple elements unpacked).
+
+        `synchronous` (no parallel calls) and `use_unbounded_threadpool` are TF's
+        scheduling hints; the elements are the same.
 
         >>> list(tf.data.Dataset.range(3).map(lambda x: x + 1).as_numpy_iterator())
         [np.int64(1), np.int64(2), np.int64(3)]
         """
+        if synchronous and num_parallel_calls is not None:
+            raise ValueError("`synchronous` is not supported with `num_parallel_calls`, but "
+                             "`num_parallel_calls` was set to ", num_parallel_calls)
         warn_unused_deterministic(num_parallel_calls, deterministic)
         if num_parallel_calls is None:
             return _MapDataset(self, map_func)
@@ -566,9 +573,11 @@ class Dataset:
         save(self, path, compression, shard_func, checkpoint_args)
 
     @staticmethod
-    def load(path, element_spec=None, compression=None, reader_func=None):
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
         """The dataset `save` wrote to `path`; `reader_func` turns the dataset of its shards
-        (datasets) into one (by default, an interleave of all of them).
+        (datasets) into one (by default, an interleave of all of them). `wait` (TF's: read
+        a save still being written) has nothing to wait for here: a save is complete once
+        written.
 
         >>> import tempfile, os
         >>> path = os.path.join(tempfile.mkdtemp(), "saved")

@@ -518,6 +518,8 @@ class Graph:
         """
         # (TF's wrapper opened a scope of the op's name: the op was made in it)
         own_scope = isinstance(name, errors.ScopeName) or name is not None and name.endswith("/")
+        if not own_scope:
+            context.check_scope_name(name)
         # (after its type less a leading "_": TF's node names cannot start with one)
         name = self.unique_name(name or op_def.name.lstrip("_"))
         inputs = tuple(self.capture(t) for t in inputs)
@@ -633,13 +635,14 @@ class Graph:
         for name in ([names] if isinstance(names, str) else set(names)):
             self.add_to_collection(name, value)
 
-    def get_collection_ref(self, key):
-        return self._collections.setdefault(key, [])
+    def get_collection_ref(self, name):
+        """The list of collection `name` itself (made when missing)."""
+        return self._collections.setdefault(name, [])
 
-    def get_collection(self, key, scope=None):
-        """A copy of collection `key`, only the items whose name starts with `scope`
+    def get_collection(self, name, scope=None):
+        """A copy of collection `name`, only the items whose name starts with `scope`
         when given."""
-        items = list(self._collections.get(key, ()))
+        items = list(self._collections.get(name, ()))
         if scope is None:
             return items
         pattern = re.compile(scope)

@@ -543,7 +543,6 @@ exp = math_ops.exp
 log = math_ops.log
 round = math_ops.round  # noqa: A001
 sign = math_ops.sign
-pow = math_ops.pow  # noqa: A001
 sin = math_ops.sin
 cos = math_ops.cos
 equal = math_ops.equal
@@ -556,14 +555,57 @@ maximum = math_ops.maximum
 minimum = math_ops.minimum
 sigmoid = math_ops.sigmoid
 tanh = math_ops.tanh
-softplus = math_ops.softplus
-softsign = nn_ops.softsign
 cast = cast_ops.cast
-zeros_like = array_ops.zeros_like
-ones_like = array_ops.ones_like
-gather = array_ops.gather
-reshape = array_ops.reshape
-transpose = array_ops.transpose
+
+
+# The backend's own signatures of these ops (Keras code passes their arguments by these
+# names: ``K.pow(x, a=2)``, ``K.gather(reference, indices)``).
+@export("keras.backend.pow")
+def pow(x, a):  # noqa: A001
+    """`x` to the power `a`, element-wise."""
+    return math_ops.pow(x, a)
+
+
+@export("keras.backend.softplus")
+def softplus(x):
+    """log(exp(x) + 1), element-wise."""
+    return math_ops.softplus(x)
+
+
+@export("keras.backend.softsign")
+def softsign(x):
+    """x / (abs(x) + 1), element-wise."""
+    return nn_ops.softsign(x)
+
+
+@export("keras.backend.zeros_like")
+def zeros_like(x, dtype=None, name=None):
+    """Zeros of `x`'s shape, and of its dtype unless `dtype` is given."""
+    return array_ops.zeros_like(x, dtype=dtype, name=name)
+
+
+@export("keras.backend.ones_like")
+def ones_like(x, dtype=None, name=None):
+    """Ones of `x`'s shape, and of its dtype unless `dtype` is given."""
+    return array_ops.ones_like(x, dtype=dtype, name=name)
+
+
+@export("keras.backend.gather")
+def gather(reference, indices):
+    """The slices of `reference` at `indices` along its first axis."""
+    return array_ops.gather(reference, indices)
+
+
+@export("keras.backend.reshape")
+def reshape(x, shape):
+    """`x` reshaped to `shape`."""
+    return array_ops.reshape(x, shape)
+
+
+@export("keras.backend.transpose")
+def transpose(x):
+    """`x` with its dimensions reversed."""
+    return array_ops.transpose(x)
 
 
 @export("keras.backend.stop_gradient")

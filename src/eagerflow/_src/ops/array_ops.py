@@ -367,7 +367,7 @@ tf_nodes[_RESHAPE] = NodeForm(inputs=(0, AttrInput("shape", type_attr="Tshape", 
 tf_args[_RESHAPE] = ("tensor", "shape")
 
 
-@export("reshape", "compat.v1.manip.reshape", "keras.backend.reshape")
+@export("reshape", "compat.v1.manip.reshape")
 def reshape(tensor, shape, name=None):
     """Reshapes `tensor` to `shape`; one dimension may be -1 (inferred).
 
@@ -458,7 +458,7 @@ tf_nodes[_CONJUGATE_TRANSPOSE] = NodeForm(
 tf_args[_CONJUGATE_TRANSPOSE] = ("x", "perm")
 
 
-@export("transpose", "keras.backend.transpose", dispatch_name="compat.v1.transpose")
+@export("transpose", dispatch_name="compat.v1.transpose")
 def transpose(a, perm=None, conjugate=False, name=errors.ScopeName("transpose")):
     """Permutes the dimensions of `a` (reversed when `perm` is None).
 
@@ -1569,7 +1569,7 @@ def _like(op, make, input, dtype, name):
     return dispatch(op, (input,), name=name)
 
 
-@export("zeros_like", "keras.backend.zeros_like")
+@export("zeros_like")
 def zeros_like(input, dtype=None, name=errors.ScopeName("zeros_like"), layout=None):
     """Zeros with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -1580,7 +1580,7 @@ def zeros_like(input, dtype=None, name=errors.ScopeName("zeros_like"), layout=No
     return _like(_ZEROS_LIKE, zeros, input, dtype, name)
 
 
-@export("ones_like", "keras.backend.ones_like")
+@export("ones_like")
 def ones_like(input, dtype=None, name=errors.ScopeName("ones_like"), layout=None):
     """Ones with the shape of `input` (and its dtype unless `dtype` is given).
 
@@ -2287,7 +2287,7 @@ tf_args[_GATHER] = ("params", "indices", "axis")
 tf_defaults[_GATHER] = {"batch_dims": 0}
 
 
-@export("gather", "keras.backend.gather", dispatch_name="compat.v1.gather")
+@export("gather", dispatch_name="compat.v1.gather")
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
     """Gathers slices of `params` along `axis` at `indices`.
 
@@ -2388,7 +2388,7 @@ tf_args[_GATHER_ND] = ("params", "indices")
 tf_defaults[_GATHER_ND] = {"bad_indices_policy": ""}
 
 
-@export("gather_nd", "compat.v1.manip.gather_nd", dispatch_name="compat.v1.gather_nd")
+@export("gather_nd", dispatch_name="compat.v1.gather_nd")
 def gather_nd(params, indices, batch_dims=0, name=None, bad_indices_policy=""):
     """Gathers slices of `params` addressed by the index vectors in the last axis of `indices`.
 

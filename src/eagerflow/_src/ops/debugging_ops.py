@@ -95,9 +95,11 @@ def _data_check(holds, operands, data, summarize):
     return _graph_check(holds, None, list(data), summarize)
 
 
-def _comparison(compare, symbol):
+def _comparison(compare, symbol, summarize_first=False):
     """An assertion that ``compare(x, y)`` holds element-wise (with broadcasting); its
-    `with_data` takes TF 1's `data`, shown instead of the assertion's own text."""
+    `with_data` takes TF 1's `data`, shown instead of the assertion's own text. With
+    `summarize_first`, its third parameter is `summarize` and its fourth `message`, as
+    ``tf.debugging.assert_none_equal`` takes them."""
     def with_data(x, y, data=None, summarize=None, message=None, name=None):
         x, y = hinted_operands(x, y)  # a y of another dtype reaches the op, which reports it
         if data is not None:
@@ -131,6 +133,11 @@ def _comparison(compare, symbol):
 
     def check(x, y, message=None, summarize=None, name=None):
         return with_data(x, y, summarize=summarize, message=message, name=name)
+
+    def summarize_first_check(x, y, summarize=None, message=None, name=None):
+        return with_data(x, y, summarize=summarize, message=message, name=name)
+    if summarize_first:
+        check = summarize_first_check
     check.__doc__ = f"Asserts that x {symbol} y element-wise; InvalidArgumentError if not."
     check.with_data = with_data
     return check
@@ -138,7 +145,7 @@ def _comparison(compare, symbol):
 
 assert_equal = _comparison(math_ops.equal, "==")
 export("debugging.assert_equal", "assert_equal")(assert_equal)
-assert_none_equal = _comparison(math_ops.not_equal, "!=")
+assert_none_equal = _comparison(math_ops.not_equal, "!=", summarize_first=True)
 export("debugging.assert_none_equal")(assert_none_equal)
 assert_less = _comparison(math_ops.less, "<")
 export("debugging.assert_less", "assert_less")(assert_less)

@@ -307,15 +307,15 @@ def to_hash_bucket_fast(input, num_buckets, name=None):
 
 
 @export("strings.to_hash_bucket")
-def to_hash_bucket(string_tensor, num_buckets, name=None):
+def to_hash_bucket(input, num_buckets, name=None):  # noqa: A002 (TF's name)
     """Each string's bucket in ``[0, num_buckets)`` by TF's older Hash64 (TF recommends
     `to_hash_bucket_fast`; the values differ).
 
     >>> tf.strings.to_hash_bucket(["Hello", "TensorFlow"], 1000).numpy()
     array([941, 232])
     """
-    return dispatch(_HASH_LEGACY, (convert_input(string_tensor, _d.string),),
-                    _buckets("StringToHashBucket", num_buckets, string_tensor, name), name)
+    return dispatch(_HASH_LEGACY, (convert_input(input, _d.string),),
+                    _buckets("StringToHashBucket", num_buckets, input, name), name)
 
 
 @export("strings.to_hash_bucket_strong")

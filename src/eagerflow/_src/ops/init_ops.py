@@ -39,7 +39,7 @@ class Initializer:
                                 f"['partition_shape', 'partition_offset']. Received: {key}")
             if not self._partitionable:
                 raise ValueError(f"{type(self).__name__} initializer doesn't support "
-                                 f"partition-related arguments.")
+                                 f"partition-related arguments")
         return kwargs.get("partition_shape", shape)
 
 
@@ -79,16 +79,15 @@ class Ones(Initializer):
 class Constant(Initializer):
     """Tensors holding `value` (a scalar fills the shape; a list or array gives every value)."""
 
-    def __init__(self, value=0):
+    def __init__(self, value=0, support_partition=False):
         if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
             raise TypeError(f"Invalid type for initial value: {type(value).__name__}. Expected Python scalar, list or tuple of "
                             f"values, or numpy.ndarray.")
         self.value = value
-
-    _partitionable = False
+        self._partitionable = support_partition
 
     def __call__(self, shape, dtype=None, **kwargs):
-        self._validate_kwargs(kwargs)
+        self._validate_kwargs(kwargs)  # (the whole shape: a scalar fills a shard alike)
         return constant(self.value, dtype=None if dtype is None else _d.as_dtype(dtype),
                         shape=shape)
 

@@ -379,7 +379,7 @@ def _out_type(out_type):
     return out_type
 
 
-@export("io.serialize_sparse", "compat.v1.io.serialize_sparse", "compat.v1.serialize_sparse")
+@export("io.serialize_sparse")
 def serialize_sparse(sp_input, out_type=_d.string, name=None):
     """`sp_input` as a string vector of 3: the serialized ``TensorProto`` of its indices,
     values and dense shape.
@@ -392,8 +392,7 @@ def serialize_sparse(sp_input, out_type=_d.string, name=None):
                     {"out_type": _out_type(out_type)}, name)
 
 
-@export("io.serialize_many_sparse", "compat.v1.io.serialize_many_sparse",
-        "compat.v1.serialize_many_sparse")
+@export("io.serialize_many_sparse")
 def serialize_many_sparse(sp_input, out_type=_d.string, name=None):
     """Each row (first index) of `sp_input`, a minibatch, serialized as `serialize_sparse`
     does: a ``[N, 3]`` string matrix.
@@ -504,7 +503,7 @@ tf_args[_DECODE_PADDED_RAW] = ("input_bytes", "fixed_length")
 tf_defaults[_DECODE_PADDED_RAW] = {"little_endian": True}
 
 
-@export("io.decode_raw", "compat.v1.io.decode_raw")
+@export("io.decode_raw")
 def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, name=None):
     """The bytes of each string read as numbers of `out_type`: a new last dim.
 
@@ -754,7 +753,7 @@ batching_rules.assign(PER_ELEMENT, _READ_FILE, _WRITE_FILE, _MATCHING_FILES, _SE
                       _DECODE_BASE64, _DECODE_COMPRESSED)
 
 
-@export("io.decode_csv", "compat.v1.io.decode_csv", "compat.v1.decode_csv")
+@export("io.decode_csv")
 def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, na_value="",
                select_cols=None, name=None):
     """Splits each CSV line of `records` into columns, one tensor per column.

@@ -275,7 +275,7 @@ pow = binary(_POW, """Returns x ** y element-wise.
     >>> tf.pow(tf.constant([2, 3]), 2)
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 9], dtype=int32)>
     """)
-export("math.pow", "pow", "keras.backend.pow")(pow)
+export("math.pow", "pow")(pow)
 maximum = binary(_MAXIMUM, "Returns max(x, y) element-wise, with broadcasting.")
 export("math.maximum", "maximum", "keras.backend.maximum")(maximum)
 minimum = binary(_MINIMUM, "Returns min(x, y) element-wise, with broadcasting.")
@@ -760,7 +760,7 @@ polygamma = binary(register("Polygamma", _polygamma, rules.binary, tied=(0, 1),
 
     >>> tf.math.polygamma(tf.constant([0.0, 1.0]), tf.constant([1.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5772157,  1.644934 ], dtype=float32)>
-    """)
+    """, args=("a", "x"))
 export("math.polygamma")(polygamma)
 tf_args[_op_named("Polygamma")] = ("a", "x")
 
@@ -1039,9 +1039,10 @@ igamma = binary(_IGAMMA, """Computes the regularized lower incomplete gamma func
 
     >>> tf.math.igamma(tf.constant([1.0, 2.0]), tf.constant([1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.63212055, 0.8008517 ], dtype=float32)>
-    """)
+    """, args=("a", "x"))
 export("math.igamma")(igamma)
-igammac = binary(_IGAMMAC, "Computes the regularized upper incomplete gamma function Q(a, x).")
+igammac = binary(_IGAMMAC, "Computes the regularized upper incomplete gamma function Q(a, x).",
+                 args=("a", "x"))
 export("math.igammac")(igammac)
 _igamma_grad_a = binary(_IGAMMA_GRAD_A, "d/da of igamma(a, x) (TF's op IgammaGradA).")
 
@@ -1220,8 +1221,8 @@ sigmoid = unary(_reg_unary("Sigmoid", float_math.sigmoid, FLOAT_COMPLEX, fresh=T
     """, listed=False)  # (TF's converts x first)
 export("math.sigmoid", "nn.sigmoid", "sigmoid", "keras.backend.sigmoid")(sigmoid)
 softplus = unary(_reg_unary("Softplus", float_math.softplus, NN_FLOAT, tf_output="activations"),
-                 "Computes log(exp(x) + 1).")
-export("math.softplus", "nn.softplus", "keras.backend.softplus")(softplus)
+                 "Computes log(exp(features) + 1).", arg="features")
+export("math.softplus", "nn.softplus")(softplus)
 tf_args[_op_named("Softplus")] = ("features",)
 # the op allows complex types and small integers, but no CPU kernel takes them
 _round_op = unary(_reg_unary("Round", _round, SIGNED_NUMBER,

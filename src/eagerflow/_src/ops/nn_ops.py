@@ -287,32 +287,32 @@ relu = unary(_RELU, """Computes max(features, 0) element-wise.
 
     >>> tf.nn.relu(tf.constant([-1, 2]))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 2], dtype=int32)>
-    """)
+    """, arg="features")
 export("nn.relu")(relu)
 relu6 = unary(_RELU6, """Computes min(max(features, 0), 6) element-wise.
 
     >>> tf.nn.relu6(tf.constant([-1.0, 3.0, 8.0]))
     <tf.Tensor: shape=(3,), dtype=float32, numpy=array([0., 3., 6.], dtype=float32)>
-    """, listed=False)  # (TF's converts features first)
+    """, listed=False, arg="features")  # (TF's converts features first)
 export("nn.relu6", "keras.activations.relu6")(relu6)
 elu = unary(_ELU, """Computes features if > 0 else exp(features) - 1.
 
     >>> tf.nn.elu(tf.constant([-1.0, 2.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.63212055,  2.        ], dtype=float32)>
-    """)
+    """, arg="features")
 export("nn.elu")(elu)
 selu = unary(_SELU, """Computes scale * (features if > 0 else alpha * (exp(features) - 1)).
 
     >>> tf.nn.selu(tf.constant([0.0, 1.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0.      , 1.050701], dtype=float32)>
-    """)
+    """, arg="features")
 export("nn.selu")(selu)
 softsign = unary(_SOFTSIGN, """Computes features / (abs(features) + 1).
 
     >>> tf.math.softsign(tf.constant([-1.0, 3.0]))
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([-0.5 ,  0.75], dtype=float32)>
-    """)
-export("nn.softsign", "math.softsign", "keras.backend.softsign")(softsign)
+    """, arg="features")
+export("nn.softsign", "math.softsign")(softsign)
 
 
 @export("nn.leaky_relu", "keras.activations.leaky_relu")

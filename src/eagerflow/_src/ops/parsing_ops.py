@@ -495,7 +495,7 @@ def _parse_plain(serialized, features, names, name):
     return result
 
 
-@export("io.parse_example", "compat.v1.io.parse_example", "compat.v1.parse_example")
+@export("io.parse_example")
 def parse_example(serialized, features, example_names=None, name=None):
     """Parses a batch (vector) of serialized `Example` protos into a dict of tensors.
 
@@ -513,8 +513,7 @@ def parse_example(serialized, features, example_names=None, name=None):
     return _parse(serialized, features, example_names, name)
 
 
-@export("io.parse_single_example", "compat.v1.io.parse_single_example",
-        "compat.v1.parse_single_example")
+@export("io.parse_single_example")
 def parse_single_example(serialized, features, example_names=None, name=None):
     """Parses one serialized `Example` (a scalar string) into a dict of tensors."""
     serialized = convert_to_tensor(serialized, _d.string)

@@ -81,8 +81,8 @@ def hinted_operands(x, y):
     return x, y
 
 
-def binary(op, doc=None, fallback=False):
-    """``fn(x, y, name=None)`` running elementwise binary `op`.
+def binary(op, doc=None, fallback=False, args=("x", "y")):
+    """``fn(x, y, name=None)`` running elementwise binary `op`, its operands named `args`.
 
     Operands convert with `binary_operands`, or with `hinted_operands` when `fallback`.
     """
@@ -90,17 +90,17 @@ def binary(op, doc=None, fallback=False):
         if type(x) is EagerTensor:
             return x, operand(y, x, fallback)  # the hot case: `x * 0.5`
         return hinted_operands(x, y) if fallback else binary_operands(x, y)
-    fn = binary_function(op, convert, listed=not fallback)
+    fn = binary_function(op, convert, listed=not fallback, args=args)
     fn.__qualname__ = "binary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn
 
 
-def unary(op, doc=None, sparse=False, listed=True):
-    """``fn(x, name=None)`` running elementwise unary `op`; with `sparse` (ops with f(0) = 0
-    that TF maps over a `SparseTensor`'s values) on sparse tensors too. `listed`: TF's
-    function passes `x` to its op unconverted (see `unary_function`)."""
-    fn = unary_function(op, convert_to_tensor, sparse_values if sparse else None, listed)
+def unary(op, doc=None, sparse=False, listed=True, arg="x"):
+    """``fn(x, name=None)`` running elementwise unary `op`, `x` named `arg`; with `sparse`
+    (ops with f(0) = 0 that TF maps over a `SparseTensor`'s values) on sparse tensors too.
+    `listed`: TF's function passes `x` to its op unconverted (see `unary_function`)."""
+    fn = unary_function(op, convert_to_tensor, sparse_values if sparse else None, listed, arg)
     fn.__qualname__ = "unary.fn"  # see name_functions
     fn.__doc__ = doc
     return fn

@@ -832,8 +832,10 @@ def _resize_images(fn, arguments):
 
 def _reduce_join(fn, arguments):
     join = ragged_string_ops.Join(arguments.get("separator") or "")
-    return ragged_ops.reduce(arguments["inputs"], join, arguments.get("axis"),
-                             bool(arguments.get("keepdims")))
+    axis = arguments.get("axis")  # (TF 1's also named `reduction_indices`, `keep_dims`)
+    axis = arguments.get("reduction_indices") if axis is None else axis
+    keepdims = arguments.get("keepdims") or arguments.get("keep_dims")
+    return ragged_ops.reduce(arguments["inputs"], join, axis, bool(keepdims))
 
 
 def _softmax(log):
@@ -888,6 +890,18 @@ def _not_convertible(error):
                          f"len()\n") from None
     # TF's TypeError, a plain one (the `SymbolicCall` stays internal)
     raise TypeError(str(error)) from None
+
+
+def register_signature(function, name):
+    """Gives `function` the ragged version of the public function `name`, which `function`
+    is with another signature (TF 1's: the same arguments by the same names, or its
+    elementwise ones first under other names: ``compat.v1.zeros_like(tensor)``)."""
+    handler = _HANDLERS[api_export.undispatched(_public(name))]
+    function = api_export.undispatched(function)
+    if name in _UNARY or name in _ALL_ELEMENTWISE:
+        count = len(_ALL_ELEMENTWISE.get(name, "x"))
+        handler = _elementwise_handler(_params(function)[:count])
+    _HANDLERS[function] = handler
 
 
 def _register():

@@ -11,7 +11,7 @@ from eagerflow._src.compat.graph_mode import (  # noqa: F401
     executing_eagerly, executing_eagerly_outside_functions, get_collection, get_collection_ref,
     get_default_graph, group, name_scope, no_op, placeholder, placeholder_with_default,
     reset_default_graph, sparse_placeholder)
-from eagerflow._src.compat.graph_mode import tuple_ as tuple  # noqa: F401
+from eagerflow._src.compat.graph_mode import tuple_v1 as tuple  # noqa: F401
 from eagerflow._src.compat.init_ops_v1 import UniformUnitScaling as uniform_unit_scaling_initializer  # noqa: F401
 from eagerflow._src.compat.messages import (  # noqa: F401
     AttrValue, GraphDef, MetaGraphDef, NameAttrList, NodeDef)
@@ -40,14 +40,16 @@ from eagerflow._src.compat.v1_names import (  # noqa: F401
     arg_max, arg_min, argmax, argmin, assert_equal, assert_greater, assert_greater_equal,
     assert_integer, assert_less, assert_less_equal, assert_near, assert_negative,
     assert_non_negative, assert_non_positive, assert_none_equal, assert_positive, assert_rank,
-    assert_rank_at_least, assert_rank_in, assert_scalar, assert_type, cond, confusion_matrix,
-    constant, control_flow_v2_enabled, count_nonzero, decode_raw, dimension_at_index,
-    dimension_value, disable_control_flow_v2, disable_resource_variables, disable_tensor_equality,
-    div, enable_control_flow_v2, enable_resource_variables, enable_tensor_equality, expand_dims,
-    multinomial, reduce_all, reduce_any, reduce_join, reduce_logsumexp, reduce_max, reduce_mean,
-    reduce_min, reduce_prod, reduce_sum, resource_variables_enabled, squeeze, string_to_hash_bucket,
-    string_to_number, substr, to_bfloat16, to_complex128, to_complex64, to_double, to_float,
-    to_int32, to_int64, while_loop)
+    assert_rank_at_least, assert_rank_in, assert_scalar, assert_type, boolean_mask, cond,
+    confusion_matrix, constant, control_flow_v2_enabled, convert_to_tensor, count_nonzero,
+    decode_csv, decode_raw, dimension_at_index, dimension_value, disable_control_flow_v2,
+    disable_resource_variables, disable_tensor_equality, div, enable_control_flow_v2,
+    enable_resource_variables, enable_tensor_equality, expand_dims, gather, gather_nd, hessians,
+    multinomial, norm, ones_like, pad, parse_example, parse_single_example, reduce_all, reduce_any,
+    reduce_join, reduce_logsumexp, reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum,
+    resource_variables_enabled, reverse_sequence, serialize_many_sparse, serialize_sparse, shape,
+    size, squeeze, string_to_hash_bucket, string_to_number, substr, to_bfloat16, to_complex128,
+    to_complex64, to_double, to_float, to_int32, to_int64, transpose, while_loop, zeros_like)
 from eagerflow._src.compat.variable_scope import (  # noqa: F401
     AUTO_REUSE, VariableScope, assert_variables_initialized, assign, assign_add, assign_sub,
     batch_scatter_update, constant_initializer, get_local_variable, get_variable,
@@ -94,9 +96,8 @@ from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_fast as string_to_
 from eagerflow._src.ops.fingerprint_ops import to_hash_bucket_strong as string_to_hash_bucket_strong  # noqa: F401
 from eagerflow._src.ops.image_ops import random_crop  # noqa: F401
 from eagerflow._src.ops.io_ops import (  # noqa: F401
-    decode_base64, decode_compressed, decode_csv, deserialize_many_sparse, encode_base64,
-    matching_files, parse_tensor, read_file, serialize_many_sparse, serialize_sparse,
-    serialize_tensor, write_file)
+    decode_base64, decode_compressed, deserialize_many_sparse, encode_base64, matching_files,
+    parse_tensor, read_file, serialize_tensor, write_file)
 from eagerflow._src.ops.linalg_ops import (  # noqa: F401
     cholesky, cholesky_solve, cross, matrix_transpose, qr, svd, trace)
 from eagerflow._src.ops.linalg_ops import tensor_diag as diag  # noqa: F401
@@ -122,7 +123,7 @@ from eagerflow._src.ops.math_ops import divide_no_nan as div_no_nan  # noqa: F40
 from eagerflow._src.ops.math_ops import floormod as mod  # noqa: F401
 from eagerflow._src.ops.parsing_ops import (  # noqa: F401
     FixedLenFeature, FixedLenSequenceFeature, SparseFeature, VarLenFeature, decode_json_example,
-    parse_example, parse_single_example, parse_single_sequence_example)
+    parse_single_sequence_example)
 from eagerflow._src.ops.quantization_ops import (  # noqa: F401
     dequantize, fake_quant_with_min_max_args, fake_quant_with_min_max_args_gradient,
     fake_quant_with_min_max_vars, fake_quant_with_min_max_vars_gradient,

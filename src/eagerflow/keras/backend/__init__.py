@@ -6,24 +6,22 @@ from eagerflow._src.keras.backend import (  # noqa: F401
     cast_to_floatx, categorical_crossentropy, categorical_focal_crossentropy, clear_session, clip,
     concatenate, constant, conv1d, conv2d, conv2d_transpose, conv3d, count_params, ctc_batch_cost,
     ctc_decode, ctc_label_dense_to_sparse, cumprod, cumsum, depthwise_conv2d, dot, dropout, dtype,
-    elu, epsilon, eval, expand_dims, eye, flatten, floatx, foldl, foldr, function, get_uid,
+    elu, epsilon, eval, expand_dims, eye, flatten, floatx, foldl, foldr, function, gather, get_uid,
     get_value, gradients, hard_sigmoid, image_data_format, in_test_phase, in_top_k, in_train_phase,
     int_shape, is_sparse, l2_normalize, learning_phase, learning_phase_scope, local_conv1d,
     local_conv2d, manual_variable_initialization, map_fn, max, mean, min, moving_average_update,
-    name_scope, ndim, normalize_batch_in_training, one_hot, ones, permute_dimensions, placeholder,
-    pool2d, pool3d, print_tensor, prod, random_bernoulli, random_binomial, random_normal,
-    random_normal_variable, random_uniform, random_uniform_variable, relu, repeat, repeat_elements,
-    reset_uids, resize_images, resize_volumes, reverse, rnn, separable_conv2d, set_epsilon,
-    set_floatx, set_image_data_format, set_learning_phase, set_value, shape, softmax,
-    sparse_categorical_crossentropy, spatial_2d_padding, spatial_3d_padding, sqrt, squeeze, stack,
-    std, stop_gradient, sum, switch, temporal_padding, tile, to_dense, truncated_normal, update,
-    update_add, update_sub, var, variable, zeros)
+    name_scope, ndim, normalize_batch_in_training, one_hot, ones, ones_like, permute_dimensions,
+    placeholder, pool2d, pool3d, pow, print_tensor, prod, random_bernoulli, random_binomial,
+    random_normal, random_normal_variable, random_uniform, random_uniform_variable, relu, repeat,
+    repeat_elements, reset_uids, reshape, resize_images, resize_volumes, reverse, rnn,
+    separable_conv2d, set_epsilon, set_floatx, set_image_data_format, set_learning_phase, set_value,
+    shape, softmax, softplus, softsign, sparse_categorical_crossentropy, spatial_2d_padding,
+    spatial_3d_padding, sqrt, squeeze, stack, std, stop_gradient, sum, switch, temporal_padding,
+    tile, to_dense, transpose, truncated_normal, update, update_add, update_sub, var, variable,
+    zeros, zeros_like)
 from eagerflow._src.keras.engine.keras_tensor import public_is_keras_tensor as is_keras_tensor  # noqa: F401
-from eagerflow._src.ops.array_ops import (  # noqa: F401
-    gather, ones_like, reshape, transpose, zeros_like)
 from eagerflow._src.ops.cast_ops import cast  # noqa: F401
 from eagerflow._src.ops.math_ops import (  # noqa: F401
     abs, cos, equal, exp, greater, greater_equal, less, less_equal, log, maximum, minimum,
-    not_equal, pow, round, sigmoid, sign, sin, softplus, square, tanh)
-from eagerflow._src.ops.nn_ops import softsign  # noqa: F401
+    not_equal, round, sigmoid, sign, sin, square, tanh)
 from eagerflow.keras.backend import experimental  # noqa: F401

@@ -18,9 +18,11 @@ from eagerflow._src.keras.utils.layer_utils import (  # noqa: F401
 from eagerflow._src.keras.utils.np_utils import normalize, to_categorical, to_ordinal  # noqa: F401
 from eagerflow._src.keras.utils.progbar import Progbar  # noqa: F401
 from eagerflow._src.keras.utils.serialization import (  # noqa: F401
-    CustomObjectScope, deserialize_keras_object, get_custom_objects, get_registered_name,
-    get_registered_object, register_keras_serializable, serialize_keras_object)
+    CustomObjectScope, get_custom_objects, get_registered_name, get_registered_object,
+    register_keras_serializable)
 from eagerflow._src.keras.utils.serialization import CustomObjectScope as custom_object_scope  # noqa: F401
+from eagerflow._src.keras.utils.serialization import _deserialize_keras_object as deserialize_keras_object  # noqa: F401
+from eagerflow._src.keras.utils.serialization import _serialize_keras_object as serialize_keras_object  # noqa: F401
 from eagerflow._src.keras.utils.tf_utils import set_random_seed  # noqa: F401
 from eagerflow._src.keras.utils.timed_threads import TimedThread  # noqa: F401
 from eagerflow._src.keras.utils.vis_utils import model_to_dot, plot_model  # noqa: F401

@@ -18,7 +18,7 @@ class InputSpec:
     """The rank, dtype and known axis sizes a layer expects of one input."""
 
     def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None,
-                 axes=None, allow_last_axis_squeeze=False, name=None):
+                 axes=None, allow_last_axis_squeeze=False, name=None, optional=False):
         self.dtype = _dtypes.as_dtype(dtype).name if dtype is not None else None
         shape = TensorShape(shape)
         if shape.rank is None:
@@ -28,6 +28,7 @@ class InputSpec:
             ndim = shape.rank
         self.ndim, self.max_ndim, self.min_ndim = ndim, max_ndim, min_ndim
         self.name = name
+        self.optional = optional  # (the input may be None)
         self.allow_last_axis_squeeze = allow_last_axis_squeeze
         try:
             self.axes = {int(k): v for k, v in (axes or {}).items()}
@@ -73,7 +74,10 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
                              f"keys: {names}")
         inputs = [inputs[name] for name in names]
     inputs = nest.flatten(inputs)
-    for x in inputs:
+    optional = {i for i, spec in enumerate(specs) if spec is not None and spec.optional}
+    for i, x in enumerate(inputs):
+        if x is None and i in optional:
+            continue
         if not hasattr(x, "shape"):
             raise TypeError(f"Inputs to a layer should be tensors. Got '{x}' (of type "
                             f"{type(x)}) as input for layer '{layer_name}'.")
@@ -81,7 +85,7 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
         raise ValueError(f'Layer "{layer_name}" expects {len(specs)} input(s), but it '
                          f"received {len(inputs)} input tensors. Inputs received: {inputs}")
     for index, (spec, x) in enumerate(zip(specs, inputs)):
-        if spec is not None:
+        if spec is not None and x is not None:
             _check(spec, TensorShape(x.shape), x.dtype,
                    f'Input {index} of layer "{layer_name}" is incompatible with the layer: ')
 

@@ -8,7 +8,7 @@
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options
 from eagerflow._src.ops import training_ops
 
 
@@ -28,8 +28,14 @@ class Adadelta(Optimizer):
     _slot_aliases = {"accum_grad": "accumulated_grad", "accum_var": "accumulated_delta_var"}
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
                  name="Adadelta", **kwargs):
-        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        super().__init__(name, weight_decay=weight_decay, **given_options(
+            clipnorm=clipnorm, clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+            use_ema=use_ema, ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency, jit_compile=jit_compile),
+            **kwargs)
         self._learning_rate = self._build_learning_rate(learning_rate)
         self.rho = rho
         self.epsilon = epsilon

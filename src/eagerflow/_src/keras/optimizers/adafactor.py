@@ -10,7 +10,7 @@ array([0.8418861, 1.8418862], dtype=float32)
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.keras.optimizers.optimizer import Optimizer, _shared_name
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options, _shared_name
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 
 
@@ -37,9 +37,15 @@ class Adafactor(Optimizer):
                     "relative_step")
 
     def __init__(self, learning_rate=0.001, beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3,
-                 clip_threshold=1.0, relative_step=True, weight_decay=None, name="Adafactor",
-                 **kwargs):
-        super().__init__(name, weight_decay=weight_decay, **kwargs)
+                 clip_threshold=1.0, relative_step=True, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
+                 name="Adafactor", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **given_options(
+            clipnorm=clipnorm, clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+            use_ema=use_ema, ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency, jit_compile=jit_compile),
+            **kwargs)
         self._learning_rate = self._build_learning_rate(learning_rate)
         self.beta_2_decay = beta_2_decay
         self.epsilon_1 = epsilon_1

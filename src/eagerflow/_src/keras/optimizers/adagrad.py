@@ -9,7 +9,7 @@ gradients.
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options
 from eagerflow._src.ops import training_ops
 
 
@@ -26,8 +26,15 @@ class Adagrad(Optimizer):
     _config_keys = ("initial_accumulator_value", "epsilon")
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
-                 weight_decay=None, name="Adagrad", **kwargs):
-        super().__init__(name, weight_decay=weight_decay, **kwargs)
+                 weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
+                 name="Adagrad", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **given_options(
+            clipnorm=clipnorm, clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+            use_ema=use_ema, ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency, jit_compile=jit_compile),
+            **kwargs)
         self._learning_rate = self._build_learning_rate(learning_rate)
         self.initial_accumulator_value = initial_accumulator_value
         self.epsilon = epsilon

@@ -22,9 +22,15 @@ class AdamW(Adam):
     """
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, amsgrad=False, name="AdamW", **kwargs):
+                 epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
+                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, jit_compile=True, name="AdamW", **kwargs):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad=amsgrad,
-                         weight_decay=weight_decay, name=name, **kwargs)
+                         weight_decay=weight_decay, clipnorm=clipnorm, clipvalue=clipvalue,
+                         global_clipnorm=global_clipnorm, use_ema=use_ema,
+                         ema_momentum=ema_momentum,
+                         ema_overwrite_frequency=ema_overwrite_frequency,
+                         jit_compile=jit_compile, name=name, **kwargs)
         if weight_decay is None:
             raise ValueError("Missing value of `weight_decay` which is required and must be a "
                              "float value.")

@@ -8,7 +8,7 @@
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options
 from eagerflow._src.ops import training_ops
 
 
@@ -30,8 +30,15 @@ class Ftrl(Optimizer):
     def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
                  initial_accumulator_value=0.1, l1_regularization_strength=0.0,
                  l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
-                 beta=0.0, weight_decay=None, name="Ftrl", **kwargs):
-        super().__init__(name, weight_decay=weight_decay, **kwargs)
+                 beta=0.0, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
+                 name="Ftrl", **kwargs):
+        super().__init__(name, weight_decay=weight_decay, **given_options(
+            clipnorm=clipnorm, clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+            use_ema=use_ema, ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency, jit_compile=jit_compile),
+            **kwargs)
         for arg, value, sign in (
                 ("initial_accumulator_value", initial_accumulator_value, 1),
                 ("learning_rate_power", learning_rate_power, -1),

@@ -8,7 +8,7 @@ interpolated momentum.
 0.9
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options
 from eagerflow._src.ops import math_ops
 
 
@@ -26,8 +26,14 @@ class Lion(Optimizer):
     _sparse_decays = (("m", "scale", "beta_1"),)
 
     def __init__(self, learning_rate=0.0001, beta_1=0.9, beta_2=0.99, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
                  name="Lion", **kwargs):
-        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        super().__init__(name, weight_decay=weight_decay, **given_options(
+            clipnorm=clipnorm, clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+            use_ema=use_ema, ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency, jit_compile=jit_compile),
+            **kwargs)
         self._learning_rate = self._build_learning_rate(learning_rate)
         self.beta_1 = beta_1
         self.beta_2 = beta_2

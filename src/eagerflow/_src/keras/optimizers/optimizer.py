@@ -59,6 +59,22 @@ class _CallableList(list):
         return self
 
 
+# The arguments every optimizer takes after its own (tf_keras's order), and their defaults.
+_SHARED_DEFAULTS = {"clipnorm": None, "clipvalue": None, "global_clipnorm": None,
+                    "use_ema": False, "ema_momentum": 0.99, "ema_overwrite_frequency": None,
+                    "jit_compile": True}
+
+
+def given_options(**options):
+    """Those of the shared `options` given other values than their defaults, which an
+    optimizer passes on to its base class by keyword (a legacy optimizer's base, which the
+    legacy classes reach through these, takes fewer)."""
+    def default(key, value):
+        plain = _SHARED_DEFAULTS[key]
+        return value is plain or type(value) in (bool, int, float) and value == plain
+    return {key: value for key, value in options.items() if not default(key, value)}
+
+
 def _is_zero(value):
     return isinstance(value, numbers.Real) and value == 0
 

@@ -8,7 +8,7 @@
 """
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
-from eagerflow._src.keras.optimizers.optimizer import Optimizer, _is_zero
+from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options, _is_zero
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops import training_ops
 
@@ -35,8 +35,14 @@ class SGD(Optimizer):
     _slot_aliases = {"momentum": "m"}
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
+                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, jit_compile=True,
                  name="SGD", **kwargs):
-        super().__init__(name, weight_decay=weight_decay, **kwargs)
+        super().__init__(name, weight_decay=weight_decay, **given_options(
+            clipnorm=clipnorm, clipvalue=clipvalue, global_clipnorm=global_clipnorm,
+            use_ema=use_ema, ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency, jit_compile=jit_compile),
+            **kwargs)
         self._learning_rate = self._build_learning_rate(learning_rate)
         self.momentum = momentum
         self.nesterov = nesterov

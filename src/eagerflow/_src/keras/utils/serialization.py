@@ -116,7 +116,6 @@ class CustomObjectScope(contextlib.ContextDecorator):
 custom_object_scope = CustomObjectScope
 
 
-@export("keras.saving.serialize_keras_object", "keras.utils.serialize_keras_object")
 def serialize_keras_object(instance, module=None):
     """``{'module', 'class_name', 'config', 'registered_name'}`` for objects (and the
     ``build_config`` of built layers), a name for functions."""
@@ -291,7 +290,6 @@ def _by_public_module(module, class_name):
     return None
 
 
-@export("keras.saving.deserialize_keras_object", "keras.utils.deserialize_keras_object")
 def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
                              printable_module_name="object", safe_mode=True):
     """The object a config dict or name describes; classes are instantiated from their config
@@ -732,4 +730,32 @@ class Identifiers:
         if callable(identifier):
             return identifier
         raise self.get_error(f"Could not interpret {self.get_kind} identifier: {identifier}")
+
+
+# The public functions, with tf_keras's signatures (``deserialize_keras_object(config,
+# custom_objects)``); the library calls the ones above, which take its older arguments.
+@export("keras.saving.serialize_keras_object", "keras.utils.serialize_keras_object")
+def _serialize_keras_object(obj):
+    """``{'module', 'class_name', 'config', 'registered_name'}`` for `obj` (and the
+    ``build_config`` of a built layer), a name for a function.
+
+    >>> tf.keras.utils.serialize_keras_object(tf.keras.layers.Dense(2))["class_name"]
+    'Dense'
+    """
+    return serialize_keras_object(obj)
+
+
+@export("keras.saving.deserialize_keras_object", "keras.utils.deserialize_keras_object")
+def _deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
+    """The object `config` describes (`custom_objects`: {name: class or function} beyond
+    the registered ones); `kwargs` may give tf_keras's older `module_objects` and
+    `printable_module_name`.
+
+    >>> config = tf.keras.utils.serialize_keras_object(tf.keras.layers.Dense(2))
+    >>> type(tf.keras.utils.deserialize_keras_object(config)).__name__
+    'Dense'
+    """
+    return deserialize_keras_object(
+        config, kwargs.pop("module_objects", None), custom_objects,
+        kwargs.pop("printable_module_name", "object"), safe_mode)
 
