@@ -192,15 +192,15 @@ def test_decode_predictions(monkeypatch):
 
 
 def test_imagenet_weights_load_from_keras_cache(tmp_path, monkeypatch):
-    """'imagenet' reads Keras's file from ``$KERAS_HOME/models`` when it is there (without
+    """'imagenet' reads Keras's file from ``~/.keras/models`` when it is there (without
     downloading); here a file of the same name and layout stands in for it."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
     kwargs = {"alpha": 0.35, "include_top": False, "input_shape": (32, 32, 3)}
     model = keras.applications.MobileNetV2(weights=None, **kwargs)
     model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
-    (tmp_path / "models").mkdir()
+    (tmp_path / ".keras" / "models").mkdir(parents=True)
     # 32 is not a size Keras has weights for: it loads those of 224x224 images
-    model.save_weights(tmp_path / "models" /
+    model.save_weights(tmp_path / ".keras" / "models" /
                        "mobilenet_v2_weights_tf_dim_ordering_tf_kernels_0.35_224_no_top.h5")
     loaded = keras.applications.MobileNetV2(weights="imagenet", **kwargs)
     x = make_data.inputs((32, 32, 3))
@@ -277,14 +277,14 @@ def test_regnet_heads_are_numbered_per_session_as_in_tf_keras():
 
 def _stand_in_imagenet_file(tmp_path, monkeypatch, model, file_name, hashes=None):
     """`fill`'s weights in `model`, saved as Keras's ImageNet file `file_name` in
-    ``$KERAS_HOME/models``, where 'imagenet' reads it from (without downloading it). With
+    ``~/.keras/models``, where 'imagenet' reads it from (without downloading it). With
     `hashes` (module name, key, index of the file's hash there), the model's hash of the file
     becomes that of the stand-in. Returns the weights."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
     values = make_data.fill([(w.name, w.shape.as_list()) for w in model.weights])
     model.set_weights(values)
-    (tmp_path / "models").mkdir()
-    path = tmp_path / "models" / file_name
+    (tmp_path / ".keras" / "models").mkdir(parents=True)
+    path = tmp_path / ".keras" / "models" / file_name
     model.save_weights(path)
     if hashes is not None:
         module, key, index = hashes
@@ -375,7 +375,7 @@ def test_mobilenet_v3_checks_its_arguments_as_tf_keras_does():
 
 
 def test_mobilenet_v3_imagenet_weights_are_keras_file(tmp_path, monkeypatch, caplog):
-    """'imagenet' reads Keras's file (checked against its hash) from ``$KERAS_HOME/models``;
+    """'imagenet' reads Keras's file (checked against its hash) from ``~/.keras/models``;
     here a file of the same name and layout, with the hash patched, stands in for it."""
     kwargs = {"alpha": 0.75, "input_shape": (32, 32, 3)}
     model = keras.applications.MobileNetV3Large(weights=None, **kwargs)
