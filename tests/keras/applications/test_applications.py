@@ -246,6 +246,28 @@ def test_inception_resnet_v2_scale_layer_round_trips_as_tf_keras_registers_it():
                                [[1.34, 1.34]], rtol=1e-6)
 
 
+def test_layers_of_the_applications_modules_are_serialized_as_tf_keras_serializes_them():
+    # (the module and registered name of tf_keras 2.21's configs: saved models name them so)
+    applications = internals.keras_package.applications
+    layers = [applications.convnext.LayerScale(0.5, 3, name="scale"),
+              applications.convnext.StochasticDepth(0.1, name="drop"),
+              applications.inception_resnet_v2.CustomScaleLayer(0.17, name="add")]
+    assert [(config["module"], config["class_name"], config["registered_name"])
+            for config in map(keras.layers.serialize, layers)] == [
+        ("tf_keras.src.applications.convnext", "LayerScale", "LayerScale"),
+        ("tf_keras.src.applications.convnext", "StochasticDepth", "StochasticDepth"),
+        ("tf_keras.src.applications.inception_resnet_v2", "CustomScaleLayer",
+         "Custom>CustomScaleLayer")]
+    model = keras.applications.ConvNeXtTiny(weights=None, input_shape=(32, 32, 3), classes=5)
+    config = [layer for layer in model.get_config()["layers"]
+              if layer["class_name"] == "LayerScale"][0]
+    assert config["module"] == "tf_keras.src.applications.convnext"
+    # loading the model's JSON needs the class, as in tf_keras
+    scale = type(model.get_layer("convnext_tiny_stage_0_block_0_layer_scale"))
+    again = keras.models.model_from_json(model.to_json(), custom_objects={"LayerScale": scale})
+    assert again.count_params() == model.count_params()
+
+
 def test_convnext_stochastic_depth_drops_whole_examples_while_training():
     convnext = internals.keras_package.applications.convnext
     layer = convnext.StochasticDepth(0.5)
