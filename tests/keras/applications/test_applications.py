@@ -63,6 +63,30 @@ def test_a_weights_file_written_by_tf_keras_loads_by_path(tmp_path):
                                REFERENCE["mobilenet_v2_035_32"]["output"], atol=1e-6)
 
 
+@pytest.mark.parametrize("key", make_data.H5)
+def test_save_weights_writes_the_file_tf_keras_writes(key, tmp_path):
+    """What tf_keras reads back: the same groups, attributes (layer and weight names in
+    order), datasets and values as its own file of the model."""
+    h5py = pytest.importorskip("h5py")
+    ours, theirs = tmp_path / "ours.h5", tmp_path / "theirs.h5"
+    theirs.write_bytes(gzip.decompress((DATA / (key + ".h5.gz")).read_bytes()))
+    model = build(key)
+    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
+    model.save_weights(ours)
+
+    def contents(path):
+        items = []
+        with h5py.File(path, "r") as f:
+            items.append(sorted((k, np.asarray(v).tolist()) for k, v in f.attrs.items()))
+            f.visititems(lambda name, obj: items.append((
+                name, type(obj).__name__,
+                sorted((k, np.asarray(v).tolist()) for k, v in obj.attrs.items()),
+                obj[()].tolist() if isinstance(obj, h5py.Dataset) else None,
+                str(obj.dtype) if isinstance(obj, h5py.Dataset) else None)))
+        return items
+    assert contents(ours) == contents(theirs)
+
+
 def test_a_model_trains_on_its_inputs():
     keras.utils.set_random_seed(0)
     model = keras.applications.MobileNetV2(weights=None, alpha=0.35, input_shape=(32, 32, 3),
