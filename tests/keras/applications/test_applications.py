@@ -63,6 +63,30 @@ def test_a_weights_file_written_by_tf_keras_loads_by_path(tmp_path):
                                REFERENCE["mobilenet_v2_035_32"]["output"], atol=1e-6)
 
 
+@pytest.mark.parametrize("key", make_data.H5)
+def test_save_weights_writes_the_file_tf_keras_writes(key, tmp_path):
+    """What tf_keras reads back: the same groups, attributes (layer and weight names in
+    order), datasets and values as its own file of the model."""
+    h5py = pytest.importorskip("h5py")
+    ours, theirs = tmp_path / "ours.h5", tmp_path / "theirs.h5"
+    theirs.write_bytes(gzip.decompress((DATA / (key + ".h5.gz")).read_bytes()))
+    model = build(key)
+    model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
+    model.save_weights(ours)
+
+    def contents(path):
+        items = []
+        with h5py.File(path, "r") as f:
+            items.append(sorted((k, np.asarray(v).tolist()) for k, v in f.attrs.items()))
+            f.visititems(lambda name, obj: items.append((
+                name, type(obj).__name__,
+                sorted((k, np.asarray(v).tolist()) for k, v in obj.attrs.items()),
+                obj[()].tolist() if isinstance(obj, h5py.Dataset) else None,
+                str(obj.dtype) if isinstance(obj, h5py.Dataset) else None)))
+        return items
+    assert contents(ours) == contents(theirs)
+
+
 def test_a_model_trains_on_its_inputs():
     keras.utils.set_random_seed(0)
     model = keras.applications.MobileNetV2(weights=None, alpha=0.35, input_shape=(32, 32, 3),
@@ -192,15 +216,15 @@ def test_decode_predictions(monkeypatch):
 
 
 def test_imagenet_weights_load_from_keras_cache(tmp_path, monkeypatch):
-    """'imagenet' reads Keras's file from ``$KERAS_HOME/models`` when it is there (without
+    """'imagenet' reads Keras's file from ``~/.keras/models`` when it is there (without
     downloading); here a file of the same name and layout stands in for it."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
     kwargs = {"alpha": 0.35, "include_top": False, "input_shape": (32, 32, 3)}
     model = keras.applications.MobileNetV2(weights=None, **kwargs)
     model.set_weights(make_data.fill([(w.name, w.shape.as_list()) for w in model.weights]))
-    (tmp_path / "models").mkdir()
+    (tmp_path / ".keras" / "models").mkdir(parents=True)
     # 32 is not a size Keras has weights for: it loads those of 224x224 images
-    model.save_weights(tmp_path / "models" /
+    model.save_weights(tmp_path / ".keras" / "models" /
                        "mobilenet_v2_weights_tf_dim_ordering_tf_kernels_0.35_224_no_top.h5")
     loaded = keras.applications.MobileNetV2(weights="imagenet", **kwargs)
     x = make_data.inputs((32, 32, 3))
@@ -246,6 +270,28 @@ def test_inception_resnet_v2_scale_layer_round_trips_as_tf_keras_registers_it():
                                [[1.34, 1.34]], rtol=1e-6)
 
 
+def test_layers_of_the_applications_modules_are_serialized_as_tf_keras_serializes_them():
+    # (the module and registered name of tf_keras 2.21's configs: saved models name them so)
+    applications = internals.keras_package.applications
+    layers = [applications.convnext.LayerScale(0.5, 3, name="scale"),
+              applications.convnext.StochasticDepth(0.1, name="drop"),
+              applications.inception_resnet_v2.CustomScaleLayer(0.17, name="add")]
+    assert [(config["module"], config["class_name"], config["registered_name"])
+            for config in map(keras.layers.serialize, layers)] == [
+        ("tf_keras.src.applications.convnext", "LayerScale", "LayerScale"),
+        ("tf_keras.src.applications.convnext", "StochasticDepth", "StochasticDepth"),
+        ("tf_keras.src.applications.inception_resnet_v2", "CustomScaleLayer",
+         "Custom>CustomScaleLayer")]
+    model = keras.applications.ConvNeXtTiny(weights=None, input_shape=(32, 32, 3), classes=5)
+    config = [layer for layer in model.get_config()["layers"]
+              if layer["class_name"] == "LayerScale"][0]
+    assert config["module"] == "tf_keras.src.applications.convnext"
+    # loading the model's JSON needs the class, as in tf_keras
+    scale = type(model.get_layer("convnext_tiny_stage_0_block_0_layer_scale"))
+    again = keras.models.model_from_json(model.to_json(), custom_objects={"LayerScale": scale})
+    assert again.count_params() == model.count_params()
+
+
 def test_convnext_stochastic_depth_drops_whole_examples_while_training():
     convnext = internals.keras_package.applications.convnext
     layer = convnext.StochasticDepth(0.5)
@@ -277,14 +323,14 @@ def test_regnet_heads_are_numbered_per_session_as_in_tf_keras():
 
 def _stand_in_imagenet_file(tmp_path, monkeypatch, model, file_name, hashes=None):
     """`fill`'s weights in `model`, saved as Keras's ImageNet file `file_name` in
-    ``$KERAS_HOME/models``, where 'imagenet' reads it from (without downloading it). With
+    ``~/.keras/models``, where 'imagenet' reads it from (without downloading it). With
     `hashes` (module name, key, index of the file's hash there), the model's hash of the file
     becomes that of the stand-in. Returns the weights."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    monkeypatch.setenv("HOME", str(tmp_path))
     values = make_data.fill([(w.name, w.shape.as_list()) for w in model.weights])
     model.set_weights(values)
-    (tmp_path / "models").mkdir()
-    path = tmp_path / "models" / file_name
+    (tmp_path / ".keras" / "models").mkdir(parents=True)
+    path = tmp_path / ".keras" / "models" / file_name
     model.save_weights(path)
     if hashes is not None:
         module, key, index = hashes
@@ -375,7 +421,7 @@ def test_mobilenet_v3_checks_its_arguments_as_tf_keras_does():
 
 
 def test_mobilenet_v3_imagenet_weights_are_keras_file(tmp_path, monkeypatch, caplog):
-    """'imagenet' reads Keras's file (checked against its hash) from ``$KERAS_HOME/models``;
+    """'imagenet' reads Keras's file (checked against its hash) from ``~/.keras/models``;
     here a file of the same name and layout, with the hash patched, stands in for it."""
     kwargs = {"alpha": 0.75, "input_shape": (32, 32, 3)}
     model = keras.applications.MobileNetV3Large(weights=None, **kwargs)

@@ -122,11 +122,11 @@ def test_nasnet_builds_channels_last_models_under_channels_first(caplog):
 
 def _stand_in_imagenet_file(tmp_path, monkeypatch, model, file_name):
     """`fill`'s weights in `model`, saved as Keras's ImageNet file `file_name` in
-    ``$KERAS_HOME/models`` (where 'imagenet' reads it from, without downloading it)."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path))
+    ``~/.keras/models`` (where 'imagenet' reads it from, without downloading it)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
     model.set_weights(base.fill([(w.name, w.shape.as_list()) for w in model.weights]))
-    (tmp_path / "models").mkdir(exist_ok=True)
-    path = tmp_path / "models" / file_name
+    (tmp_path / ".keras" / "models").mkdir(parents=True, exist_ok=True)
+    path = tmp_path / ".keras" / "models" / file_name
     model.save_weights(path)
     return hashlib.md5(path.read_bytes()).hexdigest()
 

@@ -105,9 +105,10 @@ def local_files(server, monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(remote, "FILES", {
         name: (server.url + name, server.hashes[name] if file_hash else None)
         for name, (_, file_hash) in remote.FILES.items()})
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "keras"))
+    monkeypatch.delenv("KERAS_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
     server.requests.clear()
-    return tmp_path / "keras" / "datasets"
+    return tmp_path / ".keras" / "datasets"
 
 
 def test_real_origins_and_hashes():

@@ -136,6 +136,23 @@ def test_custom_class_without_custom_objects_raises_type_error():
         keras.layers.deserialize({"class_name": "Unregistered", "config": {}})
 
 
+def test_a_model_of_a_layer_class_not_known_fails_to_load_as_in_tf_keras(tmp_path):
+    model = _functional(Unregistered(name="un"))
+    model.save(tmp_path / "m.h5")
+    # (tf_keras 2.21: the .h5 loader's legacy ValueError; a config's stand-in name for the
+    # class, called as the layer, a TypeError)
+    with pytest.raises(ValueError, match=r"^Unknown layer: 'Unregistered'\. Please ensure "
+                                         r"you are using a `keras.utils.custom_object_scope`"):
+        keras.models.load_model(tmp_path / "m.h5")
+    for build in (lambda: keras.models.model_from_json(model.to_json()),
+                  lambda: keras.Model.from_config(model.get_config())):
+        with pytest.raises(TypeError, match="^'str' object is not callable$"):
+            build()
+    loaded = keras.models.load_model(tmp_path / "m.h5",
+                                     custom_objects={"Unregistered": Unregistered})
+    assert type(loaded.get_layer("un")) is Unregistered
+
+
 @keras.utils.register_keras_serializable(package="probe")
 def half_mse(y, p):
     return tf.reduce_mean(tf.square(y - p)) * 0.5

@@ -174,8 +174,9 @@ def test_pack_x_y_sample_weight():
 
 @pytest.fixture(autouse=True)
 def keras_home(monkeypatch, tmp_path):
-    """Keeps the default cache of every test in its own directory."""
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "keras_home"))
+    """Keeps the default cache (``~/.keras``) of every test in its own directory."""
+    monkeypatch.delenv("KERAS_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "keras_home"))
 
 
 @pytest.fixture(scope="module")
@@ -296,9 +297,18 @@ def test_get_file_cache_location(server, tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("KERAS_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert get_file(origin=origin) == str(tmp_path / "home" / ".keras" / "datasets" / "blob.bin")
-    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "kh"))
     assert get_file(origin=origin, cache_subdir="models") == str(
-        tmp_path / "kh" / "models" / "blob.bin")
+        tmp_path / "home" / ".keras" / "models" / "blob.bin")
+    # $KERAS_HOME says where keras.json is, not where the cache is (as in tf_keras); with it
+    # set, ~/.keras is not made: a missing one means the temporary directory's
+    monkeypatch.setenv("KERAS_HOME", str(tmp_path / "kh"))
+    assert get_file(origin=origin) == str(tmp_path / "home" / ".keras" / "datasets" /
+                                          "blob.bin")
+    monkeypatch.setenv("HOME", str(tmp_path / "other_home"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    assert get_file(origin=origin) == str(tmp_path / "tmp" / ".keras" / "datasets" / "blob.bin")
+    assert not os.path.exists(tmp_path / "kh" / "datasets")
+    assert not os.path.exists(tmp_path / "other_home")
     assert get_file(str(tmp_path / "abs.bin"), origin=origin) == str(tmp_path / "abs.bin")
     assert os.path.exists(tmp_path / "abs.bin")
 

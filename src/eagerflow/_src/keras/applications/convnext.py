@@ -38,6 +38,9 @@ class StochasticDepth(Layer):
     array([[1., 1., 1.],
            [1., 1., 1.]], dtype=float32)
     """
+    # (configs name the module tf_keras defines it in, which loads them without custom_objects)
+    _serialized_module = "tf_keras.src.applications.convnext"
+    _serialized_registered_name = "StochasticDepth"
 
     def __init__(self, drop_path_rate, **kwargs):
         super().__init__(**kwargs)
@@ -64,6 +67,8 @@ class LayerScale(Layer):
     >>> layer(tf.ones([1, 2])).numpy()
     array([[0.5, 0.5]], dtype=float32)
     """
+    _serialized_module = StochasticDepth._serialized_module
+    _serialized_registered_name = "LayerScale"
 
     def __init__(self, init_values, projection_dim, **kwargs):
         super().__init__(**kwargs)

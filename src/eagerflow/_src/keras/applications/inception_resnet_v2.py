@@ -25,6 +25,8 @@ class CustomScaleLayer(Layer):
     >>> CustomScaleLayer(0.5)([tf.ones([2]), tf.ones([2])]).numpy()
     array([1.5, 1.5], dtype=float32)
     """
+    _serialized_module = "tf_keras.src.applications.inception_resnet_v2"
+    _serialized_registered_name = "Custom>CustomScaleLayer"
 
     def __init__(self, scale, **kwargs):
         super().__init__(**kwargs)

@@ -39,6 +39,7 @@ from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.engine.training import Model
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers import deserialize, serialize, tf_op_layers
+from eagerflow._src.keras.utils import serialization
 
 _CONSTANT = "_CONSTANT_VALUE"  # a config's mark for a call's argument that is no layer's output
 
@@ -310,6 +311,8 @@ class Functional(Model):
                                  "registered_name": spec.get("registered_name"),
                                  "module": spec.get("module", "")},
                                 custom_objects=custom_objects)
+            if isinstance(layer, str):  # (the class name: neither Keras nor custom_objects
+                raise serialization.unknown_layer_error(layer)  # know the class)
             # references name the layer as the config does: a custom layer whose get_config
             # leaves out `name` is rebuilt under a new one
             name = spec.get("name", layer.name)

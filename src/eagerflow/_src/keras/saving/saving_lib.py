@@ -925,7 +925,8 @@ def _load_model_from_hdf5(filepath, custom_objects, compile):
     """`load_model` of an `.h5` file (written here or by tf_keras)."""
     with h5_format.open_h5(filepath, "Loading a model from HDF5 (`.h5`)") as f:
         model_config, training_config = h5_format.model_configs(f, filepath)
-        with serialization.safe_mode_scope(False):  # (as tf_keras: a Lambda's bytecode too)
+        with serialization.safe_mode_scope(False), serialization.hdf5_loading():
+            # (as tf_keras: a Lambda's bytecode too)
             model = model_from_json(model_config, custom_objects)
         h5_format.load_weights_from_hdf5_group(f["model_weights"], model)
         if not compile:

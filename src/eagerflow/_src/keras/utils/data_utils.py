@@ -26,17 +26,21 @@ _CHUNK_SIZE = 8192
 
 
 def _cache_root(cache_dir):
-    """The directory holding Keras's cache: `cache_dir`, ``$KERAS_HOME`` or ``~/.keras``
-    (the default one made if missing, as Keras makes it on import).
+    """The directory holding Keras's cache: `cache_dir` or ``~/.keras``.
+
+    ``$KERAS_HOME`` does not move the cache: in tf_keras it names only where ``keras.json``
+    is (and the directory Keras makes on import). ``~/.keras`` is made if missing when
+    ``$KERAS_HOME`` is unset, as Keras makes it on import then.
 
     When it is not a directory that can be written to (a `cache_dir` that does
     not exist too: tf_keras does not make it), ``.keras`` in the temporary
     directory is used instead, as Keras falls back to ``/tmp/.keras``.
     """
     if cache_dir is None:
-        cache_dir = os.environ.get("KERAS_HOME") or os.path.join("~", ".keras")
-        with contextlib.suppress(OSError):
-            os.makedirs(os.path.expanduser(cache_dir), exist_ok=True)
+        cache_dir = os.path.join("~", ".keras")
+        if "KERAS_HOME" not in os.environ:
+            with contextlib.suppress(OSError):
+                os.makedirs(os.path.expanduser(cache_dir), exist_ok=True)
     root = os.path.expanduser(cache_dir)
     if os.access(root, os.W_OK):
         return root
@@ -141,8 +145,8 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
              archive_format="auto", cache_dir=None):
     """Downloads a file from a URL unless it is already in the cache; returns its path.
 
-    The file goes to ``~/.keras/datasets/<fname>`` by default (``$KERAS_HOME``
-    replaces ``~/.keras``; `cache_dir` and `cache_subdir` override both). With
+    The file goes to ``~/.keras/datasets/<fname>`` by default (`cache_dir` and
+    `cache_subdir` override both parts; ``$KERAS_HOME`` does not, as in tf_keras). With
     `file_hash` (sha256 or md5) a cached file that does not match is
     downloaded again and a download that does not match raises `ValueError`.
     An unreachable origin raises ``Exception('URL fetch failure on ...')``.

@@ -610,6 +610,21 @@ def in_archive_loading():
     return bool(getattr(_scope, "archive", False))
 
 
+def hdf5_loading():
+    """Within (a model's `.h5` file being loaded), a layer of a class not known fails with
+    tf_keras's legacy loader's ValueError ('Unknown layer: ...')."""
+    return _flag_on("hdf5")
+
+
+def unknown_layer_error(name):
+    """What building a model from a config naming layer class `name`, which neither Keras
+    nor the custom objects know, raises: as tf_keras's `.h5` loader, ValueError; elsewhere
+    tf_keras calls the name (its stand-in for the layer) and fails with TypeError."""
+    if getattr(_scope, "hdf5", False):
+        return ValueError(_legacy_unknown("layer", name))
+    return TypeError("'str' object is not callable")
+
+
 def model_loading():
     """Within (a model being loaded), a name a family does not know fails, as tf_keras's
     loaders fail, in the families whose `get` otherwise gives such a name back."""
