@@ -295,6 +295,7 @@ def samples(tf):
                                 sp_values=tf.constant([1.0, 2.0, 3.0, -1.0, 0.5]),
                                 sp_shape=[3, 3])
     _more(tf, out, f, g, image, s)
+    _math_and_array(tf, out, f, g, i)
     return out
 
 
@@ -521,6 +522,15 @@ def _more(tf, out, f, g, image, s):
     for name in ["WriteFile", "ReadFile", "MatchingFiles"]:
         out[name] = files
     out["Svd"] = lambda: [tf.raw_ops.Svd(input=[[4.0, 1.0], [1.0, 3.0]], compute_uv=False).s]
+
+
+def _math_and_array(tf, out, f, g, i):
+    """Math and array ops that graphs and raw op calls use by TF's name alone."""
+    out["Mod"] = dict(x=i, y=tf.constant([[2, 3, -3], [7, 2, 3]]))
+    out["Inv"] = dict(x=g)
+    out["InvGrad"] = dict(y=g, dy=f)
+    out["ApproximateEqual"] = dict(x=f, y=f + tf.constant([[1e-6, 0.0, 1e-3], [0.0, 1.0, 0.0]]))
+    out["ClipByValue"] = dict(t=f, clip_value_min=-0.5, clip_value_max=g * 0.5)
 
 
 def gradients(tf, name, kwargs):

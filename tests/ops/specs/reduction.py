@@ -288,6 +288,16 @@ SPECS = [
            np.add, name="AddN-int64", grad="integer"),
     OpSpec("Maximum", lambda t: tf.clip_by_value(t, -0.5, 0.5), [rand(3, 4)],
            lambda t: np.clip(t, -0.5, 0.5), name="clip_by_value"),
+    OpSpec("ClipByValue", lambda t, lo, hi: tf.raw_ops.ClipByValue(
+        t=t, clip_value_min=lo, clip_value_max=hi),
+           [np.array([[0.3, 1.7, -1.2], [0.9, -0.1, 2.5]]), np.array(-0.5),
+            np.array([[1.0, 1.0, 1.0], [0.5, 0.5, 3.0]])],
+           lambda t, lo, hi: np.minimum(np.maximum(t, lo), hi)),
+    OpSpec("ClipByValue", lambda t, lo, hi: tf.raw_ops.ClipByValue(
+        t=t, clip_value_min=lo, clip_value_max=hi),
+           [np.array([1, 5, -3], np.int32), np.array(4, np.int32), np.array(3, np.int32)],
+           lambda t, lo, hi: np.full(3, 4, np.int32), name="ClipByValue-crossed-bounds",
+           grad="integer"),
     OpSpec("Sum", lambda t: tf.clip_by_norm(t, 1.0, axes=[1]), [rand(3, 4)],
            lambda t: _clip_by_norm(t, 1.0), name="clip_by_norm"),
     OpSpec("L2Loss", lambda a, b: tf.linalg.global_norm([a, None, b]), [rand(3), rand(2, 2)],

@@ -1692,6 +1692,42 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return _like_slices(clipped, slices)
 
 
+def _clip_by_value(xp, t, lo, hi):
+    if lo.shape not in ((), t.shape) or hi.shape not in ((), t.shape):
+        raise _invalid("clip_value_min and clip_value_max must be either of the same shape as "
+                       f"input, or a scalar. input shape: {shape_text(t.shape)}clip_value_min "
+                       f"shape: {shape_text(lo.shape)}clip_value_max shape: "
+                       f"{shape_text(hi.shape)}")
+    # (the upper bound first, as TF's kernel: a lower bound above it wins)
+    return xp.maximum(xp.minimum(t, hi), lo).astype(t.dtype, copy=False)
+
+
+def _clip_by_value_rule(t, lo, hi):
+    for bound in (lo, hi):
+        if bound.shape.rank not in (None, 0) and not bound.shape.is_compatible_with(t.shape):
+            raise rules.shape_error("ClipByValue", f"Shapes {t.shape} and {bound.shape} are "
+                                    "not compatible", [t.shape, lo.shape, hi.shape])
+    return t.shape, t.dtype
+
+
+# TF's op of the bounds as one kernel, which tf.clip_by_value does not use (it takes
+# minimum and maximum, whose bounds broadcast): graphs and raw op calls hold it
+_CLIP_BY_VALUE = register("ClipByValue", _clip_by_value, _clip_by_value_rule, tied=(0, 1, 2),
+                          dtypes=REAL_NUMBER_TYPES)
+tf_args[_CLIP_BY_VALUE] = ("t", "clip_value_min", "clip_value_max")
+batching_rules[_CLIP_BY_VALUE] = PER_ELEMENT  # (a bound is a scalar or shaped like t)
+
+
+@register_gradient("ClipByValue")
+def _clip_by_value_grad(op, dy):
+    # the gradient goes to the bound t passes (backprop sums a scalar bound's share)
+    t, lo, hi = op.inputs
+    below, above = math_ops.less(t, lo), math_ops.greater(t, hi)
+    zeros = array_ops.zeros_like(dy)
+    return (array_ops.where(math_ops.logical_or(below, above), zeros, dy),
+            array_ops.where(below, dy, zeros), array_ops.where(above, dy, zeros))
+
+
 def _slices_values(t):
     """The values of an `IndexedSlices` (norms take them as they are, repeated rows and
     all, as TF does), else `t` as a tensor; None stays None."""
