@@ -531,6 +531,9 @@ def _math_and_array(tf, out, f, g, i):
     out["InvGrad"] = dict(y=g, dy=f)
     out["ApproximateEqual"] = dict(x=f, y=f + tf.constant([[1e-6, 0.0, 1e-3], [0.0, 1.0, 0.0]]))
     out["ClipByValue"] = dict(t=f, clip_value_min=-0.5, clip_value_max=g * 0.5)
+    blocks = tf.reshape(tf.range(32, dtype=tf.float32), [1, 2, 2, 8])
+    out["DepthToSpace"] = dict(input=blocks * blocks, block_size=2)
+    out["SpaceToDepth"] = dict(input=tf.reshape(blocks * blocks, [1, 4, 4, 2]), block_size=2)
 
 
 def gradients(tf, name, kwargs):

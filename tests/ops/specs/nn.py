@@ -809,3 +809,29 @@ SPECS += [
            lambda *a: np.array([[[[3.0], [4.5], [1.5]], [[3.0], [4.5], [1.5]]]], F32),
            grad="made only by a gradient"),
 ]
+
+
+def _depth_to_space(x, k=2):
+    b, h, w, c = x.shape
+    return x.reshape(b, h, w, k, k, c // (k * k)).transpose(0, 1, 3, 2, 4, 5).reshape(
+        b, h * k, w * k, c // (k * k))
+
+
+def _space_to_depth(x, k=2):
+    b, h, w, c = x.shape
+    return x.reshape(b, h // k, k, w // k, k, c).transpose(0, 1, 3, 2, 4, 5).reshape(
+        b, h // k, w // k, k * k * c)
+
+
+SPECS += [
+    OpSpec("DepthToSpace", lambda x: tf.nn.depth_to_space(x, 2), [rand(2, 2, 3, 8, dtype=F64)],
+           _depth_to_space),
+    OpSpec("DepthToSpace", lambda x: tf.raw_ops.DepthToSpace(input=x, block_size=3),
+           [np.arange(36, dtype=np.int32).reshape(1, 1, 2, 18)],
+           lambda x: _depth_to_space(x, 3), name="DepthToSpace-int-3", grad="integer"),
+    OpSpec("SpaceToDepth", lambda x: tf.nn.space_to_depth(x, 2), [rand(2, 4, 6, 3, dtype=F64)],
+           _space_to_depth),
+    OpSpec("SpaceToDepth", lambda x: tf.raw_ops.SpaceToDepth(input=x, block_size=2),
+           [np.array([[[[True], [False]], [[False], [True]]]])], _space_to_depth,
+           name="SpaceToDepth-bool", grad="boolean"),
+]
