@@ -704,7 +704,12 @@ _ISOTONIC = [
     OpSpec("IsotonicRegression",
            lambda x: tf.nn.isotonic_regression(x, decreasing=False, axis=0)[0],
            [rand(4, 3, dtype=F64, seed=5)],
-           lambda x: -_isotonic(-x.T).T, name="IsotonicRegression-increasing-axis0")]
+           lambda x: -_isotonic(-x.T).T, name="IsotonicRegression-increasing-axis0"),
+    OpSpec("IsotonicRegression",
+           lambda x: tf.raw_ops.IsotonicRegression(input=x, output_dtype=tf.float64).output,
+           [np.array([[1, 3, 2, 4, 0], [4, 3, 2, 2, -1]], np.int32)],
+           lambda x: _isotonic(x.astype(F64)), name="IsotonicRegression-int32-raw",
+           grad="integer input")]
 
 
 def _dilation_ref(x, w, strides=(1, 1), rates=(1, 1), same=False):

@@ -1134,6 +1134,7 @@ _SOBOL = register("SobolSample", _sobol_kernel, _sobol_rule, tied=(0, 1, 2),
                   dtypes=(_d.int32,), not_differentiable="a fixed sequence")
 tf_args[_SOBOL] = ("dim", "num_results", "skip")
 tf_nodes[_SOBOL] = NodeForm(types={}, outputs=("samples",))
+tf_defaults[_SOBOL] = {"dtype": _F32}
 batching_rules.assign(PER_ELEMENT, _SOBOL)
 
 

@@ -210,6 +210,8 @@ for _op in (_UNICODE_DECODE, _UNICODE_DECODE_OFFSETS):
     batching_rules[_op] = PER_ELEMENT
     tf_nodes[_op] = NodeForm(outputs=("row_splits", "char_values") + (
         ("char_to_byte_starts",) if _op is _UNICODE_DECODE_OFFSETS else ()))
+    tf_defaults[_op] = {"errors": "replace", "replacement_char": 65533,
+                        "replace_control_characters": False, "Tsplits": _I64}
 
 
 def _decode(input, input_encoding, errors_mode, replacement_char, replace_control_characters,
