@@ -565,6 +565,8 @@ def _math_and_array(tf, out, f, g, i):
     out["CTCBeamSearchDecoder"] = dict(
         inputs=tf.constant([[[0.1, 0.8, 0.1]], [[0.1, 0.8, 0.1]], [[0.7, 0.2, 0.1]]]),
         sequence_length=[3], beam_width=3, top_paths=2)
+    out["UnsortedSegmentJoin"] = dict(inputs=["a", "b", "c"], segment_ids=[0, 1, 0],
+                                      num_segments=2)
     out["MaxPool3DGradGrad"] = dict(
         orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
         orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),

@@ -598,6 +598,7 @@ batching_rules[_UNSORTED_SEGMENT_JOIN] = PER_ELEMENT
 tf_nodes[_UNSORTED_SEGMENT_JOIN] = NodeForm(types={"Tindices": 1, "Tnumsegments": 2},
                                             byte_attrs=("separator",))
 tf_args[_UNSORTED_SEGMENT_JOIN] = ("inputs", "segment_ids", "num_segments")
+tf_defaults[_UNSORTED_SEGMENT_JOIN] = {"separator": b""}
 
 
 @export("strings.unsorted_segment_join")
