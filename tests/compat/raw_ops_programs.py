@@ -567,6 +567,11 @@ def _math_and_array(tf, out, f, g, i):
         sequence_length=[3], beam_width=3, top_paths=2)
     out["UnsortedSegmentJoin"] = dict(inputs=["a", "b", "c"], segment_ids=[0, 1, 0],
                                       num_segments=2)
+    out["BatchMatMul"] = dict(x=tf.reshape(f, [2, 1, 3]), y=tf.reshape(g, [2, 3, 1]))
+    out["MatrixDiag"] = dict(diagonal=f)
+    out["MatrixDiagPart"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 2, 3]))
+    out["MatrixSetDiag"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 3, 2]),
+                                diagonal=tf.constant([[7.0, 8.0], [9.0, 10.0]]))
     out["MaxPool3DGradGrad"] = dict(
         orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
         orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),

@@ -124,7 +124,7 @@ FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "
          "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh",
          "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
          "FusedBatchNormGradV3", "_FusedBatchNormEx", "_FusedBatchNormGradEx",
-         "_BroadcastReluGrad", "AddN", "InvGrad"}
+         "_BroadcastReluGrad", "AddN", "InvGrad", "BatchMatMul"}
 # Ops that read their inputs without keeping them (an update makes a new array).
 READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp", "Mean",
              *(f"ResourceScatter{name}" for name in (
