@@ -25,6 +25,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core import registry
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.core.op_attr_table import ATTRS
 from eagerflow._src.core.op_attrs import checked_attrs
 from eagerflow._src.core.node_forms import arg_names, from_tf_node, tf_nodes
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -117,6 +118,9 @@ def _make(op_def):
 def _call(op_def, args, python_name, kwargs):
     name = kwargs.pop("name", None)
     missing = [a.lstrip("*") for a in args if a.lstrip("*") not in kwargs]
+    # (and the attrs TF requires, which its Python function takes after the inputs)
+    missing += [a for a, (_, _, _, has_default) in ATTRS.get(op_def.name, {}).items()
+                if not has_default and a not in kwargs]
     if missing:
         quoted = [f"'{m}'" for m in missing]
         listed = quoted[0] if len(quoted) == 1 else \

@@ -1307,6 +1307,22 @@ reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
 tf_args.assign(("y", "dy"), *map(_op_named, ("SigmoidGrad", "TanhGrad", "SqrtGrad",
                                      "RsqrtGrad", "ReciprocalGrad")))
 
+def _bucketize(xp, x, boundaries):
+    # TF's boundaries are float32: integers are compared as float32 values, float64 ones
+    # with the boundaries widened
+    bounds = xp.asarray(boundaries, xp.float32)
+    if bounds.size > 1 and bool((bounds[1:] < bounds[:-1]).any()):
+        raise errors.InvalidArgumentError(None, None, "Expected sorted boundaries")
+    values = x.astype(xp.float32) if x.dtype.kind in "iu" else x
+    return xp.searchsorted(bounds.astype(values.dtype), values, side="right").astype(xp.int32)
+
+
+_BUCKETIZE = register("Bucketize", _bucketize, rules.unary_to(_d.int32),
+                      dtypes=(_d.int32, _d.int64, _F32, _F64),
+                      not_differentiable="integer output")
+batching_rules[_BUCKETIZE] = PER_ELEMENT
+
+
 # -- TF's older names of ops above, which graphs and ``tf.raw_ops`` calls still use ----------
 # (Inv is Reciprocal, InvGrad ReciprocalGrad, Mod TruncateMod, failing as FloorMod does on an
 # integer divided by zero)
