@@ -573,6 +573,8 @@ def _math_and_array(tf, out, f, g, i):
     out["MatrixSetDiag"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 3, 2]),
                                 diagonal=tf.constant([[7.0, 8.0], [9.0, 10.0]]))
     out["Bucketize"] = dict(input=f, boundaries=[-1.0, 0.5, 1.5])
+    out["ReverseSequence"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 2, 3]),
+                                  seq_lengths=[3, 2], seq_dim=2)
     out["MaxPool3DGradGrad"] = dict(
         orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
         orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
