@@ -575,6 +575,7 @@ def _math_and_array(tf, out, f, g, i):
     out["Bucketize"] = dict(input=f, boundaries=[-1.0, 0.5, 1.5])
     out["ReverseSequence"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 2, 3]),
                                   seq_lengths=[3, 2], seq_dim=2)
+    out["UnravelIndex"] = dict(indices=[1, 5, 7, -1], dims=[2, 4])
     out["MaxPool3DGradGrad"] = dict(
         orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
         orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),

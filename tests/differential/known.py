@@ -252,7 +252,9 @@ NOT_SWEPT = {
         "difference", "intersection", "size", "union")},
     "reverse_sequence": "TF's ReverseSequence: compared with TF's recorded values in "
                         "tests/ops/test_composite_ops.py and tests/compat/test_raw_ops.py",
-    "unravel_index": _COMPOSITE, "linalg.expm": _COMPOSITE,
+    "unravel_index": "TF's UnravelIndex: compared with TF's recorded values in "
+                     "tests/ops/test_composite_ops.py and tests/compat/test_raw_ops.py",
+    "linalg.expm": _COMPOSITE,
     "strings.bytes_split": _RAGGED, "strings.ngrams": _RAGGED, "strings.unicode_decode": _RAGGED,
     "strings.unicode_decode_with_offsets": _RAGGED, "strings.unicode_split": _RAGGED,
     "strings.unicode_split_with_offsets": _RAGGED,

@@ -461,3 +461,11 @@ SPECS += [
            [rand(4, 3, dtype=np.float64), np.array([0, 3, 4], np.int64)],
            lambda x, n: _reverse_prefixes(x.T, n).T, name="ReverseSequence-batch-axis-1"),
 ]
+SPECS += [
+    OpSpec("UnravelIndex", tf.unravel_index,
+           [np.array([1, 5, 7], np.int64), np.array([2, 4], np.int64)],
+           lambda i, d: np.array(np.unravel_index(i, d), np.int64), grad="integer output"),
+    OpSpec("UnravelIndex", tf.unravel_index, [np.array(11, np.int32), np.array([3, 4], np.int32)],
+           lambda i, d: np.array(np.unravel_index(i, d), np.int32), grad="integer output",
+           name="UnravelIndex-scalar"),
+]

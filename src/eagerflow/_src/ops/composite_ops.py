@@ -1,4 +1,4 @@
-"""`reverse_sequence` (TF's ReverseSequence op) and `unravel_index`, built from other ops.
+"""`reverse_sequence` and `unravel_index`: TF's ReverseSequence and UnravelIndex ops.
 
 >>> tf.reverse_sequence(tf.constant([[1, 2, 3], [4, 5, 6]]), [2, 3], seq_axis=1)
 <tf.Tensor: shape=(2, 3), dtype=int32, numpy=
@@ -10,13 +10,13 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor, get_static_value
-from eagerflow._src.ops import array_ops, math_ops, reduction_ops
+from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.ops import array_ops, reduction_ops
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import (
     PER_ELEMENT, attr_dtype_error, batching_rules, register, register_gradient)
-from eagerflow._src.ops.cast_ops import cast
+from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops.shape_rules import shape_error
 
 
@@ -102,6 +102,52 @@ register_gradient("ReverseSequence")(lambda op, dy: (reverse_sequence(
     dy, op.inputs[1], op.attrs["seq_dim"], op.attrs.get("batch_dim", 0)), None))
 
 
+def _unravel_index(xp, indices, dims):
+    def invalid(message):
+        return errors.InvalidArgumentError(None, None, message)
+    if indices.ndim > 1:
+        raise invalid(f"The indices can only be scalar or vector, got "
+                      f"\"{errors.shape_text(indices.shape)}\"")
+    if dims.ndim != 1:
+        raise invalid(f"The indices can only be 1-D, got \"{errors.shape_text(dims.shape)}\"")
+    if indices.ndim == 1 and indices.size == 0:
+        raise invalid(f"received empty tensor indices: Tensor<type: "
+                      f"{_d.as_dtype(indices.dtype).name} shape: [0] values: >")
+    zeros = np.flatnonzero(dims == 0)
+    if zeros.size:
+        raise invalid(f"Input dims cannot contain a dim of zero, but dims contains zero at "
+                      f"index {zeros[0]}")
+    if np.any(indices >= np.prod(dims)):
+        raise invalid("index is out of bound as with dims")
+    # row-major strides, and C division as TF's kernel: a negative index gives negative
+    # coordinates
+    strides = np.concatenate([np.cumprod(dims[::-1])[::-1][1:], [1]]).astype(dims.dtype)
+    flat = indices.reshape(1, -1)
+    quotient = np.abs(flat) // strides[:, None] * np.sign(flat)
+    out = np.fmod(quotient, dims[:, None]).astype(indices.dtype)
+    return out.reshape((len(dims),) + indices.shape)
+
+
+def _unravel_index_rule(indices, dims):
+    if indices.shape.rank is not None and indices.shape.rank > 1:
+        raise shape_error("UnravelIndex", f"Shape must be at most rank 1 but is rank "
+                                          f"{indices.shape.rank}", [indices.shape, dims.shape])
+    if dims.shape.rank not in (None, 1):
+        raise shape_error("UnravelIndex", f"Shape must be rank 1 but is rank "
+                                          f"{dims.shape.rank}", [indices.shape, dims.shape])
+    if indices.shape.rank is None:
+        return TensorShape(None), indices.dtype
+    n = dims.shape[0] if dims.shape.rank == 1 else None
+    return TensorShape([n]).concatenate(indices.shape), indices.dtype
+
+
+_UNRAVEL_INDEX = register("UnravelIndex", _unravel_index, _unravel_index_rule, tied=(0, 1),
+                          dtypes=(_d.int32, _d.int64), type_attr="Tidx",
+                          not_differentiable="integer output")
+tf_args[_UNRAVEL_INDEX] = ("indices", "dims")
+batching_rules[_UNRAVEL_INDEX] = PER_ELEMENT
+
+
 @export("unravel_index")
 def unravel_index(indices, dims, name=None):
     """The coordinates of flat `indices` in an array of shape `dims` (row-major):
@@ -111,24 +157,4 @@ def unravel_index(indices, dims, name=None):
         raise TypeError(f"Value for attr 'Tidx' of {indices.dtype.name} is not in the list of "
                         f"allowed values: int32, int64")
     dims = convert_to_tensor(dims, indices.dtype)
-    if indices.shape.rank is not None and indices.shape.rank > 1:
-        raise errors.InvalidArgumentError(
-            None, None, f"The indices can only be scalar or vector, got "
-                        f"\"{errors.shape_text(indices.shape.as_list())}\"")
-    static_i, static_d = get_static_value(indices), get_static_value(dims)
-    if static_d is not None and np.any(np.asarray(static_d) <= 0):
-        raise errors.InvalidArgumentError(
-            None, None, "Input dims must be positive (all dims must be > 0).")
-    if static_i is not None and static_d is not None:
-        total = int(np.prod(static_d))
-        if np.any(np.asarray(static_i) >= total):
-            raise errors.InvalidArgumentError(None, None,
-                                              "index is out of bound as with dims")
-    # strides of the row-major layout: the product of the dims after each one
-    strides = reduction_ops.cumprod(dims, exclusive=True, reverse=True)
-    flat = array_ops.expand_dims(indices, 0)
-    shape = array_ops.concat([array_ops.shape(dims), array_ops.ones_like(array_ops.shape(
-        indices))], 0)
-    strides = array_ops.reshape(strides, shape)
-    # C division, as TF's kernel: a negative index gives negative coordinates
-    return math_ops.truncatemod(math_ops.truncatediv(flat, strides), array_ops.reshape(dims, shape))
+    return dispatch(_UNRAVEL_INDEX, (indices, dims), {}, name)
