@@ -100,5 +100,6 @@ def test_unravel_index_is_tfs_op_with_its_errors():
         tf.unravel_index(1, [0, 4])
     np.testing.assert_array_equal(tf.unravel_index(-1, [2, 4]), [0, -1])  # C division, as TF
     fn = tf.function(lambda i, d: tf.unravel_index(i, d),
-                     input_signature=[tf.TensorSpec([None], tf.int32), tf.TensorSpec([3], tf.int32)])
+                     input_signature=[tf.TensorSpec([None], tf.int32),
+                                      tf.TensorSpec([3], tf.int32)])
     assert fn.get_concrete_function().structured_outputs.shape.as_list() == [3, None]

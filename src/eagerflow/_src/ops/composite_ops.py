@@ -90,7 +90,8 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None,  # noqa
     element b (along `batch_axis`, 0 by default); the rest stay in place."""
     input = convert_to_tensor(input)
     seq_lengths = convert_to_tensor(seq_lengths)
-    reduction_ops.check_attr_dtype("ReverseSequence", "Tlen", seq_lengths.dtype, (_d.int32, _d.int64))
+    reduction_ops.check_attr_dtype("ReverseSequence", "Tlen", seq_lengths.dtype,
+                                   (_d.int32, _d.int64))
     seq_axis = array_ops.attr_int(seq_axis, "seq_dim")
     batch_axis = 0 if batch_axis is None else array_ops.attr_int(batch_axis, "batch_dim")
     return dispatch(_REVERSE_SEQUENCE, (input, seq_lengths),

@@ -1339,8 +1339,8 @@ no_gradient_entry("Mod")
 def _approximate_equal(xp, x, y, tolerance=1e-5):
     if x.shape != y.shape:
         raise errors.InvalidArgumentError(
-            None, None, f"x and y must be of the same shape. x shape: {errors.shape_text(x.shape)}. "
-            f"y shape: {errors.shape_text(y.shape)}")
+            None, None, f"x and y must be of the same shape. x shape: "
+            f"{errors.shape_text(x.shape)}. y shape: {errors.shape_text(y.shape)}")
     # (the tolerance in the operands' dtype, as TF's kernel compares)
     return xp.abs(x - y) < xp.asarray(tolerance, x.dtype)
 
