@@ -576,6 +576,7 @@ def _math_and_array(tf, out, f, g, i):
     out["ReverseSequence"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 2, 3]),
                                   seq_lengths=[3, 2], seq_dim=2)
     out["UnravelIndex"] = dict(indices=[1, 5, 7, -1], dims=[2, 4])
+    out["Bincount"] = dict(arr=[[1, 1], [3, 7]], size=5, weights=[])
     out["MaxPool3DGradGrad"] = dict(
         orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
         orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),

@@ -35,6 +35,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry
+from eagerflow._src.core.registry import fixed_input_error
 from eagerflow._src.core.registry import NUMBER_TYPES, QUANTIZED, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, bitwise_ops, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
@@ -1077,6 +1078,33 @@ tf_nodes[_DENSE_BINCOUNT] = NodeForm(types={"Tidx": 0, "T": 2})
 tf_args[_DENSE_BINCOUNT] = ("input", "size", "weights")
 tf_defaults[_DENSE_BINCOUNT] = {"binary_output": False}
 no_gradient_entry("DenseBincount")  # (its weights')
+
+
+def _bincount_v1(xp, arr, size, weights):
+    # TF's first op: the values of `arr` of any shape counted into `size` bins
+    for i, (name, value) in enumerate((("arr", arr), ("size", size))):
+        if value.dtype != np.int32:  # (TF's inputs of fixed type int32)
+            raise fixed_input_error(_BINCOUNT, i, name, _d.int32,
+                                    _d.as_dtype(value.dtype))
+    if weights.size and weights.size != arr.size:
+        raise _invalid("Input indices and weights must have the same size.")
+    return _bincount(xp, arr.reshape(-1), size, weights.reshape(-1), False)
+
+
+def _bincount_v1_rule(arr, size, weights):
+    if size.shape.rank not in (None, 0):
+        raise rules.shape_error("Bincount", f"Shape must be rank 0 but is rank "
+                                            f"{size.shape.rank}",
+                                [arr.shape, size.shape, weights.shape])
+    known = rules.known_value(size)
+    return TensorShape([None if known is None else int(known)]), weights.dtype
+
+
+_BINCOUNT = register("Bincount", _bincount_v1, _bincount_v1_rule, tied=(2,),
+                     dtypes=(_d.int32, _d.int64, _d.float32, _d.float64))
+tf_args[_BINCOUNT] = ("arr", "size", "weights")
+batching_rules[_BINCOUNT] = PER_ELEMENT
+no_gradient_entry("Bincount")
 
 
 @export("math.bincount")
