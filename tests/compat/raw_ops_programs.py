@@ -577,6 +577,11 @@ def _math_and_array(tf, out, f, g, i):
                                   seq_lengths=[3, 2], seq_dim=2)
     out["UnravelIndex"] = dict(indices=[1, 5, 7, -1], dims=[2, 4])
     out["Bincount"] = dict(arr=[[1, 1], [3, 7]], size=5, weights=[])
+    out["MatrixDiagV2"] = dict(diagonal=f, k=[-1, 0], num_rows=-1, num_cols=-1,
+                               padding_value=0.0)
+    out["MatrixDiagPartV2"] = dict(input=tf.reshape(tf.range(12.0), [3, 4]), k=[-1, 1],
+                                   padding_value=9.0)
+    out["MatrixSetDiagV2"] = dict(input=tf.reshape(tf.range(12.0), [3, 4]), diagonal=f, k=[0, 1])
     out["MaxPool3DGradGrad"] = dict(
         orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
         orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),

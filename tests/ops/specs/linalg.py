@@ -90,6 +90,18 @@ def _matmul_specs():
         OpSpec("MatrixSetDiag", lambda x, d: tf.raw_ops.MatrixSetDiag(input=x, diagonal=d),
                [rand(3, 2, dtype=F64), rand(2, dtype=F64, seed=1)],
                _set_main_diagonal),
+        OpSpec("MatrixDiagV2", lambda d: tf.raw_ops.MatrixDiagV2(
+            diagonal=d, k=[-1, 0], num_rows=-1, num_cols=-1, padding_value=0.0),
+               [np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 0.0]], F64)],
+               lambda d: np.array([[1.0, 0, 0], [4, 2, 0], [0, 5, 3]])),
+        OpSpec("MatrixDiagPartV2", lambda x: tf.raw_ops.MatrixDiagPartV2(
+            input=x, k=[-1, 1], padding_value=9.0),
+               [np.arange(12.0).reshape(3, 4)],
+               lambda x: np.array([[1.0, 6, 11], [0, 5, 10], [4, 9, 9]])),
+        OpSpec("MatrixSetDiagV2", lambda x, d: tf.raw_ops.MatrixSetDiagV2(
+            input=x, diagonal=d, k=[0, 1]),
+               [np.arange(12.0).reshape(3, 4), np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])],
+               lambda x, d: np.array([[4.0, 1, 2, 3], [4, 5, 2, 7], [8, 9, 6, 3]])),
         OpSpec("BatchMatMulV3", lambda x, y: tf.matmul(x, y, output_type=I32),
                [rand(2, 3, dtype=np.int8, low=-9, high=9),
                 rand(3, 2, dtype=np.int8, low=-9, high=9, seed=1)],

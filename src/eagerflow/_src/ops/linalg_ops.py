@@ -1482,6 +1482,25 @@ _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_ru
 tf_nodes[_TENSOR_DIAG_PART] = NodeForm(outputs=("diagonal",))
 
 
+# TF's second diagonal ops: the third's, their bands of diagonals aligned LEFT_LEFT always
+def _left_left(kernel):
+    return lambda xp, *arrays, **attrs: kernel(xp, *arrays, **attrs, align="LEFT_LEFT")
+
+
+_MATRIX_DIAG_V2 = register("MatrixDiagV2", _left_left(_matrix_diag), _matrix_diag_rule,
+                           dtypes=NUMBER_BOOL)
+_MATRIX_DIAG_PART_V2 = register("MatrixDiagPartV2", _left_left(_matrix_diag_part),
+                                _matrix_diag_part_rule, dtypes=NUMBER_BOOL)
+_SET_DIAG_V2 = register("MatrixSetDiagV2", _left_left(_set_diag), _set_diag_rule, tied=(0, 1),
+                        dtypes=NUMBER_BOOL)
+for _v2, _v3 in ((_MATRIX_DIAG_V2, _MATRIX_DIAG), (_MATRIX_DIAG_PART_V2, _MATRIX_DIAG_PART),
+                 (_SET_DIAG_V2, _SET_DIAG)):
+    tf_nodes[_v2] = tf_nodes.get(_v3)
+    if tf_args.get(_v3) is not None:
+        tf_args[_v2] = tf_args.get(_v3)
+    batching_rules[_v2] = PER_ELEMENT
+
+
 # TF's first diagonal ops, of the main diagonal alone, which older graphs and raw op calls hold
 def _v1_kernel(kernel, name, what, least):
     def run(xp, *arrays):
@@ -2080,7 +2099,8 @@ def _k_of(op):
 
 
 def _align_of(op):
-    return op.attrs.get("align", "RIGHT_LEFT")
+    # (the second ops, which have no align attr, align LEFT_LEFT)
+    return op.attrs.get("align", "LEFT_LEFT" if op.type.endswith("V2") else "RIGHT_LEFT")
 
 
 @register_gradient("MatrixDiagPartV3")
@@ -2101,6 +2121,9 @@ def _set_diag_grad(op, dy):
             diag_part(dy, k=k, align=align)) + (None,) * (len(op.inputs) - 2)
 
 
+register_gradient("MatrixDiagV2")(_matrix_diag_grad)
+register_gradient("MatrixDiagPartV2")(_matrix_diag_part_grad)
+register_gradient("MatrixSetDiagV2")(_set_diag_grad)
 register_gradient("MatrixDiag")(lambda op, dy: diag_part(dy))
 register_gradient("MatrixSetDiag")(lambda op, dy: (
     set_diag(dy, late.array_ops.zeros_like(op.inputs[1])), diag_part(dy)))
