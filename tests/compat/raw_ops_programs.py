@@ -582,6 +582,7 @@ def _math_and_array(tf, out, f, g, i):
     out["MatrixDiagPartV2"] = dict(input=tf.reshape(tf.range(12.0), [3, 4]), k=[-1, 1],
                                    padding_value=9.0)
     out["MatrixSetDiagV2"] = dict(input=tf.reshape(tf.range(12.0), [3, 4]), diagonal=f, k=[0, 1])
+    out["InTopK"] = dict(predictions=f, targets=[2, 0], k=2)
     out["MaxPool3DGradGrad"] = dict(
         orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
         orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),

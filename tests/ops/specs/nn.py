@@ -840,3 +840,9 @@ SPECS += [
            [np.array([[[[True], [False]], [[False], [True]]]])], _space_to_depth,
            name="SpaceToDepth-bool", grad="boolean"),
 ]
+SPECS += [
+    OpSpec("InTopK", lambda p, t: tf.raw_ops.InTopK(predictions=p, targets=t, k=2),
+           [np.array([[0.1, 0.9, 0.5], [0.3, 0.2, 0.1], [0.5, 0.5, 0.1]], F32),
+            np.array([2, 2, 1], np.int64)],
+           lambda p, t: np.array([True, False, True]), grad="boolean output"),
+]

@@ -9,6 +9,7 @@ so their gradients come from the ops they use.
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 """
 import numbers
+import types
 
 import numpy as np
 
@@ -1087,6 +1088,18 @@ _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
                      input_names=("targets", "k"))
 tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1}, outputs=("precision",))
 tf_args[_IN_TOP_K] = ("predictions", "targets", "k")
+
+
+# TF's first InTopK, whose k is an attr: older graphs and raw op calls hold it
+_SCALAR_K = types.SimpleNamespace(shape=TensorShape([]))  # (the attr, as the rule takes k)
+_IN_TOP_K_V1 = register(
+    "InTopK", lambda xp, predictions, targets, k: _in_top_k(
+        xp, predictions, targets, np.asarray(k, targets.dtype)),
+    lambda predictions, targets, k: _in_top_k_shape(predictions, targets, _SCALAR_K),
+    tied=(1,), dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
+tf_nodes[_IN_TOP_K_V1] = NodeForm(types={"T": 1}, outputs=("precision",))
+tf_args[_IN_TOP_K_V1] = ("predictions", "targets")
+batching_rules[_IN_TOP_K_V1] = PER_ELEMENT
 
 
 @export("math.in_top_k", "nn.in_top_k")
