@@ -146,6 +146,7 @@ _UNRAVEL_INDEX = register("UnravelIndex", _unravel_index, _unravel_index_rule, t
                           dtypes=(_d.int32, _d.int64), type_attr="Tidx",
                           not_differentiable="integer output")
 tf_args[_UNRAVEL_INDEX] = ("indices", "dims")
+tf_nodes[_UNRAVEL_INDEX] = NodeForm(outputs=("output",))
 batching_rules[_UNRAVEL_INDEX] = PER_ELEMENT
 
 

@@ -1532,6 +1532,7 @@ tf_nodes[_MATRIX_DIAG_PART_V1] = NodeForm(outputs=("diagonal",))
 _SET_DIAG_V1 = register("MatrixSetDiag", _v1_kernel(_set_diag, "matrix_set_diag", "input", 2),
                         _v1_rule(_set_diag_rule, "MatrixSetDiag", 2), tied=(0, 1))
 tf_args[_SET_DIAG_V1] = ("input", "diagonal")
+tf_nodes[_SET_DIAG_V1] = NodeForm(outputs=("output",))
 batching_rules.assign(PER_ELEMENT, _MATRIX_DIAG_V1, _MATRIX_DIAG_PART_V1, _SET_DIAG_V1)
 
 

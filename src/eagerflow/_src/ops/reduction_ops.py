@@ -1103,6 +1103,7 @@ def _bincount_v1_rule(arr, size, weights):
 _BINCOUNT = register("Bincount", _bincount_v1, _bincount_v1_rule, tied=(2,),
                      dtypes=(_d.int32, _d.int64, _d.float32, _d.float64))
 tf_args[_BINCOUNT] = ("arr", "size", "weights")
+tf_nodes[_BINCOUNT] = NodeForm(types={"T": 2}, outputs=("bins",))
 batching_rules[_BINCOUNT] = PER_ELEMENT
 no_gradient_entry("Bincount")
 
