@@ -339,6 +339,7 @@ def samples(tf):
             sp_indices=tf.constant([[0, 1], [1, 2], [1, 0]], tf.int64),
             sp_values=tf.constant([2.0, -3.0, 0.5]), sp_shape=[2, 3], dense=g)
     _more(tf, out, f, g, image, s)
+    _math_and_array(tf, out, f, g, i)
     return out
 
 
@@ -565,6 +566,70 @@ def _more(tf, out, f, g, image, s):
     for name in ["WriteFile", "ReadFile", "MatchingFiles"]:
         out[name] = files
     out["Svd"] = lambda: [tf.raw_ops.Svd(input=[[4.0, 1.0], [1.0, 3.0]], compute_uv=False).s]
+
+
+def _math_and_array(tf, out, f, g, i):
+    """Math and array ops that graphs and raw op calls use by TF's name alone."""
+    out["Mod"] = dict(x=i, y=tf.constant([[2, 3, -3], [7, 2, 3]]))
+    out["Inv"] = dict(x=g)
+    out["InvGrad"] = dict(y=g, dy=f)
+    out["ApproximateEqual"] = dict(x=f, y=f + tf.constant([[1e-6, 0.0, 1e-3], [0.0, 1.0, 0.0]]))
+    out["ClipByValue"] = dict(t=f, clip_value_min=-0.5, clip_value_max=g * 0.5)
+    blocks = tf.reshape(tf.range(32, dtype=tf.float32), [1, 2, 2, 8])
+    out["DepthToSpace"] = dict(input=blocks * blocks, block_size=2)
+    out["SpaceToDepth"] = dict(input=tf.reshape(blocks * blocks, [1, 4, 4, 2]), block_size=2)
+    # ops called with only what TF requires: the attrs at TF's defaults
+    out["NthElement"] = dict(input=f, n=1)
+    out["Lu"] = dict(input=[[1.0, 2.0], [3.0, 4.0]])
+    out["Eig"] = dict(input=[[1.0, 2.0], [3.0, 4.0]], Tout=tf.complex64)
+    out["TridiagonalSolve"] = dict(diagonals=[[2.0, 1.0, 0.0], [4.0, 5.0, 6.0], [0.0, 1.0, 2.0]],
+                                   rhs=[[1.0], [2.0], [3.0]])
+    out["UniqueV2"] = dict(x=[[1, 2], [1, 2], [3, 4]], axis=[0])
+    out["UniqueWithCountsV2"] = dict(x=[3, 1, 3, 2], axis=[0])
+    out["CTCGreedyDecoder"] = dict(
+        inputs=tf.constant([[[0.1, 0.8, 0.1]], [[0.1, 0.8, 0.1]], [[0.7, 0.2, 0.1]]]),
+        sequence_length=[3])
+    out["SobolSample"] = dict(dim=2, num_results=3, skip=1)
+    out["IsotonicRegression"] = dict(input=f)
+    out["ApproxTopK"] = dict(input=f, k=2)
+    out["ImageProjectiveTransformV3"] = dict(
+        images=tf.reshape(tf.range(16, dtype=tf.float32), [1, 4, 4, 1]),
+        transforms=[[1.0, 0.0, 1.0, 0.0, 1.0, 0.5, 0.0, 0.0]], output_shape=[4, 4],
+        fill_value=0.0, interpolation="BILINEAR")
+    out["StatelessRandomNormalV2"] = dict(shape=[3], key=[5], counter=[1, 2], alg=1)
+    out["StatelessRandomUniformV2"] = dict(shape=[3], key=[5], counter=[1, 2], alg=1)
+    out["StatelessTruncatedNormalV2"] = dict(shape=[3], key=[5], counter=[1, 2], alg=1)
+    out["UnicodeTranscode"] = dict(input=["h\xe9llo", "\xff"], input_encoding="UTF-8",
+                                   output_encoding="UTF-16-BE")
+    out["UnicodeDecode"] = dict(input=["h\xe9", "ab"], input_encoding="UTF-8")
+    out["AudioSpectrogram"] = dict(input=tf.reshape(tf.sin(tf.range(32.0)), [32, 1]),
+                                   window_size=8, stride=4)
+    out["DenseToDenseSetOperation"] = dict(set1=[[1, 2, 3]], set2=[[2, 3, 4]],
+                                           set_operation="a-b")
+    out["CTCBeamSearchDecoder"] = dict(
+        inputs=tf.constant([[[0.1, 0.8, 0.1]], [[0.1, 0.8, 0.1]], [[0.7, 0.2, 0.1]]]),
+        sequence_length=[3], beam_width=3, top_paths=2)
+    out["UnsortedSegmentJoin"] = dict(inputs=["a", "b", "c"], segment_ids=[0, 1, 0],
+                                      num_segments=2)
+    out["BatchMatMul"] = dict(x=tf.reshape(f, [2, 1, 3]), y=tf.reshape(g, [2, 3, 1]))
+    out["MatrixDiag"] = dict(diagonal=f)
+    out["MatrixDiagPart"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 2, 3]))
+    out["MatrixSetDiag"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 3, 2]),
+                                diagonal=tf.constant([[7.0, 8.0], [9.0, 10.0]]))
+    out["ReverseSequence"] = dict(input=tf.reshape(tf.concat([f, g], 0), [2, 2, 3]),
+                                  seq_lengths=[3, 2], seq_dim=2)
+    out["UnravelIndex"] = dict(indices=[1, 5, 7, -1], dims=[2, 4])
+    out["Bincount"] = dict(arr=[[1, 1], [3, 7]], size=5, weights=[])
+    out["MatrixDiagV2"] = dict(diagonal=f, k=[-1, 0], num_rows=-1, num_cols=-1,
+                               padding_value=0.0)
+    out["MatrixDiagPartV2"] = dict(input=tf.reshape(tf.range(12.0), [3, 4]), k=[-1, 1],
+                                   padding_value=9.0)
+    out["MatrixSetDiagV2"] = dict(input=tf.reshape(tf.range(12.0), [3, 4]), diagonal=f, k=[0, 1])
+    out["InTopK"] = dict(predictions=f, targets=[2, 0], k=2)
+    out["MaxPool3DGradGrad"] = dict(
+        orig_input=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
+        orig_output=tf.constant([[[[[7.0]]]]]), grad=tf.reshape(tf.range(8.0), [1, 2, 2, 2, 1]),
+        ksize=[1, 2, 2, 2, 1], strides=[1, 2, 2, 2, 1], padding="VALID")
 
 
 def gradients(tf, name, kwargs):

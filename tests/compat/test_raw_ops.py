@@ -379,3 +379,12 @@ def test_an_output_type_attr_other_than_the_kernels_fails_as_tfs():
         input=tf.ones([1, 2, 2, 1]), ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
         padding="VALID", Targmax=tf.int32)
     assert argmax.dtype == tf.int32
+
+
+def test_required_attrs_not_given_are_tfs_type_error():
+    with pytest.raises(TypeError, match=r"bucketize\(\) missing 1 required positional "
+                                        r"argument: 'boundaries'"):
+        tf.raw_ops.Bucketize(input=[1.0])
+    with pytest.raises(TypeError, match=r"depth_to_space\(\) missing 2 required positional "
+                                        r"arguments: 'input' and 'block_size'"):
+        tf.raw_ops.DepthToSpace()

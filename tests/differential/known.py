@@ -250,7 +250,11 @@ NOT_SWEPT = {
     **{f"sets.{name}": "SparseTensor results: compared with TF's recorded values in "
                          "tests/ops/test_sparse_ops.py" for name in (
         "difference", "intersection", "size", "union")},
-    "reverse_sequence": _COMPOSITE, "unravel_index": _COMPOSITE, "linalg.expm": _COMPOSITE,
+    "reverse_sequence": "TF's ReverseSequence: compared with TF's recorded values in "
+                        "tests/ops/test_composite_ops.py and tests/compat/test_raw_ops.py",
+    "unravel_index": "TF's UnravelIndex: compared with TF's recorded values in "
+                     "tests/ops/test_composite_ops.py and tests/compat/test_raw_ops.py",
+    "linalg.expm": _COMPOSITE,
     "strings.bytes_split": _RAGGED, "strings.ngrams": _RAGGED, "strings.unicode_decode": _RAGGED,
     "strings.unicode_decode_with_offsets": _RAGGED, "strings.unicode_split": _RAGGED,
     "strings.unicode_split_with_offsets": _RAGGED,

@@ -24,7 +24,7 @@ ELEMENTWISE = {
     "SquaredDifference", "StaticRegexFullMatch", "StaticRegexReplace", "StringLength",
     "StringLower", "StringStrip", "StringUpper", "Sub", "Tan", "TruncateDiv", "TruncateMod",
     "UnicodeScript", "UnicodeTranscode", "DecodeJSONExample",
-    "Xdivy", "Xlog1py", "Xlogy", "Zeta", "Div", "PopulationCount", "Bucketize"}
+    "Xdivy", "Xlog1py", "Xlogy", "Zeta", "Div", "PopulationCount", "Bucketize", "Mod"}
 # Shaped like their input (`same_shape`): elementwise when they have no attrs.
 SAME_SHAPE = {
     "BesselI0", "BesselI0e", "BesselI1", "BesselI1e", "BesselJ0", "BesselJ1", "BesselK0",
@@ -38,7 +38,7 @@ SAME_SHAPE = {
     "RsqrtGrad", "Selu", "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Softplus",
     "Softsign", "SoftsignGrad", "Spence", "SqrtGrad", "StopGradient", "PreventGradient", "Tanh",
     "TanhGrad",
-    "ZerosLike"}
+    "ZerosLike", "Inv", "InvGrad"}
 REDUCTIONS = {"All", "Any", "EuclideanNorm", "Max", "Mean", "Min", "Prod", "ReduceJoin", "Sum"}
 # Their own rules, for their static forms (inputs: shape and permutation as attrs).
 OWN_RULES = {"Reshape": 1, "BroadcastTo": 1, "Transpose": 1, "MatMul": 2, "BatchMatMulV2": 2,
@@ -135,7 +135,7 @@ FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "
          "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh",
          "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
          "FusedBatchNormGradV3", "_FusedBatchNormEx", "_FusedBatchNormGradEx",
-         "_BroadcastReluGrad", "AddN"}
+         "_BroadcastReluGrad", "AddN", "InvGrad", "BatchMatMul"}
 # Ops that read their inputs without keeping them (an update makes a new array).
 READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp", "Mean",
              *(f"ResourceScatter{name}" for name in (

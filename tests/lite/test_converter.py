@@ -677,13 +677,13 @@ def test_keras_outputs_in_model_order_signatures_by_name():
 @pytest.mark.parametrize("name", sorted(models.single_ops(tf)))
 def test_single_operations_convert_as_tf_with_its_results(name):
     # (data/make_op_files.py: TF's file of the function and its outputs; eagerflow's
-    # depth_to_space, space_to_depth and l2_normalize are several ops, converted so)
+    # l2_normalize is several ops, converted so)
     fn, specs = models.single_ops(tf)[name]
     content = tf.lite.TFLiteConverter.from_concrete_functions(
         [tf.function(fn).get_concrete_function(*specs)]).convert()
     ours = tf.lite.Interpreter(model_content=content)
     theirs = tf.lite.Interpreter(model_path=os.path.join(DATA, "ops", f"{name}.tflite"))
-    if name not in ("depth_to_space", "space_to_depth", "l2_normalize"):
+    if name != "l2_normalize":
         assert [op["op_name"] for op in ours._get_ops_details()] == \
             [op["op_name"] for op in theirs._get_ops_details()]
     data = np.load(os.path.join(DATA, "ops", f"{name}.npz"))

@@ -73,3 +73,33 @@ def test_expm_of_nan_and_empty_matrices_is_tfs():
     for dtype in (tf.bfloat16, tf.int32):
         empty = tf.linalg.expm(tf.zeros([2, 0, 0], dtype))
         assert empty.dtype == dtype and empty.shape == (2, 0, 0)
+
+
+def test_reverse_sequence_is_tfs_op_with_its_errors():
+    x = tf.reshape(tf.range(12), [3, 4])
+    for call, message in [
+            (lambda: tf.reverse_sequence(x, [1, 2, 4], seq_axis=-1), "Invalid seq_dim -1"),
+            (lambda: tf.reverse_sequence(x, [1, 2, 5], seq_axis=1), r"seq_lens\(2\) > input"),
+            (lambda: tf.reverse_sequence(x, [1, 2, -1], seq_axis=1), r"seq_lens\(2\) < 0"),
+            (lambda: tf.reverse_sequence(x, [1, 2], seq_axis=1),
+             r"Length of seq_lengths != input.dims\(0\), \(2 vs. 3\)")]:
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            call()
+    fn = tf.function(lambda a, n: tf.reverse_sequence(a, n, seq_axis=1),
+                     input_signature=[tf.TensorSpec(None), tf.TensorSpec([None], tf.int32)])
+    graph = fn.get_concrete_function().graph
+    assert [op.type for op in graph.get_operations()].count("ReverseSequence") == 1
+    np.testing.assert_array_equal(fn(tf.reshape(tf.range(8.0), [2, 4]), [1, 3]),
+                                  [[0.0, 1.0, 2.0, 3.0], [6.0, 5.0, 4.0, 7.0]])
+
+
+def test_unravel_index_is_tfs_op_with_its_errors():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"The indices can only be 1-D"):
+        tf.unravel_index(1, [[2, 4]])  # (2-D dims were read as one dim list)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="contains zero at index 0"):
+        tf.unravel_index(1, [0, 4])
+    np.testing.assert_array_equal(tf.unravel_index(-1, [2, 4]), [0, -1])  # C division, as TF
+    fn = tf.function(lambda i, d: tf.unravel_index(i, d),
+                     input_signature=[tf.TensorSpec([None], tf.int32),
+                                      tf.TensorSpec([3], tf.int32)])
+    assert fn.get_concrete_function().structured_outputs.shape.as_list() == [3, None]

@@ -1082,3 +1082,37 @@ def test_unpickled_arrays_take_the_string_and_bool_routes():
     assert (text + "x").numpy().tolist() == [b"ax", b"bcx"]
     flags = tf.constant(pickle.loads(pickle.dumps(np.array([True, False]))))
     assert (flags * tf.constant([True, True])).numpy().tolist() == [True, False]
+
+
+def test_older_raw_math_ops_fail_as_tfs():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+        tf.raw_ops.Mod(x=tf.constant([7]), y=tf.constant([0]))
+    assert np.isnan(tf.raw_ops.Mod(x=[7.0], y=[0.0]).numpy()[0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"x and y must be of the same "
+                                                             r"shape. x shape: \[2\]. y shape"):
+        tf.raw_ops.ApproximateEqual(x=[1.0, 2.0], y=[1.0])
+    with pytest.raises(tf.errors.NotFoundError):
+        tf.raw_ops.ApproximateEqual(x=[1, 2], y=[1, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="clip_value_min and clip_value_max "
+                                                             "must be either of the same shape"):
+        tf.raw_ops.ClipByValue(t=tf.ones([2, 2]), clip_value_min=[0.0, 1.0], clip_value_max=3.0)
+    with pytest.raises(tf.errors.NotFoundError):
+        tf.raw_ops.Inv(x=tf.constant([2]))
+    with pytest.raises(LookupError):
+        x = tf.constant([2.0])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.raw_ops.Mod(x=x, y=x)
+        tape.gradient(y, x)
+
+
+def test_clip_by_value_op_sends_the_gradient_to_the_bound_reached():
+    x, lo = tf.constant([[1.0, 5.0], [-3.0, 2.0]]), tf.constant(0.0)
+    hi = tf.constant([[3.0, 3.0], [3.0, 1.5]])
+    with tf.GradientTape() as tape:
+        tape.watch([x, lo, hi])
+        y = tf.raw_ops.ClipByValue(t=x, clip_value_min=lo, clip_value_max=hi)
+    dx, dlo, dhi = tape.gradient(y, [x, lo, hi])
+    np.testing.assert_array_equal(dx, [[1.0, 0.0], [0.0, 0.0]])
+    assert float(dlo) == 1.0
+    np.testing.assert_array_equal(dhi, [[0.0, 1.0], [0.0, 1.0]])

@@ -540,6 +540,22 @@ def test_space_depth_round_trip():
         nn.space_to_depth(tf.ones([1, 3, 3, 1]), 2)
 
 
+def test_space_depth_are_tfs_ops():
+    # one node each in a traced graph (as TF's GraphDef holds), whose shapes keep known dims
+    fn = tf.function(lambda x: (tf.nn.depth_to_space(x, 2), tf.nn.space_to_depth(x[:, :, :2], 2)))
+    graph = fn.get_concrete_function(tf.TensorSpec([None, None, 3, 8])).graph
+    types = [op.type for op in graph.get_operations()]
+    assert "DepthToSpace" in types and "SpaceToDepth" in types and "Transpose" not in types
+    assert [o.shape.as_list() for o in graph.outputs] == [[None, None, 6, 2], [None, None, 1, 32]]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="must be at least minimum 2"):
+        tf.raw_ops.DepthToSpace(input=tf.ones([1, 1, 1, 4]), block_size=1)
+    with pytest.raises(tf.errors.NotFoundError):  # (as TF's CPU kernels: NHWC only)
+        tf.nn.depth_to_space(tf.ones([1, 4, 1, 1]), 2, data_format="NCHW")
+    with pytest.raises(ValueError, match="evenly divisible by 4 but is 7"):
+        tf.function(lambda x: tf.nn.depth_to_space(x, 2))(tf.ones([1, 2, 3, 7]))
+    assert tf.nn.depth_to_space(tf.constant([[[["a", "b", "c", "d"]]]]), 2).shape == [1, 2, 2, 1]
+
+
 def test_perfect_fit_costs_positive_zero():
     from eagerflow import nn
     loss = nn.softmax_cross_entropy_with_logits([[1.0, 0.0]], [[100.0, 0.0]])

@@ -445,3 +445,27 @@ SPECS = [
     OpSpec("GuaranteeConst", tf.guarantee_const, [rand(2, 3)], lambda x: x,
            grad="no gradient in TF (LookupError)"),
 ]
+
+
+def _reverse_prefixes(x, lengths):
+    out = x.copy()
+    for b, n in enumerate(lengths):
+        out[b, :n] = x[b, :n][::-1]
+    return out
+
+
+SPECS += [
+    OpSpec("ReverseSequence", lambda x, n: tf.reverse_sequence(x, n, seq_axis=1),
+           [rand(3, 4, 2, dtype=np.float64), np.array([1, 4, 2], np.int32)], _reverse_prefixes),
+    OpSpec("ReverseSequence", lambda x, n: tf.reverse_sequence(x, n, seq_axis=0, batch_axis=1),
+           [rand(4, 3, dtype=np.float64), np.array([0, 3, 4], np.int64)],
+           lambda x, n: _reverse_prefixes(x.T, n).T, name="ReverseSequence-batch-axis-1"),
+]
+SPECS += [
+    OpSpec("UnravelIndex", tf.unravel_index,
+           [np.array([1, 5, 7], np.int64), np.array([2, 4], np.int64)],
+           lambda i, d: np.array(np.unravel_index(i, d), np.int64), grad="integer output"),
+    OpSpec("UnravelIndex", tf.unravel_index, [np.array(11, np.int32), np.array([3, 4], np.int32)],
+           lambda i, d: np.array(np.unravel_index(i, d), np.int32), grad="integer output",
+           name="UnravelIndex-scalar"),
+]

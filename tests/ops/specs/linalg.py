@@ -7,6 +7,14 @@ from tests.ops.spec import OpSpec, rand
 
 F16, F32, F64, C64, C128 = np.float16, np.float32, np.float64, np.complex64, np.complex128
 I32 = np.int32
+
+
+def _set_main_diagonal(x, d):
+    out = x.copy()
+    out[np.arange(len(d)), np.arange(len(d))] = d
+    return out
+
+
 _LOOSE = {"rtol": 1e-4, "atol": 1e-4}  # float32 factorizations
 
 
@@ -71,6 +79,29 @@ def _matmul_specs():
         OpSpec("BatchMatMulV2", lambda x, y: tf.matmul(x, y, adjoint_a=True),
                [rand(4, 3, dtype=C64), rand(4, 2, dtype=C64, seed=1)],
                lambda x, y: _adj(x) @ y, name="BatchMatMulV2-adjoint-rank2-complex", **_LOOSE),
+        OpSpec("BatchMatMul", lambda x, y: tf.raw_ops.BatchMatMul(x=x, y=y, adj_y=True),
+               [rand(2, 3, 4, dtype=F64), rand(2, 5, 4, dtype=F64, seed=1)],
+               lambda x, y: x @ np.swapaxes(y, -1, -2)),
+        OpSpec("MatrixDiag", lambda d: tf.raw_ops.MatrixDiag(diagonal=d),
+               [rand(2, 3, dtype=F64)],
+               lambda d: np.stack([np.diag(r) for r in d])),
+        OpSpec("MatrixDiagPart", lambda x: tf.raw_ops.MatrixDiagPart(input=x),
+               [rand(2, 3, 4, dtype=F64)], lambda x: np.diagonal(x, axis1=-2, axis2=-1)),
+        OpSpec("MatrixSetDiag", lambda x, d: tf.raw_ops.MatrixSetDiag(input=x, diagonal=d),
+               [rand(3, 2, dtype=F64), rand(2, dtype=F64, seed=1)],
+               _set_main_diagonal),
+        OpSpec("MatrixDiagV2", lambda d: tf.raw_ops.MatrixDiagV2(
+            diagonal=d, k=[-1, 0], num_rows=-1, num_cols=-1, padding_value=0.0),
+               [np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 0.0]], F64)],
+               lambda d: np.array([[1.0, 0, 0], [4, 2, 0], [0, 5, 3]])),
+        OpSpec("MatrixDiagPartV2", lambda x: tf.raw_ops.MatrixDiagPartV2(
+            input=x, k=[-1, 1], padding_value=9.0),
+               [np.arange(12.0).reshape(3, 4)],
+               lambda x: np.array([[1.0, 6, 11], [0, 5, 10], [4, 9, 9]])),
+        OpSpec("MatrixSetDiagV2", lambda x, d: tf.raw_ops.MatrixSetDiagV2(
+            input=x, diagonal=d, k=[0, 1]),
+               [np.arange(12.0).reshape(3, 4), np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])],
+               lambda x, d: np.array([[4.0, 1, 2, 3], [4, 5, 2, 7], [8, 9, 6, 3]])),
         OpSpec("BatchMatMulV3", lambda x, y: tf.matmul(x, y, output_type=I32),
                [rand(2, 3, dtype=np.int8, low=-9, high=9),
                 rand(3, 2, dtype=np.int8, low=-9, high=9, seed=1)],

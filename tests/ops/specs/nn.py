@@ -704,7 +704,12 @@ _ISOTONIC = [
     OpSpec("IsotonicRegression",
            lambda x: tf.nn.isotonic_regression(x, decreasing=False, axis=0)[0],
            [rand(4, 3, dtype=F64, seed=5)],
-           lambda x: -_isotonic(-x.T).T, name="IsotonicRegression-increasing-axis0")]
+           lambda x: -_isotonic(-x.T).T, name="IsotonicRegression-increasing-axis0"),
+    OpSpec("IsotonicRegression",
+           lambda x: tf.raw_ops.IsotonicRegression(input=x, output_dtype=tf.float64).output,
+           [np.array([[1, 3, 2, 4, 0], [4, 3, 2, 2, -1]], np.int32)],
+           lambda x: _isotonic(x.astype(F64)), name="IsotonicRegression-int32-raw",
+           grad="integer input")]
 
 
 def _dilation_ref(x, w, strides=(1, 1), rates=(1, 1), same=False):
@@ -808,4 +813,36 @@ SPECS += [
            # overlapping windows: columns 0..1 and 1..2 (its end bound included)
            lambda *a: np.array([[[[3.0], [4.5], [1.5]], [[3.0], [4.5], [1.5]]]], F32),
            grad="made only by a gradient"),
+]
+
+
+def _depth_to_space(x, k=2):
+    b, h, w, c = x.shape
+    return x.reshape(b, h, w, k, k, c // (k * k)).transpose(0, 1, 3, 2, 4, 5).reshape(
+        b, h * k, w * k, c // (k * k))
+
+
+def _space_to_depth(x, k=2):
+    b, h, w, c = x.shape
+    return x.reshape(b, h // k, k, w // k, k, c).transpose(0, 1, 3, 2, 4, 5).reshape(
+        b, h // k, w // k, k * k * c)
+
+
+SPECS += [
+    OpSpec("DepthToSpace", lambda x: tf.nn.depth_to_space(x, 2), [rand(2, 2, 3, 8, dtype=F64)],
+           _depth_to_space),
+    OpSpec("DepthToSpace", lambda x: tf.raw_ops.DepthToSpace(input=x, block_size=3),
+           [np.arange(36, dtype=np.int32).reshape(1, 1, 2, 18)],
+           lambda x: _depth_to_space(x, 3), name="DepthToSpace-int-3", grad="integer"),
+    OpSpec("SpaceToDepth", lambda x: tf.nn.space_to_depth(x, 2), [rand(2, 4, 6, 3, dtype=F64)],
+           _space_to_depth),
+    OpSpec("SpaceToDepth", lambda x: tf.raw_ops.SpaceToDepth(input=x, block_size=2),
+           [np.array([[[[True], [False]], [[False], [True]]]])], _space_to_depth,
+           name="SpaceToDepth-bool", grad="boolean"),
+]
+SPECS += [
+    OpSpec("InTopK", lambda p, t: tf.raw_ops.InTopK(predictions=p, targets=t, k=2),
+           [np.array([[0.1, 0.9, 0.5], [0.3, 0.2, 0.1], [0.5, 0.5, 0.1]], F32),
+            np.array([2, 2, 1], np.int64)],
+           lambda p, t: np.array([True, False, True]), grad="boolean output"),
 ]

@@ -412,6 +412,14 @@ def _reshape(sub, op):
     sub.emit("RESHAPE", [sub.input(op.inputs[0]), shape], [sub.result(out)])
 
 
+@rule("DepthToSpace", "SpaceToDepth")
+def _depth_space(sub, op):
+    name = "DEPTH_TO_SPACE" if op.type == "DepthToSpace" else "SPACE_TO_DEPTH"
+    options = "DepthToSpaceOptions" if op.type == "DepthToSpace" else "SpaceToDepthOptions"
+    sub.emit(name, [sub.input(op.inputs[0])], [sub.result(op.outputs[0])], options,
+             block_size=int(op.attrs["block_size"]))
+
+
 _REDUCERS = {"Mean": "MEAN", "Sum": "SUM", "Max": "REDUCE_MAX", "Min": "REDUCE_MIN",
              "Prod": "REDUCE_PROD", "Any": "REDUCE_ANY"}
 

@@ -39,24 +39,37 @@ def _fit_row(row, out, segments):
         start += count
 
 
-def _isotonic(xp, x):
+def _output_dtype(dtype):
+    """The dtype of the fit of `dtype` values: the same for floats, float64 for int32 and
+    int64, float32 for int8 and int16 (TF's kernels, whose output_dtype must be it)."""
+    if dtype.is_floating:
+        return dtype
+    return _d.float32 if dtype in (_d.int8, _d.int16) else _d.float64
+
+
+def _isotonic(xp, x, output_dtype=None):
+    # (output_dtype: TF's attr, read from a graph or raw op call; the raw op checks it)
+    out_dtype = _output_dtype(_d.as_dtype(x.dtype)).as_numpy_dtype
     if x.size == 0:
-        return x.copy(), np.zeros(x.shape, np.int32)
+        return x.astype(out_dtype), np.zeros(x.shape, np.int32)
     rows = x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
-    out = np.empty(rows.shape, x.dtype)
+    out = np.empty(rows.shape, out_dtype)
     segments = np.empty(rows.shape, np.int32)
     for row, fitted, ids in zip(rows, out, segments):
         _fit_row(row, fitted, ids)
     return out.reshape(x.shape), segments.reshape(x.shape)
 
 
-def _isotonic_rule(x):
-    return [(x.shape, x.dtype), (x.shape, _d.int32)]
+def _isotonic_rule(x, output_dtype=None):
+    return [(x.shape, _output_dtype(x.dtype)), (x.shape, _d.int32)]
 
 
 _ISOTONIC = register("IsotonicRegression", _isotonic, _isotonic_rule, multi=True,
-                     dtypes=FLOAT, grad_takes_none=True)
-tf_nodes[_ISOTONIC] = NodeForm(outputs=("output", "segments"))
+                     dtypes=FLOAT + (_d.int8, _d.int16, _d.int32, _d.int64),
+                     grad_takes_none=True)
+# (output_dtype: TF's attr of the output's dtype, which a raw op call given another fails)
+tf_nodes[_ISOTONIC] = NodeForm(outputs=("output", "segments"),
+                               types={"T": 0, "output_dtype": "out0"})
 tf_args[_ISOTONIC] = ("input",)
 batching_rules[_ISOTONIC] = PER_ELEMENT
 

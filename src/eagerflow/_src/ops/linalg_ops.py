@@ -285,6 +285,37 @@ tf_nodes[_BATCH_MATMUL_V3] = NodeForm(types={"Ta": 0, "Tb": 1}, outputs=("output
 tf_args[_BATCH_MATMUL_V3] = ("x", "y")
 
 
+def _batch_matmul_v1_kernel(xp, a, b, adj_x=False, adj_y=False):
+    # TF's first batched product: the batch dims equal, never broadcast
+    if a.ndim != b.ndim:
+        raise _invalid(f"In[0] and In[1] has different ndims: {shape_text(a.shape)} vs. "
+                       f"{shape_text(b.shape)}")
+    for i in range(a.ndim - 2):
+        if a.shape[i] != b.shape[i]:
+            raise _invalid(f"In[0].dim({i}) and In[1].dim({i}) must be the same: "
+                           f"{shape_text(a.shape)} vs {shape_text(b.shape)}")
+    return _batch_matmul_kernel(xp, a, b, adj_x, adj_y)
+
+
+def _batch_matmul_v1_rule(a, b, adj_x=False, adj_y=False, **_):
+    if None not in (a.shape.rank, b.shape.rank):
+        if a.shape.rank != b.shape.rank:
+            raise shape_error("BatchMatMul", f"Shape must be rank {a.shape.rank} but is rank "
+                                             f"{b.shape.rank}", [a.shape, b.shape])
+        for x, y in zip(a.shape[:-2].as_list(), b.shape[:-2].as_list()):
+            if None not in (x, y) and x != y:
+                raise shape_error("BatchMatMul", f"Dimensions must be equal, but are {x} and "
+                                                 f"{y}", [a.shape, b.shape])
+    return _batch_matmul_rule(a, b, adj_x, adj_y)
+
+
+_BATCH_MATMUL_V1 = register("BatchMatMul", _batch_matmul_v1_kernel, _batch_matmul_v1_rule,
+                            tied=(0, 1), dtypes=_BATCH_MATMUL_TYPES, fresh=True)
+tf_nodes[_BATCH_MATMUL_V1] = NodeForm(fixed={"grad_x": False, "grad_y": False},
+                                     outputs=("output",))
+batching_rules[_BATCH_MATMUL_V1] = PER_ELEMENT
+
+
 def _check_flags(transpose, adjoint, which):
     if transpose and adjoint:
         raise ValueError(f"Only one of `transpose_{which}` and `adjoint_{which}` can be True. "
@@ -1451,6 +1482,60 @@ _TENSOR_DIAG_PART = register("DiagPart", _tensor_diag_part, _tensor_diag_part_ru
 tf_nodes[_TENSOR_DIAG_PART] = NodeForm(outputs=("diagonal",))
 
 
+# TF's second diagonal ops: the third's, their bands of diagonals aligned LEFT_LEFT always
+def _left_left(kernel):
+    return lambda xp, *arrays, **attrs: kernel(xp, *arrays, **attrs, align="LEFT_LEFT")
+
+
+_MATRIX_DIAG_V2 = register("MatrixDiagV2", _left_left(_matrix_diag), _matrix_diag_rule,
+                           dtypes=NUMBER_BOOL)
+_MATRIX_DIAG_PART_V2 = register("MatrixDiagPartV2", _left_left(_matrix_diag_part),
+                                _matrix_diag_part_rule, dtypes=NUMBER_BOOL)
+_SET_DIAG_V2 = register("MatrixSetDiagV2", _left_left(_set_diag), _set_diag_rule, tied=(0, 1),
+                        dtypes=NUMBER_BOOL)
+for _v2, _v3 in ((_MATRIX_DIAG_V2, _MATRIX_DIAG), (_MATRIX_DIAG_PART_V2, _MATRIX_DIAG_PART),
+                 (_SET_DIAG_V2, _SET_DIAG)):
+    tf_nodes[_v2] = tf_nodes.get(_v3)
+    if tf_args.get(_v3) is not None:
+        tf_args[_v2] = tf_args.get(_v3)
+    batching_rules[_v2] = PER_ELEMENT
+
+
+# TF's first diagonal ops, of the main diagonal alone, which older graphs and raw op calls hold
+def _v1_kernel(kernel, name, what, least):
+    def run(xp, *arrays):
+        if arrays[0].ndim < least:
+            raise _invalid(f"{what} must be at least {least}-dim, received shape: "
+                           f"{shape_text(arrays[0].shape)}")
+        return kernel(xp, *arrays)
+    run.__name__ = name
+    return run
+
+
+def _v1_rule(rule, op_name, least):
+    def run(*inputs):
+        x = inputs[0]
+        if x.shape.rank is not None and x.shape.rank < least:
+            raise shape_error(op_name, f"Shape must be at least rank {least} but is rank "
+                                       f"{x.shape.rank}", [t.shape for t in inputs])
+        return rule(*inputs)
+    return run
+
+
+_MATRIX_DIAG_V1 = register("MatrixDiag", _v1_kernel(_matrix_diag, "matrix_diag", "diagonal", 1),
+                           _v1_rule(_matrix_diag_rule, "MatrixDiag", 1))
+tf_args[_MATRIX_DIAG_V1] = ("diagonal",)
+_MATRIX_DIAG_PART_V1 = register(
+    "MatrixDiagPart", _v1_kernel(_matrix_diag_part, "matrix_diag_part", "input", 2),
+    _v1_rule(_matrix_diag_part_rule, "MatrixDiagPart", 2))
+tf_nodes[_MATRIX_DIAG_PART_V1] = NodeForm(outputs=("diagonal",))
+_SET_DIAG_V1 = register("MatrixSetDiag", _v1_kernel(_set_diag, "matrix_set_diag", "input", 2),
+                        _v1_rule(_set_diag_rule, "MatrixSetDiag", 2), tied=(0, 1))
+tf_args[_SET_DIAG_V1] = ("input", "diagonal")
+tf_nodes[_SET_DIAG_V1] = NodeForm(outputs=("output",))
+batching_rules.assign(PER_ELEMENT, _MATRIX_DIAG_V1, _MATRIX_DIAG_PART_V1, _SET_DIAG_V1)
+
+
 def _run_time_ints(op_def, attr, names, *values):
     """Integer parameters `values` (input 1 on, named `names`) as tensors of one dtype
     (int32 or int64) when run time alone knows one of them, else None; tensors of two
@@ -1910,6 +1995,12 @@ def _batch_matmul_grad(op, dy):
                           op.attrs.get("adj_y", False))
 
 
+@register_gradient("BatchMatMul")
+def _batch_matmul_v1_grad(op, dy):
+    return _product_grads(op, *op.inputs, dy, op.attrs.get("adj_x", False),
+                          op.attrs.get("adj_y", False))
+
+
 @register_gradient("BatchMatMulV3")
 def _batch_matmul_v3_grad(op, dy):
     a, b = op.inputs
@@ -2009,7 +2100,8 @@ def _k_of(op):
 
 
 def _align_of(op):
-    return op.attrs.get("align", "RIGHT_LEFT")
+    # (the second ops, which have no align attr, align LEFT_LEFT)
+    return op.attrs.get("align", "LEFT_LEFT" if op.type.endswith("V2") else "RIGHT_LEFT")
 
 
 @register_gradient("MatrixDiagPartV3")
@@ -2028,6 +2120,23 @@ def _set_diag_grad(op, dy):
     k, align = _k_of(op), _align_of(op)
     return (set_diag(dy, late.array_ops.zeros_like(op.inputs[1]), k=k, align=align),
             diag_part(dy, k=k, align=align)) + (None,) * (len(op.inputs) - 2)
+
+
+register_gradient("MatrixDiagV2")(_matrix_diag_grad)
+register_gradient("MatrixDiagPartV2")(_matrix_diag_part_grad)
+register_gradient("MatrixSetDiagV2")(_set_diag_grad)
+register_gradient("MatrixDiag")(lambda op, dy: diag_part(dy))
+register_gradient("MatrixSetDiag")(lambda op, dy: (
+    set_diag(dy, late.array_ops.zeros_like(op.inputs[1])), diag_part(dy)))
+
+
+@register_gradient("MatrixDiagPart")
+def _matrix_diag_part_v1_grad(op, dy):
+    x = op.inputs[0]
+    rows, cols = x.shape[-2:] if x.shape.rank is not None else (None, None)
+    if rows is None or cols is None:
+        return set_diag(late.array_ops.zeros_like(x), dy)
+    return diag(dy, num_rows=rows, num_cols=cols)
 
 
 register_gradient("Cross")(lambda op, dy: (cross(op.inputs[1], dy), cross(dy, op.inputs[0])))

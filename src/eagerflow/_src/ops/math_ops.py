@@ -30,6 +30,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.core.registry import INT, NN_FLOAT, REAL_NUMBER_TYPES, UNSIGNED_INT
+from eagerflow._src.core.registry import NUMBER_TYPES, no_gradient_entry
 from eagerflow._src.ops import float_math, late
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.wrappers import (
@@ -1348,6 +1349,41 @@ reciprocal_grad = binary(_reg_unary_grad("ReciprocalGrad", _reciprocal_grad,
 tf_args.assign(("y", "dy"), *map(_op_named, ("SigmoidGrad", "TanhGrad", "SqrtGrad",
                                      "RsqrtGrad", "ReciprocalGrad")))
 
+# -- TF's older names of ops above, which graphs and ``tf.raw_ops`` calls still use ----------
+# (Inv is Reciprocal, InvGrad ReciprocalGrad, Mod TruncateMod, failing as FloorMod does on an
+# integer divided by zero)
+_INV = _reg_unary("Inv", float_math.reciprocal, SIGNED_NUMBER,
+                  kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32))
+_inv_grad = binary(_reg_unary_grad("InvGrad", _reciprocal_grad, fresh=True))
+tf_args[_op_named("InvGrad")] = ("y", "dy")
+_MOD = register("Mod", _int_division(lambda xp, x, y: xp.fmod(x, y)), rules.binary, tied=(0, 1),
+                dtypes=(_d.int32, _d.int64, _F16, _BF16, _F32, _F64),
+                kernels=(_F64, _F32, _d.int64, _d.int32), elementwise=True)
+no_gradient_entry("Mod")
+
+
+def _approximate_equal(xp, x, y, tolerance=1e-5):
+    if x.shape != y.shape:
+        raise errors.InvalidArgumentError(
+            None, None, f"x and y must be of the same shape. x shape: "
+            f"{errors.shape_text(x.shape)}. y shape: {errors.shape_text(y.shape)}")
+    # (the tolerance in the operands' dtype, as TF's kernel compares)
+    return xp.abs(x - y) < xp.asarray(tolerance, x.dtype)
+
+
+def _approximate_equal_rule(x, y, tolerance=1e-5):
+    if not x.shape.is_compatible_with(y.shape):
+        raise rules.shape_error("ApproximateEqual", f"Shapes {x.shape} and {y.shape} are not "
+                          "compatible", [x.shape, y.shape])
+    return x.shape.merge_with(y.shape), _d.bool
+
+
+_APPROXIMATE_EQUAL = register("ApproximateEqual", _approximate_equal, _approximate_equal_rule,
+                              tied=(0, 1), dtypes=NUMBER_TYPES, kernels=(_F64, _F32),
+                              not_differentiable="boolean output")
+tf_defaults[_APPROXIMATE_EQUAL] = {"tolerance": 1e-5}
+batching_rules[_APPROXIMATE_EQUAL] = PER_ELEMENT  # (its operands' shapes must be equal)
+
 
 @export("math.log_sigmoid")
 def log_sigmoid(x, name=None):
@@ -1628,6 +1664,7 @@ _unary_grad("Lgamma", lambda x, y, dy: multiply(dy, digamma(x)))
 _unary_grad("Sigmoid", lambda x, y, dy: sigmoid_grad(y, dy))
 _unary_grad("Softplus", lambda x, y, dy: multiply(dy, sigmoid(x)))
 _unary_grad("Reciprocal", lambda x, y, dy: reciprocal_grad(y, dy))
+_unary_grad("Inv", lambda x, y, dy: _inv_grad(y, dy))
 
 
 def _unary_grad_grad(name, fn):
@@ -1655,6 +1692,8 @@ _unary_grad_grad("RsqrtGrad", lambda y, dy, ddz: (
 # z = -dy y^2: dz/dy = -2 dy y
 _unary_grad_grad("ReciprocalGrad", lambda y, dy, ddz: (
     multiply(multiply(ddz, dy), multiply(y, -2.0)), reciprocal_grad(y, ddz)))
+_unary_grad_grad("InvGrad", lambda y, dy, ddz: (
+    multiply(multiply(ddz, dy), multiply(y, -2.0)), _inv_grad(y, ddz)))
 
 
 def _conj_inputs(op):

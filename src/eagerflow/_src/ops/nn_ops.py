@@ -9,6 +9,7 @@ so their gradients come from the ops they use.
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([0., 2.], dtype=float32)>
 """
 import numbers
+import types
 
 import numpy as np
 
@@ -560,27 +561,83 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
                         math_ops.multiply(log_weight, softplus_neg), name=name)
 
 
-def _block_dims(x, block_size, data_format, op_name):
-    """(batch, height, width, depth) of NHWC `x`, checked for `block_size`."""
-    if data_format != "NHWC":
-        raise ValueError(f"{op_name} supports only data_format='NHWC', got {data_format!r}")
+def _block_kernel(op_name):
+    """The kernel of DepthToSpace or SpaceToDepth: one reshape, transpose and reshape."""
+    def kernel(xp, x, block_size, data_format="NHWC"):
+        if data_format != "NHWC":  # (TF's CPU kernels take NHWC only)
+            raise errors.NotFoundError(
+                None, None, f"Could not find device for node: {{{{node {op_name}}}}} = "
+                f"{op_name}[block_size={block_size}, data_format=\"{data_format}\"]: only "
+                "data_format NHWC has a CPU kernel")
+        if x.ndim != 4:
+            raise errors.InvalidArgumentError(
+                None, None, f"Input rank should be: 4 instead of: {x.ndim}")
+        b, h, w, c = x.shape
+        k = block_size
+        if op_name == "DepthToSpace":
+            if c % (k * k):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Input depth dimension {c} should be divisible by: {k * k}")
+            blocks = x.reshape(b, h, w, k, k, c // (k * k)).transpose(0, 1, 3, 2, 4, 5)
+            return blocks.reshape(b, h * k, w * k, c // (k * k))
+        if h % k or w % k:
+            raise errors.InvalidArgumentError(
+                None, None, f"Image width {w} and height {h} should be divisible by "
+                            f"block_size: {k}")
+        blocks = x.reshape(b, h // k, k, w // k, k, c).transpose(0, 1, 3, 2, 4, 5)
+        return blocks.reshape(b, h // k, w // k, k * k * c)
+    return kernel
+
+
+def _block_rule(op_name):
+    def rule(x, block_size, data_format="NHWC"):
+        if x.shape.rank is None:
+            return TensorShape([None] * 4), x.dtype
+        rules.check_rank(op_name, [x], 0, 4)
+        if data_format != "NHWC":  # (NCHW: TF's kernels on other devices)
+            return TensorShape([None] * 4), x.dtype
+        k = block_size
+        b, h, w, c = x.shape.as_list()
+        if op_name == "DepthToSpace":
+            if c is not None and c % (k * k):
+                raise rules.shape_error(op_name, f"Dimension size must be evenly divisible by "
+                                                 f"{k * k} but is {c}", [x.shape])
+            return TensorShape([b, _times(h, k), _times(w, k),
+                                None if c is None else c // (k * k)]), x.dtype
+        for d in (h, w):
+            if d is not None and d % k:
+                raise rules.shape_error(op_name, f"Dimension size must be evenly divisible by "
+                                                 f"{k} but is {d}", [x.shape])
+        return TensorShape([b, None if h is None else h // k, None if w is None else w // k,
+                            None if c is None else c * k * k]), x.dtype
+    return rule
+
+
+def _times(d, k):
+    return None if d is None else d * k
+
+
+_DEPTH_TO_SPACE = register("DepthToSpace", _block_kernel("DepthToSpace"),
+                           _block_rule("DepthToSpace"))
+_SPACE_TO_DEPTH = register("SpaceToDepth", _block_kernel("SpaceToDepth"),
+                           _block_rule("SpaceToDepth"))
+for _op in (_DEPTH_TO_SPACE, _SPACE_TO_DEPTH):
+    tf_defaults[_op] = {"data_format": "NHWC"}
+    batching_rules[_op] = PER_ELEMENT
+
+
+def _block_op(op, input, block_size, data_format, name):
+    x = as_tensor(input)
     block_size = array_ops.attr_int(block_size, "block_size")
     if block_size < 2:
         raise _invalid(f"Value for attr 'block_size' of {block_size} must be at least min "
                        f"value 2")
-    if x.shape.rank is not None and x.shape.rank != 4:
-        raise _invalid(f"input rank should be: 4 instead of: {x.shape.rank}")
-    dims = x.shape.as_list() if x.shape.rank is not None else [None] * 4
-    if None in dims:  # known only at run time: the dims as scalar tensors
-        sizes = array_ops.unstack(array_ops.shape(x), num=4)
-        dims = [d if d is not None else t for d, t in zip(dims, sizes)]
-    return dims
-
-
-def _divides(block, dim):
-    """Whether `block` divides `dim`; True for a dim only run time knows (then the
-    reshape that follows fails when it does not)."""
-    return isinstance(dim, Tensor) or dim % block == 0
+    if isinstance(data_format, bytes):
+        data_format = data_format.decode()
+    if data_format not in ("NHWC", "NCHW", "NCHW_VECT_C"):
+        raise _invalid(f"Value for attr 'data_format' of \"{data_format}\" is not in the list "
+                       f"of allowed values: \"NHWC\", \"NCHW\", \"NCHW_VECT_C\"")
+    return dispatch(op, (x,), {"block_size": block_size, "data_format": data_format}, name)
 
 
 @export("nn.space_to_depth")
@@ -590,15 +647,7 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):
     >>> tf.nn.space_to_depth(tf.constant([[[[0], [1]], [[2], [3]]]]), 2)
     <tf.Tensor: shape=(1, 1, 1, 4), dtype=int32, numpy=array([[[[0, 1, 2, 3]]]], dtype=int32)>
     """
-    x = as_tensor(input)
-    b, h, w, c = _block_dims(x, block_size, data_format, "space_to_depth")
-    if not (_divides(block_size, h) and _divides(block_size, w)):
-        raise _invalid(f"Image width {w} and height {h} should be divisible by block_size: "
-                       f"{block_size}")
-    blocks = array_ops.reshape(x, [b, h // block_size, block_size, w // block_size, block_size, c])
-    return array_ops.reshape(array_ops.transpose(blocks, [0, 1, 3, 2, 4, 5]),
-                             [b, h // block_size, w // block_size, block_size * block_size * c],
-                             name=name)
+    return _block_op(_SPACE_TO_DEPTH, input, block_size, data_format, name)
 
 
 @export("nn.depth_to_space")
@@ -608,15 +657,14 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
     >>> tf.nn.depth_to_space(tf.constant([[[[0, 1, 2, 3]]]]), 2).shape
     TensorShape([1, 2, 2, 1])
     """
-    x = as_tensor(input)
-    b, h, w, c = _block_dims(x, block_size, data_format, "depth_to_space")
-    if not _divides(block_size * block_size, c):
-        raise _invalid(f"Input depth dimension {c} should be divisible by: "
-                       f"{block_size * block_size}")
-    depth = c // (block_size * block_size)
-    blocks = array_ops.reshape(x, [b, h, w, block_size, block_size, depth])
-    return array_ops.reshape(array_ops.transpose(blocks, [0, 1, 3, 2, 4, 5]),
-                             [b, h * block_size, w * block_size, depth], name=name)
+    return _block_op(_DEPTH_TO_SPACE, input, block_size, data_format, name)
+
+
+# (each moves the other's gradient back)
+register_gradient("DepthToSpace")(lambda op, dy: space_to_depth(
+    dy, op.attrs["block_size"], op.attrs.get("data_format", "NHWC")))
+register_gradient("SpaceToDepth")(lambda op, dy: depth_to_space(
+    dy, op.attrs["block_size"], op.attrs.get("data_format", "NHWC")))
 
 
 # ----------------------------------------------------------------------------- bias_add
@@ -1071,6 +1119,18 @@ _IN_TOP_K = register("InTopKV2", _in_top_k, _in_top_k_shape, tied=(1, 2),
                      input_names=("targets", "k"))
 tf_nodes[_IN_TOP_K] = NodeForm(types={"T": 1}, outputs=("precision",))
 tf_args[_IN_TOP_K] = ("predictions", "targets", "k")
+
+
+# TF's first InTopK, whose k is an attr: older graphs and raw op calls hold it
+_SCALAR_K = types.SimpleNamespace(shape=TensorShape([]))  # (the attr, as the rule takes k)
+_IN_TOP_K_V1 = register(
+    "InTopK", lambda xp, predictions, targets, k: _in_top_k(
+        xp, predictions, targets, np.asarray(k, targets.dtype)),
+    lambda predictions, targets, k: _in_top_k_shape(predictions, targets, _SCALAR_K),
+    tied=(1,), dtypes=(_d.int32, _d.int64), not_differentiable="boolean output")
+tf_nodes[_IN_TOP_K_V1] = NodeForm(types={"T": 1}, outputs=("precision",))
+tf_args[_IN_TOP_K_V1] = ("predictions", "targets")
+batching_rules[_IN_TOP_K_V1] = PER_ELEMENT
 
 
 @export("math.in_top_k", "nn.in_top_k")

@@ -35,6 +35,7 @@ from eagerflow._src.core.registry import (
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry
+from eagerflow._src.core.registry import fixed_input_error
 from eagerflow._src.core.registry import NUMBER_TYPES, QUANTIZED, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, bitwise_ops, half_sums, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
@@ -1098,6 +1099,34 @@ tf_defaults[_DENSE_BINCOUNT] = {"binary_output": False}
 no_gradient_entry("DenseBincount")  # (its weights')
 
 
+def _bincount_v1(xp, arr, size, weights):
+    # TF's first op: the values of `arr` of any shape counted into `size` bins
+    for i, (name, value) in enumerate((("arr", arr), ("size", size))):
+        if value.dtype != np.int32:  # (TF's inputs of fixed type int32)
+            raise fixed_input_error(_BINCOUNT, i, name, _d.int32,
+                                    _d.as_dtype(value.dtype))
+    if weights.size and weights.size != arr.size:
+        raise _invalid("Input indices and weights must have the same size.")
+    return _bincount(xp, arr.reshape(-1), size, weights.reshape(-1), False)
+
+
+def _bincount_v1_rule(arr, size, weights):
+    if size.shape.rank not in (None, 0):
+        raise rules.shape_error("Bincount", f"Shape must be rank 0 but is rank "
+                                            f"{size.shape.rank}",
+                                [arr.shape, size.shape, weights.shape])
+    known = rules.known_value(size)
+    return TensorShape([None if known is None else int(known)]), weights.dtype
+
+
+_BINCOUNT = register("Bincount", _bincount_v1, _bincount_v1_rule, tied=(2,),
+                     dtypes=(_d.int32, _d.int64, _d.float32, _d.float64))
+tf_args[_BINCOUNT] = ("arr", "size", "weights")
+tf_nodes[_BINCOUNT] = NodeForm(types={"T": 2}, outputs=("bins",))
+batching_rules[_BINCOUNT] = PER_ELEMENT
+no_gradient_entry("Bincount")
+
+
 @export("math.bincount")
 def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=_d.int32, name=None,
              axis=None, binary_output=False):
@@ -1709,6 +1738,42 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
         clipped = math_ops.maximum(clipped, _like(clip_value_min, t), name=scope or name)
     _check_kept_shape(t, clipped)
     return _like_slices(clipped, slices)
+
+
+def _clip_by_value(xp, t, lo, hi):
+    if lo.shape not in ((), t.shape) or hi.shape not in ((), t.shape):
+        raise _invalid("clip_value_min and clip_value_max must be either of the same shape as "
+                       f"input, or a scalar. input shape: {shape_text(t.shape)}clip_value_min "
+                       f"shape: {shape_text(lo.shape)}clip_value_max shape: "
+                       f"{shape_text(hi.shape)}")
+    # (the upper bound first, as TF's kernel: a lower bound above it wins)
+    return xp.maximum(xp.minimum(t, hi), lo).astype(t.dtype, copy=False)
+
+
+def _clip_by_value_rule(t, lo, hi):
+    for bound in (lo, hi):
+        if bound.shape.rank not in (None, 0) and not bound.shape.is_compatible_with(t.shape):
+            raise rules.shape_error("ClipByValue", f"Shapes {t.shape} and {bound.shape} are "
+                                    "not compatible", [t.shape, lo.shape, hi.shape])
+    return t.shape, t.dtype
+
+
+# TF's op of the bounds as one kernel, which tf.clip_by_value does not use (it takes
+# minimum and maximum, whose bounds broadcast): graphs and raw op calls hold it
+_CLIP_BY_VALUE = register("ClipByValue", _clip_by_value, _clip_by_value_rule, tied=(0, 1, 2),
+                          dtypes=REAL_NUMBER_TYPES)
+tf_args[_CLIP_BY_VALUE] = ("t", "clip_value_min", "clip_value_max")
+batching_rules[_CLIP_BY_VALUE] = PER_ELEMENT  # (a bound is a scalar or shaped like t)
+
+
+@register_gradient("ClipByValue")
+def _clip_by_value_grad(op, dy):
+    # the gradient goes to the bound t passes (backprop sums a scalar bound's share)
+    t, lo, hi = op.inputs
+    below, above = math_ops.less(t, lo), math_ops.greater(t, hi)
+    zeros = array_ops.zeros_like(dy)
+    return (array_ops.where(math_ops.logical_or(below, above), zeros, dy),
+            array_ops.where(below, dy, zeros), array_ops.where(above, dy, zeros))
 
 
 def _slices_values(t):
