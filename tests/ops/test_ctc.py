@@ -102,6 +102,19 @@ def test_beam_search_decoder():
     np.testing.assert_allclose(score, [[-1.9368582], [-1.0486399]], rtol=1e-6)
 
 
+def test_beam_search_decoder_prunes_as_tensorflow():
+    # A narrow beam: the sequence [1] is displaced by a grown one, then grown again from the
+    # empty sequence, counting only that growth (TF's -1.6094 and -0.5656, recorded from
+    # TF 2.21); a full prefix search scores it -1.4961 and the best path -0.4716.
+    x = tf.math.log(tf.constant([[[.1, .8, .1]], [[.1, .8, .1]], [[.7, .2, .1]]]))
+    decoded, log_probabilities = tf.nn.ctc_beam_search_decoder(x, [3], beam_width=2,
+                                                               top_paths=2)
+    assert [d.values.numpy().tolist() for d in decoded] == [[1, 0], [1]]
+    np.testing.assert_allclose(log_probabilities, [[-0.5656, -1.6094]], atol=1e-4)
+    _, wide = tf.nn.ctc_beam_search_decoder(x, [3], beam_width=3, top_paths=2)
+    np.testing.assert_allclose(wide, [[-0.4716, -1.4961]], atol=1e-4)
+
+
 def test_keras_backend_ctc():
     y_pred = tf.nn.softmax(np.random.default_rng(0).normal(size=(2, 6, 5)).astype(np.float32))
     cost = tf.keras.backend.ctc_batch_cost(LABELS, y_pred, [[6], [5]], [[3], [2]])

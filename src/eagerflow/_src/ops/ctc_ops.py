@@ -342,29 +342,83 @@ def _log_add(a, b):
     return top + np.log1p(np.exp(-abs(a - b)))
 
 
-def _beam_search(log_probs, beam_width, blank):
-    """Prefix beam search over one sequence's per-step log-probabilities [T, C]: the label
-    sequences kept, each with (log P(ends in blank), log P(ends in a label))."""
-    beams = {(): (0.0, -np.inf)}
-    for step in log_probs:
-        grown = {}
+class _Prefix:
+    """A label sequence of the search: its log-probabilities of ending in a blank and in its
+    last label, now (`new`) and one step back (`old`), each ``[blank, label]``."""
+    __slots__ = ("labels", "old", "new")
 
-        def add(prefix, blank_score, label_score):
-            old_b, old_l = grown.get(prefix, (-np.inf, -np.inf))
-            grown[prefix] = (_log_add(old_b, blank_score), _log_add(old_l, label_score))
-        for prefix, (p_blank, p_label) in beams.items():
-            total = _log_add(p_blank, p_label)
-            add(prefix, total + step[blank], -np.inf)
+    def __init__(self, labels):
+        self.labels = labels
+        self.old = [-np.inf, -np.inf]
+        self.new = [-np.inf, -np.inf]
+
+    @property
+    def total(self):
+        return _log_add(*self.new)
+
+    def active(self):
+        return self.new != [-np.inf, -np.inf]
+
+
+def _beam_search(log_probs, beam_width, blank):
+    """Prefix beam search over one sequence's per-step log-probabilities [T, C], pruned as
+    TF's decoder prunes: the label sequences kept, each with (log P(ends in blank),
+    log P(ends in a label)).
+
+    Each step first carries the kept sequences on (a blank, their last label repeated, or
+    that label added to their kept parent), then grows them by one label, best first, into
+    sequences not kept. A grown sequence better than the worst kept one takes its place, and
+    the one it displaces loses its probability: grown again later in the step, it counts only
+    that growth, as in TF (so a narrow beam can score a sequence lower than a wide one).
+    """
+    prefixes = {(): _Prefix(())}
+    prefixes[()].new = [0.0, -np.inf]
+    kept = [prefixes[()]]
+    for step in log_probs:
+        branches = sorted(kept, key=lambda e: -e.total)
+        for entry in branches:
+            entry.old = list(entry.new)
+        kept = []
+        for entry in branches:
+            if entry.labels:
+                parent = prefixes.get(entry.labels[:-1])
+                label = entry.new[1]
+                if parent is not None and parent.active():
+                    repeated = parent.labels and parent.labels[-1] == entry.labels[-1]
+                    label = _log_add(label, parent.old[0] if repeated else
+                                     _log_add(*parent.old))
+                label += step[entry.labels[-1]]
+            else:
+                label = -np.inf
+            entry.new = [_log_add(*entry.old) + step[blank], label]
+            kept.append(entry)
+
+        def worth_keeping(score):
+            return score > -np.inf and (len(kept) < beam_width or
+                                        score > min(e.total for e in kept))
+        for entry in branches:
+            if not worth_keeping(_log_add(*entry.old)):
+                continue
             for k in range(len(step)):
                 if k == blank:
                     continue
-                if prefix and prefix[-1] == k:
-                    add(prefix, -np.inf, p_label + step[k])  # the label repeated: merged
-                    add(prefix + (k,), -np.inf, p_blank + step[k])  # after a blank: new
+                labels = entry.labels + (k,)
+                child = prefixes.setdefault(labels, _Prefix(labels))
+                if child.active():
+                    continue
+                repeated = entry.labels and entry.labels[-1] == k
+                child.new = [-np.inf, step[k] + (entry.old[0] if repeated else
+                                                  _log_add(*entry.old))]
+                if worth_keeping(child.new[1]):
+                    if len(kept) == beam_width:
+                        worst = min(kept, key=lambda e: e.total)
+                        worst.new = [-np.inf, -np.inf]
+                        kept.remove(worst)
+                    kept.append(child)
                 else:
-                    add(prefix + (k,), -np.inf, total + step[k])
-        beams = dict(sorted(grown.items(), key=lambda item: -_log_add(*item[1]))[:beam_width])
-    return beams
+                    child.old = [-np.inf, -np.inf]
+                    child.new = [-np.inf, -np.inf]
+    return {entry.labels: tuple(entry.new) for entry in kept}
 
 
 def _beam_decode(xp, inputs, sequence_length, beam_width, top_paths, merge_repeated=True):
