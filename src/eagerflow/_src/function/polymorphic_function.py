@@ -14,6 +14,7 @@ explained argument by argument (`experimental_explain_retracing`).
 import collections.abc
 import functools
 import inspect
+import threading
 import weakref
 
 import numpy as np
@@ -66,6 +67,10 @@ class Function:
         self._initialized = False  # traced before: only the first trace may make variables
         self._initializer = None  # a trace to run once first: it assigns initial values
         self._last_key = None     # the key of the latest trace started
+        # Tracing and the first call run one thread at a time (see `_call`); reentrant, as
+        # a function's trace may call the function itself.
+        self._lock = threading.RLock()
+        self._ready = False       # a first call has run: later calls may skip the lock
         self._call_stats_key = _call_stats_key(python_function)
         self._call_stats = None  # its calls' counts, shared by functions of the same code
         self._traced_for_next_call = False  # a trace made ahead, counted as the next call's
@@ -167,22 +172,34 @@ class Function:
         copy = self._replica_function()
         if copy is not None:
             return copy._call(args, kwargs)
+        key = None
         if self._input_signature is not None:
             tensors = self._bind(args, kwargs)
-            concrete = self._signature_function()
+            concrete = self._traces[0][1] if self._traces else None
         else:
             if kwargs or len(args) != self._plain_arity:
                 args, kwargs = self._canonical(args, kwargs)
             key, tensors = trace_key.call_key(args, kwargs)
             concrete = self._cache.get(key)
-            if concrete is None:
-                concrete = self._concrete_for(args, kwargs, key)
-        if self._initializer is not None:
-            initializer, self._initializer = self._initializer, None
-            if context.get().graph is not None:  # called while another function traces
-                return _first_call_in_graph(initializer, concrete, self._created_variables,
-                                            tensors)
-            concrete = initializer
+        if concrete is None or not self._ready:
+            # Tracing, and the first call, happen one thread at a time: threads calling
+            # meanwhile wait for the trace rather than trace it again, and for the first
+            # call to assign the initial values of variables it made from its inputs.
+            with self._lock:
+                if self._input_signature is not None:
+                    concrete = self._signature_function()
+                else:
+                    concrete = self._cache.get(key) or self._concrete_for(args, kwargs, key)
+                initializer, self._initializer = self._initializer, None
+                if initializer is not None:
+                    try:
+                        if context.get().graph is not None:  # called while another traces
+                            return _first_call_in_graph(initializer, concrete,
+                                                        self._created_variables, tensors)
+                        return initializer.call_flat(tensors)
+                    finally:
+                        self._ready = True
+                self._ready = True
         return concrete.call_flat(tensors)
 
     def _canonical(self, args, kwargs):
@@ -218,10 +235,12 @@ class Function:
         if self._input_signature is not None:
             if args or kwargs:
                 self._bind(args, kwargs)
-            return self._signature_function()
+            with self._lock:
+                return self._signature_function()
         args, kwargs = self._canonical(args, kwargs)
         key, _ = trace_key.call_key(args, kwargs)
-        return self._cache.get(key) or self._concrete_for(args, kwargs, key)
+        with self._lock:
+            return self._cache.get(key) or self._concrete_for(args, kwargs, key)
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every traced signature, in trace order, as `ConcreteFunction` prints them (a
