@@ -41,6 +41,7 @@ from eagerflow._src.ops.math_ops import logical_and
 from eagerflow._src.ops.cast_ops import identity
 
 _MAX_KEYS = 1024          # call keys remembered per function (shapes seen, for example)
+_MAX_TRACES = 1024        # traces kept per function (the latest half stay once it has more)
 
 
 class Function:
@@ -61,7 +62,8 @@ class Function:
         self._cache = {}          # call key -> ConcreteFunction
         self._traces = []         # (trace key, ConcreteFunction), in trace order
         self._signatures = []     # every ConcreteFunction traced, variable-making ones too
-        self._reasons = []        # why each trace happened (a variable-making one traces twice)
+        self._reasons = _Reasons()  # why each trace happened (a variable-making one traces twice)
+        self._tracing = 0         # traces of this function in progress (one inside another)
         self._made_variables = False
         self._created_variables = []  # those the first trace made
         self._initialized = False  # traced before: only the first trace may make variables
@@ -130,12 +132,12 @@ class Function:
         try:
             if config.functions_run_eagerly():
                 return self._python_function(*args, **kwargs)
-            traces = len(self._reasons)
+            traces = self._reasons.total()
             result = self._call(args, kwargs)
         except Exception as e:
             raise tracebacks.filtered(e)  # (pointing at the caller's lines, not ours)
         if context.executing_eagerly():  # (calls made while another function traces do not count)
-            traced = len(self._reasons) != traces or self._traced_for_next_call
+            traced = self._reasons.total() != traces or self._traced_for_next_call
             self._traced_for_next_call = False
             _retracing_monitor.called(self, traced)
         return result
@@ -144,9 +146,9 @@ class Function:
         """`get_concrete_function`, a trace it makes counted as the next call's in TF's
         warning of frequent retracing (as a Keras step traced for its batches' spec, which
         TF traces in that call)."""
-        traces = len(self._reasons)
+        traces = self._reasons.total()
         concrete = self.get_concrete_function(*args, **kwargs)
-        self._traced_for_next_call |= len(self._reasons) != traces
+        self._traced_for_next_call |= self._reasons.total() != traces
         return concrete
 
     def _replica_function(self):
@@ -355,7 +357,7 @@ class Function:
 
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""
-        return len(self._reasons)
+        return self._reasons.total()
 
     def experimental_explain_retracing(self):
         """Why each trace happened: the first call, then what changed for every retrace.
@@ -369,9 +371,11 @@ class Function:
           1. first call: x=int 1
           2. x changed from int 1 to int 2
         """
-        n = len(self._reasons)
+        n, dropped = self._reasons.total(), self._reasons.dropped
         lines = [f"{self._name} was traced {n} time{'' if n == 1 else 's'}:"]
-        lines += [f"  {i}. {reason}" for i, reason in enumerate(self._reasons, 1)]
+        if dropped:
+            lines.append(f"  (the reasons of the first {dropped} traces are no longer kept)")
+        lines += [f"  {i}. {reason}" for i, reason in enumerate(self._reasons, dropped + 1)]
         return "\n".join(lines)
 
     # -- tracing ---------------------------------------------------------------------
@@ -388,11 +392,27 @@ class Function:
                     if merged is not None:
                         general = merged
                         break
-            concrete = self._trace(args, kwargs, general, self._reason(general))
+            self._tracing += 1
+            try:
+                concrete = self._trace(args, kwargs, general, self._reason(general))
+            finally:
+                self._tracing -= 1
+            if len(self._traces) > _MAX_TRACES and not self._tracing:
+                self._forget_old_traces()
         if len(self._cache) >= _MAX_KEYS:
             self._cache.clear()
         self._cache[key] = concrete
         return concrete
+
+    def _forget_old_traces(self):
+        """Drops all but the latest half of `_MAX_TRACES` traces, so that a function traced
+        on almost every call (given a Python number that changes, say) holds bounded memory;
+        a call of a signature forgotten traces it again."""
+        keep = _MAX_TRACES // 2
+        del self._traces[:-keep]
+        del self._signatures[:-keep]
+        self._reasons.forget_all_but(keep)
+        self._cache.clear()
 
     def _signature_function(self):
         if not self._traces:
@@ -656,6 +676,23 @@ def _retracing_warning(function, traces, calls):
 
 
 _retracing_monitor = _RetracingMonitor()
+
+
+class _Reasons(list):
+    """Why each trace of a function happened, the earliest ones forgotten past a bound:
+    `dropped` counts those."""
+
+    dropped = 0
+
+    def total(self):
+        """How many traces happened."""
+        return self.dropped + len(self)
+
+    def forget_all_but(self, keep):
+        drop = len(self) - keep
+        if drop > 0:
+            del self[:drop]
+            self.dropped += drop
 
 
 class _NoMoreVariables(list):
