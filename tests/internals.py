@@ -19,6 +19,7 @@ from eagerflow._src.backend.special import _FALLBACKS, gammainc_grad_a
 from eagerflow._src.compat import readers as compat_readers
 from eagerflow._src.core import config, context, dtypes, registry
 from eagerflow._src.core.dispatch import dispatch
+from eagerflow._src.function import polymorphic_function
 from eagerflow._src.function.call_gradient import CallGradient
 from eagerflow._src.core.errors import exception_type_from_error_code, InaccessibleTensorError
 from eagerflow._src.core.module import DictWrapper, ListWrapper, TupleWrapper

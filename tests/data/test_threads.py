@@ -225,3 +225,43 @@ def test_a_slow_consumer_does_not_count_against_the_pool(monkeypatch):
     # the pool is timed by when its chunks end, not by when they are consumed
     seen = _threads_used(monkeypatch, 0.01, leaves_the_lock=True, n=40, consume=0.02)
     assert seen.count(threading.get_ident()) < len(seen) // 2
+
+
+def _consume_from_threads(iterator, threads=4, take=next):
+    """Every element `take` gets from `iterator` in `threads` threads at once, till its end
+    (or a thread still blocked after a minute: a hang)."""
+    got, failures = [], []
+
+    def consume():
+        try:
+            while True:
+                got.append(take(iterator))
+        except (StopIteration, tf.errors.OutOfRangeError):
+            pass
+        except BaseException as e:  # raised in the test below
+            failures.append(e)
+    workers = [threading.Thread(target=consume, daemon=True) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert not any(worker.is_alive() for worker in workers), "a consumer hung"
+    if failures:
+        raise failures[0]
+    return sorted(int(v) for v in got)
+
+
+def test_an_iterator_shared_by_threads_hands_out_each_element_once():
+    def numbers():
+        yield from range(200)
+    ds = tf.data.Dataset.from_generator(numbers, output_signature=tf.TensorSpec([], tf.int32))
+    ds = ds.map(lambda x: x * 2, num_parallel_calls=3).prefetch(4)
+    assert _consume_from_threads(iter(ds)) == [2 * i for i in range(200)]
+
+
+def test_get_next_from_threads_ends_with_out_of_range_in_each():
+    ds = tf.data.Dataset.from_generator(lambda: iter(range(100)),
+                                        output_signature=tf.TensorSpec([], tf.int64))
+    iterator = iter(ds.prefetch(2))
+    assert _consume_from_threads(iterator, take=lambda it: it.get_next()) == list(range(100))
+    assert not iterator.get_next_as_optional().has_value()

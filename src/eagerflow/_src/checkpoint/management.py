@@ -16,8 +16,8 @@ directory), so that either side finds the other's latest checkpoint.
 True
 """
 import collections
-import glob
 import os
+import re
 import time
 
 from google.protobuf import text_format
@@ -94,20 +94,36 @@ def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2, meta_graph
     """Deletes the files of the checkpoint `checkpoint_prefix` that exist (its index, data
     shards and meta graph)."""
     del checkpoint_format_version
-    _remove_files(checkpoint_prefix, (".index", ".data-?????-of-?????", f".{meta_graph_suffix}"))
+    _remove_files(checkpoint_prefix, f".{meta_graph_suffix}")
 
 
-def _remove_files(prefix, suffixes):
-    """Deletes the files named `prefix` followed by one of the glob patterns `suffixes`."""
+_DATA_SHARD = re.compile(r"\.data-[^/]{5}-of-[^/]{5}")  # (after a checkpoint's prefix)
+
+
+def _remove_files(prefix, other_suffix=None):
+    """Deletes the files of checkpoint `prefix` that exist: its index, its data shards, then
+    the file named by `other_suffix` (a meta graph's). The directory is listed rather than
+    globbed: a glob pattern of its own for each checkpoint would pile up in the cache of
+    compiled patterns that `glob` keeps, in a program that saves many."""
     fs, prefix = file_system.resolve(prefix)
-    for suffix in suffixes:
-        for name in fs.glob(glob.escape(prefix) + suffix):
-            try:
-                fs.remove(name)
-            except FileNotFoundError:  # (deleted meanwhile by another process)
-                _logger.warning("Hit NotFoundError when deleting '%s', possibly because "
-                                "another process/thread is also deleting/moving the same "
-                                "file", name)
+    head, slash, base = prefix.rpartition("/")
+    directory = head + slash  # (with its slash: "ram://" stays itself)
+    try:
+        names = fs.listdir(directory or ".")
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    suffixes = {name[len(base):] for name in names if name.startswith(base)}
+    for suffix in [".index", *sorted(s for s in suffixes if _DATA_SHARD.fullmatch(s)),
+                   other_suffix]:
+        if suffix not in suffixes:
+            continue
+        name = directory + base + suffix
+        try:
+            fs.remove(name)
+        except FileNotFoundError:  # (deleted meanwhile by another process)
+            _logger.warning("Hit NotFoundError when deleting '%s', possibly because "
+                            "another process/thread is also deleting/moving the same "
+                            "file", name)
 
 
 def update_checkpoint_state(save_dir, model_checkpoint_path, all_model_checkpoint_paths=None,
@@ -304,7 +320,7 @@ class CheckpointManager:
                     self._last_preserved_timestamp:
                 self._last_preserved_timestamp = stamp
                 continue
-            _remove_files(path, (".index", ".data-?????-of-?????"))
+            _remove_files(path)
 
     def _record_state(self):
         paths, stamps = zip(*self._maybe_delete.items())

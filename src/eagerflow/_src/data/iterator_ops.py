@@ -1,4 +1,6 @@
 """Iterators over datasets: `OwnedIterator` (``iter(dataset)``) and `NumpyIterator`."""
+import threading
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import op_error
@@ -92,6 +94,9 @@ class OwnedIterator(Iterator):
         self._source = scoped_source(dataset)
         self._pack = structure.Packer(self._spec).pack
         self._n = 0  # elements handed out: the position a checkpoint saves
+        # Elements are taken one thread at a time, as TF's iterators serve several threads:
+        # the sources (generators, prefetch buffers) each serve one consumer.
+        self._lock = threading.RLock()
 
     @property
     def element_spec(self):
@@ -103,19 +108,24 @@ class OwnedIterator(Iterator):
     def __next__(self):
         if _building_graph():
             return self.get_next()
-        flat = self._next_flat()
-        self._n += 1
-        return self._pack(flat)
+        return self._pack(self._next_flat())
 
     def next(self):
         return self.__next__()
 
     def _next_flat(self):
-        """The source's next flat element; its errors as TF's ``IteratorGetNext`` raises them."""
+        """The source's next flat element, counted; its errors as TF's ``IteratorGetNext``
+        raises them."""
         try:
-            return next(self._source)
+            return self._take()
         except errors.OpError as e:
             raise eager_error(e, "IteratorGetNext", self._spec) from e.__cause__
+
+    def _take(self):
+        with self._lock:
+            flat = next(self._source)
+            self._n += 1
+        return flat
 
     def get_next(self, name=None):
         """The next element; `OutOfRangeError` at the end."""
@@ -128,7 +138,6 @@ class OwnedIterator(Iterator):
             raise eager_error(op_error(errors.OutOfRangeError, "IteratorGetNext",
                                        "End of sequence"), "IteratorGetNext", self._spec) \
                 from None
-        self._n += 1
         return self._pack(flat)
 
     def get_next_as_optional(self):
@@ -138,12 +147,11 @@ class OwnedIterator(Iterator):
             return iterator_graph.get_next_as_optional(iterator_graph.iterator_tensor(self),
                                                        self._spec)
         try:
-            flat = next(self._source)
+            flat = self._take()
         except StopIteration:
             return Optional.empty(self._spec)
         except errors.OpError as e:
             raise eager_error(e, "IteratorGetNextAsOptional") from e.__cause__
-        self._n += 1
         return Optional.from_value(self._pack(flat))
 
     def _as_function_argument(self):
@@ -193,9 +201,7 @@ class _Counting:
         return self
 
     def __next__(self):
-        flat = next(self._owner._source)
-        self._owner._n += 1
-        return flat
+        return self._owner._take()
 
 
 def _numpy(value):

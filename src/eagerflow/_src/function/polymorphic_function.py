@@ -14,6 +14,7 @@ explained argument by argument (`experimental_explain_retracing`).
 import collections.abc
 import functools
 import inspect
+import threading
 import weakref
 
 import numpy as np
@@ -40,6 +41,7 @@ from eagerflow._src.ops.math_ops import logical_and
 from eagerflow._src.ops.cast_ops import identity
 
 _MAX_KEYS = 1024          # call keys remembered per function (shapes seen, for example)
+_MAX_TRACES = 1024        # traces kept per function (the latest half stay once it has more)
 
 
 class Function:
@@ -60,12 +62,17 @@ class Function:
         self._cache = {}          # call key -> ConcreteFunction
         self._traces = []         # (trace key, ConcreteFunction), in trace order
         self._signatures = []     # every ConcreteFunction traced, variable-making ones too
-        self._reasons = []        # why each trace happened (a variable-making one traces twice)
+        self._reasons = _Reasons()  # why each trace happened (a variable-making one traces twice)
+        self._tracing = 0         # traces of this function in progress (one inside another)
         self._made_variables = False
         self._created_variables = []  # those the first trace made
         self._initialized = False  # traced before: only the first trace may make variables
         self._initializer = None  # a trace to run once first: it assigns initial values
         self._last_key = None     # the key of the latest trace started
+        # Tracing and the first call run one thread at a time (see `_call`); reentrant, as
+        # a function's trace may call the function itself.
+        self._lock = threading.RLock()
+        self._ready = False       # a first call has run: later calls may skip the lock
         self._call_stats_key = _call_stats_key(python_function)
         self._call_stats = None  # its calls' counts, shared by functions of the same code
         self._traced_for_next_call = False  # a trace made ahead, counted as the next call's
@@ -125,12 +132,12 @@ class Function:
         try:
             if config.functions_run_eagerly():
                 return self._python_function(*args, **kwargs)
-            traces = len(self._reasons)
+            traces = self._reasons.total()
             result = self._call(args, kwargs)
         except Exception as e:
             raise tracebacks.filtered(e)  # (pointing at the caller's lines, not ours)
         if context.executing_eagerly():  # (calls made while another function traces do not count)
-            traced = len(self._reasons) != traces or self._traced_for_next_call
+            traced = self._reasons.total() != traces or self._traced_for_next_call
             self._traced_for_next_call = False
             _retracing_monitor.called(self, traced)
         return result
@@ -139,9 +146,9 @@ class Function:
         """`get_concrete_function`, a trace it makes counted as the next call's in TF's
         warning of frequent retracing (as a Keras step traced for its batches' spec, which
         TF traces in that call)."""
-        traces = len(self._reasons)
+        traces = self._reasons.total()
         concrete = self.get_concrete_function(*args, **kwargs)
-        self._traced_for_next_call |= len(self._reasons) != traces
+        self._traced_for_next_call |= self._reasons.total() != traces
         return concrete
 
     def _replica_function(self):
@@ -167,22 +174,34 @@ class Function:
         copy = self._replica_function()
         if copy is not None:
             return copy._call(args, kwargs)
+        key = None
         if self._input_signature is not None:
             tensors = self._bind(args, kwargs)
-            concrete = self._signature_function()
+            concrete = self._traces[0][1] if self._traces else None
         else:
             if kwargs or len(args) != self._plain_arity:
                 args, kwargs = self._canonical(args, kwargs)
             key, tensors = trace_key.call_key(args, kwargs)
             concrete = self._cache.get(key)
-            if concrete is None:
-                concrete = self._concrete_for(args, kwargs, key)
-        if self._initializer is not None:
-            initializer, self._initializer = self._initializer, None
-            if context.get().graph is not None:  # called while another function traces
-                return _first_call_in_graph(initializer, concrete, self._created_variables,
-                                            tensors)
-            concrete = initializer
+        if concrete is None or not self._ready:
+            # Tracing, and the first call, happen one thread at a time: threads calling
+            # meanwhile wait for the trace rather than trace it again, and for the first
+            # call to assign the initial values of variables it made from its inputs.
+            with self._lock:
+                if self._input_signature is not None:
+                    concrete = self._signature_function()
+                else:
+                    concrete = self._cache.get(key) or self._concrete_for(args, kwargs, key)
+                initializer, self._initializer = self._initializer, None
+                if initializer is not None:
+                    try:
+                        if context.get().graph is not None:  # called while another traces
+                            return _first_call_in_graph(initializer, concrete,
+                                                        self._created_variables, tensors)
+                        return initializer.call_flat(tensors)
+                    finally:
+                        self._ready = True
+                self._ready = True
         return concrete.call_flat(tensors)
 
     def _canonical(self, args, kwargs):
@@ -218,10 +237,12 @@ class Function:
         if self._input_signature is not None:
             if args or kwargs:
                 self._bind(args, kwargs)
-            return self._signature_function()
+            with self._lock:
+                return self._signature_function()
         args, kwargs = self._canonical(args, kwargs)
         key, _ = trace_key.call_key(args, kwargs)
-        return self._cache.get(key) or self._concrete_for(args, kwargs, key)
+        with self._lock:
+            return self._cache.get(key) or self._concrete_for(args, kwargs, key)
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Every traced signature, in trace order, as `ConcreteFunction` prints them (a
@@ -336,7 +357,7 @@ class Function:
 
     def experimental_get_tracing_count(self):
         """How many times the Python function was traced."""
-        return len(self._reasons)
+        return self._reasons.total()
 
     def experimental_explain_retracing(self):
         """Why each trace happened: the first call, then what changed for every retrace.
@@ -350,9 +371,11 @@ class Function:
           1. first call: x=int 1
           2. x changed from int 1 to int 2
         """
-        n = len(self._reasons)
+        n, dropped = self._reasons.total(), self._reasons.dropped
         lines = [f"{self._name} was traced {n} time{'' if n == 1 else 's'}:"]
-        lines += [f"  {i}. {reason}" for i, reason in enumerate(self._reasons, 1)]
+        if dropped:
+            lines.append(f"  (the reasons of the first {dropped} traces are no longer kept)")
+        lines += [f"  {i}. {reason}" for i, reason in enumerate(self._reasons, dropped + 1)]
         return "\n".join(lines)
 
     # -- tracing ---------------------------------------------------------------------
@@ -369,11 +392,27 @@ class Function:
                     if merged is not None:
                         general = merged
                         break
-            concrete = self._trace(args, kwargs, general, self._reason(general))
+            self._tracing += 1
+            try:
+                concrete = self._trace(args, kwargs, general, self._reason(general))
+            finally:
+                self._tracing -= 1
+            if len(self._traces) > _MAX_TRACES and not self._tracing:
+                self._forget_old_traces()
         if len(self._cache) >= _MAX_KEYS:
             self._cache.clear()
         self._cache[key] = concrete
         return concrete
+
+    def _forget_old_traces(self):
+        """Drops all but the latest half of `_MAX_TRACES` traces, so that a function traced
+        on almost every call (given a Python number that changes, say) holds bounded memory;
+        a call of a signature forgotten traces it again."""
+        keep = _MAX_TRACES // 2
+        del self._traces[:-keep]
+        del self._signatures[:-keep]
+        self._reasons.forget_all_but(keep)
+        self._cache.clear()
 
     def _signature_function(self):
         if not self._traces:
@@ -637,6 +676,23 @@ def _retracing_warning(function, traces, calls):
 
 
 _retracing_monitor = _RetracingMonitor()
+
+
+class _Reasons(list):
+    """Why each trace of a function happened, the earliest ones forgotten past a bound:
+    `dropped` counts those."""
+
+    dropped = 0
+
+    def total(self):
+        """How many traces happened."""
+        return self.dropped + len(self)
+
+    def forget_all_but(self, keep):
+        drop = len(self) - keep
+        if drop > 0:
+            del self[:drop]
+            self.dropped += drop
 
 
 class _NoMoreVariables(list):

@@ -48,7 +48,7 @@ class Operation(context.Operation):
     """
 
     __slots__ = ("graph", "op_def", "type", "name", "inputs", "attrs", "outputs", "location",
-                 "value", "stateful", "device", "name_scope")
+                 "value", "stateful", "device", "name_scope", "__weakref__")
 
     def __init__(self, graph, op_def, type_name, name, inputs, attrs, location, value=None):
         self.graph, self.op_def, self.type, self.name = graph, op_def, type_name, name

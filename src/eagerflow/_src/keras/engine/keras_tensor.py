@@ -19,6 +19,7 @@ differentiates; TF functions applied to them outside a layer's call are plain op
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
 import contextlib
+import weakref
 
 from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.compat import graph_mode
@@ -105,10 +106,58 @@ for _name in Tensor.OVERLOADABLE_OPERATORS:
     setattr(KerasTensor, _name, _operator(_name))
 
 
+class _WeakList:
+    """A list of items held weakly (those gone drop out), but the latest one added: what
+    the Keras graph lists of its operations and inputs."""
+
+    def __init__(self):
+        self._refs = []
+        self._latest = None
+        self._kept = 0  # the items alive when the list was last swept of those gone
+
+    def append(self, item):
+        if len(self._refs) > 2 * self._kept + 64:
+            self._refs = [r for r in self._refs if r() is not None]
+            self._kept = len(self._refs)
+        self._refs.append(weakref.ref(item))
+        self._latest = item
+
+    def pop(self):
+        self._latest = None
+        return self._refs.pop()()
+
+    def _items(self):
+        return [item for item in (r() for r in self._refs) if item is not None]
+
+    def __iter__(self):
+        return iter(self._items())
+
+    def __len__(self):
+        return len(self._items())
+
+    def __getitem__(self, index):
+        return self._items()[index]
+
+
 class _KerasGraph(Graph):
+    """The graph Keras tensors belong to, which never runs. It holds its operations, inputs
+    and captured values weakly: a model built and dropped leaves nothing behind (tf_keras
+    builds each layer call in a scratch graph of its own), so models built in a loop do not
+    hold ever more memory."""
     tensor_type = KerasTensor
     lifts_eager_ops = True
     unique_scopes = False
+
+    def __init__(self, name):
+        super().__init__(name)
+        self._operations = _WeakList()
+        self.inputs = _WeakList()
+        self._unnamed = weakref.WeakValueDictionary()
+
+    def capture(self, value):
+        inner = super().capture(value)
+        self._captures.pop(id(value), None)  # (the next capture of it makes another)
+        return inner
 
     @contextlib.contextmanager
     def own_names(self):
