@@ -25,7 +25,7 @@ from eagerflow._src.ops import data_flow_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import accumulator_ops  # noqa: F401  (registers its ops)
 from eagerflow._src.ops import (  # every other module, then the namespace they reach up through
     array_ops, bitwise_ops, cast_ops, confusion_matrix, conv_ops, debugging_ops, float_math,
-    fused_ops, indexed_slices, linalg_ops, list_ops, logging_ops, math_ops, nn_ops, overloads,
+    fused_ops, half_sums, indexed_slices, linalg_ops, list_ops, logging_ops, math_ops, nn_ops, overloads,
     philox, random_ops, reduction_ops, shape_rules, slicing, string_ops, top_k_order, variable_ops,
     wrappers)
 from eagerflow._src.ops import composite_ops, init_ops, spectral_ops  # noqa: F401
