@@ -76,6 +76,24 @@ def test_assign_add_from_threads_lands_every_update():
     assert float(total) == 400.0
 
 
+def test_scatter_updates_from_threads_land_every_update():
+    # (each reads the variable and writes it back: other threads' updates in between were
+    # lost, [-285, 285, 0, 0] where TF gives [-400, 400, 0, 0])
+    v = tf.Variable(tf.zeros([4]))
+    w = tf.Variable(tf.zeros([4]))
+
+    def work():
+        for _ in range(100):
+            v.scatter_add(tf.IndexedSlices(tf.ones([1]), tf.constant([1])))
+            v.assign_sub(tf.constant([1.0, 0.0, 0.0, 0.0]))
+            v.scatter_mul(tf.IndexedSlices(tf.ones([1]), tf.constant([2])))
+            w.scatter_nd_add([[3]], [1.0])
+            tf.raw_ops.ResourceScatterAdd(resource=w.handle, indices=[0], updates=[1.0])
+    in_threads(work, [()] * 4)
+    assert v.numpy().tolist() == [-400.0, 400.0, 0.0, 0.0]
+    assert w.numpy().tolist() == [400.0, 0.0, 0.0, 400.0]
+
+
 def test_tapes_of_other_threads_record_nothing_of_this_one():
     v = tf.Variable(2.0)
     ready, done = threading.Event(), threading.Event()

@@ -198,15 +198,23 @@ def _check_update(value, delta, op_name):
                         f"must be equal.")
 
 
+# Updates that read a variable and write it back (``assign_add``, scatter updates) hold this
+# lock from the read to the write, as TF's kernels lock the variable: from several threads,
+# none is lost
+UPDATE_LOCK = threading.RLock()
+
+
 def _assign_add(xp, handle, delta):
-    _check_update(handle.value, delta, "AssignAddVariableOp")
-    handle.value = handle.value + delta
+    with UPDATE_LOCK:
+        _check_update(handle.value, delta, "AssignAddVariableOp")
+        handle.value = handle.value + delta
     return ()
 
 
 def _assign_sub(xp, handle, delta):
-    _check_update(handle.value, delta, "AssignSubVariableOp")
-    handle.value = handle.value - delta
+    with UPDATE_LOCK:
+        _check_update(handle.value, delta, "AssignSubVariableOp")
+        handle.value = handle.value - delta
     return ()
 
 

@@ -19,7 +19,8 @@ from eagerflow._src.core import registry
 from eagerflow._src.core.registry import register, register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.variables import Variable, _UnreadVariable, resource_variable_info
+from eagerflow._src.core.variables import UPDATE_LOCK, Variable, _UnreadVariable
+from eagerflow._src.core.variables import resource_variable_info
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import AttrInput, NodeForm, tf_defaults, tf_nodes
 from eagerflow._src.ops import array_ops, late, math_ops, slicing
@@ -87,11 +88,12 @@ def _scatter_nd(update, op_name):
     """A Variable method writing ``update(value, indices, updates)`` back to the variable;
     its errors name TF's op `op_name`."""
     def method(self, indices, updates, name=None):
-        try:
-            value = update(self.value(), indices, updates)
-        except errors.OpError as e:
-            raise errors.renamed(e, op_name) from None
-        return self.assign(value, name=name)
+        with UPDATE_LOCK:  # (eagerly, the read and the write are one update)
+            try:
+                value = update(self.value(), indices, updates)
+            except errors.OpError as e:
+                raise errors.renamed(e, op_name) from None
+            return self.assign(value, name=name)
     method.__doc__ = f"Assigns `{update.__name__}` of the variable's value; returns the variable."
     return method
 
@@ -177,11 +179,12 @@ def _scatter_rows(update, op_name):
     def method(self, sparse_delta, use_locking=False, name=None):
         rows, values = _sparse_delta_rows(sparse_delta)
         _check_rows(self, sparse_delta.indices, op_name)
-        try:
-            value = update(self.value(), rows, values)
-        except errors.OpError as e:
-            raise errors.renamed(e, op_name) from None
-        return self.assign(value, name=name)
+        with UPDATE_LOCK:  # (eagerly, the read and the write are one update)
+            try:
+                value = update(self.value(), rows, values)
+            except errors.OpError as e:
+                raise errors.renamed(e, op_name) from None
+            return self.assign(value, name=name)
     method.__doc__ = (f"Applies `sparse_delta`'s rows to the variable with `{update.__name__}`;"
                       " returns the variable.")
     return method
@@ -192,15 +195,18 @@ def _scale_rows(divide):
     indices compound in TF."""
     def method(self, sparse_delta, use_locking=False, name=None):
         rows, values = _sparse_delta_rows(sparse_delta)
-        value = self.value()
         values = convert_to_tensor(values, dtype=self.dtype)
-        # a row's factor: the product of its deltas (1 for rows that none names)
-        factor = late.reduction_ops.unsorted_segment_prod(
-            array_ops.reshape(values, array_ops.concat([[-1], array_ops.shape(value)[1:]], 0)),
-            array_ops.reshape(rows, [-1]), array_ops.shape(value)[0])
-        new = (math_ops.truncatediv(value, factor) if divide and self.dtype.is_integer
-               else math_ops.divide(value, factor) if divide else math_ops.multiply(value, factor))
-        return self.assign(new, name=name)
+        with UPDATE_LOCK:  # (eagerly, the read and the write are one update)
+            value = self.value()
+            # a row's factor: the product of its deltas (1 for rows that none names)
+            factor = late.reduction_ops.unsorted_segment_prod(
+                array_ops.reshape(values, array_ops.concat([[-1], array_ops.shape(value)[1:]],
+                                                           0)),
+                array_ops.reshape(rows, [-1]), array_ops.shape(value)[0])
+            new = (math_ops.truncatediv(value, factor) if divide and self.dtype.is_integer
+                   else math_ops.divide(value, factor) if divide
+                   else math_ops.multiply(value, factor))
+            return self.assign(new, name=name)
     return method
 
 
@@ -242,9 +248,10 @@ def _row_update(combine):
                                 f"{errors.shape_text(indices.shape)}, params.shape "
                                 f"{errors.shape_text(value.shape)}")
             updates = updates.reshape((len(flat),) + tuple(rows))
-        new = value.copy()  # (earlier reads keep their snapshot)
-        combine(new, flat, updates)
-        handle.value = new
+        with UPDATE_LOCK:
+            new = handle.value.copy()  # (earlier reads keep their snapshot)
+            combine(new, flat, updates)
+            handle.value = new
         return ()
     return kernel
 
