@@ -61,6 +61,14 @@ def test_validation_and_type_errors():
         O([1], 2)
 
 
+@pytest.mark.parametrize("base", ["ExtensionType", "BatchableExtensionType"])
+def test_the_abstract_bases_cannot_be_instantiated(base):
+    cls = getattr(tf.experimental, base)
+    with pytest.raises(AssertionError, match=f"Cannot create an instance of {base} because "
+                                             f"{base} is an abstract base class"):
+        cls()
+
+
 def test_immutable():
     mt = MaskedTensor([1.], [True])
     with pytest.raises(AttributeError, match="Cannot mutate attribute `values` outside the "

@@ -526,6 +526,9 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
 
     def __init__(self, *args, **kwargs):
         cls = type(self)
+        if cls.__dict__.get("_tf_extension_type_base"):
+            raise AssertionError(f"Cannot create an instance of {cls.__name__} because "
+                                 f"{cls.__name__} is an abstract base class.")
         values = _bound(cls._tf_extension_type_fields_order, cls._tf_extension_type_defaults,
                         args, kwargs)
         for k, v in values.items():
