@@ -586,3 +586,29 @@ def test_binding_an_extension_type_to_a_signature_names_the_tensor_that_differs(
     with pytest.raises(TypeError) as e:
         concrete(p)
     assert str(e.value).startswith(why)
+
+
+def test_a_spec_is_a_subtype_of_one_with_unknown_dimensions():
+    def spec(shape, dtype=tf.int32, k=3):
+        return Pt2.Spec(tf.TensorSpec(shape, dtype), k)
+    assert spec([2]).is_subtype_of(spec(None))
+    assert spec([2]).is_subtype_of(spec([None]))
+    assert spec([2]).is_subtype_of(spec([2]))
+    assert not spec(None).is_subtype_of(spec([2]))
+    assert not spec([2]).is_subtype_of(spec([3]))
+    assert not spec([2]).is_subtype_of(spec([2], k=4))
+    assert not spec([2]).is_subtype_of(spec([2], tf.float32))
+    assert not spec([2]).is_subtype_of(tf.TensorSpec([2], tf.int32))
+    ragged = tf.RaggedTensorSpec
+    assert isinstance(ragged([2, None], tf.int32), tf.TypeSpec)
+    assert ragged([2, None], tf.int32).is_subtype_of(ragged([None, None], tf.int32))
+    assert not ragged([None, None], tf.int32).is_subtype_of(ragged([2, None], tf.int32))
+    sparse = tf.SparseTensorSpec
+    assert sparse([2, 3]).is_subtype_of(sparse([None, 3]))
+    assert sparse([2, 3]).is_subtype_of(sparse(None))
+    assert not sparse([None, 3]).is_subtype_of(sparse([2, 3]))
+
+
+class Pt2(tf.experimental.ExtensionType):
+    v: tf.Tensor
+    k: int = 3

@@ -144,6 +144,16 @@ class SparseTensorSpec(TypeSpec):
         return (isinstance(other, SparseTensorSpec) and self._dtype == other.dtype
                 and self._shape.is_compatible_with(other.shape))
 
+    def most_specific_common_supertype(self, others):
+        """The spec of the most specific shape compatible with each of `others`' (None
+        when a dtype differs)."""
+        shape = self._shape
+        for o in others:
+            if type(o) is not SparseTensorSpec or o.dtype != self._dtype:
+                return None
+            shape = shape.most_specific_compatible_shape(o.shape)
+        return SparseTensorSpec(shape, self._dtype)
+
     @property
     def _component_specs(self):
         rank = self._shape.rank
