@@ -612,3 +612,34 @@ def test_a_spec_is_a_subtype_of_one_with_unknown_dimensions():
 class Pt2(tf.experimental.ExtensionType):
     v: tf.Tensor
     k: int = 3
+
+
+class SpecFields(tf.experimental.ExtensionType):
+    v: tf.Tensor
+    n: N
+    tt: typing.Tuple[tf.Tensor, ...]
+    m: typing.Mapping[str, tf.Tensor]
+    k: int = 1
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("v", 3, "v: expected a TensorSpec, got 'int'"),
+    ("v", tf.RaggedTensorSpec([2, None]), "v: expected a TensorSpec, got 'RaggedTensorSpec'"),
+    ("n", tf.TensorSpec([2]), "n: expected a TypeSpec for 'N', got 'TensorSpec'"),
+    ("tt", (3,), r"tt\[0\]: expected a TensorSpec, got 'int'"),
+    ("m", {"x": 3}, r"m\['x'\]: expected a TensorSpec, got 'int'"),
+    ("m", {1: tf.TensorSpec([2])}, r"m\[<key>\]: expected 'str', got 'int'"),
+    ("k", "z", "k: expected 'int', got 'str'"),
+])
+def test_a_specs_fields_are_checked_against_the_annotations(field, value, message):
+    ts = tf.TensorSpec([2])
+    fields = dict(v=ts, n=N.Spec(ts), tt=(ts,), m={"x": ts}, k=1)
+    fields[field] = value
+    with pytest.raises(TypeError, match=message):
+        SpecFields.Spec(**fields)
+
+
+def test_a_specs_tuple_field_given_as_a_list_is_a_tuple():
+    ts = tf.TensorSpec([2])
+    spec = SpecFields.Spec(ts, N.Spec(ts), [ts], {"x": ts}, 1)
+    assert spec.tt == (ts,) and isinstance(spec.m, dict)

@@ -60,11 +60,16 @@ class ImmutableDict(collections.abc.Mapping):
 _BUILDING = "_tf_extension_type_building"
 
 
-def _check_field(cls_name, name, annotation, value):
+def _check_field(cls_name, name, annotation, value, spec=False):
     """`value` converted to the field's declared type; TypeError naming the field otherwise.
     `cls_name` None: `value` is a class's default, whose tensors are converted (and
-    checked) only when an instance is built, as in TF."""
+    checked) only when an instance is built, as in TF. `spec`: `value` is the field of a
+    Spec, where a tensor is a `TensorSpec` and an extension type is its Spec."""
     origin = typing.get_origin(annotation)
+    if annotation is Tensor and spec:
+        if isinstance(value, TensorSpec):
+            return value
+        raise TypeError(f"{name}: expected a TensorSpec, got {type(value).__name__!r}")
     if annotation is Tensor:
         if isinstance(value, Tensor) or hasattr(value, "_type_spec") or cls_name is None:
             return value
@@ -83,7 +88,7 @@ def _check_field(cls_name, name, annotation, value):
             if arg is type(None):
                 continue
             try:
-                return _check_field(cls_name, name, arg, value)
+                return _check_field(cls_name, name, arg, value, spec)
             except (TypeError, ValueError) as e:
                 errors.append(e)
         raise TypeError(f"{name}: expected {annotation!r}, got {type(value).__name__!r}")
@@ -92,20 +97,21 @@ def _check_field(cls_name, name, annotation, value):
             raise TypeError(f"{name}: expected tuple, got {type(value).__name__!r}")
         args = typing.get_args(annotation)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_check_field(cls_name, f"{name}[{i}]", args[0], v)
+            return tuple(_check_field(cls_name, f"{name}[{i}]", args[0], v, spec)
                          for i, v in enumerate(value))
         if len(args) != len(value):  # (TF's message, its closing parenthesis too)
             raise TypeError(f"{name}: expected tuple with length {len(args)}, got "
                             f"{type(value).__name__!r})")
-        return tuple(_check_field(cls_name, f"{name}[{i}]", a, v)
+        return tuple(_check_field(cls_name, f"{name}[{i}]", a, v, spec)
                      for i, (a, v) in enumerate(zip(args, value)))
     if origin is collections.abc.Mapping:
         if not isinstance(value, collections.abc.Mapping):
             raise TypeError(f"{name}: expected mapping, got {type(value).__name__!r}")
         args = typing.get_args(annotation)
-        return ImmutableDict((_check_field(cls_name, f"{name}[<key>]", args[0], k),
-                              _check_field(cls_name, f"{name}[{k!r}]", args[1], v))
-                             for k, v in value.items())
+        items = ((_check_field(cls_name, f"{name}[<key>]", args[0], k),
+                  _check_field(cls_name, f"{name}[{k!r}]", args[1], v, spec))
+                 for k, v in value.items())
+        return dict(items) if spec else ImmutableDict(items)
     if annotation is TensorShape:
         try:
             return TensorShape(value)
@@ -118,6 +124,11 @@ def _check_field(cls_name, name, annotation, value):
         except (TypeError, ValueError):
             raise TypeError(f"{name}: expected 'tf.DType', got {type(value).__name__!r}") \
                 from None
+    if spec and isinstance(annotation, type) and issubclass(annotation, ExtensionType):
+        if not isinstance(value, annotation.Spec):
+            raise TypeError(f"{name}: expected a TypeSpec for {annotation.__name__!r}, got "
+                            f"{type(value).__name__!r}")
+        return value
     if isinstance(annotation, type):
         ok = isinstance(value, annotation)
         if annotation is float:  # TF's float fields take no ints (but an int field takes a bool)
@@ -266,7 +277,7 @@ class ExtensionTypeSpec(TypeSpec):
         """The spec of each field, positionally or by name, as TF: every field, defaults
         or not."""
         self._fields = _spec_fields(self.value_type, _bound(
-            self.value_type._tf_extension_type_fields_order, {}, args, kwargs))
+            self.value_type._tf_extension_type_fields_order, {}, args, kwargs), check=True)
 
     def __setattr__(self, name, value):
         if name.startswith("_"):
@@ -387,12 +398,15 @@ def _bound(fields, defaults, args, kwargs):
     return dict(bound.arguments)
 
 
-def _spec_fields(value_type, fields):
-    """A spec's `fields` in declaration order, its shape and dtype fields converted."""
+def _spec_fields(value_type, fields, check=False):
+    """A spec's `fields` in declaration order, its shape and dtype fields converted;
+    `check`: each field checked against its annotation as a Spec's field (TypeError)."""
     out = {}
     for k, annotation in value_type._tf_extension_type_fields.items():
         v = fields[k]
-        if annotation is TensorShape or annotation is _d.DType:
+        if check:
+            v = _check_field(value_type.__name__, k, annotation, v, spec=True)
+        elif annotation is TensorShape or annotation is _d.DType:
             v = _check_field(value_type.__name__, k, annotation, v)
         out[k] = v
     return out
@@ -412,7 +426,8 @@ def _custom_spec_init(user_init):
         missing = {k for k in order if k not in self._fields}
         if missing:
             raise ValueError(f"Missing required fields: {missing}")
-        object.__setattr__(self, "_fields", _spec_fields(self.value_type, self._fields))
+        object.__setattr__(self, "_fields", _spec_fields(self.value_type, self._fields,
+                                                         check=True))
     __init__.__wrapped__ = user_init
     return __init__
 
