@@ -643,3 +643,16 @@ def test_a_specs_tuple_field_given_as_a_list_is_a_tuple():
     ts = tf.TensorSpec([2])
     spec = SpecFields.Spec(ts, N.Spec(ts), [ts], {"x": ts}, 1)
     assert spec.tt == (ts,) and isinstance(spec.m, dict)
+
+
+def test_identity_of_an_extension_type_is_one_of_identities_of_its_tensors():
+    x = tf.Variable([1., 2.])
+    with tf.GradientTape() as tape:
+        m = tf.identity(Pt2(x * 3, 5))
+        y = tf.reduce_sum(m.v)
+    assert type(m) is Pt2 and m.k == 5
+    np.testing.assert_array_equal(m.v.numpy(), [3., 6.])
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [3., 3.])
+    out = tf.function(tf.identity)(Pt2([1, 2]))
+    assert type(out) is Pt2 and out.v.numpy().tolist() == [1, 2]
+    assert tf.identity(tf.experimental.Optional.from_value(3)).get_value().numpy() == 3
