@@ -656,3 +656,29 @@ def test_identity_of_an_extension_type_is_one_of_identities_of_its_tensors():
     out = tf.function(tf.identity)(Pt2([1, 2]))
     assert type(out) is Pt2 and out.v.numpy().tolist() == [1, 2]
     assert tf.identity(tf.experimental.Optional.from_value(3)).get_value().numpy() == 3
+
+
+class Net(tf.experimental.BatchableExtensionType):
+    shape: tf.TensorShape
+    work: tf.Tensor
+
+    def __init__(self, work):
+        self.work = tf.convert_to_tensor(work)
+        self.shape = self.work.shape[:-1]
+
+
+def test_vectorized_map_and_map_fn_return_a_batch_of_extension_types():
+    batch = Net([[1., 2.], [3., 4.], [5., 6.]])
+    v = tf.vectorized_map(lambda n: Net(n.work + 1), batch)
+    assert type(v) is Net and v.shape == [3]
+    assert v.work.numpy().tolist() == [[2., 3.], [4., 5.], [6., 7.]]
+    row = Net.Spec(tf.TensorShape([]), tf.TensorSpec([2]))
+    m = tf.map_fn(lambda n: Net(n.work * 2), batch, fn_output_signature=row)
+    assert m.shape == [3] and m.work.numpy().tolist() == [[2., 4.], [6., 8.], [10., 12.]]
+
+    @tf.function(input_signature=[Net.Spec(tf.TensorShape([None]), tf.TensorSpec([None, 2]))])
+    def f(n):
+        out = tf.map_fn(lambda n: Net(n.work * 2), n, fn_output_signature=row)
+        assert out.shape.as_list() == [None]
+        return out.work
+    assert f(batch).numpy().tolist() == [[2., 4.], [6., 8.], [10., 12.]]
