@@ -682,3 +682,12 @@ def test_vectorized_map_and_map_fn_return_a_batch_of_extension_types():
         assert out.shape.as_list() == [None]
         return out.work
     assert f(batch).numpy().tolist() == [[2., 4.], [6., 8.], [10., 12.]]
+
+
+def test_padded_batch_of_extension_types_is_refused_as_in_tf():
+    ds = tf.data.Dataset.from_tensor_slices(Net([[1., 2.], [3., 4.]]))
+    with pytest.raises(TypeError, match=r"`padded_batch` is only supported for datasets that "
+                                        r"produce tensor elements but type spec of elements in "
+                                        r"the input dataset is not a subclass of TensorSpec: "
+                                        r"`Net.Spec\(shape=TensorShape\(\[\]\)"):
+        ds.padded_batch(2)
