@@ -23,6 +23,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec, value_specs
 from eagerflow._src.ops import math_ops, reduction_ops
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 _NO_DEFAULT = object()
 # the Specs of extension types that name themselves (``__name__ = "pkg.Name"``), by
@@ -527,6 +528,7 @@ class ExtensionTypeMetaclass(type):
 
 
 @export("experimental.ExtensionType")
+@CompositeTensor.register
 class ExtensionType(metaclass=ExtensionTypeMetaclass):
     """Base of user-defined composite types with typed, immutable fields.
 

@@ -26,9 +26,11 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 
 @export("sparse.SparseTensor", "SparseTensor")
+@CompositeTensor.register
 class SparseTensor:
     """A sparse tensor (``tf.SparseTensor``): `indices`, `values` and `dense_shape`."""
 

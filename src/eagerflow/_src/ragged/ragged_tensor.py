@@ -30,6 +30,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 _SPLITS_DTYPES = (_d.int32, _d.int64)
 
@@ -199,6 +200,7 @@ class NestedRows:
 
 
 @export("RaggedTensor")
+@CompositeTensor.register
 class RaggedTensor(NestedRows):
     """A tensor with rows of different lengths (``tf.RaggedTensor``); made with its factory
     classmethods (`from_row_lengths`, `from_row_splits`, ...) or `tf.ragged.constant`."""
