@@ -691,3 +691,32 @@ def test_padded_batch_of_extension_types_is_refused_as_in_tf():
                                         r"the input dataset is not a subclass of TensorSpec: "
                                         r"`Net.Spec\(shape=TensorShape\(\[\]\)"):
         ds.padded_batch(2)
+
+
+def test_a_private_name_is_a_field():
+    class Priv(tf.experimental.ExtensionType):
+        _values: tf.Tensor
+        n: int = 1
+
+        def values(self):
+            return self._values
+
+    p = Priv([1, 2])
+    assert repr(p._type_spec) == ("Priv.Spec(_values=TensorSpec(shape=(2,), dtype=tf.int32, "
+                                  "name=None), n=1)")
+    assert tf.function(lambda p: p.values() * 2)(p).numpy().tolist() == [2, 4]
+    assert tf.experimental.extension_type.as_dict(p)["n"] == 1
+
+
+@pytest.mark.parametrize("namespace,message", [
+    ({"__annotations__": {"Spec": tf.Tensor}}, "Field 'Spec' is reserved"),
+    ({"__annotations__": {"value_type": tf.Tensor}}, "Field 'value_type' is reserved"),
+    ({"__annotations__": {"_TF_extension_type_x": tf.Tensor}},
+     "Field '_TF_extension_type_x' is reserved"),
+    ({"__annotations__": {"x": tf.Tensor}, "_to_components": lambda self: 1},
+     "Field '_to_components' is reserved"),
+    ({"__annotations__": {"x": tf.Tensor}, "y": 3}, "Field y is missing a type annotation"),
+])
+def test_reserved_and_unannotated_fields_fail_when_the_class_is_defined(namespace, message):
+    with pytest.raises(ValueError, match=f"The field annotations for K are invalid. {message}"):
+        type("K", (tf.experimental.ExtensionType,), namespace)

@@ -473,6 +473,21 @@ def _checked_fields(fields, defaults):
             _check_field(None, f"default value for {k}", annotation, defaults[k])
 
 
+# Names no field may have: those of the Spec class and of the methods composites and their
+# specs have (and any beginning with "_tf_extension_type", this module's own).
+_RESERVED_FIELDS = frozenset({
+    "self", "Spec", "_type_spec", "_shape_invariant_to_type_spec", "_consumers", "value_type",
+    "is_compatible_with", "most_specific_compatible_type", "_with_tensor_ranks_only",
+    "_to_components", "_from_components", "_component_specs", "_to_tensor_list",
+    "_from_tensor_list", "_from_compatible_tensor_list", "_flat_tensor_specs", "_serialize",
+    "_deserialize", "_to_legacy_output_types", "_to_legacy_output_shapes",
+    "_to_legacy_output_classes", "_keras_mask"})
+
+
+def _is_reserved(name):
+    return name in _RESERVED_FIELDS or name.lower().startswith("_tf_extension_type")
+
+
 class ExtensionTypeMetaclass(type):
     def __new__(mcs, name, bases, namespace):
         cls = super().__new__(mcs, name, bases, namespace)
@@ -485,7 +500,20 @@ class ExtensionTypeMetaclass(type):
             hints = typing.get_type_hints(cls) if annotations else {}
         except Exception:  # (forward references not resolvable here: the annotations as given)
             hints = {}
-        fields = {k: hints.get(k, v) for k, v in annotations.items() if not k.startswith("_")}
+        for k in [*namespace, *annotations]:
+            if _is_reserved(k) and not (k == "Spec" and isinstance(namespace.get(k), type)):
+                raise ValueError(f"The field annotations for {name} are invalid. Field {k!r} "
+                                 f"is reserved.")
+        own = namespace.get("__annotations__", {})
+        for k, v in namespace.items():  # (a value that is not a method: a field's default)
+            if not (k in own or callable(v) or k.startswith("_abc_")
+                    or (k.startswith("__") and k.endswith("__"))
+                    or isinstance(v, (property, classmethod, staticmethod))):
+                raise ValueError(f"The field annotations for {name} are invalid. Field {k} "
+                                 f"is missing a type annotation.")
+        # (a private name is a field too, as in TF: only Python's own dunder names are not)
+        fields = {k: hints.get(k, v) for k, v in annotations.items()
+                  if not (k.startswith("__") and k.endswith("__"))}
         cls._tf_extension_type_fields = fields
         cls._tf_extension_type_fields_order = tuple(fields)
         defaults = {}
