@@ -720,3 +720,24 @@ def test_a_private_name_is_a_field():
 def test_reserved_and_unannotated_fields_fail_when_the_class_is_defined(namespace, message):
     with pytest.raises(ValueError, match=f"The field annotations for K are invalid. {message}"):
         type("K", (tf.experimental.ExtensionType,), namespace)
+
+
+@pytest.mark.parametrize("spec,message", [
+    (3, r"M.Spec must be a nested class; got 3."),
+    (type("Spec", (dict,), {}), r"M.Spec must be directly subclassed from tf.TypeSpec."),
+    (type("Spec", (), {"x": property(lambda self: 1)}),
+     r"TypeSpec M.Spec defines a variable 'x' which shadows a field in M"),
+    (type("Spec", (), {"_to_components": lambda self: 1}),
+     r"TypeSpec M.Spec uses reserved name '_to_components'."),
+])
+def test_a_nested_spec_class_that_tf_refuses(spec, message):
+    with pytest.raises(ValueError, match=message):
+        type("M", (tf.experimental.ExtensionType,), {"__annotations__": {"x": tf.Tensor},
+                                                      "Spec": spec})
+
+
+def test_a_nested_spec_class_may_subclass_type_spec():
+    M = type("M", (tf.experimental.ExtensionType,), {
+        "__annotations__": {"x": tf.Tensor},
+        "Spec": type("Spec", (tf.TypeSpec,), {"rank": property(lambda s: s.x.shape.rank)})})
+    assert M([1, 2])._type_spec.rank == 1

@@ -500,8 +500,15 @@ class ExtensionTypeMetaclass(type):
             hints = typing.get_type_hints(cls) if annotations else {}
         except Exception:  # (forward references not resolvable here: the annotations as given)
             hints = {}
-        for k in [*namespace, *annotations]:
-            if _is_reserved(k) and not (k == "Spec" and isinstance(namespace.get(k), type)):
+        user_spec = namespace.get("Spec")
+        if "Spec" in namespace and not isinstance(user_spec, type):
+            raise ValueError(f"{cls.__qualname__}.Spec must be a nested class; got "
+                             f"{user_spec}.")
+        if user_spec is not None and user_spec.__bases__ not in ((TypeSpec,), (object,)):
+            raise ValueError(f"{cls.__qualname__}.Spec must be directly subclassed from "
+                             f"tf.TypeSpec.")
+        for k in [*(n for n in namespace if n != "Spec"), *annotations]:
+            if _is_reserved(k):
                 raise ValueError(f"The field annotations for {name} are invalid. Field {k!r} "
                                  f"is reserved.")
         own = namespace.get("__annotations__", {})
@@ -525,7 +532,12 @@ class ExtensionTypeMetaclass(type):
                 delattr(cls, k)
         cls._tf_extension_type_defaults = {k: v for k, v in defaults.items() if k in fields}
         _checked_fields(fields, cls._tf_extension_type_defaults)
-        user_spec = namespace.get("Spec")
+        for k in (user_spec.__dict__ if user_spec is not None else ()):
+            if _is_reserved(k):
+                raise ValueError(f"TypeSpec {cls.__qualname__}.Spec uses reserved name {k!r}.")
+            if k in fields:
+                raise ValueError(f"TypeSpec {cls.__qualname__}.Spec defines a variable {k!r} "
+                                 f"which shadows a field in {cls.__qualname__}")
         base_spec = next(b.Spec for b in cls.__mro__[1:] if "Spec" in b.__dict__)
         spec_bases = (user_spec, base_spec) if user_spec is not None else (base_spec,)
         spec_namespace = {"value_type": cls, "__qualname__": f"{cls.__qualname__}.Spec",
