@@ -29,6 +29,7 @@ DOCS = {
 >>> tf.constant([1, 2]) * 2
 <tf.Tensor: shape=(2,), dtype=int32, numpy=array([2, 4], dtype=int32)>
 ''',
+    "__internal__": "``tf.__internal__``: the base of composite values (`CompositeTensor`).",
     "autodiff": "Automatic differentiation (``tf.autodiff``).",
     "audio": "Audio encoding (``tf.audio``).",
     "autograph": "AutoGraph: Python control flow on tensors turned into graph control flow "

@@ -97,9 +97,9 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec  
 from eagerflow._src.ops import overloads as _overloads  # noqa: F401
 from eagerflow._src.graph import tape_compiler as _tape_compiler  # noqa: F401
 from eagerflow import (  # noqa: F401
-    audio, autodiff, autograph, bitwise, compat, config, debugging, distribute, dtypes, errors,
-    experimental, graph_util, image, io, linalg, lookup, math, nest, nn, quantization, queue,
-    ragged, random, sets, signal, sparse, strings, sysconfig, types, version)
+    __internal__, audio, autodiff, autograph, bitwise, compat, config, debugging, distribute,
+    dtypes, errors, experimental, graph_util, image, io, linalg, lookup, math, nest, nn,
+    quantization, queue, ragged, random, sets, signal, sparse, strings, sysconfig, types, version)
 
 
 _LAZY = (

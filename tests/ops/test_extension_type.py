@@ -61,6 +61,14 @@ def test_validation_and_type_errors():
         O([1], 2)
 
 
+@pytest.mark.parametrize("base", ["ExtensionType", "BatchableExtensionType"])
+def test_the_abstract_bases_cannot_be_instantiated(base):
+    cls = getattr(tf.experimental, base)
+    with pytest.raises(AssertionError, match=f"Cannot create an instance of {base} because "
+                                             f"{base} is an abstract base class"):
+        cls()
+
+
 def test_immutable():
     mt = MaskedTensor([1.], [True])
     with pytest.raises(AttributeError, match="Cannot mutate attribute `values` outside the "
@@ -578,3 +586,158 @@ def test_binding_an_extension_type_to_a_signature_names_the_tensor_that_differs(
     with pytest.raises(TypeError) as e:
         concrete(p)
     assert str(e.value).startswith(why)
+
+
+def test_a_spec_is_a_subtype_of_one_with_unknown_dimensions():
+    def spec(shape, dtype=tf.int32, k=3):
+        return Pt2.Spec(tf.TensorSpec(shape, dtype), k)
+    assert spec([2]).is_subtype_of(spec(None))
+    assert spec([2]).is_subtype_of(spec([None]))
+    assert spec([2]).is_subtype_of(spec([2]))
+    assert not spec(None).is_subtype_of(spec([2]))
+    assert not spec([2]).is_subtype_of(spec([3]))
+    assert not spec([2]).is_subtype_of(spec([2], k=4))
+    assert not spec([2]).is_subtype_of(spec([2], tf.float32))
+    assert not spec([2]).is_subtype_of(tf.TensorSpec([2], tf.int32))
+    ragged = tf.RaggedTensorSpec
+    assert isinstance(ragged([2, None], tf.int32), tf.TypeSpec)
+    assert ragged([2, None], tf.int32).is_subtype_of(ragged([None, None], tf.int32))
+    assert not ragged([None, None], tf.int32).is_subtype_of(ragged([2, None], tf.int32))
+    sparse = tf.SparseTensorSpec
+    assert sparse([2, 3]).is_subtype_of(sparse([None, 3]))
+    assert sparse([2, 3]).is_subtype_of(sparse(None))
+    assert not sparse([None, 3]).is_subtype_of(sparse([2, 3]))
+
+
+class Pt2(tf.experimental.ExtensionType):
+    v: tf.Tensor
+    k: int = 3
+
+
+class SpecFields(tf.experimental.ExtensionType):
+    v: tf.Tensor
+    n: N
+    tt: typing.Tuple[tf.Tensor, ...]
+    m: typing.Mapping[str, tf.Tensor]
+    k: int = 1
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("v", 3, "v: expected a TensorSpec, got 'int'"),
+    ("v", tf.RaggedTensorSpec([2, None]), "v: expected a TensorSpec, got 'RaggedTensorSpec'"),
+    ("n", tf.TensorSpec([2]), "n: expected a TypeSpec for 'N', got 'TensorSpec'"),
+    ("tt", (3,), r"tt\[0\]: expected a TensorSpec, got 'int'"),
+    ("m", {"x": 3}, r"m\['x'\]: expected a TensorSpec, got 'int'"),
+    ("m", {1: tf.TensorSpec([2])}, r"m\[<key>\]: expected 'str', got 'int'"),
+    ("k", "z", "k: expected 'int', got 'str'"),
+])
+def test_a_specs_fields_are_checked_against_the_annotations(field, value, message):
+    ts = tf.TensorSpec([2])
+    fields = dict(v=ts, n=N.Spec(ts), tt=(ts,), m={"x": ts}, k=1)
+    fields[field] = value
+    with pytest.raises(TypeError, match=message):
+        SpecFields.Spec(**fields)
+
+
+def test_a_specs_tuple_field_given_as_a_list_is_a_tuple():
+    ts = tf.TensorSpec([2])
+    spec = SpecFields.Spec(ts, N.Spec(ts), [ts], {"x": ts}, 1)
+    assert spec.tt == (ts,) and isinstance(spec.m, dict)
+
+
+def test_identity_of_an_extension_type_is_one_of_identities_of_its_tensors():
+    x = tf.Variable([1., 2.])
+    with tf.GradientTape() as tape:
+        m = tf.identity(Pt2(x * 3, 5))
+        y = tf.reduce_sum(m.v)
+    assert type(m) is Pt2 and m.k == 5
+    np.testing.assert_array_equal(m.v.numpy(), [3., 6.])
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [3., 3.])
+    out = tf.function(tf.identity)(Pt2([1, 2]))
+    assert type(out) is Pt2 and out.v.numpy().tolist() == [1, 2]
+    assert tf.identity(tf.experimental.Optional.from_value(3)).get_value().numpy() == 3
+
+
+class Net(tf.experimental.BatchableExtensionType):
+    shape: tf.TensorShape
+    work: tf.Tensor
+
+    def __init__(self, work):
+        self.work = tf.convert_to_tensor(work)
+        self.shape = self.work.shape[:-1]
+
+
+def test_vectorized_map_and_map_fn_return_a_batch_of_extension_types():
+    batch = Net([[1., 2.], [3., 4.], [5., 6.]])
+    v = tf.vectorized_map(lambda n: Net(n.work + 1), batch)
+    assert type(v) is Net and v.shape == [3]
+    assert v.work.numpy().tolist() == [[2., 3.], [4., 5.], [6., 7.]]
+    row = Net.Spec(tf.TensorShape([]), tf.TensorSpec([2]))
+    m = tf.map_fn(lambda n: Net(n.work * 2), batch, fn_output_signature=row)
+    assert m.shape == [3] and m.work.numpy().tolist() == [[2., 4.], [6., 8.], [10., 12.]]
+
+    @tf.function(input_signature=[Net.Spec(tf.TensorShape([None]), tf.TensorSpec([None, 2]))])
+    def f(n):
+        out = tf.map_fn(lambda n: Net(n.work * 2), n, fn_output_signature=row)
+        assert out.shape.as_list() == [None]
+        return out.work
+    assert f(batch).numpy().tolist() == [[2., 4.], [6., 8.], [10., 12.]]
+
+
+def test_padded_batch_of_extension_types_is_refused_as_in_tf():
+    ds = tf.data.Dataset.from_tensor_slices(Net([[1., 2.], [3., 4.]]))
+    with pytest.raises(TypeError, match=r"`padded_batch` is only supported for datasets that "
+                                        r"produce tensor elements but type spec of elements in "
+                                        r"the input dataset is not a subclass of TensorSpec: "
+                                        r"`Net.Spec\(shape=TensorShape\(\[\]\)"):
+        ds.padded_batch(2)
+
+
+def test_a_private_name_is_a_field():
+    class Priv(tf.experimental.ExtensionType):
+        _values: tf.Tensor
+        n: int = 1
+
+        def values(self):
+            return self._values
+
+    p = Priv([1, 2])
+    assert repr(p._type_spec) == ("Priv.Spec(_values=TensorSpec(shape=(2,), dtype=tf.int32, "
+                                  "name=None), n=1)")
+    assert tf.function(lambda p: p.values() * 2)(p).numpy().tolist() == [2, 4]
+    assert tf.experimental.extension_type.as_dict(p)["n"] == 1
+
+
+@pytest.mark.parametrize("namespace,message", [
+    ({"__annotations__": {"Spec": tf.Tensor}}, "Field 'Spec' is reserved"),
+    ({"__annotations__": {"value_type": tf.Tensor}}, "Field 'value_type' is reserved"),
+    ({"__annotations__": {"_TF_extension_type_x": tf.Tensor}},
+     "Field '_TF_extension_type_x' is reserved"),
+    ({"__annotations__": {"x": tf.Tensor}, "_to_components": lambda self: 1},
+     "Field '_to_components' is reserved"),
+    ({"__annotations__": {"x": tf.Tensor}, "y": 3}, "Field y is missing a type annotation"),
+])
+def test_reserved_and_unannotated_fields_fail_when_the_class_is_defined(namespace, message):
+    with pytest.raises(ValueError, match=f"The field annotations for K are invalid. {message}"):
+        type("K", (tf.experimental.ExtensionType,), namespace)
+
+
+@pytest.mark.parametrize("spec,message", [
+    (3, r"M.Spec must be a nested class; got 3."),
+    (type("Spec", (dict,), {}), r"M.Spec must be directly subclassed from tf.TypeSpec."),
+    (type("Spec", (), {"x": property(lambda self: 1)}),
+     r"TypeSpec M.Spec defines a variable 'x' which shadows a field in M"),
+    (type("Spec", (), {"_to_components": lambda self: 1}),
+     r"TypeSpec M.Spec uses reserved name '_to_components'."),
+])
+def test_a_nested_spec_class_that_tf_refuses(spec, message):
+    with pytest.raises(ValueError, match=message):
+        type("M", (tf.experimental.ExtensionType,), {"__annotations__": {"x": tf.Tensor},
+                                                      "Spec": spec})
+
+
+def test_a_nested_spec_class_may_subclass_type_spec():
+    M = type("M", (tf.experimental.ExtensionType,), {
+        "__annotations__": {"x": tf.Tensor},
+        "Spec": type("Spec", (tf.TypeSpec,), {"rank": property(lambda s: s.x.shape.rank)})})
+    assert M([1, 2])._type_spec.rank == 1

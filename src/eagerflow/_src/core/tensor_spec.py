@@ -23,8 +23,13 @@ class TypeSpec:
                             "value_type")
 
     def is_subtype_of(self, other):
-        """True when every value of this spec is a value of `other`."""
-        return self == other
+        """True when every value of this spec is a value of `other`: `other` is the most
+        specific common supertype of the two (a spec with unknown dimensions is a supertype
+        of one with known ones)."""
+        common = getattr(self, "most_specific_common_supertype", None)
+        if common is None or type(other) is not type(self):
+            return self == other
+        return common([other]) == other
 
     def __ne__(self, other):
         return not self == other

@@ -33,6 +33,7 @@ from eagerflow._src.core.registry import kernel_type_name, no_kernel_error
 from eagerflow._src.core.registry import takes_narrow
 from eagerflow._src.core.tensor import EagerTensor, Reference, _numpy_text
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 
 @export("VariableSynchronization")
@@ -708,6 +709,7 @@ def _not_eagerly(self, *_, **__):
     raise RuntimeError("This operation is not supported when eager execution is enabled.")
 
 
+@CompositeTensor.register
 class ResourceVariable(_ResourceOperators, Variable):
     """The class of the variables ``tf.Variable(...)`` makes, as in TF
     (``type(v).__name__ == "ResourceVariable"``; ``isinstance(v, tf.Variable)``)."""

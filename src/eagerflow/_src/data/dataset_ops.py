@@ -30,6 +30,7 @@ from eagerflow._src.data.structured_function import (
 from eagerflow._src.ops.random_ops import draw_scope
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 INFINITE = -1
 UNKNOWN = -2
@@ -147,6 +148,7 @@ def _function_error(e, label, iterator):
 
 
 @export("data.Dataset")
+@CompositeTensor.register
 class Dataset:
     """A sequence of elements, each a nest (tuple, named tuple, dict) of tensors.
 

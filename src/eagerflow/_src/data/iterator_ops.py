@@ -8,6 +8,7 @@ from eagerflow._src.data import iterator_state, structure
 from eagerflow._src.data.optional_ops import Optional
 from eagerflow._src.data.structured_function import Scoped
 from eagerflow._src.ops.random_ops import enter_draw_scope, exit_draw_scope
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 
 def _building_graph():
@@ -74,6 +75,7 @@ def output_types(spec):
     return ("output_types", len(structure.flatten(spec)))
 
 
+@CompositeTensor.register
 class OwnedIterator(Iterator):
     """An iterator over a dataset's elements, made by ``iter(dataset)``.
 

@@ -6,9 +6,11 @@ from eagerflow._src.core import errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 
 @export("experimental.Optional", "data.experimental.Optional")
+@CompositeTensor.register
 class Optional:
     """Either a value (a nest of tensors) or nothing, with the value's `element_spec`.
 

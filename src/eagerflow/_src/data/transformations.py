@@ -10,7 +10,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.errors import op_error
-from eagerflow._src.core import context
+from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -160,7 +160,7 @@ class _PaddedBatchDataset(_UnaryDataset):
         super().__init__(input_dataset)
         spec = input_dataset.element_spec
         specs = structure.flatten(spec)
-        for s in specs:
+        for s in nest.flatten(spec) + specs:  # (an extension type's spec, then its parts)
             if isinstance(s, DatasetSpec):
                 raise TypeError("`padded_batch` is only supported for datasets that produce "
                                 "tensor elements but the input dataset produces elements of "

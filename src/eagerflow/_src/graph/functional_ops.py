@@ -19,12 +19,14 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import Dimension
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, sparse_ops
+from eagerflow._src.ops.extension_type import ExtensionTypeBatchEncoder
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
@@ -222,6 +224,11 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     _, arrays = while_loop(lambda i, _: i < rows.count, compute, (0, arrays),
                            parallel_iterations=parallel_iterations or 10, back_prop=back_prop,
                            swap_memory=swap_memory, name=name)
+    if signature is not None and expand:  # (a row's spec: the batch's has the rows' number
+        count = rows.count if isinstance(rows.count, int) else None  # in its shape fields)
+        structure = nest.map_structure(
+            lambda s: ExtensionTypeBatchEncoder().batch(s, count) if _is_extension(s) else s,
+            signature)
     return nest.pack_sequence_as(structure, [
         r.join(ta) if isinstance(r, _SparseResults) else ta.stack()
         for r, ta in zip(results, arrays)], expand)
@@ -382,8 +389,12 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
 
 
 def _traced_signature(fn, flat):
-    """The `TensorSpec`s (nested as its results) of ``fn(rows of flat)``, traced in a graph."""
+    """The specs (nested as its results) of ``fn(rows of flat)``, traced in a graph: a
+    `TensorSpec` of each tensor, an extension type's own spec."""
     def spec(value):
+        composite = None if isinstance(value, Tensor) else getattr(value, "_type_spec", None)
+        if composite is not None:
+            return composite
         value = convert_to_tensor(value)
         return TensorSpec(value.shape, value.dtype)
 

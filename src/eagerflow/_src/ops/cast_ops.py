@@ -240,6 +240,9 @@ def identity(input, name=None):
         return late.indexed_slices.IndexedSlices(
             identity(input.values, name), identity(input.indices),
             None if dense_shape is None else identity(dense_shape))
+    spec = None if isinstance(input, Tensor) else getattr(input, "_type_spec", None)
+    if hasattr(spec, "_to_components"):  # a composite (an extension type): each component's
+        return spec._from_components([identity(c) for c in spec._to_components(input)])
     return dispatch(_IDENTITY, (as_tensor(input),), name=name)
 
 

@@ -23,6 +23,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec, value_specs
 from eagerflow._src.ops import math_ops, reduction_ops
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 _NO_DEFAULT = object()
 # the Specs of extension types that name themselves (``__name__ = "pkg.Name"``), by
@@ -60,11 +61,16 @@ class ImmutableDict(collections.abc.Mapping):
 _BUILDING = "_tf_extension_type_building"
 
 
-def _check_field(cls_name, name, annotation, value):
+def _check_field(cls_name, name, annotation, value, spec=False):
     """`value` converted to the field's declared type; TypeError naming the field otherwise.
     `cls_name` None: `value` is a class's default, whose tensors are converted (and
-    checked) only when an instance is built, as in TF."""
+    checked) only when an instance is built, as in TF. `spec`: `value` is the field of a
+    Spec, where a tensor is a `TensorSpec` and an extension type is its Spec."""
     origin = typing.get_origin(annotation)
+    if annotation is Tensor and spec:
+        if isinstance(value, TensorSpec):
+            return value
+        raise TypeError(f"{name}: expected a TensorSpec, got {type(value).__name__!r}")
     if annotation is Tensor:
         if isinstance(value, Tensor) or hasattr(value, "_type_spec") or cls_name is None:
             return value
@@ -83,7 +89,7 @@ def _check_field(cls_name, name, annotation, value):
             if arg is type(None):
                 continue
             try:
-                return _check_field(cls_name, name, arg, value)
+                return _check_field(cls_name, name, arg, value, spec)
             except (TypeError, ValueError) as e:
                 errors.append(e)
         raise TypeError(f"{name}: expected {annotation!r}, got {type(value).__name__!r}")
@@ -92,20 +98,21 @@ def _check_field(cls_name, name, annotation, value):
             raise TypeError(f"{name}: expected tuple, got {type(value).__name__!r}")
         args = typing.get_args(annotation)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_check_field(cls_name, f"{name}[{i}]", args[0], v)
+            return tuple(_check_field(cls_name, f"{name}[{i}]", args[0], v, spec)
                          for i, v in enumerate(value))
         if len(args) != len(value):  # (TF's message, its closing parenthesis too)
             raise TypeError(f"{name}: expected tuple with length {len(args)}, got "
                             f"{type(value).__name__!r})")
-        return tuple(_check_field(cls_name, f"{name}[{i}]", a, v)
+        return tuple(_check_field(cls_name, f"{name}[{i}]", a, v, spec)
                      for i, (a, v) in enumerate(zip(args, value)))
     if origin is collections.abc.Mapping:
         if not isinstance(value, collections.abc.Mapping):
             raise TypeError(f"{name}: expected mapping, got {type(value).__name__!r}")
         args = typing.get_args(annotation)
-        return ImmutableDict((_check_field(cls_name, f"{name}[<key>]", args[0], k),
-                              _check_field(cls_name, f"{name}[{k!r}]", args[1], v))
-                             for k, v in value.items())
+        items = ((_check_field(cls_name, f"{name}[<key>]", args[0], k),
+                  _check_field(cls_name, f"{name}[{k!r}]", args[1], v, spec))
+                 for k, v in value.items())
+        return dict(items) if spec else ImmutableDict(items)
     if annotation is TensorShape:
         try:
             return TensorShape(value)
@@ -118,6 +125,11 @@ def _check_field(cls_name, name, annotation, value):
         except (TypeError, ValueError):
             raise TypeError(f"{name}: expected 'tf.DType', got {type(value).__name__!r}") \
                 from None
+    if spec and isinstance(annotation, type) and issubclass(annotation, ExtensionType):
+        if not isinstance(value, annotation.Spec):
+            raise TypeError(f"{name}: expected a TypeSpec for {annotation.__name__!r}, got "
+                            f"{type(value).__name__!r}")
+        return value
     if isinstance(annotation, type):
         ok = isinstance(value, annotation)
         if annotation is float:  # TF's float fields take no ints (but an int field takes a bool)
@@ -266,7 +278,7 @@ class ExtensionTypeSpec(TypeSpec):
         """The spec of each field, positionally or by name, as TF: every field, defaults
         or not."""
         self._fields = _spec_fields(self.value_type, _bound(
-            self.value_type._tf_extension_type_fields_order, {}, args, kwargs))
+            self.value_type._tf_extension_type_fields_order, {}, args, kwargs), check=True)
 
     def __setattr__(self, name, value):
         if name.startswith("_"):
@@ -387,12 +399,15 @@ def _bound(fields, defaults, args, kwargs):
     return dict(bound.arguments)
 
 
-def _spec_fields(value_type, fields):
-    """A spec's `fields` in declaration order, its shape and dtype fields converted."""
+def _spec_fields(value_type, fields, check=False):
+    """A spec's `fields` in declaration order, its shape and dtype fields converted;
+    `check`: each field checked against its annotation as a Spec's field (TypeError)."""
     out = {}
     for k, annotation in value_type._tf_extension_type_fields.items():
         v = fields[k]
-        if annotation is TensorShape or annotation is _d.DType:
+        if check:
+            v = _check_field(value_type.__name__, k, annotation, v, spec=True)
+        elif annotation is TensorShape or annotation is _d.DType:
             v = _check_field(value_type.__name__, k, annotation, v)
         out[k] = v
     return out
@@ -412,7 +427,8 @@ def _custom_spec_init(user_init):
         missing = {k for k in order if k not in self._fields}
         if missing:
             raise ValueError(f"Missing required fields: {missing}")
-        object.__setattr__(self, "_fields", _spec_fields(self.value_type, self._fields))
+        object.__setattr__(self, "_fields", _spec_fields(self.value_type, self._fields,
+                                                         check=True))
     __init__.__wrapped__ = user_init
     return __init__
 
@@ -457,6 +473,21 @@ def _checked_fields(fields, defaults):
             _check_field(None, f"default value for {k}", annotation, defaults[k])
 
 
+# Names no field may have: those of the Spec class and of the methods composites and their
+# specs have (and any beginning with "_tf_extension_type", this module's own).
+_RESERVED_FIELDS = frozenset({
+    "self", "Spec", "_type_spec", "_shape_invariant_to_type_spec", "_consumers", "value_type",
+    "is_compatible_with", "most_specific_compatible_type", "_with_tensor_ranks_only",
+    "_to_components", "_from_components", "_component_specs", "_to_tensor_list",
+    "_from_tensor_list", "_from_compatible_tensor_list", "_flat_tensor_specs", "_serialize",
+    "_deserialize", "_to_legacy_output_types", "_to_legacy_output_shapes",
+    "_to_legacy_output_classes", "_keras_mask"})
+
+
+def _is_reserved(name):
+    return name in _RESERVED_FIELDS or name.lower().startswith("_tf_extension_type")
+
+
 class ExtensionTypeMetaclass(type):
     def __new__(mcs, name, bases, namespace):
         cls = super().__new__(mcs, name, bases, namespace)
@@ -469,7 +500,27 @@ class ExtensionTypeMetaclass(type):
             hints = typing.get_type_hints(cls) if annotations else {}
         except Exception:  # (forward references not resolvable here: the annotations as given)
             hints = {}
-        fields = {k: hints.get(k, v) for k, v in annotations.items() if not k.startswith("_")}
+        user_spec = namespace.get("Spec")
+        if "Spec" in namespace and not isinstance(user_spec, type):
+            raise ValueError(f"{cls.__qualname__}.Spec must be a nested class; got "
+                             f"{user_spec}.")
+        if user_spec is not None and user_spec.__bases__ not in ((TypeSpec,), (object,)):
+            raise ValueError(f"{cls.__qualname__}.Spec must be directly subclassed from "
+                             f"tf.TypeSpec.")
+        for k in [*(n for n in namespace if n != "Spec"), *annotations]:
+            if _is_reserved(k):
+                raise ValueError(f"The field annotations for {name} are invalid. Field {k!r} "
+                                 f"is reserved.")
+        own = namespace.get("__annotations__", {})
+        for k, v in namespace.items():  # (a value that is not a method: a field's default)
+            if not (k in own or callable(v) or k.startswith("_abc_")
+                    or (k.startswith("__") and k.endswith("__"))
+                    or isinstance(v, (property, classmethod, staticmethod))):
+                raise ValueError(f"The field annotations for {name} are invalid. Field {k} "
+                                 f"is missing a type annotation.")
+        # (a private name is a field too, as in TF: only Python's own dunder names are not)
+        fields = {k: hints.get(k, v) for k, v in annotations.items()
+                  if not (k.startswith("__") and k.endswith("__"))}
         cls._tf_extension_type_fields = fields
         cls._tf_extension_type_fields_order = tuple(fields)
         defaults = {}
@@ -481,7 +532,12 @@ class ExtensionTypeMetaclass(type):
                 delattr(cls, k)
         cls._tf_extension_type_defaults = {k: v for k, v in defaults.items() if k in fields}
         _checked_fields(fields, cls._tf_extension_type_defaults)
-        user_spec = namespace.get("Spec")
+        for k in (user_spec.__dict__ if user_spec is not None else ()):
+            if _is_reserved(k):
+                raise ValueError(f"TypeSpec {cls.__qualname__}.Spec uses reserved name {k!r}.")
+            if k in fields:
+                raise ValueError(f"TypeSpec {cls.__qualname__}.Spec defines a variable {k!r} "
+                                 f"which shadows a field in {cls.__qualname__}")
         base_spec = next(b.Spec for b in cls.__mro__[1:] if "Spec" in b.__dict__)
         spec_bases = (user_spec, base_spec) if user_spec is not None else (base_spec,)
         spec_namespace = {"value_type": cls, "__qualname__": f"{cls.__qualname__}.Spec",
@@ -512,6 +568,7 @@ class ExtensionTypeMetaclass(type):
 
 
 @export("experimental.ExtensionType")
+@CompositeTensor.register
 class ExtensionType(metaclass=ExtensionTypeMetaclass):
     """Base of user-defined composite types with typed, immutable fields.
 
@@ -526,6 +583,9 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
 
     def __init__(self, *args, **kwargs):
         cls = type(self)
+        if cls.__dict__.get("_tf_extension_type_base"):
+            raise AssertionError(f"Cannot create an instance of {cls.__name__} because "
+                                 f"{cls.__name__} is an abstract base class.")
         values = _bound(cls._tf_extension_type_fields_order, cls._tf_extension_type_defaults,
                         args, kwargs)
         for k, v in values.items():

@@ -15,9 +15,11 @@ from eagerflow._src.core.dtypes import variant
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec, value_specs
 from eagerflow._src.ops import late
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 
 @export("IndexedSlices")
+@CompositeTensor.register
 class IndexedSlices:
     """A sparse representation of a tensor of shape `dense_shape` (``tf.IndexedSlices``)."""
 

@@ -26,9 +26,11 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 
 @export("sparse.SparseTensor", "SparseTensor")
+@CompositeTensor.register
 class SparseTensor:
     """A sparse tensor (``tf.SparseTensor``): `indices`, `values` and `dense_shape`."""
 
@@ -143,6 +145,16 @@ class SparseTensorSpec(TypeSpec):
             other = SparseTensorSpec.from_value(other)
         return (isinstance(other, SparseTensorSpec) and self._dtype == other.dtype
                 and self._shape.is_compatible_with(other.shape))
+
+    def most_specific_common_supertype(self, others):
+        """The spec of the most specific shape compatible with each of `others`' (None
+        when a dtype differs)."""
+        shape = self._shape
+        for o in others:
+            if type(o) is not SparseTensorSpec or o.dtype != self._dtype:
+                return None
+            shape = shape.most_specific_compatible_shape(o.shape)
+        return SparseTensorSpec(shape, self._dtype)
 
     @property
     def _component_specs(self):

@@ -26,10 +26,11 @@ from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register, 
     register_gradient
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, TypeSpec
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops
 from eagerflow._src.ops import shape_rules
 from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.core.composite_tensor import CompositeTensor
 
 _SPLITS_DTYPES = (_d.int32, _d.int64)
 
@@ -199,6 +200,7 @@ class NestedRows:
 
 
 @export("RaggedTensor")
+@CompositeTensor.register
 class RaggedTensor(NestedRows):
     """A tensor with rows of different lengths (``tf.RaggedTensor``); made with its factory
     classmethods (`from_row_lengths`, `from_row_splits`, ...) or `tf.ragged.constant`."""
@@ -815,7 +817,7 @@ def _format(x):
 
 # -- RaggedTensorSpec ----------------------------------------------------------------------------
 @export("RaggedTensorSpec")
-class RaggedTensorSpec:
+class RaggedTensorSpec(TypeSpec):
     """The type of a `RaggedTensor`: shape, dtype, ragged rank and row-splits dtype.
 
     >>> tf.RaggedTensorSpec([None, None], tf.int32)
