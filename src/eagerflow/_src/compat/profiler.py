@@ -1,0 +1,694 @@
+"""TF 1's model analyzer (``tf.compat.v1.profiler``): the float operations and parameters of a
+graph, counted from its static shapes the way TF counts them, as ``GraphNodeProto`` (the
+``scope`` view) or ``MultiGraphNodeProto`` (the ``op`` view) trees, and the report TF prints.
+
+>>> import eagerflow as tf
+>>> g = tf.Graph()
+>>> with g.as_default():
+...     _ = tf.matmul(tf.ones([2, 3]), tf.ones([3, 4]))
+>>> builder = tf.compat.v1.profiler.ProfileOptionBuilder
+>>> opts = builder(builder.float_operation()).with_empty_output().build()
+>>> tf.compat.v1.profiler.profile(g, options=opts).total_float_ops
+48
+"""
+import copy
+import math
+import re
+import sys
+
+from eagerflow._src.backend.api_export import export
+from eagerflow._src.core.protos import framework  # noqa: F401 (TensorShapeProto first)
+from eagerflow._src.core.protos.schema import build
+
+_classes = build("tensorflow/core/profiler/tfprof_output.proto", """
+    package tensorflow.tfprof;
+    message GraphNodeProto {
+      string name = 1;
+      int64 run_count = 21;
+      int64 exec_micros = 2;
+      int64 accelerator_exec_micros = 17;
+      int64 cpu_exec_micros = 18;
+      int64 requested_bytes = 3;
+      int64 peak_bytes = 24;
+      int64 residual_bytes = 25;
+      int64 output_bytes = 26;
+      int64 parameters = 4;
+      int64 float_ops = 13;
+      repeated string devices = 10;
+      int64 total_definition_count = 23;
+      int64 total_run_count = 22;
+      int64 total_exec_micros = 6;
+      int64 total_accelerator_exec_micros = 19;
+      int64 total_cpu_exec_micros = 20;
+      int64 total_requested_bytes = 7;
+      int64 total_peak_bytes = 27;
+      int64 total_residual_bytes = 28;
+      int64 total_output_bytes = 29;
+      int64 total_parameters = 8;
+      int64 total_float_ops = 14;
+      repeated TensorShapeProto shapes = 11;
+      map<int32, TensorShapeProto> input_shapes = 16;
+      repeated GraphNodeProto children = 12;
+    }
+    message MultiGraphNodeProto {
+      string name = 1;
+      int64 exec_micros = 2;
+      int64 accelerator_exec_micros = 12;
+      int64 cpu_exec_micros = 13;
+      int64 requested_bytes = 3;
+      int64 peak_bytes = 16;
+      int64 residual_bytes = 17;
+      int64 output_bytes = 18;
+      int64 parameters = 4;
+      int64 float_ops = 5;
+      int64 total_exec_micros = 6;
+      int64 total_accelerator_exec_micros = 14;
+      int64 total_cpu_exec_micros = 15;
+      int64 total_requested_bytes = 7;
+      int64 total_peak_bytes = 19;
+      int64 total_residual_bytes = 20;
+      int64 total_output_bytes = 21;
+      int64 total_parameters = 8;
+      int64 total_float_ops = 9;
+      repeated GraphNodeProto graph_nodes = 10;
+      repeated MultiGraphNodeProto children = 11;
+    }
+    message AdviceProto {
+      message Checker { repeated string reports = 2; }
+      map<string, Checker> checkers = 1;
+    }
+""")
+_classes.update(build("tensorflow/core/profiler/tfprof_log.proto", """
+    package tensorflow.tfprof;
+    message OpLogEntry {
+      string name = 1;
+      int64 float_ops = 2;
+      repeated string types = 3;
+    }
+    message OpLogProto {
+      repeated OpLogEntry log_entries = 1;
+      map<int64, string> id_to_string = 2;
+    }
+"""))
+for _cls in ("GraphNodeProto", "MultiGraphNodeProto", "AdviceProto", "OpLogProto"):
+    _classes[_cls].__module__ = "eagerflow.compat.v1.profiler"
+GraphNodeProto = export("compat.v1.profiler.GraphNodeProto")(_classes["GraphNodeProto"])
+MultiGraphNodeProto = export("compat.v1.profiler.MultiGraphNodeProto")(
+    _classes["MultiGraphNodeProto"])
+AdviceProto = export("compat.v1.profiler.AdviceProto")(_classes["AdviceProto"])
+OpLogProto = export("compat.v1.profiler.OpLogProto")(_classes["OpLogProto"])
+
+_ALL_OPTIONS = ("max_depth", "min_bytes", "min_peak_bytes", "min_residual_bytes",
+                "min_output_bytes", "min_micros", "min_accelerator_micros", "min_cpu_micros",
+                "min_params", "min_float_ops", "min_occurrence", "step", "order_by",
+                "account_type_regexes", "start_name_regexes", "trim_name_regexes",
+                "show_name_regexes", "hide_name_regexes", "account_displayed_op_only", "select",
+                "output")
+
+
+def _base_options(**changes):
+    opts = {"max_depth": 10000, "min_bytes": 0, "min_micros": 0, "min_params": 0,
+            "min_float_ops": 0, "min_occurrence": 0, "order_by": "name",
+            "account_type_regexes": [".*"], "start_name_regexes": [".*"],
+            "trim_name_regexes": [], "show_name_regexes": [".*"], "hide_name_regexes": [],
+            "account_displayed_op_only": True, "select": [], "step": -1, "output": "stdout"}
+    opts.update(changes)
+    return opts
+
+
+@export("compat.v1.profiler.ProfileOptionBuilder")
+class ProfileOptionBuilder:
+    """Builds the options dict `profile` takes; the static methods give the usual ones.
+
+    >>> ProfileOptionBuilder.float_operation()["select"]
+    ['float_ops']
+    """
+
+    def __init__(self, options=None):
+        self._options = copy.deepcopy(options) if options is not None else _base_options()
+
+    @staticmethod
+    def trainable_variables_parameter():
+        """Counts the parameters of trainable variables, by scope."""
+        return _base_options(account_type_regexes=["_trainable_variables"], select=["params"])
+
+    @staticmethod
+    def float_operation():
+        """Counts the float operations of the ops TF has a formula for."""
+        return _base_options(min_float_ops=1, order_by="float_ops", select=["float_ops"])
+
+    @staticmethod
+    def time_and_memory(min_micros=1, min_bytes=1, min_accelerator_micros=0,
+                        min_cpu_micros=0, min_peak_bytes=0, min_residual_bytes=0,
+                        min_output_bytes=0):
+        """Time and memory (nothing is measured here: a graph is not run)."""
+        opts = _base_options(min_bytes=min_bytes, min_micros=min_micros, order_by="micros",
+                             select=["micros", "bytes"])
+        opts.update(min_peak_bytes=min_peak_bytes, min_residual_bytes=min_residual_bytes,
+                    min_output_bytes=min_output_bytes, min_accelerator_micros=min_accelerator_micros,
+                    min_cpu_micros=min_cpu_micros)
+        return {k: opts[k] for k in ("max_depth", "min_bytes", "min_peak_bytes",
+                                      "min_residual_bytes", "min_output_bytes", "min_micros",
+                                      "min_accelerator_micros", "min_cpu_micros", "min_params",
+                                      "min_float_ops", "min_occurrence", "order_by",
+                                      "account_type_regexes", "start_name_regexes",
+                                      "trim_name_regexes", "show_name_regexes",
+                                      "hide_name_regexes", "account_displayed_op_only",
+                                      "select", "step", "output")}
+
+    def build(self):
+        """The options dict."""
+        return copy.deepcopy(self._options)
+
+    def _set(self, **changes):
+        self._options.update(changes)
+        return self
+
+    def with_max_depth(self, max_depth):
+        return self._set(max_depth=max_depth)
+
+    def with_min_memory(self, min_bytes=0, min_peak_bytes=0, min_residual_bytes=0,
+                        min_output_bytes=0):
+        return self._set(min_bytes=min_bytes, min_peak_bytes=min_peak_bytes,
+                         min_residual_bytes=min_residual_bytes, min_output_bytes=min_output_bytes)
+
+    def with_min_execution_time(self, min_micros=0, min_accelerator_micros=0, min_cpu_micros=0):
+        return self._set(min_micros=min_micros, min_accelerator_micros=min_accelerator_micros,
+                         min_cpu_micros=min_cpu_micros)
+
+    def with_min_parameters(self, min_params):
+        return self._set(min_params=min_params)
+
+    def with_min_occurrence(self, min_occurrence):
+        return self._set(min_occurrence=min_occurrence)
+
+    def with_min_float_operations(self, min_float_ops):
+        return self._set(min_float_ops=min_float_ops)
+
+    def with_accounted_types(self, account_type_regexes):
+        return self._set(account_type_regexes=list(account_type_regexes))
+
+    def with_node_names(self, start_name_regexes=None, show_name_regexes=None,
+                        hide_name_regexes=None, trim_name_regexes=None):
+        for key, value in (("start_name_regexes", start_name_regexes),
+                           ("show_name_regexes", show_name_regexes),
+                           ("hide_name_regexes", hide_name_regexes),
+                           ("trim_name_regexes", trim_name_regexes)):
+            if value is not None:
+                self._options[key] = list(value)
+        return self
+
+    def account_displayed_op_only(self, is_true):
+        return self._set(account_displayed_op_only=is_true)
+
+    def with_empty_output(self):
+        return self._set(output="none")
+
+    def with_stdout_output(self):
+        return self._set(output="stdout")
+
+    def with_file_output(self, outfile):
+        return self._set(output="file:outfile=%s" % outfile)
+
+    def with_timeline_output(self, timeline_file):
+        return self._set(output="timeline:outfile=%s" % timeline_file)
+
+    def with_pprof_output(self, pprof_file):
+        return self._set(output="pprof:outfile=%s" % pprof_file)
+
+    def order_by(self, attribute):
+        return self._set(order_by=attribute)
+
+    def select(self, attributes):
+        return self._set(select=list(attributes))
+
+    def with_step(self, step):
+        return self._set(step=step)
+
+
+# ---- float operations, from static shapes ----------------------------------------------------
+
+def _dims(tensor):
+    shape = tensor.shape
+    if shape.rank is None:
+        return None
+    dims = shape.as_list()
+    return None if any(d is None for d in dims) else dims
+
+
+def _count(tensor):
+    dims = _dims(tensor)
+    if dims is None:
+        raise ValueError("incomplete shape")
+    return math.prod(dims)
+
+
+def _attr(op, name, default=None):
+    try:
+        return op.get_attr(name)
+    except Exception:  # noqa: BLE001 (an attr the op does not have)
+        return default
+
+
+def _kernel_area(op):
+    ksize = _attr(op, "ksize")
+    fmt = _attr(op, "data_format", b"NHWC")
+    fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
+    if ksize is None:
+        return None
+    ksize = list(ksize)
+    return ksize[2] * ksize[3] if fmt.startswith("NC") else ksize[1] * ksize[2]
+
+
+def _conv(op):
+    return 2 * _count(op.outputs[0]) * math.prod(_dims(op.inputs[1])[:-1])
+
+
+def _flops(op):
+    """TF's float-op count of `op`, or 0 where TF has no formula or a shape is unknown."""
+    kind = op.type
+    try:
+        if kind in _ELEMENTWISE_OUT:
+            return _count(op.outputs[0])
+        if kind in _UNARY:
+            return _count(op.inputs[0])
+        if kind in ("Rsqrt", "SquaredDifference"):
+            return 2 * _count(op.outputs[0])
+        if kind == "AddN":
+            return (len(op.inputs) - 1) * _count(op.outputs[0])
+        if kind in ("ArgMax", "ArgMin", "Sum", "BiasAddGrad"):
+            return _count(op.inputs[0]) - _count(op.outputs[0])
+        if kind == "Mean":
+            return _count(op.inputs[0])
+        if kind == "L2Loss":
+            return 3 * _count(op.inputs[0]) - 1
+        if kind == "Softmax":
+            return 5 * _count(op.outputs[0])
+        if kind in ("MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"):
+            a = _dims(op.inputs[0])
+            transposed = _attr(op, "transpose_a", False) or _attr(op, "adj_x", False)
+            k = a[-2] if transposed else a[-1]
+            return 2 * _count(op.outputs[0]) * k
+        if kind in ("Conv2D", "Conv3D"):
+            return _conv(op)
+        if kind == "Conv2DBackpropInput":
+            return 2 * _count(op.inputs[2]) * math.prod(_dims(op.inputs[1])[:-1])
+        if kind == "Conv2DBackpropFilter":
+            return 2 * _count(op.inputs[2]) * math.prod(_dims(op.outputs[0])[:-1])
+        if kind == "DepthwiseConv2dNative":
+            return 2 * _count(op.outputs[0]) * math.prod(_dims(op.inputs[1])[:2])
+        if kind in ("MaxPool", "AvgPool"):
+            return _kernel_area(op) * _count(op.outputs[0])
+        if kind == "AvgPoolGrad":
+            return 2 * _kernel_area(op) * _count(op.inputs[1])
+        if kind == "MaxPoolGrad":
+            return _count(op.inputs[0]) + _count(op.inputs[1])
+    except (ValueError, TypeError, IndexError):
+        return 0
+    return 0
+
+
+_ELEMENTWISE_OUT = frozenset((
+    "Add", "AddV2", "Sub", "Mul", "RealDiv", "Maximum", "Minimum", "Pow", "BiasAdd",
+    "Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "NotEqual"))
+_UNARY = frozenset(("Neg", "Square", "Log", "Reciprocal", "AssignSub", "AssignAdd"))
+
+_VARIABLE_OPS = frozenset(("VariableV2", "Variable", "VarHandleOp", "VariableV1"))
+
+
+# ---- the node tree ---------------------------------------------------------------------------
+
+class _Node:
+    __slots__ = ("name", "op", "types", "float_ops", "parameters", "children", "shape")
+
+    def __init__(self, name, op=None):
+        self.name, self.op, self.children = name, op, []
+        self.types, self.float_ops, self.parameters, self.shape = [], 0, 0, None
+
+
+def _graph_nodes(graph):
+    trainable = {getattr(v, "op", v).name for v in graph.get_collection("trainable_variables")}
+    variables = {getattr(v, "op", v).name for v in graph.get_collection("variables")}
+    nodes = {}
+    for op in graph.get_operations():
+        node = _Node(op.name, op)
+        node.types = [op.type]
+        if op.name in variables or op.name in trainable:
+            node.types.append("_variables")
+        if op.name in trainable:
+            node.types.append("_trainable_variables")
+        node.float_ops = _flops(op)
+        if op.type in _VARIABLE_OPS:
+            shape = _attr(op, "shape")
+            dims = None if shape is None else _shape_dims(shape)
+            if dims is not None:
+                node.shape = dims
+                node.parameters = math.prod(dims)
+        nodes[op.name] = node
+    # A variable's handle op stands outside the graph's op list here: add it from the
+    # collections, with its shape as its parameters.
+    for collection in ("variables", "trainable_variables"):
+        for var in graph.get_collection(collection):
+            op = getattr(var, "op", None)
+            if op is None or op.name in nodes:
+                continue
+            node = _Node(op.name, op)
+            node.types = [op.type, "_variables"]
+            if op.name in trainable:
+                node.types.append("_trainable_variables")
+            dims = _shape_dims(var.shape)
+            if dims is not None:
+                node.shape, node.parameters = dims, math.prod(dims)
+            nodes[op.name] = node
+    return nodes
+
+
+def _shape_dims(shape):
+    if hasattr(shape, "as_list"):
+        if shape.rank is None:
+            return None
+        dims = shape.as_list()
+    else:
+        dims = list(shape)
+    return None if any(d is None or d < 0 for d in dims) else dims
+
+
+def _matches(regexes, text):
+    return any(re.fullmatch(r, text) for r in regexes)
+
+
+class _Options:
+    def __init__(self, options):
+        self.opts = _base_options()
+        self.opts.update(options)
+
+    def __getattr__(self, name):
+        return self.opts.get(name, 0)
+
+
+def _accounted(node, opts):
+    return any(_matches(opts.account_type_regexes, t) for t in node.types)
+
+
+def _accounts_below(node, opts):
+    return any((c.op is not None and _accounted(c, opts)) or _accounts_below(c, opts)
+               for c in node.children)
+
+
+def _passes(node, opts, depth):
+    if depth > opts.max_depth:
+        return False
+    if node.op is not None and not _accounted(node, opts):
+        return False
+    if node.op is None and not _accounts_below(node, opts):  # a scope of nothing counted
+        return False
+    if node.float_ops < opts.min_float_ops or node.parameters < opts.min_params:
+        return False
+    if opts.min_bytes > 0 or opts.min_micros > 0:  # nothing is measured without a run
+        return False
+    if not _matches(opts.show_name_regexes, node.name):
+        return False
+    return not _matches(opts.hide_name_regexes, node.name)
+
+
+def _sort_key(opts):
+    order = opts.order_by
+    if order == "float_ops":
+        return lambda n: (-n[1]["float_ops"], n[0])
+    if order == "params":
+        return lambda n: (-n[1]["parameters"], n[0])
+    return lambda n: n[0]
+
+
+def _scope_tree(nodes):
+    root = _Node("_TFProfRoot")
+    by_name = {}
+    for name in sorted(nodes):
+        parts = name.split("/")
+        parent = root
+        for i in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:i])
+            node = by_name.get(prefix)
+            if node is None:
+                node = nodes.get(prefix) if i == len(parts) else nodes.get(prefix, None)
+                node = node if node is not None else _Node(prefix)
+                by_name[prefix] = node
+                parent.children.append(node)
+            parent = node
+    return root
+
+
+def _shown(node, opts, depth):
+    """The displayed subtrees under `node`: (name, stats, children) with hidden nodes' children
+    lifted to their shown ancestor; `depth` is the depth `node`'s children would have."""
+    out = []
+    for child in node.children:
+        if _passes(child, opts, depth):
+            sub = _shown(child, opts, depth + 1)
+            out.append(_entry(child, opts, sub))
+        else:
+            out.extend(_shown(child, opts, depth))
+    out.sort(key=_sort_key(opts))
+    return out
+
+
+def _entry(node, opts, children):
+    own = _accounted(node, opts) if node.op is not None else False
+    stats = {"float_ops": node.float_ops if own else 0,
+             "parameters": node.parameters if own else 0}
+    totals = {k: v + sum(c[1]["total_" + k] for c in children) for k, v in
+              list(stats.items())}
+    stats.update({"total_" + k: v for k, v in totals.items()})
+    stats["total_definition_count"] = 1 + sum(c[1]["total_definition_count"] for c in children)
+    return (node.name, stats, children, node)
+
+
+def _shape_proto(tensor):
+    proto = framework.TensorShapeProto()
+    if tensor.shape.rank is None:
+        proto.unknown_rank = True
+        return proto
+    for d in tensor.shape.as_list():
+        proto.dim.add(size=-1 if d is None else d)
+    return proto
+
+
+def _graph_node_proto(entry):
+    name, stats, children, node = entry
+    proto = GraphNodeProto(name=name)
+    for key, value in stats.items():
+        setattr(proto, key, value)
+    if node is not None and node.op is not None:
+        for i, t in enumerate(node.op.inputs):
+            proto.input_shapes[i].CopyFrom(_shape_proto(t))
+    for child in children:
+        proto.children.append(_graph_node_proto(child))
+    return proto
+
+
+# ---- the report ------------------------------------------------------------------------------
+
+def _number(n):
+    if n < 1000:
+        return "%d" % n
+    if n < 1000000:
+        return "%.2fk" % (n / 1e3)
+    if n < 1000000000:
+        return "%.2fm" % (n / 1e6)
+    return "%.2fb" % (n / 1e9)
+
+
+_VIEW_DOCS = {
+    "scope": "scope: The nodes in the model graph are organized by their names, which is "
+             "hierarchical like filesystem.",
+    "op": "op: The nodes are operation kernel type, such as MatMul, Conv2D. Graph nodes "
+          "belonging to the same type are aggregated together.",
+}
+_SELECT_DOCS = {
+    "params": ("param: Number of parameters (in the Variable).", "# parameters"),
+    "float_ops": ("flops: Number of float operations. Note: Please read the implementation "
+                  "for the math behind it.", "# float_ops"),
+}
+
+
+def _options_block(opts):
+    lines = ["", "=========================Options============================="]
+    for key in _ALL_OPTIONS:
+        value = opts.opts.get(key, 0)
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        elif isinstance(value, (list, tuple)):
+            value = ",".join(value)
+        elif key == "output":
+            value = value if ":" in value else value + ":"
+        lines.append("-%-27s%s" % (key, value))
+    lines.append("")
+    return lines
+
+
+def _report(opts, cmd, body):
+    lines = _options_block(opts)
+    lines += ["==================Model Analysis Report======================", "", "Doc:"]
+    if cmd in _VIEW_DOCS:
+        lines.append(_VIEW_DOCS[cmd])
+    heads = []
+    for sel in opts.select:
+        if sel in _SELECT_DOCS:
+            lines.append(_SELECT_DOCS[sel][0])
+            heads.append(_SELECT_DOCS[sel][1])
+    lines += ["", "Profile:", "node name | " + " | ".join(heads)]
+    lines += body
+    lines += ["", "======================End of Report=========================="]
+    sys.stdout.write("\n".join(lines) + "\n")
+
+
+def _scope_text(entry, opts, depth=0):
+    name, stats, children, node = entry
+    parts = []
+    own_shown = node is not None and node.op is not None
+    for sel in opts.select:
+        if sel == "params":
+            own = _number(stats["parameters"]) if own_shown else "--"
+            text = "%s/%s params" % (own, _number(stats["total_parameters"]))
+            if node is not None and node.shape is not None and own_shown:
+                text = "%s, %s" % ("x".join(str(d) for d in node.shape), text)
+            parts.append(text)
+        elif sel == "float_ops":
+            own = _number(stats["float_ops"]) if own_shown else "--"
+            parts.append("%s/%s flops" % (own, _number(stats["total_float_ops"])))
+    lines = ["  " * depth + "%s (%s)" % (name, ", ".join(parts))]
+    for child in children:
+        lines += _scope_text(child, opts, depth + 1)
+    return lines
+
+
+def _scope_view(nodes, opts):
+    root = _scope_tree(nodes)
+    entry = _entry(root, opts, _shown(root, opts, 1))
+    if opts.output == "stdout" or opts.output.startswith("stdout"):
+        _report(opts, "scope", _scope_text(entry, opts))
+    return _graph_node_proto(entry)
+
+
+def _op_view(nodes, opts):
+    groups = {}
+    for node in nodes.values():
+        if _accounted(node, opts):
+            groups.setdefault(node.op.type, []).append(node)
+    rows = []
+    for kind, members in groups.items():
+        row = _Node(kind)
+        row.float_ops = sum(m.float_ops for m in members)
+        row.parameters = sum(m.parameters for m in members)
+        if row.float_ops < opts.min_float_ops or row.parameters < opts.min_params:
+            continue
+        if not _matches(opts.show_name_regexes, kind) or _matches(opts.hide_name_regexes, kind):
+            continue
+        members.sort(key=lambda m: (-m.float_ops, m.name) if opts.order_by == "float_ops"
+                     else ((-m.parameters, m.name) if opts.order_by == "params" else m.name))
+        rows.append((kind, {"float_ops": row.float_ops, "parameters": row.parameters}, members))
+    rows.sort(key=_sort_key(opts))
+    root = MultiGraphNodeProto(name="_TFProfRoot")
+    total_f = sum(r[1]["float_ops"] for r in rows)
+    total_p = sum(r[1]["parameters"] for r in rows)
+    root.total_float_ops, root.total_parameters = total_f, total_p
+    parent, rest_f, rest_p = root, total_f, total_p
+    body = []
+    for kind, stats, members in rows:
+        child = parent.children.add(name=kind, float_ops=stats["float_ops"],
+                                    parameters=stats["parameters"],
+                                    total_float_ops=rest_f, total_parameters=rest_p)
+        for m in members:
+            gn = child.graph_nodes.add(name=m.name, float_ops=m.float_ops,
+                                       total_float_ops=m.float_ops, parameters=m.parameters,
+                                       total_parameters=m.parameters, total_definition_count=1)
+            for i, t in enumerate(m.op.inputs):
+                gn.input_shapes[i].CopyFrom(_shape_proto(t))
+        cells = []
+        for sel in opts.select:
+            if sel == "float_ops":
+                cells.append("%5s float_ops (%s, %s)" % (
+                    _number(stats["float_ops"]), _percent(rest_f, total_f),
+                    _percent(stats["float_ops"], total_f)))
+            elif sel == "params":
+                cells.append("%5s params (%s, %s)" % (
+                    _number(stats["parameters"]), _percent(rest_p, total_p),
+                    _percent(stats["parameters"], total_p)))
+        body.append((kind, " | ".join(cells)))
+        rest_f -= stats["float_ops"]
+        rest_p -= stats["parameters"]
+        parent = child
+    if opts.output.startswith("stdout"):
+        _report(opts, "op", ["%-25s%s" % (kind, cells) for kind, cells in body])
+    return root
+
+
+def _percent(part, whole):
+    return "%.2f%%" % (100.0 * part / whole if whole else 0.0)
+
+
+@export("compat.v1.profiler.profile")
+def profile(graph=None, run_meta=None, op_log=None, cmd="scope", options=None):
+    """Profiles `graph` (the default graph if None) in the view `cmd` (``scope``, ``op``,
+    ``graph`` or ``code``) with `options` (a `ProfileOptionBuilder` dict); prints the report
+    where ``options['output']`` is ``stdout`` and returns the tree (`GraphNodeProto` for
+    ``scope``/``graph``, `MultiGraphNodeProto` for ``op``/``code``)."""
+    del run_meta, op_log
+    if options is None:
+        options = _base_options()
+    if graph is None:
+        from eagerflow._src.graph import graph as graph_lib  # noqa: PLC0415
+        graph = graph_lib.get_default_graph()
+    opts = _Options(options)
+    nodes = _graph_nodes(graph)
+    if cmd in ("scope", "graph"):
+        return _scope_view(nodes, opts)
+    if cmd in ("op", "code"):
+        return _op_view(nodes, opts)
+    raise ValueError("Unknown cmd: %s\n" % cmd)
+
+
+@export("compat.v1.profiler.advise")
+def advise(graph=None, run_meta=None, options=None):
+    """An `AdviceProto`; no checker reports here (nothing is measured without a run)."""
+    del graph, run_meta, options
+    return AdviceProto()
+
+
+@export("compat.v1.profiler.write_op_log")
+def write_op_log(graph, log_dir, op_log=None, run_meta=None, add_trace=True):
+    """Accepted; the op log is not written (no tool here reads it)."""
+    del graph, log_dir, op_log, run_meta, add_trace
+
+
+@export("compat.v1.profiler.Profiler")
+class Profiler:
+    """Profiles a graph over steps: `profile_operations`, `profile_name_scope`,
+    `profile_graph`, `profile_python` give the `profile` views of it."""
+
+    def __init__(self, graph=None, op_log=None):
+        self._graph = graph
+
+    def add_step(self, step, run_meta):
+        del step, run_meta
+
+    def profile_operations(self, options):
+        return profile(self._graph, cmd="op", options=options)
+
+    def profile_name_scope(self, options):
+        return profile(self._graph, cmd="scope", options=options)
+
+    def profile_graph(self, options):
+        return profile(self._graph, cmd="graph", options=options)
+
+    def profile_python(self, options):
+        return profile(self._graph, cmd="code", options=options)
+
+    def advise(self, options):
+        return advise(self._graph, options=options)
+
+    def serialize_to_string(self):
+        return b""
+
+    def _write_profile(self, filename):
+        del filename

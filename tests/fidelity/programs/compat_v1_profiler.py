@@ -1,0 +1,47 @@
+import tensorflow as tf
+from tensorflow.python.framework.convert_to_constants import convert_variables_to_constants_v2
+
+v1 = tf.compat.v1
+Builder = v1.profiler.ProfileOptionBuilder
+
+
+def frozen_flops(model, shape):
+    fn = tf.function(lambda x: model(x)).get_concrete_function(tf.TensorSpec(shape))
+    frozen = convert_variables_to_constants_v2(fn)
+    with tf.Graph().as_default() as graph:
+        tf.graph_util.import_graph_def(frozen.graph.as_graph_def(), name='')
+        op = v1.profiler.profile(graph=graph, run_meta=v1.RunMetadata(), cmd='op',
+                                 options=Builder.float_operation())
+        print(type(op).__name__, op.total_float_ops)
+        scope = v1.profiler.profile(graph=graph, cmd='scope', options=Builder.float_operation())
+        print(type(scope).__name__, scope.total_float_ops, [c.name for c in scope.children])
+
+
+cnn = tf.keras.Sequential([
+    tf.keras.layers.Conv2D(4, 3, activation='relu', input_shape=(8, 8, 3)),
+    tf.keras.layers.MaxPooling2D(), tf.keras.layers.Flatten(), tf.keras.layers.Dense(5),
+    tf.keras.layers.Softmax()])
+frozen_flops(cnn, [1, 8, 8, 3])
+
+mlp = tf.keras.Sequential([tf.keras.layers.Dense(16, activation='relu', input_shape=(10,)),
+                           tf.keras.layers.Dense(3)])
+frozen_flops(mlp, [4, 10])
+
+g = tf.Graph()
+with g.as_default():
+    x = v1.placeholder(tf.float32, [None, 4])
+    with v1.variable_scope("layer1"):
+        w = v1.get_variable("w", [4, 3])
+        b = v1.get_variable("b", [3], initializer=tf.zeros_initializer())
+    y = tf.nn.softmax(tf.matmul(tf.ones([2, 4]), w) + b)
+    loss = tf.reduce_mean(tf.square(y - 1.0)) + tf.nn.l2_loss(w)
+    step = v1.get_variable("step", [], trainable=False)
+    params = v1.profiler.profile(g, options=Builder.trainable_variables_parameter())
+    print("params", params.total_parameters)
+    print(params)
+    quiet = Builder(Builder.float_operation()).with_empty_output().build()
+    print(quiet)
+    print("flops", v1.profiler.profile(g, options=quiet, cmd='op').total_float_ops)
+    print(Builder.time_and_memory())
+    print(Builder(Builder.trainable_variables_parameter()).with_max_depth(1).select(
+        ['params', 'float_ops']).order_by('params').build())
