@@ -45,3 +45,22 @@ with g.as_default():
     print(Builder.time_and_memory())
     print(Builder(Builder.trainable_variables_parameter()).with_max_depth(1).select(
         ['params', 'float_ops']).order_by('params').build())
+
+# Default options, depth limits, orderings, both columns, the op view of parameters.
+for n in [5, 1234, 123456, 12345678]:
+    g = tf.Graph()
+    with g.as_default():
+        with tf.name_scope("a"):
+            with tf.name_scope("b"):
+                tf.Variable(tf.zeros([n]), name="v")
+        tf.Variable(tf.zeros([3, n % 7]), name="w")
+        tf.Variable(1.0, trainable=False, name="counter")
+        print("default", v1.profiler.profile(g).total_parameters)
+        v1.profiler.profile(g, cmd='op', options=Builder(
+            Builder.trainable_variables_parameter()).select(['params', 'float_ops']).build())
+        for depth in [1, 2, 3]:
+            p = v1.profiler.profile(g, options=Builder(
+                Builder.trainable_variables_parameter()).with_max_depth(depth).build())
+            print("depth", depth, p.total_parameters)
+        v1.profiler.profile(g, options=Builder(
+            Builder.trainable_variables_parameter()).order_by('params').build())

@@ -327,14 +327,13 @@ class _Node:
 
 
 def _graph_nodes(graph):
+    # Only trainable variables get a type of their own: TF marks resource variables with
+    # `_trainable_variables` but not `_variables`.
     trainable = {getattr(v, "op", v).name for v in graph.get_collection("trainable_variables")}
-    variables = {getattr(v, "op", v).name for v in graph.get_collection("variables")}
     nodes = {}
     for op in graph.get_operations():
         node = _Node(op.name, op)
         node.types = [op.type]
-        if op.name in variables or op.name in trainable:
-            node.types.append("_variables")
         if op.name in trainable:
             node.types.append("_trainable_variables")
         node.float_ops = _flops(op)
@@ -353,7 +352,7 @@ def _graph_nodes(graph):
             if op is None or op.name in nodes:
                 continue
             node = _Node(op.name, op)
-            node.types = [op.type, "_variables"]
+            node.types = [op.type]
             if op.name in trainable:
                 node.types.append("_trainable_variables")
             dims = _shape_dims(var.shape)
@@ -385,6 +384,10 @@ class _Options:
     def __getattr__(self, name):
         return self.opts.get(name, 0)
 
+    @property
+    def select(self):
+        return sorted(set(self.opts.get("select", ())))
+
 
 def _accounted(node, opts):
     return any(_matches(opts.account_type_regexes, t) for t in node.types)
@@ -396,8 +399,6 @@ def _accounts_below(node, opts):
 
 
 def _passes(node, opts, depth):
-    if depth > opts.max_depth:
-        return False
     if node.op is not None and not _accounted(node, opts):
         return False
     if node.op is None and not _accounts_below(node, opts):  # a scope of nothing counted
@@ -411,12 +412,13 @@ def _passes(node, opts, depth):
     return not _matches(opts.hide_name_regexes, node.name)
 
 
-def _sort_key(opts):
+def _sort_key(opts, prefix=""):
+    """Rows sort by name, or by their counts (a scope's totals, an op type's own) descending."""
     order = opts.order_by
     if order == "float_ops":
-        return lambda n: (-n[1]["float_ops"], n[0])
+        return lambda n: (-n[1][prefix + "float_ops"], n[0])
     if order == "params":
-        return lambda n: (-n[1]["parameters"], n[0])
+        return lambda n: (-n[1][prefix + "parameters"], n[0])
     return lambda n: n[0]
 
 
@@ -442,13 +444,15 @@ def _shown(node, opts, depth):
     """The displayed subtrees under `node`: (name, stats, children) with hidden nodes' children
     lifted to their shown ancestor; `depth` is the depth `node`'s children would have."""
     out = []
+    if depth >= opts.max_depth:  # (the root's children are at depth 1)
+        return out
     for child in node.children:
         if _passes(child, opts, depth):
             sub = _shown(child, opts, depth + 1)
             out.append(_entry(child, opts, sub))
         else:
             out.extend(_shown(child, opts, depth))
-    out.sort(key=_sort_key(opts))
+    out.sort(key=_sort_key(opts, "total_"))
     return out
 
 
@@ -511,10 +515,13 @@ _SELECT_DOCS = {
 }
 
 
+_COLUMNS = ("params", "float_ops")  # the report's column order, whatever the selection's
+
+
 def _options_block(opts):
     lines = ["", "=========================Options============================="]
     for key in _ALL_OPTIONS:
-        value = opts.opts.get(key, 0)
+        value = opts.select if key == "select" else opts.opts.get(key, 0)
         if isinstance(value, bool):
             value = "true" if value else "false"
         elif isinstance(value, (list, tuple)):
@@ -531,11 +538,8 @@ def _report(opts, cmd, body):
     lines += ["==================Model Analysis Report======================", "", "Doc:"]
     if cmd in _VIEW_DOCS:
         lines.append(_VIEW_DOCS[cmd])
-    heads = []
-    for sel in opts.select:
-        if sel in _SELECT_DOCS:
-            lines.append(_SELECT_DOCS[sel][0])
-            heads.append(_SELECT_DOCS[sel][1])
+    lines += [_SELECT_DOCS[sel][0] for sel in opts.select if sel in _SELECT_DOCS]
+    heads = [_SELECT_DOCS[sel][1] for sel in _COLUMNS if sel in opts.select]
     lines += ["", "Profile:", "node name | " + " | ".join(heads)]
     lines += body
     lines += ["", "======================End of Report=========================="]
@@ -546,7 +550,9 @@ def _scope_text(entry, opts, depth=0):
     name, stats, children, node = entry
     parts = []
     own_shown = node is not None and node.op is not None
-    for sel in opts.select:
+    for sel in _COLUMNS:
+        if sel not in opts.select:
+            continue
         if sel == "params":
             own = _number(stats["parameters"]) if own_shown else "--"
             text = "%s/%s params" % (own, _number(stats["total_parameters"]))
@@ -605,16 +611,15 @@ def _op_view(nodes, opts):
             for i, t in enumerate(m.op.inputs):
                 gn.input_shapes[i].CopyFrom(_shape_proto(t))
         cells = []
-        for sel in opts.select:
-            if sel == "float_ops":
-                cells.append("%5s float_ops (%s, %s)" % (
-                    _number(stats["float_ops"]), _percent(rest_f, total_f),
-                    _percent(stats["float_ops"], total_f)))
-            elif sel == "params":
-                cells.append("%5s params (%s, %s)" % (
-                    _number(stats["parameters"]), _percent(rest_p, total_p),
-                    _percent(stats["parameters"], total_p)))
-        body.append((kind, " | ".join(cells)))
+        if "params" in opts.select:
+            cells.append("%4s params (%s, %s)" % (
+                _number(stats["parameters"]), _percent(rest_p, total_p),
+                _percent(stats["parameters"], total_p)))
+        if "float_ops" in opts.select:
+            cells.append("%5s float_ops (%s, %s)" % (
+                _number(stats["float_ops"]), _percent(rest_f, total_f),
+                _percent(stats["float_ops"], total_f)))
+        body.append((kind, ", ".join(cells)))
         rest_f -= stats["float_ops"]
         rest_p -= stats["parameters"]
         parent = child
@@ -635,7 +640,7 @@ def profile(graph=None, run_meta=None, op_log=None, cmd="scope", options=None):
     ``scope``/``graph``, `MultiGraphNodeProto` for ``op``/``code``)."""
     del run_meta, op_log
     if options is None:
-        options = _base_options()
+        options = ProfileOptionBuilder.trainable_variables_parameter()
     if graph is None:
         from eagerflow._src.graph import graph as graph_lib  # noqa: PLC0415
         graph = graph_lib.get_default_graph()
