@@ -27,6 +27,9 @@ mlp = tf.keras.Sequential([tf.keras.layers.Dense(16, activation='relu', input_sh
                            tf.keras.layers.Dense(3)])
 frozen_flops(mlp, [4, 10])
 
+tiny = tf.keras.Sequential([tf.keras.layers.Dense(7, input_shape=(5,)), tf.keras.layers.Dense(2)])
+frozen_flops(tiny, [1, 5])
+
 g = tf.Graph()
 with g.as_default():
     x = v1.placeholder(tf.float32, [None, 4])

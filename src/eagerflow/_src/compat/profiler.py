@@ -612,14 +612,14 @@ def _op_view(nodes, opts):
                 gn.input_shapes[i].CopyFrom(_shape_proto(t))
         cells = []
         if "params" in opts.select:
-            cells.append("%4s params (%s, %s)" % (
+            cells.append("%s params (%s, %s)" % (
                 _number(stats["parameters"]), _percent(rest_p, total_p),
                 _percent(stats["parameters"], total_p)))
         if "float_ops" in opts.select:
-            cells.append("%5s float_ops (%s, %s)" % (
+            cells.append("%s float_ops (%s, %s)" % (
                 _number(stats["float_ops"]), _percent(rest_f, total_f),
                 _percent(stats["float_ops"], total_f)))
-        body.append((kind, ", ".join(cells)))
+        body.append((kind, ", ".join(cell.rjust(30) for cell in cells)))
         rest_f -= stats["float_ops"]
         rest_p -= stats["parameters"]
         parent = child
