@@ -67,3 +67,45 @@ for n in [5, 1234, 123456, 12345678]:
             print("depth", depth, p.total_parameters)
         v1.profiler.profile(g, options=Builder(
             Builder.trainable_variables_parameter()).order_by('params').build())
+
+# TF's formulas for gradients, transposed products, dilations and reductions.
+R = tf.raw_ops
+g = tf.Graph()
+with g.as_default():
+    x = tf.ones([2, 6, 6, 3]); w = tf.ones([3, 3, 3, 5]); dy = tf.ones([2, 3, 3, 5])
+    with tf.name_scope("ops"):
+        R.Conv2DBackpropInput(input_sizes=[2, 6, 6, 3], filter=w, out_backprop=dy,
+                              strides=[1, 2, 2, 1], padding='SAME', name="cbi")
+        R.Conv2DBackpropFilter(input=x, filter_sizes=[3, 3, 3, 5], out_backprop=dy,
+                               strides=[1, 2, 2, 1], padding='SAME', name="cbf")
+        tf.nn.conv2d_transpose(tf.ones([1, 4, 4, 5]), w, [1, 8, 8, 3], 2, name="tconv")
+        R.AvgPoolGrad(orig_input_shape=[2, 6, 6, 3], grad=tf.ones([2, 2, 2, 3]),
+                      ksize=[1, 3, 3, 1], strides=[1, 3, 3, 1], padding='VALID', name="apg")
+        R.MaxPoolGrad(orig_input=x, orig_output=tf.ones([2, 2, 2, 3]), grad=tf.ones([2, 2, 2, 3]),
+                      ksize=[1, 3, 3, 1], strides=[1, 3, 3, 1], padding='VALID', name="mpg")
+        R.BiasAddGrad(out_backprop=x, name="bag")
+        R.RsqrtGrad(y=tf.ones([7]), dy=tf.ones([7]), name="rg")
+        R.Dilation2D(input=x, filter=tf.ones([2, 2, 3]), strides=[1, 1, 1, 1], rates=[1, 1, 1, 1],
+                     padding='VALID', name="dil")
+        R.MaxPool(input=tf.ones([1, 3, 6, 6]), ksize=[1, 1, 2, 2], strides=[1, 1, 2, 2],
+                  padding='VALID', data_format='NCHW', name="mp_nchw")
+        R.Conv2D(input=tf.ones([1, 3, 6, 6]), filter=tf.ones([3, 3, 3, 4]), strides=[1, 1, 1, 1],
+                 padding='SAME', data_format='NCHW', name="conv_nchw")
+        R.BatchMatMulV2(x=tf.ones([3, 1, 2, 4]), y=tf.ones([5, 4, 6]), name="bmm_bc")
+        R.BatchMatMulV2(x=tf.ones([2, 4, 3]), y=tf.ones([2, 4, 6]), adj_x=True, name="bmm_adj")
+        R.MatMul(a=tf.ones([4, 3]), b=tf.ones([4, 6]), transpose_a=True, name="mm_ta")
+        R.Mean(input=tf.ones([4, 5]), axis=[0], keep_dims=True, name="mean_kd")
+        R.AddN(inputs=[tf.ones([3])], name="addn1")
+        R.Mul(x=tf.constant(2.0), y=3.0, name="mul_scalar")
+        R.Equal(x=tf.ones([3]), y=tf.ones([2, 1]), name="eq_bc")
+        R.AvgPool(value=tf.ones([1, 5, 5, 2]), ksize=[1, 2, 2, 1], strides=[1, 1, 1, 1],
+                  padding='SAME', name="ap_same")
+    p = v1.profiler.profile(g, options=Builder(Builder.float_operation()).with_empty_output()
+                            .with_min_float_operations(0).build())
+    def show(node):
+        if node.float_ops:
+            print(node.name, node.float_ops)
+        for child in node.children:
+            show(child)
+    show(p)
+    print("total", p.total_float_ops)

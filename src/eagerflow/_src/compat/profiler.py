@@ -251,13 +251,7 @@ def _attr(op, name, default=None):
 
 
 def _kernel_area(op):
-    ksize = _attr(op, "ksize")
-    fmt = _attr(op, "data_format", b"NHWC")
-    fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
-    if ksize is None:
-        return None
-    ksize = list(ksize)
-    return ksize[2] * ksize[3] if fmt.startswith("NC") else ksize[1] * ksize[2]
+    return math.prod(_attr(op, "ksize"))  # the batch and depth entries are 1
 
 
 def _conv(op):
@@ -265,7 +259,8 @@ def _conv(op):
 
 
 def _flops(op):
-    """TF's float-op count of `op`, or 0 where TF has no formula or a shape is unknown."""
+    """TF's float-op count of `op`: 0 where TF has no formula, None where a shape it needs is
+    unknown."""
     kind = op.type
     try:
         if kind in _ELEMENTWISE_OUT:
@@ -274,6 +269,8 @@ def _flops(op):
             return _count(op.inputs[0])
         if kind in ("Rsqrt", "SquaredDifference"):
             return 2 * _count(op.outputs[0])
+        if kind == "RsqrtGrad":
+            return 4 * _count(op.outputs[0])
         if kind == "AddN":
             return (len(op.inputs) - 1) * _count(op.outputs[0])
         if kind in ("ArgMax", "ArgMin", "Sum", "BiasAddGrad"):
@@ -284,27 +281,33 @@ def _flops(op):
             return 3 * _count(op.inputs[0]) - 1
         if kind == "Softmax":
             return 5 * _count(op.outputs[0])
-        if kind in ("MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"):
+        if kind == "MatMul":
             a = _dims(op.inputs[0])
-            transposed = _attr(op, "transpose_a", False) or _attr(op, "adj_x", False)
-            k = a[-2] if transposed else a[-1]
-            return 2 * _count(op.outputs[0]) * k
+            return 2 * _count(op.outputs[0]) * (a[-2] if _attr(op, "transpose_a") else a[-1])
+        if kind in ("BatchMatMul", "BatchMatMulV2", "BatchMatMulV3"):
+            # TF takes the inner size from x's last dimension, adjoint or not
+            return 2 * _count(op.outputs[0]) * _dims(op.inputs[0])[-1]
         if kind in ("Conv2D", "Conv3D"):
             return _conv(op)
+        # (a backprop's sizes are attrs here, not inputs: its gradient is the last input)
         if kind == "Conv2DBackpropInput":
-            return 2 * _count(op.inputs[2]) * math.prod(_dims(op.inputs[1])[:-1])
+            return 2 * _count(op.inputs[-1]) * math.prod(_dims(op.inputs[-2])[:-1])
         if kind == "Conv2DBackpropFilter":
-            return 2 * _count(op.inputs[2]) * math.prod(_dims(op.outputs[0])[:-1])
+            return 2 * _count(op.inputs[-1]) * math.prod(_dims(op.outputs[0])[:-1])
+        if kind == "Dilation2D":
+            return 2 * _count(op.outputs[0]) * math.prod(_dims(op.inputs[1])[:2])
         if kind == "DepthwiseConv2dNative":
             return 2 * _count(op.outputs[0]) * math.prod(_dims(op.inputs[1])[:2])
         if kind in ("MaxPool", "AvgPool"):
+            if str(_attr(op, "data_format", "NHWC")).startswith(("NC", "b'NC")):
+                return None  # TF cannot count these: it takes their shapes as unknown
             return _kernel_area(op) * _count(op.outputs[0])
         if kind == "AvgPoolGrad":
-            return 2 * _kernel_area(op) * _count(op.inputs[1])
+            return 2 * _kernel_area(op) * _count(op.inputs[-1])
         if kind == "MaxPoolGrad":
             return _count(op.inputs[0]) + _count(op.inputs[1])
     except (ValueError, TypeError, IndexError):
-        return 0
+        return None
     return 0
 
 
@@ -326,17 +329,21 @@ class _Node:
         self.types, self.float_ops, self.parameters, self.shape = [], 0, 0, None
 
 
-def _graph_nodes(graph):
+def _graph_nodes(graph, run_meta=None):
     # Only trainable variables get a type of their own: TF marks resource variables with
     # `_trainable_variables` but not `_variables`.
     trainable = {getattr(v, "op", v).name for v in graph.get_collection("trainable_variables")}
     nodes = {}
+    missing = 0
     for op in graph.get_operations():
         node = _Node(op.name, op)
         node.types = [op.type]
         if op.name in trainable:
             node.types.append("_trainable_variables")
         node.float_ops = _flops(op)
+        if node.float_ops is None:
+            missing += 1
+            node.float_ops = 0
         if op.type in _VARIABLE_OPS:
             shape = _attr(op, "shape")
             dims = None if shape is None else _shape_dims(shape)
@@ -359,6 +366,8 @@ def _graph_nodes(graph):
             if dims is not None:
                 node.shape, node.parameters = dims, math.prod(dims)
             nodes[op.name] = node
+    if missing and run_meta is None:
+        sys.stderr.write("%d ops no flops stats due to incomplete shapes.\n" % missing)
     return nodes
 
 
@@ -638,14 +647,14 @@ def profile(graph=None, run_meta=None, op_log=None, cmd="scope", options=None):
     ``graph`` or ``code``) with `options` (a `ProfileOptionBuilder` dict); prints the report
     where ``options['output']`` is ``stdout`` and returns the tree (`GraphNodeProto` for
     ``scope``/``graph``, `MultiGraphNodeProto` for ``op``/``code``)."""
-    del run_meta, op_log
+    del op_log
     if options is None:
         options = ProfileOptionBuilder.trainable_variables_parameter()
     if graph is None:
         from eagerflow._src.graph import graph as graph_lib  # noqa: PLC0415
         graph = graph_lib.get_default_graph()
     opts = _Options(options)
-    nodes = _graph_nodes(graph)
+    nodes = _graph_nodes(graph, run_meta)
     if cmd in ("scope", "graph"):
         return _scope_view(nodes, opts)
     if cmd in ("op", "code"):
