@@ -17,6 +17,8 @@ import re
 import sys
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
+from eagerflow._src.core import errors
 from eagerflow._src.core.protos import framework  # noqa: F401 (TensorShapeProto first)
 from eagerflow._src.core.protos.schema import build
 
@@ -125,7 +127,10 @@ class ProfileOptionBuilder:
     """
 
     def __init__(self, options=None):
-        self._options = copy.deepcopy(options) if options is not None else _base_options()
+        if options is None:  # TF's starting point: every node's time, 100 levels deep
+            options = _base_options(max_depth=100, account_displayed_op_only=False,
+                                    select=["micros"])
+        self._options = copy.deepcopy(options)
 
     @staticmethod
     def trainable_variables_parameter():
@@ -651,28 +656,52 @@ def profile(graph=None, run_meta=None, op_log=None, cmd="scope", options=None):
     if options is None:
         options = ProfileOptionBuilder.trainable_variables_parameter()
     if graph is None:
-        from eagerflow._src.graph import graph as graph_lib  # noqa: PLC0415
-        graph = graph_lib.get_default_graph()
+        graph = graph_mode.get_default_graph()
     opts = _Options(options)
+    if cmd not in ("scope", "graph", "op", "code"):
+        raise errors.InvalidArgumentError(None, None, "unknown cmd: %s" % cmd)
     nodes = _graph_nodes(graph, run_meta)
     if cmd in ("scope", "graph"):
         return _scope_view(nodes, opts)
-    if cmd in ("op", "code"):
-        return _op_view(nodes, opts)
-    raise ValueError("Unknown cmd: %s\n" % cmd)
+    return _op_view(nodes, opts)
+
+
+_CHECKERS = ("ExpensiveOperationChecker", "OperationChecker", "AcceleratorUtilizationChecker")
 
 
 @export("compat.v1.profiler.advise")
 def advise(graph=None, run_meta=None, options=None):
-    """An `AdviceProto`; no checker reports here (nothing is measured without a run)."""
+    """An `AdviceProto` of TF's default checkers, each with no reports (nothing is measured
+    without a run); prints their headings as TF does."""
     del graph, run_meta, options
-    return AdviceProto()
+    advice = AdviceProto()
+    for name in _CHECKERS:
+        advice.checkers[name].SetInParent()
+    sys.stdout.write("".join("\n%s:\n" % name for name in _CHECKERS))
+    return advice
 
 
 @export("compat.v1.profiler.write_op_log")
 def write_op_log(graph, log_dir, op_log=None, run_meta=None, add_trace=True):
-    """Accepted; the op log is not written (no tool here reads it)."""
-    del graph, log_dir, op_log, run_meta, add_trace
+    """Writes `log_dir/tfprof_log`: an `OpLogProto` of the ops' float operations and the
+    trainable variables (`op_log`'s entries first; no code traces are recorded)."""
+    del run_meta, add_trace
+    from eagerflow._src.io import gfile  # noqa: PLC0415 (io loads only when a log is written)
+    log = OpLogProto()
+    if op_log is not None:
+        log.CopyFrom(op_log)
+    known = {entry.name: entry for entry in log.log_entries}
+    for node in _graph_nodes(graph, run_meta=True).values():
+        entry = known.get(node.name)
+        if entry is None and (node.float_ops or "_trainable_variables" in node.types):
+            entry = known[node.name] = log.log_entries.add(name=node.name)
+        if entry is not None:
+            entry.float_ops = entry.float_ops or node.float_ops
+            if "_trainable_variables" in node.types and \
+                    "_trainable_variables" not in entry.types:
+                entry.types.append("_trainable_variables")
+    with gfile.GFile(gfile.join(log_dir, "tfprof_log"), "wb") as f:
+        f.write(log.SerializeToString())
 
 
 @export("compat.v1.profiler.Profiler")
