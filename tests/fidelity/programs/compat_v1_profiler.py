@@ -109,3 +109,27 @@ with g.as_default():
             show(child)
     show(p)
     print("total", p.total_float_ops)
+
+# Depth limits, thresholds, orderings and name filters in both views.
+g = tf.Graph()
+with g.as_default():
+    x = tf.ones([4, 8])
+    with tf.name_scope("l1"):
+        h = tf.nn.relu(tf.matmul(x, tf.ones([8, 16])) + 1.0)
+    with tf.name_scope("l2"):
+        y = tf.matmul(h, tf.ones([16, 2])) * 2.0
+        loss = tf.reduce_mean(tf.square(y)) - 1.0
+    for name, options in [
+            ("all accounted", Builder(Builder.float_operation()).account_displayed_op_only(False)
+             .with_max_depth(2).build()),
+            ("min 50", Builder(Builder.float_operation()).with_min_float_operations(50).build()),
+            ("by name", Builder(Builder.float_operation()).order_by('name').build()),
+            ("depth 2", Builder(Builder.float_operation()).with_max_depth(2).build()),
+            ("hide", Builder(Builder.float_operation()).with_node_names(
+                hide_name_regexes=['l2.*']).build()),
+            ("start", Builder(Builder.float_operation()).with_node_names(
+                start_name_regexes=['l2.*']).build()),
+            ("matmuls", Builder(Builder.float_operation()).with_accounted_types(['MatMul']).build())]:
+        for cmd in ['scope', 'op']:
+            print("####", name, cmd)
+            print("total", v1.profiler.profile(g, cmd=cmd, options=options).total_float_ops)

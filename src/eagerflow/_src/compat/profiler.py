@@ -412,7 +412,11 @@ def _accounts_below(node, opts):
                for c in node.children)
 
 
-def _passes(node, opts, depth):
+def _passes(node, opts, started):
+    """Whether `node` is displayed; `started`: whether it or a scope above it matches the
+    start regexes."""
+    if not started:
+        return False
     if node.op is not None and not _accounted(node, opts):
         return False
     if node.op is None and not _accounts_below(node, opts):  # a scope of nothing counted
@@ -454,28 +458,39 @@ def _scope_tree(nodes):
     return root
 
 
-def _shown(node, opts, depth):
+def _shown(node, opts, depth, started=False):
     """The displayed subtrees under `node`: (name, stats, children) with hidden nodes' children
-    lifted to their shown ancestor; `depth` is the depth `node`'s children would have."""
+    lifted to their shown ancestor; `depth` is the depth of `node`'s children in the scope
+    tree (the root's children are at 1: TF shows depths below max_depth)."""
     out = []
-    if depth >= opts.max_depth:  # (the root's children are at depth 1)
+    if depth >= opts.max_depth:
         return out
     for child in node.children:
-        if _passes(child, opts, depth):
-            sub = _shown(child, opts, depth + 1)
+        child_started = started or _matches(opts.start_name_regexes, child.name)
+        sub = _shown(child, opts, depth + 1, child_started)
+        if _passes(child, opts, child_started):
             out.append(_entry(child, opts, sub))
         else:
-            out.extend(_shown(child, opts, depth))
+            out.extend(sub)
     out.sort(key=_sort_key(opts, "total_"))
     return out
+
+
+def _accounted_total(node, opts, key):
+    """`key` summed over `node`'s accounted ops and all those below it, displayed or not."""
+    own = getattr(node, key) if node.op is not None and _accounted(node, opts) else 0
+    return own + sum(_accounted_total(c, opts, key) for c in node.children)
 
 
 def _entry(node, opts, children):
     own = _accounted(node, opts) if node.op is not None else False
     stats = {"float_ops": node.float_ops if own else 0,
              "parameters": node.parameters if own else 0}
-    totals = {k: v + sum(c[1]["total_" + k] for c in children) for k, v in
-              list(stats.items())}
+    if opts.account_displayed_op_only:
+        totals = {k: v + sum(c[1]["total_" + k] for c in children) for k, v in
+                  list(stats.items())}
+    else:
+        totals = {k: _accounted_total(node, opts, k) for k in stats}
     stats.update({"total_" + k: v for k, v in totals.items()})
     stats["total_definition_count"] = 1 + sum(c[1]["total_definition_count"] for c in children)
     return (node.name, stats, children, node)
@@ -597,24 +612,29 @@ def _op_view(nodes, opts):
             groups.setdefault(node.op.type, []).append(node)
     rows = []
     for kind, members in groups.items():
-        row = _Node(kind)
-        row.float_ops = sum(m.float_ops for m in members)
-        row.parameters = sum(m.parameters for m in members)
-        if row.float_ops < opts.min_float_ops or row.parameters < opts.min_params:
-            continue
-        if not _matches(opts.show_name_regexes, kind) or _matches(opts.hide_name_regexes, kind):
-            continue
         members.sort(key=lambda m: (-m.float_ops, m.name) if opts.order_by == "float_ops"
                      else ((-m.parameters, m.name) if opts.order_by == "params" else m.name))
-        rows.append((kind, {"float_ops": row.float_ops, "parameters": row.parameters}, members))
+        rows.append((kind, {"float_ops": sum(m.float_ops for m in members),
+                            "parameters": sum(m.parameters for m in members)}, members))
     rows.sort(key=_sort_key(opts))
+    # The types nest as a chain (each under the one before), so a row's depth is its index and
+    # its totals count the rows after it: TF filters rows by those totals.
+    shown = [row for i, row in enumerate(rows)
+             if i <= opts.max_depth and _rest(rows, i, "float_ops") >= opts.min_float_ops
+             and _rest(rows, i, "parameters") >= opts.min_params
+             and _matches(opts.start_name_regexes, row[0])
+             and _matches(opts.show_name_regexes, row[0])
+             and not _matches(opts.hide_name_regexes, row[0])]
+    basis = shown if opts.account_displayed_op_only else rows
     root = MultiGraphNodeProto(name="_TFProfRoot")
-    total_f = sum(r[1]["float_ops"] for r in rows)
-    total_p = sum(r[1]["parameters"] for r in rows)
+    total_f, total_p = _rest(basis, 0, "float_ops"), _rest(basis, 0, "parameters")
     root.total_float_ops, root.total_parameters = total_f, total_p
-    parent, rest_f, rest_p = root, total_f, total_p
+    parent = root
     body = []
-    for kind, stats, members in rows:
+    for row in shown:
+        kind, stats, members = row
+        at = next(i for i, r in enumerate(basis) if r is row)
+        rest_f, rest_p = _rest(basis, at, "float_ops"), _rest(basis, at, "parameters")
         child = parent.children.add(name=kind, float_ops=stats["float_ops"],
                                     parameters=stats["parameters"],
                                     total_float_ops=rest_f, total_parameters=rest_p)
@@ -634,12 +654,14 @@ def _op_view(nodes, opts):
                 _number(stats["float_ops"]), _percent(rest_f, total_f),
                 _percent(stats["float_ops"], total_f)))
         body.append((kind, ", ".join(cell.rjust(30) for cell in cells)))
-        rest_f -= stats["float_ops"]
-        rest_p -= stats["parameters"]
         parent = child
     if opts.output.startswith("stdout"):
         _report(opts, "op", ["%-25s%s" % (kind, cells) for kind, cells in body])
     return root
+
+
+def _rest(rows, start, key):
+    return sum(row[1][key] for row in rows[start:])
 
 
 def _percent(part, whole):
