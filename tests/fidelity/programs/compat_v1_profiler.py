@@ -133,3 +133,11 @@ with g.as_default():
         for cmd in ['scope', 'op']:
             print("####", name, cmd)
             print("total", v1.profiler.profile(g, cmd=cmd, options=options).total_float_ops)
+
+# A scalar variable's shape in the parameters report.
+g = tf.Graph()
+with g.as_default():
+    tf.Variable(2.0, name="scale")
+    tf.Variable(tf.ones([3, 1, 2]), name="w")
+    print("params", v1.profiler.profile(g, options=Builder.trainable_variables_parameter())
+          .total_parameters)

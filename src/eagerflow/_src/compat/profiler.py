@@ -586,7 +586,8 @@ def _scope_text(entry, opts, depth=0):
             own = _number(stats["parameters"]) if own_shown else "--"
             text = "%s/%s params" % (own, _number(stats["total_parameters"]))
             if node is not None and node.shape is not None and own_shown:
-                text = "%s, %s" % ("x".join(str(d) for d in node.shape), text)
+                # (a scalar's shape reads "1", as in TF's report)
+                text = "%s, %s" % ("x".join(str(d) for d in node.shape) or "1", text)
             parts.append(text)
         elif sel == "float_ops":
             own = _number(stats["float_ops"]) if own_shown else "--"
