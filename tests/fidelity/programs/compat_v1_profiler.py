@@ -141,3 +141,16 @@ with g.as_default():
     tf.Variable(tf.ones([3, 1, 2]), name="w")
     print("params", v1.profiler.profile(g, options=Builder.trainable_variables_parameter())
           .total_parameters)
+
+# The graph view: each op under the op consuming it.
+g = tf.Graph()
+with g.as_default():
+    s = tf.Variable(2.0, name="scale")
+    w = tf.Variable(tf.ones([3, 1, 2]), name="w")
+    tf.reduce_sum(tf.ones([3, 1, 2]) * w * s)
+    a = tf.ones([4]) * 2.0
+    b = a + 1.0
+    tf.reduce_sum(a * b)
+    tf.reduce_mean(b)
+    print("graph", v1.profiler.profile(g, cmd='graph', options=Builder.float_operation())
+          .total_float_ops)

@@ -458,6 +458,34 @@ def _scope_tree(nodes):
     return root
 
 
+def _graph_tree(nodes):
+    """The `graph` view's tree: ops nobody consumes under the root, each op's inputs under it;
+    an op shared by several consumers stays under the first one reached (names in order)."""
+    copies = {}
+    for name, node in nodes.items():
+        copy_ = copies[name] = _Node(name, node.op)
+        copy_.types, copy_.float_ops = node.types, node.float_ops
+        copy_.parameters, copy_.shape = node.parameters, node.shape
+    inputs, consumed = {}, set()
+    for name, node in nodes.items():
+        ins = sorted({t.op.name for t in getattr(node.op, "inputs", ())} & copies.keys())
+        inputs[name] = ins
+        consumed.update(ins)
+    root, visited = _Node("_TFProfRoot"), set()
+
+    def visit(parent, name):
+        if name in visited:
+            return
+        visited.add(name)
+        parent.children.append(copies[name])
+        for input_name in inputs[name]:
+            visit(copies[name], input_name)
+
+    for name in sorted(copies.keys() - consumed):
+        visit(root, name)
+    return root
+
+
 def _shown(node, opts, depth, started=False):
     """The displayed subtrees under `node`: (name, stats, children) with hidden nodes' children
     lifted to their shown ancestor; `depth` is the depth of `node`'s children in the scope
@@ -598,8 +626,8 @@ def _scope_text(entry, opts, depth=0):
     return lines
 
 
-def _scope_view(nodes, opts):
-    root = _scope_tree(nodes)
+def _scope_view(nodes, opts, graph_view=False):
+    root = _graph_tree(nodes) if graph_view else _scope_tree(nodes)
     entry = _entry(root, opts, _shown(root, opts, 1))
     if opts.output == "stdout" or opts.output.startswith("stdout"):
         _report(opts, "scope", _scope_text(entry, opts))
@@ -685,7 +713,7 @@ def profile(graph=None, run_meta=None, op_log=None, cmd="scope", options=None):
         raise errors.InvalidArgumentError(None, None, "unknown cmd: %s" % cmd)
     nodes = _graph_nodes(graph, run_meta)
     if cmd in ("scope", "graph"):
-        return _scope_view(nodes, opts)
+        return _scope_view(nodes, opts, graph_view=cmd == "graph")
     return _op_view(nodes, opts)
 
 
