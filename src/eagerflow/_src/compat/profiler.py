@@ -702,7 +702,8 @@ def profile(graph=None, run_meta=None, op_log=None, cmd="scope", options=None):
     """Profiles `graph` (the default graph if None) in the view `cmd` (``scope``, ``op``,
     ``graph`` or ``code``) with `options` (a `ProfileOptionBuilder` dict); prints the report
     where ``options['output']`` is ``stdout`` and returns the tree (`GraphNodeProto` for
-    ``scope``/``graph``, `MultiGraphNodeProto` for ``op``/``code``)."""
+    ``scope``/``graph``, `MultiGraphNodeProto` for ``op``/``code``). Ops record no Python
+    call stacks here, so ``code`` groups them by type, as ``op`` does."""
     del op_log
     if options is None:
         options = ProfileOptionBuilder.trainable_variables_parameter()
