@@ -56,6 +56,8 @@ DOCS = {
     "compat.v1.graph_util": "Graph utilities (``tf.compat.v1.graph_util``).",
     "compat.v1.data.experimental": "TF 1's ``tf.compat.v1.data.experimental``: the names of "
                                    "``tf.data.experimental``.",
+    "compat.v1.profiler": "TF 1's model analyzer (``tf.compat.v1.profiler``): float operations "
+                          "and parameters of a graph.",
     "compat.v1.gfile": "TF 1's file system API (``tf.compat.v1.gfile``).",
     "compat.v1.io": "TF 1's file and parsing API (``tf.compat.v1.io``).",
     "compat.v1.train": "TF 1's training utilities kept in TF 2 (``tf.compat.v1.train``): "

@@ -5976,6 +5976,17 @@ def _wa81602aa86(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _waa7931eda3(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(graph=None, run_meta=None, options=None):
+        try:
+            return _export_fn(graph, run_meta, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph, 'run_meta': run_meta, 'options': options})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _waad9e05272(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(x, axes, frequency_weights, name=None, keep_dims=None, keepdims=None):
         try:
@@ -6499,6 +6510,17 @@ def _wba6269cd55(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn(input_sizes, filter, out_backprop, strides, padding, use_cudnn_on_gpu, data_format, dilations, name, filters)
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {'input_sizes': input_sizes, 'filter': filter, 'out_backprop': out_backprop, 'strides': strides, 'padding': padding, 'use_cudnn_on_gpu': use_cudnn_on_gpu, 'data_format': data_format, 'dilations': dilations, 'name': name, 'filters': filters})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _wba6e79fbe7(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(graph, log_dir, op_log=None, run_meta=None, add_trace=None):
+        try:
+            return _export_fn(graph, log_dir, op_log, run_meta, add_trace)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph, 'log_dir': log_dir, 'op_log': op_log, 'run_meta': run_meta, 'add_trace': add_trace})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -7632,6 +7654,17 @@ def _wd8e2d11057(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
             return _export_fn()
         except _export_symbolic:
             return _export_dispatch(_export_wrapper, {})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
+def _wd9ece96e12(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(graph=None, run_meta=None, op_log=None, cmd=None, options=None):
+        try:
+            return _export_fn(graph, run_meta, op_log, cmd, options)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'graph': graph, 'run_meta': run_meta, 'op_log': op_log, 'cmd': cmd, 'options': options})
         except Exception as _export_error:
             raise _export_filtered(_export_error)
     return _export_wrapper
@@ -9323,6 +9356,9 @@ WRAPPERS = {
     'compat.v1.parse_single_example': _w609be68d62,
     'compat.v1.placeholder': _w1170bb140a,
     'compat.v1.placeholder_with_default': _wf672072809,
+    'compat.v1.profiler.advise': _waa7931eda3,
+    'compat.v1.profiler.profile': _wd9ece96e12,
+    'compat.v1.profiler.write_op_log': _wba6e79fbe7,
     'compat.v1.py_func': _wc4a3fc147b,
     'compat.v1.quantize_v2': _wf83a3203fb,
     'compat.v1.ragged.constant_value': _w8c92f3feb3,

@@ -163,8 +163,8 @@ from eagerflow._src.summary.protos import (  # noqa: F401
 from eagerflow.compat.v1 import (  # noqa: F401
     app, compat, data, debugging, distributions, dtypes, errors, feature_column, flags, gfile,
     graph_util, image, initializers, io, keras, layers, linalg, logging, losses, manip, math,
-    metrics, nn, python_io, queue, ragged, random, saved_model, sets, sparse, spectral, strings,
-    summary, test, train)
+    metrics, nn, profiler, python_io, queue, ragged, random, saved_model, sets, sparse, spectral,
+    strings, summary, test, train)
 
 
 def __getattr__(name):
