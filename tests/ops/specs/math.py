@@ -116,6 +116,7 @@ SPECS = [
     OpSpec("Add", tf.add, [np.array(b"a", object), np.array(b"c", object)],
            lambda x, y: np.array(b"ac", object), name="Add-string-scalar", grad="strings"),
     *_binary("AddV2", lambda x, y: x + y, np.add, dtypes=(np.int32, np.int64, np.uint8)),
+    *_binary("Add", lambda x, y: tf.raw_ops.Add(x=x, y=y), np.add, dtypes=(F32, F64, np.int32)),
     *_binary("Sub", tf.subtract, np.subtract, dtypes=(F32, F64, np.int32)),
     *_binary("Mul", tf.multiply, np.multiply, dtypes=(F32, F64, np.int64, np.complex64)),
     *_binary("RealDiv", tf.truediv, np.true_divide),

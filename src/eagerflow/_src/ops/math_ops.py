@@ -110,15 +110,22 @@ _U8, _I8, _U16, _I16, _U32, _U64 = _d.uint8, _d.int8, _d.uint16, _d.int16, _d.ui
 # (each binary op's dtypes are in the order TF's errors list them)
 _ADD = register("AddV2", "add", rules.binary, tied=(0, 1),
                 dtypes=FLOAT + UNSIGNED_INT + SIGNED_INT + COMPLEX, elementwise=True)
-# Strings concatenate with their own op; asarray keeps 0-d results arrays, not bytes.
-_ADD_STRINGS = register("Add", lambda xp, x, y: xp.asarray(xp.add(x, y), dtype=object),
-                        rules.binary, tied=(0, 1), dtypes=(_d.string,),
-                        not_differentiable="strings", elementwise=True)
+
+
+def _add_v1(xp, x, y):
+    # (strings concatenate; asarray keeps 0-d results arrays, not bytes)
+    return xp.asarray(xp.add(x, y), dtype=object) if x.dtype == object else xp.add(x, y)
+
+
+# TF 1's Add: strings (`tf.add` of strings runs it) and numbers (TF 1 graphs, raw calls)
+_ADD_STRINGS = register("Add", _add_v1, rules.binary, tied=(0, 1),
+                        dtypes=FLOAT + UNSIGNED_INT + SIGNED_INT + COMPLEX + (_d.string,),
+                        elementwise=True)
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1),
                 dtypes=FLOAT + (_U8, _I8, _U16, _I16, _d.int32, _d.int64) + COMPLEX + (_U32, _U64),
                 elementwise=True)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS, elementwise=True)
-tf_nodes[_ADD_STRINGS] = NodeForm(types={"T": 0})  # TF's Add takes numbers too
+tf_nodes[_ADD_STRINGS] = NodeForm(types={"T": 0})
 _F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
                      kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32),
@@ -1532,6 +1539,7 @@ def _grad(name):
 
 
 @_grad("AddV2")
+@_grad("Add")
 def _add_grad(op, dy):
     return dy, dy
 
