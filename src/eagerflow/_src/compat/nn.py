@@ -14,6 +14,7 @@ from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.raw_ops import raw_op
 from eagerflow._src.compat.partitioned_variables import PartitionedVariable
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import (array_ops, candidate_sampling_ops, cast_ops, conv_ops,
                                 linalg_ops, math_ops, nn_ops, partition_ops, reduction_ops,
@@ -162,8 +163,9 @@ def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None,
              input=None):  # noqa: A002
     """Max pooling over windows `ksize` (an int, or one size per dimension of `value`)."""
     value = _either("input", input, "value", value)
-    return conv_ops.max_pool(value, ksize, strides, padding, data_format=data_format,
-                             name=name)
+    with context.op_scope(name or "MaxPool") as scope:  # (TF 1's name: MaxPool, not MaxPool2d)
+        return conv_ops.max_pool(value, ksize, strides, padding, data_format=data_format,
+                                 name=scope or name)
 
 
 @export("compat.v1.nn.avg_pool")

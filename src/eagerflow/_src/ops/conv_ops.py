@@ -1242,9 +1242,10 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     attrs = _conv_attrs(2, _lift(stride, first, "stride"), padding,
                         "NCHW" if first else "NHWC", _lift(dilations, first, "dilations"),
                         ("NHWC", "NCHW"))
-    y = dispatch(_CONV2D, (array_ops.expand_dims(x, axis), array_ops.expand_dims(w, 0)), attrs,
-                 name=name)
-    return array_ops.squeeze(y, [axis])
+    with context.op_scope(name or "conv1d") as scope:  # (in a graph: conv1d/ExpandDims ...)
+        y = dispatch(_CONV2D, (array_ops.expand_dims(x, axis), array_ops.expand_dims(w, 0)),
+                     attrs, name=scope or name)
+        return array_ops.squeeze(y, [axis])
 
 
 def _lift(value, channels_first, name):
@@ -1289,8 +1290,9 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     attrs = _conv_attrs(2, strides, padding, data_format or "NHWC", dilations,
                         ("NHWC", "NCHW"))
     first = (data_format or "NHWC") == "NCHW"
-    return _as_space_to_batch(dispatch(_DEPTHWISE, (x, w), attrs, name=name), x,
-                              _spatial_dilations(dilations, 2, first), first)
+    with context.op_scope(name or "depthwise") as scope:
+        return _as_space_to_batch(dispatch(_DEPTHWISE, (x, w), attrs, name=scope or name), x,
+                                  _spatial_dilations(dilations, 2, first), first)
 
 
 def _spatial_dilations(dilations, n, channels_first):
@@ -1386,13 +1388,14 @@ def conv1d_transpose(input, filters, output_shape, strides, padding="SAME", data
         sizes = sizes[:axis] + [1] + sizes[axis:]
         if all(isinstance(v, (int, np.integer)) for v in sizes):
             sizes = as_tensor(sizes)  # (TF passes a tensor it makes: its errors end with a name)
-    y = conv2d_backprop_input(sizes, array_ops.expand_dims(as_tensor(filters), 0),
-                              array_ops.expand_dims(as_tensor(input), axis),
-                              _lift(strides, first, "strides"),
-                              padding, data_format="NCHW" if first else "NHWC",
-                              dilations=_lift(dilations, first, "dilations") or (1, 1, 1, 1),
-                              name=name)
-    return array_ops.squeeze(y, [axis])
+    with context.op_scope(name or "conv1d_transpose") as scope:
+        y = conv2d_backprop_input(sizes, array_ops.expand_dims(as_tensor(filters), 0),
+                                  array_ops.expand_dims(as_tensor(input), axis),
+                                  _lift(strides, first, "strides"),
+                                  padding, data_format="NCHW" if first else "NHWC",
+                                  dilations=_lift(dilations, first, "dilations") or (1, 1, 1, 1),
+                                  name=scope or name)
+        return array_ops.squeeze(y, [axis])
 
 
 def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding, data_format,
@@ -1462,8 +1465,10 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
     ...                        2).shape
     TensorShape([1, 4, 4, 1])
     """
-    return conv2d_backprop_input(output_shape, filters, input, strides, padding,
-                                 data_format=data_format, dilations=dilations, name=name)
+    with context.op_scope(name or "conv2d_transpose") as scope:
+        return conv2d_backprop_input(output_shape, filters, input, strides, padding,
+                                     data_format=data_format, dilations=dilations,
+                                     name=scope or name)
 
 
 @export("nn.conv3d_transpose")
@@ -1478,8 +1483,9 @@ def conv3d_transpose(input, filters, output_shape, strides, padding="SAME", data
     >>> tf.nn.conv3d_transpose(x, w, [1, 4, 4, 4, 4], 2).shape
     TensorShape([1, 4, 4, 4, 4])
     """
-    return _backprop_input_of(3, output_shape, filters, input, strides, padding, data_format,
-                              dilations, name, _PADDINGS[:2])
+    with context.op_scope(name or "conv3d_transpose") as scope:
+        return _backprop_input_of(3, output_shape, filters, input, strides, padding,
+                                  data_format, dilations, scope or name, _PADDINGS[:2])
 
 
 @export("nn.conv_transpose")
@@ -1654,8 +1660,9 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     array([ 5.,  7., 13., 15.], dtype=float32)
     """
     input = defaulted(input, _d.float32)  # noqa: A001 (NumPy arrays of any dtype: float32)
-    return _pool(_MAX_POOL, input, ksize, strides, padding, data_format, 2, ("NHWC", "NCHW"),
-                 name)
+    with context.op_scope(name or "MaxPool2d") as scope:
+        return _pool(_MAX_POOL, input, ksize, strides, padding, data_format, 2,
+                     ("NHWC", "NCHW"), scope or name)
 
 
 @export("nn.avg_pool2d")
@@ -1666,8 +1673,9 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     >>> tf.nn.avg_pool2d(x, 2, 2, "VALID").numpy().ravel()
     array([ 2.5,  4.5, 10.5, 12.5], dtype=float32)
     """
-    return _pool(_AVG_POOL, input, ksize, strides, padding, data_format, 2, ("NHWC", "NCHW"),
-                 name)
+    with context.op_scope(name or "AvgPool2D") as scope:
+        return _pool(_AVG_POOL, input, ksize, strides, padding, data_format, 2,
+                     ("NHWC", "NCHW"), scope or name)
 
 
 @export("nn.max_pool3d")
@@ -1692,16 +1700,19 @@ def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):
                  ("NDHWC", "NCDHW"), name)
 
 
-def _pool1d(pool2d, input, ksize, strides, padding, data_format, name):
-    """A 1-D pooling run as a 2-D one over a height of one, as TensorFlow does."""
+def _pool1d(op, input, ksize, strides, padding, data_format, name):
+    """A 1-D pooling run as a 2-D one over a height of one, as TensorFlow does (in a graph,
+    the scope `name` holds the reshapes and names the pooling op)."""
     _check_choice("data_format", data_format, ("NWC", "NCW"))
     first = data_format == "NCW"
     axis = -2 if first else -3
     if not isinstance(padding, str):  # the unit height gets no padding
         padding = [*padding[:axis + 4], (0, 0), *padding[axis + 4:]]
-    y = pool2d(array_ops.expand_dims(as_tensor(input), axis), _lift(ksize, first, "ksize"),
-               _lift(strides, first, "strides"), padding, "NCHW" if first else "NHWC", name)
-    return array_ops.squeeze(y, [axis])
+    with context.op_scope(name) as scope:
+        y = _pool(op, array_ops.expand_dims(as_tensor(input), axis),
+                  _lift(ksize, first, "ksize"), _lift(strides, first, "strides"), padding,
+                  "NCHW" if first else "NHWC", 2, ("NHWC", "NCHW"), scope)
+        return array_ops.squeeze(y, [axis])
 
 
 @export("nn.max_pool1d")
@@ -1711,7 +1722,7 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     >>> tf.nn.max_pool1d(tf.constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
     TensorShape([1, 3, 2])
     """
-    return _pool1d(max_pool2d, input, ksize, strides, padding, data_format, name)
+    return _pool1d(_MAX_POOL, input, ksize, strides, padding, data_format, name or "MaxPool1d")
 
 
 @export("nn.avg_pool1d")
@@ -1721,7 +1732,7 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     >>> tf.nn.avg_pool1d(tf.constant(np.ones((1, 5, 2), np.float32)), 2, 2, "SAME").shape
     TensorShape([1, 3, 2])
     """
-    return _pool1d(avg_pool2d, input, ksize, strides, padding, data_format, name)
+    return _pool1d(_AVG_POOL, input, ksize, strides, padding, data_format, name or "AvgPool1D")
 
 
 _BY_RANK = BY_RANK = {3: (max_pool1d, avg_pool1d, "NWC"), 4: (max_pool2d, avg_pool2d, "NHWC"),
@@ -1741,6 +1752,9 @@ def _pool_by_rank(average, input, ksize, strides, padding, data_format, name, ra
     fn = avg_fn if average else max_fn
     if fn is max_pool2d:  # (it casts NumPy arrays, so it is given `input`)
         x = input
+    if fn is avg_pool2d:  # (TF's runs its op directly: named AvgPool, not AvgPool2D)
+        return _pool(_AVG_POOL, x, ksize, strides, padding, data_format or default, 2,
+                     ("NHWC", "NCHW"), name)
     return fn(x, ksize, strides, padding, data_format or default, name)
 
 
@@ -1807,8 +1821,10 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
     if pooling_type not in ("MAX", "AVG"):
         raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
     if not np.any(dilations > 1):
-        return _pool_by_rank(pooling_type == "AVG", x, list(window_shape),
-                             [int(s) for s in strides], padding, data_format, name, n + 2)
+        with context.op_scope(name or f"{pooling_type.lower()}_pool") as scope:
+            return _pool_by_rank(pooling_type == "AVG", x, list(window_shape),
+                                 [int(s) for s in strides], padding, data_format,
+                                 scope or name, n + 2)
     # Dilated (VALID, stride 1): each output takes the inputs window_shape apart by the
     # dilations, read as shifted slices of the input, reduced together.
     first = 2 if data_format is not None and data_format.startswith("NC") else 1
