@@ -82,3 +82,75 @@ def test_lower_triangular_and_identity():
     assert batched.shape == (3, 2, 2) and batched.to_dense().shape == (3, 2, 2)
     assert batched.dtype == tf.float64
     assert batched.matmul(tf.ones([2, 1], tf.float64)).shape == (3, 2, 1)
+
+
+def _kinds():
+    la = tf.linalg
+    return {
+        "full": la.LinearOperatorFullMatrix([[4.0, 1.0], [1.0, 3.0]]),
+        "diag": la.LinearOperatorDiag([2.0, 3.0]),
+        "diagpd": la.LinearOperatorDiag([2.0, 3.0], is_positive_definite=True),
+        "ident": la.LinearOperatorIdentity(2),
+        "identb": la.LinearOperatorIdentity(2, batch_shape=[3]),
+        "sident": la.LinearOperatorScaledIdentity(2, 3.0),
+        "tril": la.LinearOperatorLowerTriangular([[2.0, 0.0], [1.0, 3.0]]),
+        "zeros": la.LinearOperatorZeros(2),
+        "bdiag": la.LinearOperatorBlockDiag([la.LinearOperatorDiag([1.0]),
+                                             la.LinearOperatorFullMatrix([[5.0]])]),
+        "circ": la.LinearOperatorCirculant([6.0, 1.0], input_output_dtype=tf.float32),
+    }
+
+
+# (left, right): the class of left @ right and of left.solve(right), and the product's
+# (is_non_singular, is_self_adjoint, is_positive_definite) hints, as TF gives them.
+_PRODUCTS = [
+    ("full", "ident", "FullMatrix", "Inversion", (None, None, None)),
+    ("full", "identb", "FullMatrix", "Inversion", (None, None, None)),
+    ("full", "zeros", "Zeros", "Composition", (False, True, False)),
+    ("full", "diag", "Composition", "Composition", (None, None, None)),
+    ("diag", "diag", "Diag", "Diag", (None, True, None)),
+    ("diagpd", "diagpd", "Diag", "Diag", (True, True, True)),
+    ("diag", "sident", "Diag", "Diag", (None, True, None)),
+    ("diag", "tril", "LowerTriangular", "LowerTriangular", (None, None, None)),
+    ("tril", "diag", "LowerTriangular", "Composition", (None, None, None)),
+    ("sident", "sident", "ScaledIdentity", "ScaledIdentity", (None, True, None)),
+    ("sident", "diag", "Diag", "Diag", (None, True, None)),
+    ("identb", "full", "FullMatrix", "FullMatrix", (None, None, None)),
+    ("zeros", "full", "Zeros", None, (False, True, False)),
+    ("bdiag", "bdiag", "BlockDiag", "BlockDiag", (None, None, None)),
+    ("circ", "circ", "Circulant", "Circulant", (None, True, None)),
+]
+
+
+@pytest.mark.parametrize("left,right,product,solved,hints", _PRODUCTS)
+def test_operator_products_keep_structure(left, right, product, solved, hints):
+    kinds = _kinds()
+    a, b = kinds[left], kinds[right]
+    out = a @ b
+    assert type(out).__name__ == "LinearOperator" + product
+    assert (out.is_non_singular, out.is_self_adjoint, out.is_positive_definite) == hints
+    dense_a, dense_b = a.to_dense().numpy(), b.to_dense().numpy()
+    # (TF drops an identity's batch shape from a product with it, so compare broadcast.)
+    expected = dense_a @ dense_b
+    np.testing.assert_allclose(np.broadcast_to(out.to_dense(), expected.shape), expected,
+                               rtol=1e-5)
+    if solved is None:
+        with pytest.raises(NotImplementedError, match="expected to be singular"):
+            a.solve(b)
+    else:
+        assert type(a.solve(b)).__name__ == "LinearOperator" + solved
+        expected = np.linalg.solve(np.broadcast_to(dense_a, expected.shape), dense_b)
+        np.testing.assert_allclose(np.broadcast_to(a.solve(b).to_dense(), expected.shape),
+                                   expected, rtol=1e-5, atol=1e-6)
+
+
+def test_operator_product_hints_follow_the_operands():
+    la = tf.linalg
+    a = la.LinearOperatorFullMatrix([[4.0, 1.0], [1.0, 3.0]], is_non_singular=True)
+    b = la.LinearOperatorFullMatrix([[1.0, 2.0, 0.0], [3.0, 4.0, 1.0]], is_square=False)
+    out = a @ b
+    assert type(out).__name__ == "LinearOperatorComposition"
+    assert (out.is_non_singular, out.is_self_adjoint, out.is_positive_definite,
+            out.is_square) == (False, False, False, False)
+    with pytest.raises(ValueError, match="non-square"):
+        la.LinearOperatorZeros(2, 3, is_square=False, is_self_adjoint=False) @ b.adjoint()

@@ -49,6 +49,58 @@ def batch_of(operators):
     return batch
 
 
+def non_singular_of(a, b):
+    """The non-singular hint of a product of `a` and `b` (False where either is singular)."""
+    if a.is_non_singular is False or b.is_non_singular is False:
+        return False
+    return a.is_non_singular and b.is_non_singular
+
+
+def commuting_self_adjoint_of(a, b):
+    """The self-adjoint hint of a product of commuting `a` and `b`."""
+    if a.is_self_adjoint and b.is_self_adjoint:
+        return True
+    if {a.is_self_adjoint, b.is_self_adjoint} == {True, False}:
+        return False
+    return None
+
+
+def commuting_positive_definite_of(a, b):
+    """The positive-definite hint of a product of commuting `a` and `b`."""
+    if all(op.is_positive_definite is True and op.is_self_adjoint is True for op in (a, b)):
+        return True
+    return None
+
+
+def commuting_hints_of(a, b):
+    """The hints of the product of commuting `a` and `b` (diagonal, scaled identity)."""
+    return dict(is_non_singular=non_singular_of(a, b),
+                is_self_adjoint=commuting_self_adjoint_of(a, b),
+                is_positive_definite=commuting_positive_definite_of(a, b))
+
+
+def _square_of(a, b):
+    """Whether the product of `a` and `b` is square, where the hints tell."""
+    if a.is_square and b.is_square:
+        return True
+    if a.is_square is False and b.is_square is False:
+        m, n = a.range_dimension, b.domain_dimension
+        if m is not None and n is not None:
+            return m == n
+    if a.is_square is not None and b.is_square is not None and a.is_square != b.is_square:
+        return False
+    return None
+
+
+def _product_hints(a, b):
+    """The hints of the generic product of `a` and `b` (a composition)."""
+    square = _square_of(a, b)
+    if square is False:
+        return dict(is_non_singular=False, is_self_adjoint=False, is_positive_definite=False,
+                    is_square=False)
+    return dict(is_non_singular=non_singular_of(a, b) if square else None, is_square=square)
+
+
 def _check_dims(expected, got):
     if expected is not None and got is not None and expected != got:
         raise ValueError(f"Dimensions {expected} and {got} are not compatible")
@@ -185,7 +237,8 @@ class LinearOperator(Module):
         if isinstance(rhs, LinearOperator):
             left = self.adjoint() if adjoint else self
             right = rhs.adjoint() if adjoint_arg else rhs
-            return left.inverse()._compose(right)
+            _check_dims(left.domain_dimension, right.range_dimension)
+            return left._solve_operator(right)
         rhs = convert_to_tensor(rhs, self.dtype)
         outer = self.domain_dimension if adjoint else self.range_dimension
         _check_dims(outer, rhs.shape[-1] if adjoint_arg else rhs.shape[-2])
@@ -217,8 +270,27 @@ class LinearOperator(Module):
                                                                0))
         return linalg_ops.solve(matrix, rhs, adjoint=adjoint)
 
+    # Whether this is a zero matrix (which absorbs products with it).
+    _IS_ZEROS = False
+
     def _compose(self, other):
-        return LinearOperatorComposition([self, other])
+        """``self @ other`` as an operator; structured operators keep their structure where
+        the product has it (a diagonal times a diagonal is diagonal)."""
+        if isinstance(other, LinearOperatorIdentity):
+            return self
+        if other._IS_ZEROS:
+            if not other.is_square or not self.is_square:
+                raise ValueError("Matmul with non-square `LinearOperator`s or non-square "
+                                 "`LinearOperatorZeros` not supported at this time.")
+            return other
+        return LinearOperatorComposition([self, other], **_product_hints(self, other))
+
+    def _solve_operator(self, other):
+        """``inverse(self) @ other`` as an operator."""
+        if isinstance(other, LinearOperatorIdentity):
+            return self.inverse()
+        return LinearOperatorComposition([LinearOperatorInversion(self), other],
+                                         **_product_hints(self, other))
 
     # -- dense forms and scalars -----------------------------------------------------------
     def to_dense(self, name="to_dense"):
@@ -420,10 +492,30 @@ class LinearOperatorDiag(LinearOperator):
                                   is_square=True)
 
     def _compose(self, other):
+        diag = convert_to_tensor(self._diag)
         if isinstance(other, LinearOperatorDiag):
-            return LinearOperatorDiag(self._diag * other._diag, **hints_of([self, other]),
-                                      is_square=True)
+            return LinearOperatorDiag(diag * other._diag, **commuting_hints_of(self, other))
+        if hasattr(other, "multiplier"):  # a scaled identity
+            return LinearOperatorDiag(diag * other.multiplier, **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorLowerTriangular):
+            return LinearOperatorLowerTriangular(
+                array_ops.expand_dims(diag, -1) * other.to_dense(),
+                is_non_singular=non_singular_of(self, other),
+                is_self_adjoint=commuting_self_adjoint_of(self, other), is_square=True)
         return super()._compose(other)
+
+    def _solve_operator(self, other):
+        diag = convert_to_tensor(self._diag)
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorDiag(other._diag / diag, **commuting_hints_of(self, other))
+        if hasattr(other, "multiplier"):  # a scaled identity
+            return LinearOperatorDiag(other.multiplier / diag, **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorLowerTriangular):
+            return LinearOperatorLowerTriangular(
+                other.to_dense() / array_ops.expand_dims(diag, -1),
+                is_non_singular=non_singular_of(self, other),
+                is_self_adjoint=commuting_self_adjoint_of(self, other), is_square=True)
+        return super()._solve_operator(other)
 
 
 def all_true(flags):
@@ -482,6 +574,14 @@ class LinearOperatorLowerTriangular(LinearOperator):
     def _log_abs_determinant(self):
         return reduction_ops.reduce_sum(
             math_ops.log(math_ops.abs(linalg_ops.diag_part(self._tril))), axis=[-1])
+
+    def _compose(self, other):
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorLowerTriangular(
+                self.to_dense() * array_ops.expand_dims(other.diag, -2),
+                is_non_singular=non_singular_of(other, self),
+                is_self_adjoint=commuting_self_adjoint_of(other, self), is_square=True)
+        return super()._compose(other)
 
 
 @export("linalg.LinearOperatorIdentity")
@@ -549,7 +649,10 @@ class LinearOperatorIdentity(LinearOperator):
         return self
 
     def _compose(self, other):
-        return other if not self._batch else super()._compose(other)
+        return other
+
+    def _solve_operator(self, other):
+        return other
 
 
 class _OperatorOf(LinearOperator):

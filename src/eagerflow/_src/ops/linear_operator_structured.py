@@ -19,8 +19,8 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.linear_operator import (
-    LinearOperator, LinearOperatorFullMatrix, _check_dims, _keep_variable, all_true, batch_of,
-    hints_of, product_of, sum_of)
+    LinearOperator, LinearOperatorDiag, LinearOperatorFullMatrix, _check_dims, _keep_variable,
+    all_true, batch_of, commuting_hints_of, hints_of, non_singular_of, product_of, sum_of)
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 
@@ -108,11 +108,24 @@ class LinearOperatorScaledIdentity(LinearOperator):
                                             is_positive_definite=True)
 
     def _compose(self, other):
+        m = convert_to_tensor(self._multiplier)
         if isinstance(other, LinearOperatorScaledIdentity):
-            return LinearOperatorScaledIdentity(
-                self._num_rows, convert_to_tensor(self._multiplier) * other._multiplier,
-                is_non_singular=all_true([self.is_non_singular, other.is_non_singular]))
+            return LinearOperatorScaledIdentity(self._num_rows, m * other._multiplier,
+                                                **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorDiag(convert_to_tensor(other.diag) * m,
+                                      **commuting_hints_of(self, other))
         return super()._compose(other)
+
+    def _solve_operator(self, other):
+        m = convert_to_tensor(self._multiplier)
+        if isinstance(other, LinearOperatorScaledIdentity):
+            return LinearOperatorScaledIdentity(self._num_rows, other._multiplier / m,
+                                                **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorDiag(convert_to_tensor(other.diag) / m,
+                                      **commuting_hints_of(self, other))
+        return super()._solve_operator(other)
 
 
 @export("linalg.LinearOperatorZeros")
@@ -138,8 +151,16 @@ class LinearOperatorZeros(LinearOperator):
                          parameters=dict(num_rows=num_rows, num_columns=num_columns,
                                          batch_shape=batch_shape, dtype=dtype))
 
+    _IS_ZEROS = True
+
     def _shape(self):
         return TensorShape(self._batch + [self._rows, self._columns])
+
+    def _compose(self, other):
+        if not self.is_square or not other.is_square:
+            raise ValueError("Matmul with non-square `LinearOperator`s or non-square "
+                             "`LinearOperatorZeros` not supported at this time.")
+        return self
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = _adjoint_arg(x, adjoint_arg)
@@ -521,6 +542,18 @@ class _Circulant(LinearOperator):
     def _like(self, spectrum):
         return type(self)(spectrum, input_output_dtype=self.dtype, **self._hints())
 
+    def _compose(self, other):
+        if type(other) is not type(self):
+            return super()._compose(other)
+        return type(self)(self._spectrum * other._spectrum, input_output_dtype=self.dtype,
+                          **commuting_hints_of(self, other), is_square=True)
+
+    def _solve_operator(self, other):
+        if type(other) is not type(self):
+            return super()._solve_operator(other)
+        return type(self)(other._spectrum / self._spectrum, input_output_dtype=self.dtype,
+                          **commuting_hints_of(self, other), is_square=True)
+
     def _inverse(self):
         return self._like(1.0 / self._spectrum)
 
@@ -816,6 +849,20 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def eigvals(self, name="eigvals"):
         return array_ops.concat([op.eigvals() for op in self._operators], -1)
+
+    def _compose(self, other):
+        if not isinstance(other, LinearOperatorBlockDiag):
+            return super()._compose(other)
+        return LinearOperatorBlockDiag(
+            [a.matmul(b) for a, b in zip(self._operators, other._operators)],
+            is_non_singular=non_singular_of(self, other), is_square=True)
+
+    def _solve_operator(self, other):
+        if not isinstance(other, LinearOperatorBlockDiag):
+            return super()._solve_operator(other)
+        return LinearOperatorBlockDiag(
+            [a.solve(b) for a, b in zip(self._operators, other._operators)],
+            is_non_singular=non_singular_of(self, other), is_square=True)
 
     def _inverse(self):
         return LinearOperatorBlockDiag([op.inverse() for op in self._operators],
