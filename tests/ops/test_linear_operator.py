@@ -154,3 +154,29 @@ def test_operator_product_hints_follow_the_operands():
             out.is_square) == (False, False, False, False)
     with pytest.raises(ValueError, match="non-square"):
         la.LinearOperatorZeros(2, 3, is_square=False, is_self_adjoint=False) @ b.adjoint()
+
+
+def test_operators_in_a_function_with_unknown_dimensions():
+    la = tf.linalg
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None], tf.float32)])
+    def f(a):
+        full = la.LinearOperatorFullMatrix(a, is_self_adjoint=True, is_positive_definite=True)
+        diag = la.LinearOperatorDiag(la.diag_part(a))
+        tril = la.LinearOperatorLowerTriangular(a)
+        return (full.shape_tensor(), full.batch_shape_tensor(), full.inverse().to_dense(),
+                diag.shape_tensor(), diag.solvevec(a[:, 0]), tril.shape_tensor(),
+                (full @ diag).shape_tensor(), (full @ diag).to_dense(),
+                la.LinearOperatorAdjoint(tril).shape_tensor(), full.log_abs_determinant())
+
+    a = np.array([[[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]] * 2, np.float32)
+    a[1] *= 2.0
+    out = f(a)
+    for i in (0, 3, 5, 6, 8):
+        np.testing.assert_array_equal(out[i], [2, 3, 3])
+    np.testing.assert_array_equal(out[1], [2])
+    np.testing.assert_allclose(out[2], np.linalg.inv(a), rtol=1e-5)
+    np.testing.assert_allclose(out[4], a[:, 0] / np.diagonal(a, axis1=1, axis2=2), rtol=1e-6)
+    np.testing.assert_allclose(out[7], a * np.diagonal(a, axis1=1, axis2=2)[:, None, :],
+                               rtol=1e-6)
+    np.testing.assert_allclose(out[9], np.linalg.slogdet(a)[1], rtol=1e-5)

@@ -101,6 +101,14 @@ def _product_hints(a, b):
     return dict(is_non_singular=non_singular_of(a, b) if square else None, is_square=square)
 
 
+def batch_tensor_of(operators):
+    """The batch shape `operators` broadcast to, as a tensor."""
+    batch = operators[0].batch_shape_tensor()
+    for op in operators[1:]:
+        batch = array_ops.broadcast_dynamic_shape(batch, op.batch_shape_tensor())
+    return batch
+
+
 def _check_dims(expected, got):
     if expected is not None and got is not None and expected != got:
         raise ValueError(f"Dimensions {expected} and {got} are not compatible")
@@ -185,7 +193,15 @@ class LinearOperator(Module):
         return self.shape[-2]
 
     def shape_tensor(self, name="shape_tensor"):
-        return convert_to_tensor(self.shape.as_list(), _d.int32)
+        if self.shape.is_fully_defined():
+            return convert_to_tensor(self.shape.as_list(), _d.int32)
+        return self._shape_tensor()
+
+    def _shape_tensor(self):
+        """The shape as an int32 tensor, where it is not known statically (inside a
+        `tf.function` with unknown dimensions)."""
+        raise NotImplementedError(f"{type(self).__name__} has no shape tensor for a shape "
+                                  f"not known statically ({self.shape}).")
 
     def batch_shape_tensor(self, name="batch_shape_tensor"):
         return self.shape_tensor()[:-2]
@@ -297,9 +313,12 @@ class LinearOperator(Module):
         return self._to_dense()
 
     def _to_dense(self):
-        n = self.domain_dimension
-        batch = self.batch_shape.as_list()
-        return self._matmul(array_ops.eye(n, batch_shape=batch or None, dtype=self.dtype))
+        if self.shape.is_fully_defined():
+            n, batch = self.domain_dimension, self.batch_shape.as_list() or None
+        else:
+            shape = self.shape_tensor()
+            n, batch = shape[-1], shape[:-2]
+        return self._matmul(array_ops.eye(n, batch_shape=batch, dtype=self.dtype))
 
     def determinant(self, name="det"):
         if self.is_square is False:
@@ -407,6 +426,9 @@ class LinearOperatorFullMatrix(LinearOperator):
     def _shape(self):
         return self._matrix.shape
 
+    def _shape_tensor(self):
+        return array_ops.shape(self._matrix)
+
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return linalg_ops.matmul(self._matrix, x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
 
@@ -444,6 +466,10 @@ class LinearOperatorDiag(LinearOperator):
         if shape.rank is None:
             return TensorShape(None)
         return shape.concatenate(shape[-1:])
+
+    def _shape_tensor(self):
+        shape = array_ops.shape(self._diag)
+        return array_ops.concat([shape, shape[-1:]], 0)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         diag = math_ops.conj(self._diag) if adjoint and self.dtype.is_complex else self._diag
@@ -551,6 +577,9 @@ class LinearOperatorLowerTriangular(LinearOperator):
 
     def _shape(self):
         return self._tril.shape
+
+    def _shape_tensor(self):
+        return array_ops.shape(self._tril)
 
     def _lower(self):
         return linalg_ops.band_part(self._tril, -1, 0)
@@ -690,6 +719,9 @@ class LinearOperatorInversion(_OperatorOf):
     def _shape(self):
         return self._operator.shape
 
+    def _shape_tensor(self):
+        return self._operator.shape_tensor()
+
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return self._operator.solve(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -720,6 +752,10 @@ class LinearOperatorAdjoint(_OperatorOf):
         if shape.rank is None:
             return shape
         return shape[:-2].concatenate([shape[-1], shape[-2]])
+
+    def _shape_tensor(self):
+        shape = self._operator.shape_tensor()
+        return array_ops.concat([shape[:-2], shape[-1:], shape[-2:-1]], 0)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return self._operator.matmul(x, adjoint=not adjoint, adjoint_arg=adjoint_arg)
@@ -775,6 +811,11 @@ class LinearOperatorComposition(LinearOperator):
     def _shape(self):
         return batch_of(self._operators).concatenate([self._operators[0].range_dimension,
                                   self._operators[-1].domain_dimension])
+
+    def _shape_tensor(self):
+        return array_ops.concat([batch_tensor_of(self._operators),
+                                 self._operators[0].shape_tensor()[-2:-1],
+                                 self._operators[-1].shape_tensor()[-1:]], 0)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         ops = self._operators if adjoint else self._operators[::-1]
