@@ -68,3 +68,34 @@ def test_in_a_function_and_batched():
     rhs = np.arange(6.0, dtype=np.float32).reshape(2, 3, 1)
     np.testing.assert_allclose(block.solve(rhs), np.linalg.solve(block.to_dense(), rhs),
                                rtol=1e-5)
+
+
+def test_structured_operators_in_a_function_with_unknown_dimensions():
+    la = tf.linalg
+    vector = tf.TensorSpec([None], tf.float32)
+
+    @tf.function(input_signature=[vector, tf.TensorSpec([None], tf.int32),
+                                  tf.TensorSpec([None, None], tf.float32)])
+    def f(k, perm, a):
+        toeplitz = la.LinearOperatorToeplitz(k, k)
+        house = la.LinearOperatorHouseholder(k)
+        permutation = la.LinearOperatorPermutation(perm)
+        tridiag = la.LinearOperatorTridiag(a)
+        column = tf.reshape(a[1], [-1, 1])
+        update = la.LinearOperatorLowRankUpdate(la.LinearOperatorDiag(k), column, v=column,
+                                                is_self_adjoint=True)
+        return (toeplitz.to_dense(), toeplitz.shape_tensor(), house.to_dense(),
+                house.shape_tensor(), permutation.to_dense(), permutation.shape_tensor(),
+                tridiag.shape_tensor(), update.shape_tensor(), update.solvevec(k))
+
+    k = np.array([1.0, 2.0, 3.0], np.float32)
+    a = np.array([[0.0, 1.0, 2.0], [4.0, 5.0, 6.0], [1.0, 2.0, 0.0]], np.float32)
+    out = f(k, [2, 0, 1], a)
+    for i in (1, 3, 5, 6, 7):
+        np.testing.assert_array_equal(out[i], [3, 3])
+    np.testing.assert_allclose(out[0], [[1, 2, 3], [2, 1, 2], [3, 2, 1]])
+    u = k / np.linalg.norm(k)
+    np.testing.assert_allclose(out[2], np.eye(3) - 2 * np.outer(u, u), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(out[4], np.eye(3)[[2, 0, 1]])
+    dense = np.diag(k) + np.outer(a[1], a[1])
+    np.testing.assert_allclose(out[8], np.linalg.solve(dense, k), rtol=1e-4)

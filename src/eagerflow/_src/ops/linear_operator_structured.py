@@ -28,6 +28,17 @@ def _adjoint_arg(x, adjoint_arg):
     return linalg_ops.adjoint(x) if adjoint_arg else x
 
 
+def _last_dim(x):
+    """The size of `x`'s last axis: an int where known statically, else a tensor."""
+    n = x.shape[-1]
+    return n if n is not None else array_ops.shape(x)[-1]
+
+
+def _square_shape_tensor(vector_shape):
+    """The shape ``[..., N, N]`` of an operator given by ``[..., N]`` vectors."""
+    return array_ops.concat([vector_shape, vector_shape[-1:]], 0)
+
+
 # -- scaled identity and zeros -------------------------------------------------------------
 
 @export("linalg.LinearOperatorScaledIdentity")
@@ -226,6 +237,9 @@ class LinearOperatorPermutation(LinearOperator):
         n = self._perm.shape[-1]
         return self._perm.shape.concatenate([n])
 
+    def _shape_tensor(self):
+        return _square_shape_tensor(array_ops.shape(self._perm))
+
     def _order(self, adjoint):
         batch = self._perm.shape.rank - 1
         return (reduction_ops.argsort(self._perm, axis=-1) if adjoint else self._perm), batch
@@ -247,7 +261,7 @@ class LinearOperatorPermutation(LinearOperator):
         return self._matmul(rhs, adjoint=not adjoint, adjoint_arg=adjoint_arg)
 
     def _to_dense(self):
-        return array_ops.one_hot(self._perm, self._perm.shape[-1], dtype=self.dtype)
+        return array_ops.one_hot(self._perm, _last_dim(self._perm), dtype=self.dtype)
 
 
 @export("linalg.LinearOperatorHouseholder")
@@ -277,6 +291,9 @@ class LinearOperatorHouseholder(LinearOperator):
     def _shape(self):
         return self._axis.shape.concatenate(self._axis.shape[-1:])
 
+    def _shape_tensor(self):
+        return _square_shape_tensor(array_ops.shape(self._axis))
+
     def _unit(self):
         v = convert_to_tensor(self._axis)
         return reduction_ops.l2_normalize(v, axis=-1)
@@ -291,8 +308,8 @@ class LinearOperatorHouseholder(LinearOperator):
 
     def _to_dense(self):
         u = array_ops.expand_dims(self._unit(), -1)
-        n = self._axis.shape[-1]
-        return array_ops.eye(n, dtype=self.dtype) - 2 * linalg_ops.matmul(u, u, adjoint_b=True)
+        return (array_ops.eye(_last_dim(self._axis), dtype=self.dtype)
+                - 2 * linalg_ops.matmul(u, u, adjoint_b=True))
 
     def diag_part(self, name="diag_part"):
         u = self._unit()
@@ -350,12 +367,21 @@ class LinearOperatorToeplitz(LinearOperator):
         batch = broadcast_shapes(self._col.shape[:-1], self._row.shape[:-1])
         return batch.concatenate([self._col.shape[-1], self._col.shape[-1]])
 
+    def _shape_tensor(self):
+        col, row = array_ops.shape(self._col), array_ops.shape(self._row)
+        return _square_shape_tensor(array_ops.concat([
+            array_ops.broadcast_dynamic_shape(col[:-1], row[:-1]), col[-1:]], 0))
+
     def _to_dense(self):
-        n = self._col.shape[-1]
+        n = _last_dim(self._col)
         # entry (i, j): col[i - j] below the diagonal, row[j - i] above it
         values = array_ops.concat([convert_to_tensor(self._row)[..., :0:-1],
                                    convert_to_tensor(self._col)], -1)
-        index = (np.arange(n)[:, None] - np.arange(n)[None, :]) + (n - 1)
+        if isinstance(n, int):
+            index = (np.arange(n)[:, None] - np.arange(n)[None, :]) + (n - 1)
+        else:
+            steps = array_ops.range(n)
+            index = array_ops.expand_dims(steps, 1) - array_ops.expand_dims(steps, 0) + (n - 1)
         return array_ops.gather(values, index, axis=-1)
 
     def diag_part(self, name="diag_part"):
@@ -418,6 +444,14 @@ class LinearOperatorTridiag(LinearOperator):
         else:
             shape = self._diagonals.shape[:-2].concatenate(self._diagonals.shape[-1:])
         return shape.concatenate(shape[-1:])
+
+    def _shape_tensor(self):
+        if self._format == "matrix":
+            return array_ops.shape(self._diagonals)
+        if self._format == "sequence":
+            return _square_shape_tensor(array_ops.shape(self._diagonals[1]))
+        shape = array_ops.shape(self._diagonals)
+        return _square_shape_tensor(array_ops.concat([shape[:-2], shape[-1:]], 0))
 
     def _to_dense(self):
         if self._format == "matrix":  # (as given, as TF's: products read its three diagonals)
@@ -637,6 +671,9 @@ class LinearOperatorLowRankUpdate(LinearOperator):
     def _shape(self):
         return self._base.shape
 
+    def _shape_tensor(self):
+        return self._base.shape_tensor()
+
     def _scaled(self, x):
         """``D x`` for the update's diagonal ``D``."""
         if self._diag_update is None:
@@ -660,7 +697,7 @@ class LinearOperatorLowRankUpdate(LinearOperator):
     def _capacitance(self):
         """``D^-1 + V^H L^-1 U``."""
         inner = linalg_ops.matmul(self._v, self._base.solve(self._u), adjoint_a=True)
-        k = self._u.shape[-1]
+        k = _last_dim(self._u)
         d_inv = (array_ops.eye(k, dtype=self.dtype) if self._diag_update is None
                  else linalg_ops.diag(1.0 / convert_to_tensor(self._diag_update)))
         return d_inv + inner
