@@ -180,3 +180,18 @@ def test_operators_in_a_function_with_unknown_dimensions():
     np.testing.assert_allclose(out[7], a * np.diagonal(a, axis1=1, axis2=2)[:, None, :],
                                rtol=1e-6)
     np.testing.assert_allclose(out[9], np.linalg.slogdet(a)[1], rtol=1e-5)
+
+
+def test_domain_and_range_dimensions_are_dimensions():
+    op = tf.linalg.LinearOperatorFullMatrix(tf.zeros([4, 2, 3]))
+    assert repr(op.domain_dimension) == "Dimension(3)" and op.domain_dimension == 3
+    assert repr(op.range_dimension) == "Dimension(2)" and op.range_dimension.value == 2
+    assert tf.zeros([op.domain_dimension]).shape == (3,)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(a):
+        op = tf.linalg.LinearOperatorFullMatrix(a)
+        assert op.domain_dimension.value is None and str(op.domain_dimension) == "?"
+        return op.shape_tensor()
+
+    np.testing.assert_array_equal(f(tf.zeros([2, 3])), [2, 3])

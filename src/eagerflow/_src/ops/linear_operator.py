@@ -15,7 +15,7 @@ from eagerflow._src.backend.log import get_logger
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.module import Module
-from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops
 from eagerflow._src.ops.shape_rules import broadcast_shapes
@@ -84,7 +84,7 @@ def _square_of(a, b):
     if a.is_square and b.is_square:
         return True
     if a.is_square is False and b.is_square is False:
-        m, n = a.range_dimension, b.domain_dimension
+        m, n = a._range_dim, b._domain_dim
         if m is not None and n is not None:
             return m == n
     if a.is_square is not None and b.is_square is not None and a.is_square != b.is_square:
@@ -167,7 +167,7 @@ class LinearOperator(Module):
 
     @property
     def is_square(self):
-        rows, cols = self.range_dimension, self.domain_dimension
+        rows, cols = self._range_dim, self._domain_dim
         if self._is_square_hint is not None or rows is None or cols is None:
             return self._is_square_hint
         return rows == cols
@@ -186,11 +186,23 @@ class LinearOperator(Module):
 
     @property
     def domain_dimension(self):
-        return self.shape[-1]
+        """The number of columns, as a `Dimension` (TF's; ``.value`` is None where unknown)."""
+        return Dimension(self._domain_dim)
 
     @property
     def range_dimension(self):
-        return self.shape[-2]
+        """The number of rows, as a `Dimension`."""
+        return Dimension(self._range_dim)
+
+    @property
+    def _domain_dim(self):
+        shape = self.shape
+        return None if shape.rank is None else shape[-1]
+
+    @property
+    def _range_dim(self):
+        shape = self.shape
+        return None if shape.rank is None else shape[-2]
 
     def shape_tensor(self, name="shape_tensor"):
         if self.shape.is_fully_defined():
@@ -225,10 +237,10 @@ class LinearOperator(Module):
         if isinstance(x, LinearOperator):
             left = self.adjoint() if adjoint else self
             right = x.adjoint() if adjoint_arg else x
-            _check_dims(left.domain_dimension, right.range_dimension)
+            _check_dims(left._domain_dim, right._range_dim)
             return left._compose(right)
         x = convert_to_tensor(x, self.dtype)
-        inner = self.range_dimension if adjoint else self.domain_dimension
+        inner = self._range_dim if adjoint else self._domain_dim
         _check_dims(inner, x.shape[-1] if adjoint_arg else x.shape[-2])
         return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -237,7 +249,7 @@ class LinearOperator(Module):
 
     def matvec(self, x, adjoint=False, name="matvec"):
         x = convert_to_tensor(x, self.dtype)
-        inner = self.range_dimension if adjoint else self.domain_dimension
+        inner = self._range_dim if adjoint else self._domain_dim
         _check_dims(inner, x.shape[-1])
         out = self._matmul(array_ops.expand_dims(x, -1), adjoint=adjoint)
         return array_ops.squeeze(out, -1)
@@ -253,10 +265,10 @@ class LinearOperator(Module):
         if isinstance(rhs, LinearOperator):
             left = self.adjoint() if adjoint else self
             right = rhs.adjoint() if adjoint_arg else rhs
-            _check_dims(left.domain_dimension, right.range_dimension)
+            _check_dims(left._domain_dim, right._range_dim)
             return left._solve_operator(right)
         rhs = convert_to_tensor(rhs, self.dtype)
-        outer = self.domain_dimension if adjoint else self.range_dimension
+        outer = self._domain_dim if adjoint else self._range_dim
         _check_dims(outer, rhs.shape[-1] if adjoint_arg else rhs.shape[-2])
         return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -314,7 +326,7 @@ class LinearOperator(Module):
 
     def _to_dense(self):
         if self.shape.is_fully_defined():
-            n, batch = self.domain_dimension, self.batch_shape.as_list() or None
+            n, batch = self._domain_dim, self.batch_shape.as_list() or None
         else:
             shape = self.shape_tensor()
             n, batch = shape[-1], shape[:-2]
@@ -791,7 +803,7 @@ class LinearOperatorComposition(LinearOperator):
             raise TypeError("Expected all operators to have the same dtype.  Found "
                             + "   ".join(f"{op.name}: {op.dtype}" for op in operators))
         for left, right in zip(operators, operators[1:]):
-            _check_dims(left.domain_dimension, right.range_dimension)
+            _check_dims(left._domain_dim, right._range_dim)
         if all(op.is_non_singular for op in operators):
             if is_non_singular is False:
                 raise ValueError("The composition of non-singular operators is always "
@@ -809,8 +821,8 @@ class LinearOperatorComposition(LinearOperator):
         return list(self._operators)
 
     def _shape(self):
-        return batch_of(self._operators).concatenate([self._operators[0].range_dimension,
-                                  self._operators[-1].domain_dimension])
+        return batch_of(self._operators).concatenate([self._operators[0]._range_dim,
+                                  self._operators[-1]._domain_dim])
 
     def _shape_tensor(self):
         return array_ops.concat([batch_tensor_of(self._operators),

@@ -778,7 +778,7 @@ class LinearOperatorKronecker(LinearOperator):
     def _shape(self):
         rows, cols = 1, 1
         for op in self._operators:
-            rows, cols = rows * op.range_dimension, cols * op.domain_dimension
+            rows, cols = rows * op._range_dim, cols * op._domain_dim
         return batch_of(self._operators).concatenate([rows, cols])
 
     def _to_dense(self):
@@ -803,18 +803,18 @@ class LinearOperatorKronecker(LinearOperator):
         return product_of(op.trace() for op in self._operators)
 
     def _determinant(self):
-        n = self.domain_dimension
+        n = self._domain_dim
         out = cast(1.0, self.dtype)
         for op in self._operators:
-            out = out * math_ops.pow(op.determinant(), cast(n // op.domain_dimension,
+            out = out * math_ops.pow(op.determinant(), cast(n // op._domain_dim,
                                                             self.dtype))
         return out
 
     def _log_abs_determinant(self):
-        n = self.domain_dimension
+        n = self._domain_dim
         out = 0.0
         for op in self._operators:
-            out = out + (n // op.domain_dimension) * op.log_abs_determinant()
+            out = out + (n // op._domain_dim) * op.log_abs_determinant()
         return out
 
     def _inverse(self):
@@ -849,8 +849,8 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _shape(self):
         return batch_of(self._operators).concatenate([
-            sum(op.range_dimension for op in self._operators),
-            sum(op.domain_dimension for op in self._operators)])
+            sum(op._range_dim for op in self._operators),
+            sum(op._domain_dim for op in self._operators)])
 
     def _blockwise(self, x, method, adjoint, sizes):
         parts = array_ops.split(x, sizes, axis=-2)
@@ -859,19 +859,19 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = _adjoint_arg(x, adjoint_arg)
-        sizes = [op.range_dimension if adjoint else op.domain_dimension
+        sizes = [op._range_dim if adjoint else op._domain_dim
                  for op in self._operators]
         return self._blockwise(x, "matmul", adjoint, sizes)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         rhs = _adjoint_arg(rhs, adjoint_arg)
         return self._blockwise(rhs, "solve", adjoint,
-                               [op.domain_dimension for op in self._operators])
+                               [op._domain_dim for op in self._operators])
 
     def _to_dense(self):
         ops = self._operators
         return _dense_blocks([[a.to_dense() if a is b else
-                               array_ops.zeros([a.range_dimension, b.domain_dimension],
+                               array_ops.zeros([a._range_dim, b._domain_dim],
                                                self.dtype) for b in ops] for a in ops],
                              self.batch_shape)
 
@@ -929,8 +929,8 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         _same_dtype([op for row in rows for op in row], "BlockLowerTriangular")
         for i, row in enumerate(rows):
             for j, op in enumerate(row):
-                _check_dims(rows[j][j].domain_dimension, op.domain_dimension)
-                _check_dims(row[i].range_dimension, op.range_dimension)
+                _check_dims(rows[j][j]._domain_dim, op._domain_dim)
+                _check_dims(row[i]._range_dim, op._range_dim)
         self._rows = rows
         diagonal = [row[-1] for row in rows]
         super().__init__(rows[0][0].dtype,
@@ -948,12 +948,12 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         return [row[-1] for row in self._rows]
 
     def _shape(self):
-        n = sum(op.domain_dimension for op in self._diagonal())
+        n = sum(op._domain_dim for op in self._diagonal())
         return batch_of(op for row in self._rows for op in row).concatenate([n, n])
 
     def _to_dense(self):
         n = len(self._rows)
-        sizes = [op.domain_dimension for op in self._diagonal()]
+        sizes = [op._domain_dim for op in self._diagonal()]
         return _dense_blocks([[self._rows[i][j].to_dense() if j <= i
                                else array_ops.zeros([sizes[i], sizes[j]], self.dtype)
                                for j in range(n)] for i in range(n)], self.batch_shape)
@@ -965,7 +965,7 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         if adjoint:
             return super()._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
         rhs = _adjoint_arg(rhs, adjoint_arg)
-        parts = array_ops.split(rhs, [op.domain_dimension for op in self._diagonal()], -2)
+        parts = array_ops.split(rhs, [op._domain_dim for op in self._diagonal()], -2)
         solved = []
         for i, row in enumerate(self._rows):  # forward substitution, block by block
             known = parts[i]
