@@ -195,3 +195,10 @@ def test_domain_and_range_dimensions_are_dimensions():
         return op.shape_tensor()
 
     np.testing.assert_array_equal(f(tf.zeros([2, 3])), [2, 3])
+
+
+def test_complex_diagonal_log_abs_determinant():
+    d = tf.linalg.LinearOperatorDiag(tf.constant([1 + 1j, 2], tf.complex64))
+    out = d.log_abs_determinant()
+    assert out.dtype == tf.complex64
+    np.testing.assert_allclose(out, np.log(np.sqrt(2.0) * 2), rtol=1e-6)

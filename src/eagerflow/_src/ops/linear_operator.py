@@ -18,6 +18,7 @@ from eagerflow._src.core.module import Module
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops
+from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 _SLOW_DETERMINANT = ("Using (possibly slow) default implementation of determinant.  Requires "
@@ -501,7 +502,7 @@ class LinearOperatorDiag(LinearOperator):
 
     def _log_abs_determinant(self):
         out = reduction_ops.reduce_sum(math_ops.log(math_ops.abs(self._diag)), axis=[-1])
-        return math_ops.cast(out, self.dtype) if self.dtype.is_complex else out
+        return cast(out, self.dtype) if self.dtype.is_complex else out
 
     def diag_part(self, name="diag_part"):
         return convert_to_tensor(self._diag) * array_ops.ones_like(self._diag)
