@@ -202,3 +202,14 @@ def test_complex_diagonal_log_abs_determinant():
     out = d.log_abs_determinant()
     assert out.dtype == tf.complex64
     np.testing.assert_allclose(out, np.log(np.sqrt(2.0) * 2), rtol=1e-6)
+
+
+def test_an_argument_of_another_dtype_is_a_type_error():
+    a = tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0], [3.0, 4.0]])
+    for call in (lambda: a.matmul(tf.ones([2, 1], tf.float64)),
+                 lambda: a.matvec(np.ones(2)), lambda: a.solve(tf.ones([2, 1], tf.float16)),
+                 lambda: a.solvevec(tf.constant([1, 2])),
+                 lambda: a.add_to_tensor(tf.ones([2, 2], tf.float64))):
+        with pytest.raises(TypeError, match="Expected argument to have dtype"):
+            call()
+    np.testing.assert_allclose(a.matvec([1.0, 1.0]), [3.0, 7.0])  # (Python values convert)

@@ -233,6 +233,17 @@ class LinearOperator(Module):
         return self.adjoint()
 
     # -- products and solves ---------------------------------------------------------------
+    def _input(self, x):
+        """`x` as a tensor of this operator's dtype: a Python value is converted to it, a
+        tensor or array of another dtype is TF's TypeError."""
+        if not hasattr(x, "dtype"):
+            return convert_to_tensor(x, self.dtype)
+        x = convert_to_tensor(x)
+        if x.dtype != self.dtype:
+            raise TypeError(f"Expected argument to have dtype {self.dtype}.  Found: {x.dtype} "
+                            f"in tensor {x}")
+        return x
+
     def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
         """``op(A) @ op(x)``; a LinearOperator `x` gives their composition."""
         if isinstance(x, LinearOperator):
@@ -240,7 +251,7 @@ class LinearOperator(Module):
             right = x.adjoint() if adjoint_arg else x
             _check_dims(left._domain_dim, right._range_dim)
             return left._compose(right)
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         inner = self._range_dim if adjoint else self._domain_dim
         _check_dims(inner, x.shape[-1] if adjoint_arg else x.shape[-2])
         return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
@@ -249,7 +260,7 @@ class LinearOperator(Module):
         return self.matmul(other)
 
     def matvec(self, x, adjoint=False, name="matvec"):
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         inner = self._range_dim if adjoint else self._domain_dim
         _check_dims(inner, x.shape[-1])
         out = self._matmul(array_ops.expand_dims(x, -1), adjoint=adjoint)
@@ -268,13 +279,13 @@ class LinearOperator(Module):
             right = rhs.adjoint() if adjoint_arg else rhs
             _check_dims(left._domain_dim, right._range_dim)
             return left._solve_operator(right)
-        rhs = convert_to_tensor(rhs, self.dtype)
+        rhs = self._input(rhs)
         outer = self._domain_dim if adjoint else self._range_dim
         _check_dims(outer, rhs.shape[-1] if adjoint_arg else rhs.shape[-2])
         return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def solvevec(self, rhs, adjoint=False, name="solve"):
-        rhs = convert_to_tensor(rhs, self.dtype)
+        rhs = self._input(rhs)
         out = self.solve(array_ops.expand_dims(rhs, -1), adjoint=adjoint)
         return array_ops.squeeze(out, -1)
 
@@ -366,7 +377,7 @@ class LinearOperator(Module):
         return linalg_ops.diag_part(self.to_dense())
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        return math_ops.add(self.to_dense(), convert_to_tensor(x, self.dtype))
+        return math_ops.add(self.to_dense(), self._input(x))
 
     def eigvals(self, name="eigvals"):
         if not self.is_self_adjoint:
@@ -514,7 +525,7 @@ class LinearOperatorDiag(LinearOperator):
         return convert_to_tensor(self._diag)
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         return linalg_ops.set_diag(x, linalg_ops.diag_part(x) + self._diag)
 
     def _inverse(self):
@@ -681,7 +692,7 @@ class LinearOperatorIdentity(LinearOperator):
         return array_ops.zeros(self._batch, self.dtype)
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         return linalg_ops.set_diag(x, linalg_ops.diag_part(x) + 1)
 
     def _inverse(self):

@@ -101,7 +101,7 @@ class LinearOperatorScaledIdentity(LinearOperator):
         return cast(out, self.dtype) if self.dtype.is_complex else out
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         return math_ops.add(x, self._to_dense())
 
     def _inverse(self):
@@ -199,7 +199,7 @@ class LinearOperatorZeros(LinearOperator):
         return array_ops.zeros(self._batch, self.dtype)
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        return convert_to_tensor(x, self.dtype) + self._to_dense()
+        return self._input(x) + self._to_dense()
 
     def _adjoint(self):
         if self._rows != self._columns:
