@@ -213,3 +213,11 @@ def test_an_argument_of_another_dtype_is_a_type_error():
         with pytest.raises(TypeError, match="Expected argument to have dtype"):
             call()
     np.testing.assert_allclose(a.matvec([1.0, 1.0]), [3.0, 7.0])  # (Python values convert)
+
+
+def test_full_matrix_argument_errors():
+    with pytest.raises(TypeError, match=r"Argument `matrix` must have dtype in .*Received: "):
+        tf.linalg.LinearOperatorFullMatrix([[1, 2], [3, 4]])
+    with pytest.raises(ValueError, match=r"Argument `matrix` must have at least 2 dimensions\. "
+                                         r"Received: \[1\. 2\.\]\."):
+        tf.linalg.LinearOperatorFullMatrix([1.0, 2.0])

@@ -436,12 +436,12 @@ class LinearOperatorFullMatrix(LinearOperator):
         self._matrix = _keep_variable(matrix)
         if self._matrix.dtype not in (_d.float16, _d.float32, _d.float64, _d.complex64,
                                       _d.complex128):
-            raise TypeError(f"Argument matrix must have dtype in [tf.float16, tf.float32, "
-                            f"tf.float64, tf.complex64, tf.complex128]. Found: "
-                            f"{self._matrix.dtype}")
+            raise TypeError(f"Argument `matrix` must have dtype in [tf.float16, tf.float32, "
+                            f"tf.float64, tf.complex64, tf.complex128]. Received: "
+                            f"{self._matrix.dtype}.")
         if self._matrix.shape.rank is not None and self._matrix.shape.rank < 2:
-            raise ValueError(f"Argument matrix must have at least 2 dimensions. Found: "
-                             f"{self._matrix}")
+            raise ValueError(f"Argument `matrix` must have at least 2 dimensions. Received: "
+                             f"{self._matrix}.")
         super().__init__(self._matrix.dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square,
