@@ -99,3 +99,35 @@ def test_structured_operators_in_a_function_with_unknown_dimensions():
     np.testing.assert_allclose(out[4], np.eye(3)[[2, 0, 1]])
     dense = np.diag(k) + np.outer(a[1], a[1])
     np.testing.assert_allclose(out[8], np.linalg.solve(dense, k), rtol=1e-4)
+
+
+def test_identities_sized_by_a_tensor_in_a_function():
+    la = tf.linalg
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(a):
+        n = tf.shape(a)[0]
+        eye = la.LinearOperatorIdentity(n)
+        scaled = la.LinearOperatorScaledIdentity(n, 2.0)
+        assert eye.shape.as_list() == [None, None]
+        return (eye.to_dense(), eye.shape_tensor(), eye.matmul(a), eye.diag_part(),
+                eye.trace(), scaled.to_dense(), scaled.shape_tensor(), scaled.matmul(a),
+                scaled.determinant(), scaled.log_abs_determinant(), scaled.trace(),
+                scaled.diag_part())
+
+    a = np.arange(9.0, dtype=np.float32).reshape(3, 3)
+    out = f(a)
+    np.testing.assert_allclose(out[0], np.eye(3))
+    np.testing.assert_array_equal(out[1], [3, 3])
+    np.testing.assert_allclose(out[2], a)
+    np.testing.assert_allclose(out[3], [1, 1, 1])
+    np.testing.assert_allclose(out[4], 3.0)
+    np.testing.assert_allclose(out[5], 2 * np.eye(3))
+    np.testing.assert_array_equal(out[6], [3, 3])
+    np.testing.assert_allclose(out[7], 2 * a)
+    np.testing.assert_allclose(out[8], 8.0)
+    np.testing.assert_allclose(out[9], 3 * np.log(2.0), rtol=1e-6)
+    np.testing.assert_allclose(out[10], 6.0)
+    np.testing.assert_allclose(out[11], [2, 2, 2])
+    with pytest.raises(ValueError, match="must be non-negative"):
+        la.LinearOperatorIdentity(tf.constant(-1))

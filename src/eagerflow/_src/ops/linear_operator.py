@@ -13,7 +13,7 @@ import functools
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import get_logger
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.module import Module
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.variables import Variable
@@ -108,6 +108,18 @@ def batch_tensor_of(operators):
     for op in operators[1:]:
         batch = array_ops.broadcast_dynamic_shape(batch, op.batch_shape_tensor())
     return batch
+
+
+def rows_of(num_rows):
+    """`num_rows` as ``(static, value)``: the int where it is known (value too), else None
+    and the int32 tensor (a size read inside a `tf.function`)."""
+    static = get_static_value(num_rows) if hasattr(num_rows, "dtype") else num_rows
+    if static is None:
+        return None, convert_to_tensor(num_rows, _d.int32)
+    static = int(static)
+    if static < 0:
+        raise ValueError(f"Argument num_rows must be non-negative. Found: {static}")
+    return static, static
 
 
 def _check_dims(expected, got):
@@ -652,10 +664,7 @@ class LinearOperatorIdentity(LinearOperator):
             raise ValueError("An identity operator is always positive-definite.")
         if not is_square:
             raise ValueError("An identity operator is always square.")
-        num_rows = int(num_rows)
-        if num_rows < 0:
-            raise ValueError(f"Argument num_rows must be non-negative. Found: {num_rows}")
-        self._num_rows = num_rows
+        self._num_rows, self._n = rows_of(num_rows)
         self._batch = [] if batch_shape is None else [int(b) for b in batch_shape]
         super().__init__(dtype or _d.float32, is_non_singular=True, is_self_adjoint=True,
                          is_positive_definite=True, is_square=True, name=name,
@@ -664,6 +673,9 @@ class LinearOperatorIdentity(LinearOperator):
 
     def _shape(self):
         return TensorShape(self._batch + [self._num_rows, self._num_rows])
+
+    def _shape_tensor(self):
+        return convert_to_tensor(self._batch + [self._n, self._n], _d.int32)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = linalg_ops.adjoint(x) if adjoint_arg else x
@@ -677,13 +689,13 @@ class LinearOperatorIdentity(LinearOperator):
         return self._matmul(rhs, adjoint_arg=adjoint_arg)
 
     def _to_dense(self):
-        return array_ops.eye(self._num_rows, batch_shape=self._batch or None, dtype=self.dtype)
+        return array_ops.eye(self._n, batch_shape=self._batch or None, dtype=self.dtype)
 
     def diag_part(self, name="diag_part"):
-        return array_ops.ones(self._batch + [self._num_rows], self.dtype)
+        return array_ops.ones(convert_to_tensor(self._batch + [self._n], _d.int32), self.dtype)
 
     def trace(self, name="trace"):
-        return array_ops.ones(self._batch, self.dtype) * self._num_rows
+        return array_ops.ones(self._batch, self.dtype) * cast(self._n, self.dtype)
 
     def _determinant(self):
         return array_ops.ones(self._batch, self.dtype)

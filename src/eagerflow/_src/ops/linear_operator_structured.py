@@ -20,7 +20,8 @@ from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops, s
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.linear_operator import (
     LinearOperator, LinearOperatorDiag, LinearOperatorFullMatrix, _check_dims, _keep_variable,
-    all_true, batch_of, commuting_hints_of, hints_of, non_singular_of, product_of, sum_of)
+    all_true, batch_of, commuting_hints_of, hints_of, non_singular_of, product_of, rows_of,
+    sum_of)
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 
@@ -50,7 +51,7 @@ class LinearOperatorScaledIdentity(LinearOperator):
                  name="LinearOperatorScaledIdentity"):
         if is_square is False:
             raise ValueError("A ScaledIdentity operator is always square.")
-        self._num_rows = int(num_rows)
+        self._num_rows, self._n = rows_of(num_rows)
         self._multiplier = _keep_variable(multiplier)
         if self._multiplier.dtype.is_complex is False and is_self_adjoint is None:
             is_self_adjoint = True
@@ -66,6 +67,9 @@ class LinearOperatorScaledIdentity(LinearOperator):
     def _shape(self):
         return self._multiplier.shape.concatenate([self._num_rows, self._num_rows])
 
+    def _shape_tensor(self):
+        return array_ops.concat([array_ops.shape(self._multiplier), [self._n, self._n]], 0)
+
     def _scale(self, adjoint=False):
         m = convert_to_tensor(self._multiplier)
         m = math_ops.conj(m) if adjoint and self.dtype.is_complex else m
@@ -78,26 +82,26 @@ class LinearOperatorScaledIdentity(LinearOperator):
         return _adjoint_arg(rhs, adjoint_arg) / self._scale(adjoint)
 
     def _to_dense(self):
-        return self._scale() * array_ops.eye(self._num_rows, dtype=self.dtype)
+        return self._scale() * array_ops.eye(self._n, dtype=self.dtype)
 
     def _ones(self):
-        return array_ops.ones(self.shape[:-1].as_list(), self.dtype)
+        return array_ops.ones(self.shape_tensor()[:-1], self.dtype)
 
     def diag_part(self, name="diag_part"):
         return self._scale()[..., 0] * self._ones()
 
     def trace(self, name="trace"):
-        return convert_to_tensor(self._multiplier) * cast(self._num_rows, self.dtype)
+        return convert_to_tensor(self._multiplier) * cast(self._n, self.dtype)
 
     def eigvals(self, name="eigvals"):
         return self.diag_part()
 
     def _determinant(self):
         return math_ops.pow(convert_to_tensor(self._multiplier),
-                            cast(self._num_rows, self.dtype))
+                            cast(self._n, self.dtype))
 
     def _log_abs_determinant(self):
-        out = self._num_rows * math_ops.log(math_ops.abs(convert_to_tensor(self._multiplier)))
+        out = cast(self._n, self.dtype) * math_ops.log(math_ops.abs(convert_to_tensor(self._multiplier)))
         return cast(out, self.dtype) if self.dtype.is_complex else out
 
     def add_to_tensor(self, x, name="add_to_tensor"):
@@ -105,23 +109,23 @@ class LinearOperatorScaledIdentity(LinearOperator):
         return math_ops.add(x, self._to_dense())
 
     def _inverse(self):
-        return LinearOperatorScaledIdentity(self._num_rows,
+        return LinearOperatorScaledIdentity(self._n,
                                             1.0 / convert_to_tensor(self._multiplier),
                                             **self._hints())
 
     def _adjoint(self):
-        return LinearOperatorScaledIdentity(self._num_rows,
+        return LinearOperatorScaledIdentity(self._n,
                                             math_ops.conj(self._multiplier), **self._hints())
 
     def _cholesky(self):
-        return LinearOperatorScaledIdentity(self._num_rows, math_ops.sqrt(self._multiplier),
+        return LinearOperatorScaledIdentity(self._n, math_ops.sqrt(self._multiplier),
                                             is_non_singular=True, is_self_adjoint=True,
                                             is_positive_definite=True)
 
     def _compose(self, other):
         m = convert_to_tensor(self._multiplier)
         if isinstance(other, LinearOperatorScaledIdentity):
-            return LinearOperatorScaledIdentity(self._num_rows, m * other._multiplier,
+            return LinearOperatorScaledIdentity(self._n, m * other._multiplier,
                                                 **commuting_hints_of(self, other))
         if isinstance(other, LinearOperatorDiag):
             return LinearOperatorDiag(convert_to_tensor(other.diag) * m,
@@ -131,7 +135,7 @@ class LinearOperatorScaledIdentity(LinearOperator):
     def _solve_operator(self, other):
         m = convert_to_tensor(self._multiplier)
         if isinstance(other, LinearOperatorScaledIdentity):
-            return LinearOperatorScaledIdentity(self._num_rows, other._multiplier / m,
+            return LinearOperatorScaledIdentity(self._n, other._multiplier / m,
                                                 **commuting_hints_of(self, other))
         if isinstance(other, LinearOperatorDiag):
             return LinearOperatorDiag(convert_to_tensor(other.diag) / m,
