@@ -131,3 +131,10 @@ def test_identities_sized_by_a_tensor_in_a_function():
     np.testing.assert_allclose(out[11], [2, 2, 2])
     with pytest.raises(ValueError, match="must be non-negative"):
         la.LinearOperatorIdentity(tf.constant(-1))
+
+
+def test_complex_scaled_identity_log_abs_determinant_is_real():
+    op = tf.linalg.LinearOperatorScaledIdentity(3, tf.constant(1 + 1j, tf.complex64))
+    out = op.log_abs_determinant()
+    assert out.dtype == tf.float32
+    np.testing.assert_allclose(out, 3 * np.log(np.sqrt(2.0)), rtol=1e-6)

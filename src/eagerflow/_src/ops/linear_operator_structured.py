@@ -101,8 +101,9 @@ class LinearOperatorScaledIdentity(LinearOperator):
                             cast(self._n, self.dtype))
 
     def _log_abs_determinant(self):
-        out = cast(self._n, self.dtype) * math_ops.log(math_ops.abs(convert_to_tensor(self._multiplier)))
-        return cast(out, self.dtype) if self.dtype.is_complex else out
+        # (real even for a complex multiplier, as TF's)
+        out = math_ops.log(math_ops.abs(convert_to_tensor(self._multiplier)))
+        return cast(self._n, out.dtype) * out
 
     def add_to_tensor(self, x, name="add_to_tensor"):
         x = self._input(x)
