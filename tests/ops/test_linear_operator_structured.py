@@ -138,3 +138,16 @@ def test_complex_scaled_identity_log_abs_determinant_is_real():
     out = op.log_abs_determinant()
     assert out.dtype == tf.float32
     np.testing.assert_allclose(out, 3 * np.log(np.sqrt(2.0)), rtol=1e-6)
+
+
+def test_cond_and_eigvals_of_scaled_identities_and_reflections():
+    la = tf.linalg
+    scaled = la.LinearOperatorScaledIdentity(2, tf.constant([0.0, -3.0]))
+    np.testing.assert_array_equal(scaled.cond(), [np.nan, 1.0])
+    complex_scaled = la.LinearOperatorScaledIdentity(2, tf.constant(3 - 2j, tf.complex128))
+    assert complex_scaled.cond().dtype == tf.complex128
+    house = la.LinearOperatorHouseholder([[1.0, 0.0], [1.0, 1.0]])
+    np.testing.assert_array_equal(house.cond(), [1.0, 1.0])  # (exactly)
+    for op in (complex_scaled, la.LinearOperatorDiag(tf.constant([2 + 1j, 3], tf.complex128))):
+        with pytest.raises(NotImplementedError, match="Only self-adjoint"):
+            op.eigvals()

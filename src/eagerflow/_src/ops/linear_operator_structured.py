@@ -94,7 +94,15 @@ class LinearOperatorScaledIdentity(LinearOperator):
         return convert_to_tensor(self._multiplier) * cast(self._n, self.dtype)
 
     def eigvals(self, name="eigvals"):
+        if not self.is_self_adjoint:
+            return super().eigvals()  # (TF's error)
         return self.diag_part()
+
+    def cond(self, name="cond"):
+        # one, in the operator's dtype, except for a zero multiplier (NaN), as TF's
+        m = convert_to_tensor(self._multiplier)
+        return array_ops.where(math_ops.equal(m, array_ops.zeros_like(m)),
+                               cast(float("nan"), self.dtype), cast(1.0, self.dtype))
 
     def _determinant(self):
         return math_ops.pow(convert_to_tensor(self._multiplier),
@@ -324,6 +332,10 @@ class LinearOperatorHouseholder(LinearOperator):
     def trace(self, name="trace"):
         shape = self._axis.shape
         return cast(array_ops.ones(shape[:-1].as_list()) * (shape[-1] - 2), self.dtype)
+
+    def cond(self, name="cond"):
+        # (a reflection's is exactly one, in the operator's dtype, as TF's)
+        return array_ops.ones(array_ops.shape(self._axis)[:-1], self.dtype)
 
     def eigvals(self, name="eigvals"):
         n = self._axis.shape[-1]
