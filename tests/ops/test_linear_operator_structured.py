@@ -151,3 +151,23 @@ def test_cond_and_eigvals_of_scaled_identities_and_reflections():
     for op in (complex_scaled, la.LinearOperatorDiag(tf.constant([2 + 1j, 3], tf.complex128))):
         with pytest.raises(NotImplementedError, match="Only self-adjoint"):
             op.eigvals()
+
+
+def test_kronecker_in_a_function_with_unknown_dimensions():
+    la = tf.linalg
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(a):
+        op = la.LinearOperatorKronecker([la.LinearOperatorFullMatrix(a),
+                                         la.LinearOperatorDiag([1.0, 2.0])])
+        return (op.to_dense(), op.shape_tensor(), op.determinant(), op.log_abs_determinant(),
+                op.diag_part())
+
+    a = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
+    dense = np.kron(a, np.diag([1.0, 2.0]))
+    out = f(a)
+    np.testing.assert_allclose(out[0], dense)
+    np.testing.assert_array_equal(out[1], [6, 6])
+    np.testing.assert_allclose(out[2], np.linalg.det(dense), rtol=1e-5)
+    np.testing.assert_allclose(out[3], np.log(np.linalg.det(dense)), rtol=1e-5)
+    np.testing.assert_allclose(out[4], np.diagonal(dense))

@@ -20,8 +20,8 @@ from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops, s
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.linear_operator import (
     LinearOperator, LinearOperatorDiag, LinearOperatorFullMatrix, _check_dims, _keep_variable,
-    all_true, batch_of, commuting_hints_of, hints_of, non_singular_of, product_of, rows_of,
-    sum_of)
+    all_true, batch_of, batch_tensor_of, commuting_hints_of, hints_of, non_singular_of,
+    product_of, rows_of, sum_of)
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 
@@ -795,17 +795,24 @@ class LinearOperatorKronecker(LinearOperator):
     def _shape(self):
         rows, cols = 1, 1
         for op in self._operators:
-            rows, cols = rows * op._range_dim, cols * op._domain_dim
+            rows = None if rows is None or op._range_dim is None else rows * op._range_dim
+            cols = None if cols is None or op._domain_dim is None else cols * op._domain_dim
         return batch_of(self._operators).concatenate([rows, cols])
+
+    def _shape_tensor(self):
+        shapes = [op.shape_tensor() for op in self._operators]
+        return array_ops.concat([batch_tensor_of(self._operators),
+                                 product_of(shape[-2:] for shape in shapes)], 0)
 
     def _to_dense(self):
         out = self._operators[0].to_dense()
         for op in self._operators[1:]:
             right = op.to_dense()
-            (m, n), (p, q) = out.shape[-2:], right.shape[-2:]
+            rows_cols = array_ops.shape(out)[-2:] * array_ops.shape(right)[-2:]
             product = array_ops.expand_dims(array_ops.expand_dims(out, -1), -3) * \
                 array_ops.expand_dims(array_ops.expand_dims(right, -3), -2)
-            out = array_ops.reshape(product, product.shape[:-4].as_list() + [m * p, n * q])
+            out = array_ops.reshape(product, array_ops.concat(
+                [array_ops.shape(product)[:-4], rows_cols], 0))
         return out
 
     def diag_part(self, name="diag_part"):
@@ -813,25 +820,30 @@ class LinearOperatorKronecker(LinearOperator):
         for op in self._operators[1:]:
             d = op.diag_part()
             out = array_ops.reshape(array_ops.expand_dims(out, -1) * array_ops.expand_dims(d, -2),
-                                    out.shape[:-1].as_list() + [-1])
+                                    array_ops.concat([array_ops.shape(out)[:-1], [-1]], 0))
         return out
 
     def trace(self, name="trace"):
         return product_of(op.trace() for op in self._operators)
 
+    def _repeats(self, op, dtype):
+        """How many times `op`'s determinant appears in the product's (N / its size)."""
+        n, size = self._domain_dim, op._domain_dim
+        if n is None or size is None:
+            n, size = self.shape_tensor()[-1], op.shape_tensor()[-1]
+        return cast(n // size, dtype)
+
     def _determinant(self):
-        n = self._domain_dim
         out = cast(1.0, self.dtype)
         for op in self._operators:
-            out = out * math_ops.pow(op.determinant(), cast(n // op._domain_dim,
-                                                            self.dtype))
+            out = out * math_ops.pow(op.determinant(), self._repeats(op, self.dtype))
         return out
 
     def _log_abs_determinant(self):
-        n = self._domain_dim
         out = 0.0
         for op in self._operators:
-            out = out + (n // op._domain_dim) * op.log_abs_determinant()
+            log_det = op.log_abs_determinant()
+            out = out + self._repeats(op, log_det.dtype) * log_det
         return out
 
     def _inverse(self):
