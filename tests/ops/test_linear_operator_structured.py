@@ -171,3 +171,31 @@ def test_kronecker_in_a_function_with_unknown_dimensions():
     np.testing.assert_allclose(out[2], np.linalg.det(dense), rtol=1e-5)
     np.testing.assert_allclose(out[3], np.log(np.linalg.det(dense)), rtol=1e-5)
     np.testing.assert_allclose(out[4], np.diagonal(dense))
+
+
+def test_block_operators_in_a_function_with_unknown_dimensions():
+    la = tf.linalg
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(a):
+        full, diag = la.LinearOperatorFullMatrix(a), la.LinearOperatorDiag([1.0, 2.0])
+        block = la.LinearOperatorBlockDiag([full, diag])
+        lower = la.LinearOperatorBlockLowerTriangular([[full], [full, full]])
+        return (block.to_dense(), block.shape_tensor(), block.matvec(tf.ones([5])),
+                block.solvevec(tf.ones([5])), lower.to_dense(), lower.shape_tensor(),
+                lower.solvevec(tf.ones([6])))
+
+    a = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]], np.float32)
+    block = np.zeros([5, 5], np.float32)
+    block[:3, :3], block[3:, 3:] = a, np.diag([1.0, 2.0])
+    lower = np.zeros([6, 6], np.float32)
+    lower[:3, :3], lower[3:, :3], lower[3:, 3:] = a, a, a
+    out = f(a)
+    np.testing.assert_allclose(out[0], block)
+    np.testing.assert_array_equal(out[1], [5, 5])
+    np.testing.assert_allclose(out[2], block.sum(1), rtol=1e-6)
+    np.testing.assert_allclose(out[3], np.linalg.solve(block, np.ones(5)), rtol=1e-5)
+    np.testing.assert_allclose(out[4], lower)
+    np.testing.assert_array_equal(out[5], [6, 6])
+    np.testing.assert_allclose(out[6], np.linalg.solve(lower, np.ones(6)), rtol=1e-5,
+                               atol=1e-6)

@@ -766,10 +766,31 @@ def _same_dtype(operators, what):
     return operators
 
 
+def _sizes(operators, axis):
+    """The operators' sizes along `axis` (-1 columns, -2 rows): ints where all are known
+    statically, else an int32 tensor (inside a `tf.function` with unknown dimensions)."""
+    static = [op.shape[axis] if op.shape.rank is not None else None for op in operators]
+    if None not in static:
+        return static
+    return array_ops.stack([op.shape_tensor()[axis] for op in operators])
+
+
+def _total(sizes):
+    """The sum of `_sizes`: an int, or None where they are a tensor."""
+    return sum(sizes) if isinstance(sizes, list) else None
+
+
+def _total_tensor(operators, axis):
+    return reduction_ops.reduce_sum(array_ops.stack([op.shape_tensor()[axis]
+                                                     for op in operators]), keepdims=True)
+
+
 def _dense_blocks(rows, batch):
-    """A dense matrix from a grid of dense blocks, each broadcast to the `batch` shape."""
+    """A dense matrix from a grid of dense blocks, each broadcast to the `batch` shape (a
+    shape tensor)."""
     def spread(block):
-        return array_ops.broadcast_to(block, batch.as_list() + block.shape[-2:].as_list())
+        return array_ops.broadcast_to(block, array_ops.concat([batch,
+                                                               array_ops.shape(block)[-2:]], 0))
     return array_ops.concat([array_ops.concat([spread(b) for b in row], -1) for row in rows],
                             -2)
 
@@ -877,9 +898,13 @@ class LinearOperatorBlockDiag(LinearOperator):
         return list(self._operators)
 
     def _shape(self):
-        return batch_of(self._operators).concatenate([
-            sum(op._range_dim for op in self._operators),
-            sum(op._domain_dim for op in self._operators)])
+        return batch_of(self._operators).concatenate([_total(_sizes(self._operators, -2)),
+                                                      _total(_sizes(self._operators, -1))])
+
+    def _shape_tensor(self):
+        return array_ops.concat([batch_tensor_of(self._operators),
+                                 _total_tensor(self._operators, -2),
+                                 _total_tensor(self._operators, -1)], 0)
 
     def _blockwise(self, x, method, adjoint, sizes):
         parts = array_ops.split(x, sizes, axis=-2)
@@ -888,21 +913,21 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = _adjoint_arg(x, adjoint_arg)
-        sizes = [op._range_dim if adjoint else op._domain_dim
-                 for op in self._operators]
+        sizes = _sizes(self._operators, -2 if adjoint else -1)
         return self._blockwise(x, "matmul", adjoint, sizes)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         rhs = _adjoint_arg(rhs, adjoint_arg)
         return self._blockwise(rhs, "solve", adjoint,
-                               [op._domain_dim for op in self._operators])
+                               _sizes(self._operators, -1))
 
     def _to_dense(self):
         ops = self._operators
         return _dense_blocks([[a.to_dense() if a is b else
-                               array_ops.zeros([a._range_dim, b._domain_dim],
+                               array_ops.zeros(array_ops.stack([a.shape_tensor()[-2],
+                                                                b.shape_tensor()[-1]]),
                                                self.dtype) for b in ops] for a in ops],
-                             self.batch_shape)
+                             self.batch_shape_tensor())
 
     def diag_part(self, name="diag_part"):
         return array_ops.concat([op.diag_part() for op in self._operators], -1)
@@ -977,15 +1002,22 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         return [row[-1] for row in self._rows]
 
     def _shape(self):
-        n = sum(op._domain_dim for op in self._diagonal())
+        n = _total(_sizes(self._diagonal(), -1))
         return batch_of(op for row in self._rows for op in row).concatenate([n, n])
+
+    def _shape_tensor(self):
+        n = _total_tensor(self._diagonal(), -1)
+        return array_ops.concat([batch_tensor_of([op for row in self._rows for op in row]),
+                                 n, n], 0)
 
     def _to_dense(self):
         n = len(self._rows)
-        sizes = [op._domain_dim for op in self._diagonal()]
+        sizes = _sizes(self._diagonal(), -1)
         return _dense_blocks([[self._rows[i][j].to_dense() if j <= i
-                               else array_ops.zeros([sizes[i], sizes[j]], self.dtype)
-                               for j in range(n)] for i in range(n)], self.batch_shape)
+                               else array_ops.zeros(array_ops.stack([sizes[i], sizes[j]]),
+                                                    self.dtype)
+                               for j in range(n)] for i in range(n)],
+                             self.batch_shape_tensor())
 
     def diag_part(self, name="diag_part"):
         return array_ops.concat([op.diag_part() for op in self._diagonal()], -1)
@@ -994,7 +1026,7 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         if adjoint:
             return super()._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
         rhs = _adjoint_arg(rhs, adjoint_arg)
-        parts = array_ops.split(rhs, [op._domain_dim for op in self._diagonal()], -2)
+        parts = array_ops.split(rhs, _sizes(self._diagonal(), -1), -2)
         solved = []
         for i, row in enumerate(self._rows):  # forward substitution, block by block
             known = parts[i]
