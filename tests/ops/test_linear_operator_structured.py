@@ -199,3 +199,23 @@ def test_block_operators_in_a_function_with_unknown_dimensions():
     np.testing.assert_array_equal(out[5], [6, 6])
     np.testing.assert_allclose(out[6], np.linalg.solve(lower, np.ones(6)), rtol=1e-5,
                                atol=1e-6)
+
+
+def test_zeros_sized_by_a_tensor_in_a_function():
+    la = tf.linalg
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(a):
+        zeros = la.LinearOperatorZeros(tf.shape(a)[0])
+        wide = la.LinearOperatorZeros(2, tf.shape(a)[1], is_square=False, is_self_adjoint=False)
+        return (zeros.to_dense(), zeros.shape_tensor(), zeros.matmul(a), zeros.diag_part(),
+                wide.shape_tensor(), wide.matmul(a, adjoint=True), wide.adjoint().to_dense())
+
+    a = np.ones([3, 3], np.float32)
+    out = f(a)
+    np.testing.assert_array_equal(out[0], np.zeros([3, 3]))
+    np.testing.assert_array_equal(out[1], [3, 3])
+    np.testing.assert_array_equal(out[2], np.zeros([3, 3]))
+    np.testing.assert_array_equal(out[3], np.zeros([3]))
+    np.testing.assert_array_equal(out[4], [2, 3])
+    assert out[5].shape == (3, 3) and out[6].shape == (3, 2)

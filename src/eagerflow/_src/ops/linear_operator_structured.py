@@ -164,8 +164,9 @@ class LinearOperatorZeros(LinearOperator):
         if is_positive_definite:
             raise ValueError("A Zeros operator is always not positive definite.")
         num_columns = num_rows if num_columns is None else num_columns
-        self._rows, self._columns = int(num_rows), int(num_columns)
-        if is_square and self._rows != self._columns:
+        (self._rows, self._m), (self._columns, self._n) = rows_of(num_rows), rows_of(num_columns)
+        if is_square and None not in (self._rows, self._columns) and \
+                self._rows != self._columns:
             raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got "
                              f"num_rows({self._rows}) != num_columns({self._columns})")
         self._batch = [] if batch_shape is None else [int(b) for b in batch_shape]
@@ -180,6 +181,9 @@ class LinearOperatorZeros(LinearOperator):
     def _shape(self):
         return TensorShape(self._batch + [self._rows, self._columns])
 
+    def _shape_tensor(self):
+        return convert_to_tensor(self._batch + [self._m, self._n], _d.int32)
+
     def _compose(self, other):
         if not self.is_square or not other.is_square:
             raise ValueError("Matmul with non-square `LinearOperator`s or non-square "
@@ -188,17 +192,18 @@ class LinearOperatorZeros(LinearOperator):
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = _adjoint_arg(x, adjoint_arg)
-        rows = self._columns if adjoint else self._rows
+        rows = self._n if adjoint else self._m
         batch = array_ops.broadcast_dynamic_shape(convert_to_tensor(self._batch, _d.int32),
                                                   array_ops.shape(x)[:-2])
         return array_ops.zeros(array_ops.concat([batch, [rows], array_ops.shape(x)[-1:]], 0),
                                self.dtype)
 
     def _to_dense(self):
-        return array_ops.zeros(self._batch + [self._rows, self._columns], self.dtype)
+        return array_ops.zeros(self.shape_tensor(), self.dtype)
 
     def diag_part(self, name="diag_part"):
-        return array_ops.zeros(self._batch + [min(self._rows, self._columns)], self.dtype)
+        return array_ops.zeros(convert_to_tensor(
+            self._batch + [math_ops.minimum(self._m, self._n)], _d.int32), self.dtype)
 
     def trace(self, name="trace"):
         return array_ops.zeros(self._batch, self.dtype)
@@ -215,9 +220,9 @@ class LinearOperatorZeros(LinearOperator):
         return self._input(x) + self._to_dense()
 
     def _adjoint(self):
-        if self._rows != self._columns:
+        if self._rows is None or self._rows != self._columns:
             return super()._adjoint()
-        return LinearOperatorZeros(self._rows, self._columns, self._batch, self.dtype)
+        return LinearOperatorZeros(self._m, self._n, self._batch, self.dtype)
 
 
 # -- permutations and reflections ----------------------------------------------------------
