@@ -219,3 +219,25 @@ def test_zeros_sized_by_a_tensor_in_a_function():
     np.testing.assert_array_equal(out[3], np.zeros([3]))
     np.testing.assert_array_equal(out[4], [2, 3])
     assert out[5].shape == (3, 3) and out[6].shape == (3, 2)
+
+
+def test_circulant_in_a_function_with_unknown_dimensions():
+    la = tf.linalg
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32),
+                                  tf.TensorSpec([None, None], tf.float32)])
+    def f(spectrum, spectrum2d):
+        op = la.LinearOperatorCirculant(spectrum, input_output_dtype=tf.float32)
+        op2 = la.LinearOperatorCirculant2D(spectrum2d, input_output_dtype=tf.float32)
+        return (op.to_dense(), op.shape_tensor(), op.diag_part(), op.matvec([1.0, 2.0, 3.0]),
+                op2.shape_tensor(), op2.to_dense())
+
+    spectrum = np.array([6.0, 1.0, 1.0], np.float32)
+    out = f(spectrum, np.ones([2, 3], np.float32))
+    static = tf.linalg.LinearOperatorCirculant(spectrum, input_output_dtype=tf.float32)
+    np.testing.assert_allclose(out[0], static.to_dense(), rtol=1e-6)
+    np.testing.assert_array_equal(out[1], [3, 3])
+    np.testing.assert_allclose(out[2], static.diag_part(), rtol=1e-6)
+    np.testing.assert_allclose(out[3], static.matvec([1.0, 2.0, 3.0]), rtol=1e-6)
+    np.testing.assert_array_equal(out[4], [6, 6])
+    np.testing.assert_allclose(out[5], np.eye(6), atol=1e-6)

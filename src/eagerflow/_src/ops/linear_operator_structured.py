@@ -538,8 +538,14 @@ class _Circulant(LinearOperator):
 
     def _shape(self):
         shape = self._spectrum.shape
-        n = int(np.prod(shape[-self._DEPTH:].as_list()))
+        block = shape[-self._DEPTH:].as_list()
+        n = None if None in block else int(np.prod(block))
         return shape[:-self._DEPTH].concatenate([n, n])
+
+    def _shape_tensor(self):
+        shape = array_ops.shape(self._spectrum)
+        n = reduction_ops.reduce_prod(shape[-self._DEPTH:], keepdims=True)
+        return array_ops.concat([shape[:-self._DEPTH], n, n], 0)
 
     def _output(self, y):
         return y if self.dtype.is_complex else cast(math_ops.real(y), self.dtype)
@@ -549,7 +555,7 @@ class _Circulant(LinearOperator):
         forward, inverse = self._TRANSFORMS[self._DEPTH]
         x = cast(x, self._spectrum.dtype)
         columns = linalg_ops.matrix_transpose(x)  # [..., k, n]
-        block = self._spectrum.shape[-self._DEPTH:].as_list()
+        block = self.block_shape_tensor()
         shaped = array_ops.reshape(columns, array_ops.concat(
             [array_ops.shape(columns)[:-1], block], 0))
         spectrum = array_ops.expand_dims(spectrum, -self._DEPTH - 1)
@@ -566,7 +572,7 @@ class _Circulant(LinearOperator):
         return self._apply(_adjoint_arg(rhs, adjoint_arg), 1.0 / spectrum)
 
     def _to_dense(self):
-        return self._matmul(array_ops.eye(self.shape[-1], dtype=self.dtype))
+        return self._matmul(array_ops.eye(self.shape_tensor()[-1], dtype=self.dtype))
 
     def convolution_kernel(self, name="convolution_kernel"):
         return self._TRANSFORMS[self._DEPTH][1](self._spectrum)
@@ -577,7 +583,7 @@ class _Circulant(LinearOperator):
 
     def diag_part(self, name="diag_part"):
         mean = reduction_ops.reduce_mean(self._flat_spectrum(), axis=-1, keepdims=True)
-        return self._output(mean * array_ops.ones(self.shape[:-1].as_list(), mean.dtype))
+        return self._output(mean * array_ops.ones(self.shape_tensor()[:-1], mean.dtype))
 
     def trace(self, name="trace"):
         return self._output(reduction_ops.reduce_sum(self._flat_spectrum(), axis=-1))
