@@ -241,3 +241,10 @@ def test_circulant_in_a_function_with_unknown_dimensions():
     np.testing.assert_allclose(out[3], static.matvec([1.0, 2.0, 3.0]), rtol=1e-6)
     np.testing.assert_array_equal(out[4], [6, 6])
     np.testing.assert_allclose(out[5], np.eye(6), atol=1e-6)
+
+
+def test_toeplitz_with_a_batch_of_columns_and_one_row():
+    op = tf.linalg.LinearOperatorToeplitz([[1.0, 2.0, 3.0], [2.0, 0.0, 1.0]], [1.0, 4.0, 5.0])
+    np.testing.assert_allclose(op.to_dense(), [[[1, 4, 5], [2, 1, 4], [3, 2, 1]],
+                                               [[2, 4, 5], [0, 2, 4], [1, 0, 2]]])
+    np.testing.assert_allclose(op.determinant(), [38.0, 14.0], rtol=1e-5)

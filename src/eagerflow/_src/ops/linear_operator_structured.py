@@ -397,8 +397,12 @@ class LinearOperatorToeplitz(LinearOperator):
     def _to_dense(self):
         n = _last_dim(self._col)
         # entry (i, j): col[i - j] below the diagonal, row[j - i] above it
-        values = array_ops.concat([convert_to_tensor(self._row)[..., :0:-1],
-                                   convert_to_tensor(self._col)], -1)
+        col, row = convert_to_tensor(self._col), convert_to_tensor(self._row)
+        if col.shape != row.shape:  # (a batch of columns with one row, or the reverse)
+            shape = array_ops.broadcast_dynamic_shape(array_ops.shape(col),
+                                                      array_ops.shape(row))
+            col, row = array_ops.broadcast_to(col, shape), array_ops.broadcast_to(row, shape)
+        values = array_ops.concat([row[..., :0:-1], col], -1)
         if isinstance(n, int):
             index = (np.arange(n)[:, None] - np.arange(n)[None, :]) + (n - 1)
         else:
