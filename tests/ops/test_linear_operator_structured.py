@@ -248,3 +248,14 @@ def test_toeplitz_with_a_batch_of_columns_and_one_row():
     np.testing.assert_allclose(op.to_dense(), [[[1, 4, 5], [2, 1, 4], [3, 2, 1]],
                                                [[2, 4, 5], [0, 2, 4], [1, 0, 2]]])
     np.testing.assert_allclose(op.determinant(), [38.0, 14.0], rtol=1e-5)
+
+
+def test_block_diagonal_of_blocks_with_different_batch_shapes():
+    la = tf.linalg
+    op = la.LinearOperatorBlockDiag([la.LinearOperatorDiag([[1.0, 2.0], [3.0, 1.0]]),
+                                     la.LinearOperatorFullMatrix([[1.0, 2.0], [3.0, 5.0]])])
+    np.testing.assert_allclose(op.diag_part(), [[1, 2, 1, 5], [3, 1, 1, 5]])
+    np.testing.assert_allclose(op.trace(), [9.0, 10.0])
+    np.testing.assert_allclose(op.matvec([1.0, 2.0, 3.0, 4.0]), [[1, 4, 11, 29], [3, 2, 11, 29]])
+    np.testing.assert_allclose(op.solvevec([1.0, 2.0, 3.0, 4.0]),
+                               [[1, 1, -7, 5], [1 / 3, 2, -7, 5]], rtol=1e-5)

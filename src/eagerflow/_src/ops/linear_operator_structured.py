@@ -800,6 +800,20 @@ def _total_tensor(operators, axis):
                                                      for op in operators]), keepdims=True)
 
 
+def _concat_batches(parts, axis):
+    """`parts` (blocks' results, of batch shapes that broadcast) joined along `axis` (-1
+    or -2), each broadcast to their common batch shape first."""
+    if len({tuple(p.shape.as_list()[:axis]) if p.shape.rank is not None else None
+            for p in parts}) > 1 or any(p.shape.rank is None for p in parts):
+        keep = -axis  # the trailing dimensions each keeps
+        batch = array_ops.shape(parts[0])[:-keep]
+        for p in parts[1:]:
+            batch = array_ops.broadcast_dynamic_shape(batch, array_ops.shape(p)[:-keep])
+        parts = [array_ops.broadcast_to(p, array_ops.concat([batch, array_ops.shape(p)[-keep:]],
+                                                            0)) for p in parts]
+    return array_ops.concat(parts, axis)
+
+
 def _dense_blocks(rows, batch):
     """A dense matrix from a grid of dense blocks, each broadcast to the `batch` shape (a
     shape tensor)."""
@@ -923,8 +937,8 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def _blockwise(self, x, method, adjoint, sizes):
         parts = array_ops.split(x, sizes, axis=-2)
-        return array_ops.concat([getattr(op, method)(part, adjoint=adjoint)
-                                 for op, part in zip(self._operators, parts)], -2)
+        return _concat_batches([getattr(op, method)(part, adjoint=adjoint)
+                                for op, part in zip(self._operators, parts)], -2)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = _adjoint_arg(x, adjoint_arg)
@@ -945,7 +959,7 @@ class LinearOperatorBlockDiag(LinearOperator):
                              self.batch_shape_tensor())
 
     def diag_part(self, name="diag_part"):
-        return array_ops.concat([op.diag_part() for op in self._operators], -1)
+        return _concat_batches([op.diag_part() for op in self._operators], -1)
 
     def _determinant(self):
         return product_of(op.determinant() for op in self._operators)
