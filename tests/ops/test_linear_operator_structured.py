@@ -259,3 +259,14 @@ def test_block_diagonal_of_blocks_with_different_batch_shapes():
     np.testing.assert_allclose(op.matvec([1.0, 2.0, 3.0, 4.0]), [[1, 4, 11, 29], [3, 2, 11, 29]])
     np.testing.assert_allclose(op.solvevec([1.0, 2.0, 3.0, 4.0]),
                                [[1, 1, -7, 5], [1 / 3, 2, -7, 5]], rtol=1e-5)
+
+
+def test_batch_of_tridiagonal_operators_solves_one_right_side():
+    diagonals = [[[0.0, 1.0, 2.0], [4.0, 5.0, 6.0], [1.0, 2.0, 0.0]],
+                 [[0.0, 3.0, 2.0], [4.0, 1.0, 6.0], [7.0, 2.0, 0.0]]]
+    op = tf.linalg.LinearOperatorTridiag(diagonals)
+    np.testing.assert_allclose(op.solvevec([1.0, 2.0, 3.0]),
+                               [[0.25, 0.2, 0.5], [0.25, 0.0, 0.5]], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(op.solve(tf.ones([3, 1]), adjoint=True),
+                               np.linalg.solve(np.swapaxes(op.to_dense(), -1, -2),
+                                               np.ones([2, 3, 1])), rtol=1e-5)

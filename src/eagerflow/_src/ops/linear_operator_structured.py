@@ -494,8 +494,9 @@ class LinearOperatorTridiag(LinearOperator):
                                  adjoint_b=adjoint_arg)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
-        return linalg_ops.solve(self._tridiagonal(), _adjoint_arg(rhs, adjoint_arg),
-                                adjoint=adjoint)
+        # (the dense solve, which broadcasts a batch of matrices with the right side's)
+        return LinearOperatorFullMatrix(self._tridiagonal())._solve(
+            rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def diag_part(self, name="diag_part"):
         return self._three()[1]
