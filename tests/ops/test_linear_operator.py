@@ -82,3 +82,142 @@ def test_lower_triangular_and_identity():
     assert batched.shape == (3, 2, 2) and batched.to_dense().shape == (3, 2, 2)
     assert batched.dtype == tf.float64
     assert batched.matmul(tf.ones([2, 1], tf.float64)).shape == (3, 2, 1)
+
+
+def _kinds():
+    la = tf.linalg
+    return {
+        "full": la.LinearOperatorFullMatrix([[4.0, 1.0], [1.0, 3.0]]),
+        "diag": la.LinearOperatorDiag([2.0, 3.0]),
+        "diagpd": la.LinearOperatorDiag([2.0, 3.0], is_positive_definite=True),
+        "ident": la.LinearOperatorIdentity(2),
+        "identb": la.LinearOperatorIdentity(2, batch_shape=[3]),
+        "sident": la.LinearOperatorScaledIdentity(2, 3.0),
+        "tril": la.LinearOperatorLowerTriangular([[2.0, 0.0], [1.0, 3.0]]),
+        "zeros": la.LinearOperatorZeros(2),
+        "bdiag": la.LinearOperatorBlockDiag([la.LinearOperatorDiag([1.0]),
+                                             la.LinearOperatorFullMatrix([[5.0]])]),
+        "circ": la.LinearOperatorCirculant([6.0, 1.0], input_output_dtype=tf.float32),
+    }
+
+
+# (left, right): the class of left @ right and of left.solve(right), and the product's
+# (is_non_singular, is_self_adjoint, is_positive_definite) hints, as TF gives them.
+_PRODUCTS = [
+    ("full", "ident", "FullMatrix", "Inversion", (None, None, None)),
+    ("full", "identb", "FullMatrix", "Inversion", (None, None, None)),
+    ("full", "zeros", "Zeros", "Composition", (False, True, False)),
+    ("full", "diag", "Composition", "Composition", (None, None, None)),
+    ("diag", "diag", "Diag", "Diag", (None, True, None)),
+    ("diagpd", "diagpd", "Diag", "Diag", (True, True, True)),
+    ("diag", "sident", "Diag", "Diag", (None, True, None)),
+    ("diag", "tril", "LowerTriangular", "LowerTriangular", (None, None, None)),
+    ("tril", "diag", "LowerTriangular", "Composition", (None, None, None)),
+    ("sident", "sident", "ScaledIdentity", "ScaledIdentity", (None, True, None)),
+    ("sident", "diag", "Diag", "Diag", (None, True, None)),
+    ("identb", "full", "FullMatrix", "FullMatrix", (None, None, None)),
+    ("zeros", "full", "Zeros", None, (False, True, False)),
+    ("bdiag", "bdiag", "BlockDiag", "BlockDiag", (None, None, None)),
+    ("circ", "circ", "Circulant", "Circulant", (None, True, None)),
+]
+
+
+@pytest.mark.parametrize("left,right,product,solved,hints", _PRODUCTS)
+def test_operator_products_keep_structure(left, right, product, solved, hints):
+    kinds = _kinds()
+    a, b = kinds[left], kinds[right]
+    out = a @ b
+    assert type(out).__name__ == "LinearOperator" + product
+    assert (out.is_non_singular, out.is_self_adjoint, out.is_positive_definite) == hints
+    dense_a, dense_b = a.to_dense().numpy(), b.to_dense().numpy()
+    # (TF drops an identity's batch shape from a product with it, so compare broadcast.)
+    expected = dense_a @ dense_b
+    np.testing.assert_allclose(np.broadcast_to(out.to_dense(), expected.shape), expected,
+                               rtol=1e-5)
+    if solved is None:
+        with pytest.raises(NotImplementedError, match="expected to be singular"):
+            a.solve(b)
+    else:
+        assert type(a.solve(b)).__name__ == "LinearOperator" + solved
+        expected = np.linalg.solve(np.broadcast_to(dense_a, expected.shape), dense_b)
+        np.testing.assert_allclose(np.broadcast_to(a.solve(b).to_dense(), expected.shape),
+                                   expected, rtol=1e-5, atol=1e-6)
+
+
+def test_operator_product_hints_follow_the_operands():
+    la = tf.linalg
+    a = la.LinearOperatorFullMatrix([[4.0, 1.0], [1.0, 3.0]], is_non_singular=True)
+    b = la.LinearOperatorFullMatrix([[1.0, 2.0, 0.0], [3.0, 4.0, 1.0]], is_square=False)
+    out = a @ b
+    assert type(out).__name__ == "LinearOperatorComposition"
+    assert (out.is_non_singular, out.is_self_adjoint, out.is_positive_definite,
+            out.is_square) == (False, False, False, False)
+    with pytest.raises(ValueError, match="non-square"):
+        la.LinearOperatorZeros(2, 3, is_square=False, is_self_adjoint=False) @ b.adjoint()
+
+
+def test_operators_in_a_function_with_unknown_dimensions():
+    la = tf.linalg
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None], tf.float32)])
+    def f(a):
+        full = la.LinearOperatorFullMatrix(a, is_self_adjoint=True, is_positive_definite=True)
+        diag = la.LinearOperatorDiag(la.diag_part(a))
+        tril = la.LinearOperatorLowerTriangular(a)
+        return (full.shape_tensor(), full.batch_shape_tensor(), full.inverse().to_dense(),
+                diag.shape_tensor(), diag.solvevec(a[:, 0]), tril.shape_tensor(),
+                (full @ diag).shape_tensor(), (full @ diag).to_dense(),
+                la.LinearOperatorAdjoint(tril).shape_tensor(), full.log_abs_determinant())
+
+    a = np.array([[[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]]] * 2, np.float32)
+    a[1] *= 2.0
+    out = f(a)
+    for i in (0, 3, 5, 6, 8):
+        np.testing.assert_array_equal(out[i], [2, 3, 3])
+    np.testing.assert_array_equal(out[1], [2])
+    np.testing.assert_allclose(out[2], np.linalg.inv(a), rtol=1e-5)
+    np.testing.assert_allclose(out[4], a[:, 0] / np.diagonal(a, axis1=1, axis2=2), rtol=1e-6)
+    np.testing.assert_allclose(out[7], a * np.diagonal(a, axis1=1, axis2=2)[:, None, :],
+                               rtol=1e-6)
+    np.testing.assert_allclose(out[9], np.linalg.slogdet(a)[1], rtol=1e-5)
+
+
+def test_domain_and_range_dimensions_are_dimensions():
+    op = tf.linalg.LinearOperatorFullMatrix(tf.zeros([4, 2, 3]))
+    assert repr(op.domain_dimension) == "Dimension(3)" and op.domain_dimension == 3
+    assert repr(op.range_dimension) == "Dimension(2)" and op.range_dimension.value == 2
+    assert tf.zeros([op.domain_dimension]).shape == (3,)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None], tf.float32)])
+    def f(a):
+        op = tf.linalg.LinearOperatorFullMatrix(a)
+        assert op.domain_dimension.value is None and str(op.domain_dimension) == "?"
+        return op.shape_tensor()
+
+    np.testing.assert_array_equal(f(tf.zeros([2, 3])), [2, 3])
+
+
+def test_complex_diagonal_log_abs_determinant():
+    d = tf.linalg.LinearOperatorDiag(tf.constant([1 + 1j, 2], tf.complex64))
+    out = d.log_abs_determinant()
+    assert out.dtype == tf.complex64
+    np.testing.assert_allclose(out, np.log(np.sqrt(2.0) * 2), rtol=1e-6)
+
+
+def test_an_argument_of_another_dtype_is_a_type_error():
+    a = tf.linalg.LinearOperatorFullMatrix([[1.0, 2.0], [3.0, 4.0]])
+    for call in (lambda: a.matmul(tf.ones([2, 1], tf.float64)),
+                 lambda: a.matvec(np.ones(2)), lambda: a.solve(tf.ones([2, 1], tf.float16)),
+                 lambda: a.solvevec(tf.constant([1, 2])),
+                 lambda: a.add_to_tensor(tf.ones([2, 2], tf.float64))):
+        with pytest.raises(TypeError, match="Expected argument to have dtype"):
+            call()
+    np.testing.assert_allclose(a.matvec([1.0, 1.0]), [3.0, 7.0])  # (Python values convert)
+
+
+def test_full_matrix_argument_errors():
+    with pytest.raises(TypeError, match=r"Argument `matrix` must have dtype in .*Received: "):
+        tf.linalg.LinearOperatorFullMatrix([[1, 2], [3, 4]])
+    with pytest.raises(ValueError, match=r"Argument `matrix` must have at least 2 dimensions\. "
+                                         r"Received: \[1\. 2\.\]\."):
+        tf.linalg.LinearOperatorFullMatrix([1.0, 2.0])

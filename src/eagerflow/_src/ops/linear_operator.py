@@ -13,11 +13,12 @@ import functools
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import get_logger
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.module import Module
-from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops
+from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 _SLOW_DETERMINANT = ("Using (possibly slow) default implementation of determinant.  Requires "
@@ -47,6 +48,78 @@ def batch_of(operators):
     for op in operators:
         batch = broadcast_shapes(batch, op.batch_shape)
     return batch
+
+
+def non_singular_of(a, b):
+    """The non-singular hint of a product of `a` and `b` (False where either is singular)."""
+    if a.is_non_singular is False or b.is_non_singular is False:
+        return False
+    return a.is_non_singular and b.is_non_singular
+
+
+def commuting_self_adjoint_of(a, b):
+    """The self-adjoint hint of a product of commuting `a` and `b`."""
+    if a.is_self_adjoint and b.is_self_adjoint:
+        return True
+    if {a.is_self_adjoint, b.is_self_adjoint} == {True, False}:
+        return False
+    return None
+
+
+def commuting_positive_definite_of(a, b):
+    """The positive-definite hint of a product of commuting `a` and `b`."""
+    if all(op.is_positive_definite is True and op.is_self_adjoint is True for op in (a, b)):
+        return True
+    return None
+
+
+def commuting_hints_of(a, b):
+    """The hints of the product of commuting `a` and `b` (diagonal, scaled identity)."""
+    return dict(is_non_singular=non_singular_of(a, b),
+                is_self_adjoint=commuting_self_adjoint_of(a, b),
+                is_positive_definite=commuting_positive_definite_of(a, b))
+
+
+def _square_of(a, b):
+    """Whether the product of `a` and `b` is square, where the hints tell."""
+    if a.is_square and b.is_square:
+        return True
+    if a.is_square is False and b.is_square is False:
+        m, n = a._range_dim, b._domain_dim
+        if m is not None and n is not None:
+            return m == n
+    if a.is_square is not None and b.is_square is not None and a.is_square != b.is_square:
+        return False
+    return None
+
+
+def _product_hints(a, b):
+    """The hints of the generic product of `a` and `b` (a composition)."""
+    square = _square_of(a, b)
+    if square is False:
+        return dict(is_non_singular=False, is_self_adjoint=False, is_positive_definite=False,
+                    is_square=False)
+    return dict(is_non_singular=non_singular_of(a, b) if square else None, is_square=square)
+
+
+def batch_tensor_of(operators):
+    """The batch shape `operators` broadcast to, as a tensor."""
+    batch = operators[0].batch_shape_tensor()
+    for op in operators[1:]:
+        batch = array_ops.broadcast_dynamic_shape(batch, op.batch_shape_tensor())
+    return batch
+
+
+def rows_of(num_rows):
+    """`num_rows` as ``(static, value)``: the int where it is known (value too), else None
+    and the int32 tensor (a size read inside a `tf.function`)."""
+    static = get_static_value(num_rows) if hasattr(num_rows, "dtype") else num_rows
+    if static is None:
+        return None, convert_to_tensor(num_rows, _d.int32)
+    static = int(static)
+    if static < 0:
+        raise ValueError(f"Argument num_rows must be non-negative. Found: {static}")
+    return static, static
 
 
 def _check_dims(expected, got):
@@ -107,7 +180,7 @@ class LinearOperator(Module):
 
     @property
     def is_square(self):
-        rows, cols = self.range_dimension, self.domain_dimension
+        rows, cols = self._range_dim, self._domain_dim
         if self._is_square_hint is not None or rows is None or cols is None:
             return self._is_square_hint
         return rows == cols
@@ -126,14 +199,34 @@ class LinearOperator(Module):
 
     @property
     def domain_dimension(self):
-        return self.shape[-1]
+        """The number of columns, as a `Dimension` (TF's; ``.value`` is None where unknown)."""
+        return Dimension(self._domain_dim)
 
     @property
     def range_dimension(self):
-        return self.shape[-2]
+        """The number of rows, as a `Dimension`."""
+        return Dimension(self._range_dim)
+
+    @property
+    def _domain_dim(self):
+        shape = self.shape
+        return None if shape.rank is None else shape[-1]
+
+    @property
+    def _range_dim(self):
+        shape = self.shape
+        return None if shape.rank is None else shape[-2]
 
     def shape_tensor(self, name="shape_tensor"):
-        return convert_to_tensor(self.shape.as_list(), _d.int32)
+        if self.shape.is_fully_defined():
+            return convert_to_tensor(self.shape.as_list(), _d.int32)
+        return self._shape_tensor()
+
+    def _shape_tensor(self):
+        """The shape as an int32 tensor, where it is not known statically (inside a
+        `tf.function` with unknown dimensions)."""
+        raise NotImplementedError(f"{type(self).__name__} has no shape tensor for a shape "
+                                  f"not known statically ({self.shape}).")
 
     def batch_shape_tensor(self, name="batch_shape_tensor"):
         return self.shape_tensor()[:-2]
@@ -152,15 +245,26 @@ class LinearOperator(Module):
         return self.adjoint()
 
     # -- products and solves ---------------------------------------------------------------
+    def _input(self, x):
+        """`x` as a tensor of this operator's dtype: a Python value is converted to it, a
+        tensor or array of another dtype is TF's TypeError."""
+        if not hasattr(x, "dtype"):
+            return convert_to_tensor(x, self.dtype)
+        x = convert_to_tensor(x)
+        if x.dtype != self.dtype:
+            raise TypeError(f"Expected argument to have dtype {self.dtype}.  Found: {x.dtype} "
+                            f"in tensor {x}")
+        return x
+
     def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
         """``op(A) @ op(x)``; a LinearOperator `x` gives their composition."""
         if isinstance(x, LinearOperator):
             left = self.adjoint() if adjoint else self
             right = x.adjoint() if adjoint_arg else x
-            _check_dims(left.domain_dimension, right.range_dimension)
+            _check_dims(left._domain_dim, right._range_dim)
             return left._compose(right)
-        x = convert_to_tensor(x, self.dtype)
-        inner = self.range_dimension if adjoint else self.domain_dimension
+        x = self._input(x)
+        inner = self._range_dim if adjoint else self._domain_dim
         _check_dims(inner, x.shape[-1] if adjoint_arg else x.shape[-2])
         return self._matmul(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -168,8 +272,8 @@ class LinearOperator(Module):
         return self.matmul(other)
 
     def matvec(self, x, adjoint=False, name="matvec"):
-        x = convert_to_tensor(x, self.dtype)
-        inner = self.range_dimension if adjoint else self.domain_dimension
+        x = self._input(x)
+        inner = self._range_dim if adjoint else self._domain_dim
         _check_dims(inner, x.shape[-1])
         out = self._matmul(array_ops.expand_dims(x, -1), adjoint=adjoint)
         return array_ops.squeeze(out, -1)
@@ -185,14 +289,15 @@ class LinearOperator(Module):
         if isinstance(rhs, LinearOperator):
             left = self.adjoint() if adjoint else self
             right = rhs.adjoint() if adjoint_arg else rhs
-            return left.inverse()._compose(right)
-        rhs = convert_to_tensor(rhs, self.dtype)
-        outer = self.domain_dimension if adjoint else self.range_dimension
+            _check_dims(left._domain_dim, right._range_dim)
+            return left._solve_operator(right)
+        rhs = self._input(rhs)
+        outer = self._domain_dim if adjoint else self._range_dim
         _check_dims(outer, rhs.shape[-1] if adjoint_arg else rhs.shape[-2])
         return self._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def solvevec(self, rhs, adjoint=False, name="solve"):
-        rhs = convert_to_tensor(rhs, self.dtype)
+        rhs = self._input(rhs)
         out = self.solve(array_ops.expand_dims(rhs, -1), adjoint=adjoint)
         return array_ops.squeeze(out, -1)
 
@@ -217,17 +322,39 @@ class LinearOperator(Module):
                                                                0))
         return linalg_ops.solve(matrix, rhs, adjoint=adjoint)
 
+    # Whether this is a zero matrix (which absorbs products with it).
+    _IS_ZEROS = False
+
     def _compose(self, other):
-        return LinearOperatorComposition([self, other])
+        """``self @ other`` as an operator; structured operators keep their structure where
+        the product has it (a diagonal times a diagonal is diagonal)."""
+        if isinstance(other, LinearOperatorIdentity):
+            return self
+        if other._IS_ZEROS:
+            if not other.is_square or not self.is_square:
+                raise ValueError("Matmul with non-square `LinearOperator`s or non-square "
+                                 "`LinearOperatorZeros` not supported at this time.")
+            return other
+        return LinearOperatorComposition([self, other], **_product_hints(self, other))
+
+    def _solve_operator(self, other):
+        """``inverse(self) @ other`` as an operator."""
+        if isinstance(other, LinearOperatorIdentity):
+            return self.inverse()
+        return LinearOperatorComposition([LinearOperatorInversion(self), other],
+                                         **_product_hints(self, other))
 
     # -- dense forms and scalars -----------------------------------------------------------
     def to_dense(self, name="to_dense"):
         return self._to_dense()
 
     def _to_dense(self):
-        n = self.domain_dimension
-        batch = self.batch_shape.as_list()
-        return self._matmul(array_ops.eye(n, batch_shape=batch or None, dtype=self.dtype))
+        if self.shape.is_fully_defined():
+            n, batch = self._domain_dim, self.batch_shape.as_list() or None
+        else:
+            shape = self.shape_tensor()
+            n, batch = shape[-1], shape[:-2]
+        return self._matmul(array_ops.eye(n, batch_shape=batch, dtype=self.dtype))
 
     def determinant(self, name="det"):
         if self.is_square is False:
@@ -262,7 +389,7 @@ class LinearOperator(Module):
         return linalg_ops.diag_part(self.to_dense())
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        return math_ops.add(self.to_dense(), convert_to_tensor(x, self.dtype))
+        return math_ops.add(self.to_dense(), self._input(x))
 
     def eigvals(self, name="eigvals"):
         if not self.is_self_adjoint:
@@ -321,12 +448,12 @@ class LinearOperatorFullMatrix(LinearOperator):
         self._matrix = _keep_variable(matrix)
         if self._matrix.dtype not in (_d.float16, _d.float32, _d.float64, _d.complex64,
                                       _d.complex128):
-            raise TypeError(f"Argument matrix must have dtype in [tf.float16, tf.float32, "
-                            f"tf.float64, tf.complex64, tf.complex128]. Found: "
-                            f"{self._matrix.dtype}")
+            raise TypeError(f"Argument `matrix` must have dtype in [tf.float16, tf.float32, "
+                            f"tf.float64, tf.complex64, tf.complex128]. Received: "
+                            f"{self._matrix.dtype}.")
         if self._matrix.shape.rank is not None and self._matrix.shape.rank < 2:
-            raise ValueError(f"Argument matrix must have at least 2 dimensions. Found: "
-                             f"{self._matrix}")
+            raise ValueError(f"Argument `matrix` must have at least 2 dimensions. Received: "
+                             f"{self._matrix}.")
         super().__init__(self._matrix.dtype, is_non_singular=is_non_singular,
                          is_self_adjoint=is_self_adjoint,
                          is_positive_definite=is_positive_definite, is_square=is_square,
@@ -334,6 +461,9 @@ class LinearOperatorFullMatrix(LinearOperator):
 
     def _shape(self):
         return self._matrix.shape
+
+    def _shape_tensor(self):
+        return array_ops.shape(self._matrix)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return linalg_ops.matmul(self._matrix, x, adjoint_a=adjoint, adjoint_b=adjoint_arg)
@@ -373,6 +503,10 @@ class LinearOperatorDiag(LinearOperator):
             return TensorShape(None)
         return shape.concatenate(shape[-1:])
 
+    def _shape_tensor(self):
+        shape = array_ops.shape(self._diag)
+        return array_ops.concat([shape, shape[-1:]], 0)
+
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         diag = math_ops.conj(self._diag) if adjoint and self.dtype.is_complex else self._diag
         x = linalg_ops.adjoint(x) if adjoint_arg else x
@@ -391,7 +525,7 @@ class LinearOperatorDiag(LinearOperator):
 
     def _log_abs_determinant(self):
         out = reduction_ops.reduce_sum(math_ops.log(math_ops.abs(self._diag)), axis=[-1])
-        return math_ops.cast(out, self.dtype) if self.dtype.is_complex else out
+        return cast(out, self.dtype) if self.dtype.is_complex else out
 
     def diag_part(self, name="diag_part"):
         return convert_to_tensor(self._diag) * array_ops.ones_like(self._diag)
@@ -400,10 +534,12 @@ class LinearOperatorDiag(LinearOperator):
         return reduction_ops.reduce_sum(self._diag, axis=-1)
 
     def eigvals(self, name="eigvals"):
+        if not self.is_self_adjoint:
+            return super().eigvals()  # (TF's error)
         return convert_to_tensor(self._diag)
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         return linalg_ops.set_diag(x, linalg_ops.diag_part(x) + self._diag)
 
     def _inverse(self):
@@ -420,10 +556,30 @@ class LinearOperatorDiag(LinearOperator):
                                   is_square=True)
 
     def _compose(self, other):
+        diag = convert_to_tensor(self._diag)
         if isinstance(other, LinearOperatorDiag):
-            return LinearOperatorDiag(self._diag * other._diag, **hints_of([self, other]),
-                                      is_square=True)
+            return LinearOperatorDiag(diag * other._diag, **commuting_hints_of(self, other))
+        if hasattr(other, "multiplier"):  # a scaled identity
+            return LinearOperatorDiag(diag * other.multiplier, **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorLowerTriangular):
+            return LinearOperatorLowerTriangular(
+                array_ops.expand_dims(diag, -1) * other.to_dense(),
+                is_non_singular=non_singular_of(self, other),
+                is_self_adjoint=commuting_self_adjoint_of(self, other), is_square=True)
         return super()._compose(other)
+
+    def _solve_operator(self, other):
+        diag = convert_to_tensor(self._diag)
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorDiag(other._diag / diag, **commuting_hints_of(self, other))
+        if hasattr(other, "multiplier"):  # a scaled identity
+            return LinearOperatorDiag(other.multiplier / diag, **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorLowerTriangular):
+            return LinearOperatorLowerTriangular(
+                other.to_dense() / array_ops.expand_dims(diag, -1),
+                is_non_singular=non_singular_of(self, other),
+                is_self_adjoint=commuting_self_adjoint_of(self, other), is_square=True)
+        return super()._solve_operator(other)
 
 
 def all_true(flags):
@@ -460,6 +616,9 @@ class LinearOperatorLowerTriangular(LinearOperator):
     def _shape(self):
         return self._tril.shape
 
+    def _shape_tensor(self):
+        return array_ops.shape(self._tril)
+
     def _lower(self):
         return linalg_ops.band_part(self._tril, -1, 0)
 
@@ -483,6 +642,14 @@ class LinearOperatorLowerTriangular(LinearOperator):
         return reduction_ops.reduce_sum(
             math_ops.log(math_ops.abs(linalg_ops.diag_part(self._tril))), axis=[-1])
 
+    def _compose(self, other):
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorLowerTriangular(
+                self.to_dense() * array_ops.expand_dims(other.diag, -2),
+                is_non_singular=non_singular_of(other, self),
+                is_self_adjoint=commuting_self_adjoint_of(other, self), is_square=True)
+        return super()._compose(other)
+
 
 @export("linalg.LinearOperatorIdentity")
 class LinearOperatorIdentity(LinearOperator):
@@ -499,10 +666,7 @@ class LinearOperatorIdentity(LinearOperator):
             raise ValueError("An identity operator is always positive-definite.")
         if not is_square:
             raise ValueError("An identity operator is always square.")
-        num_rows = int(num_rows)
-        if num_rows < 0:
-            raise ValueError(f"Argument num_rows must be non-negative. Found: {num_rows}")
-        self._num_rows = num_rows
+        self._num_rows, self._n = rows_of(num_rows)
         self._batch = [] if batch_shape is None else [int(b) for b in batch_shape]
         super().__init__(dtype or _d.float32, is_non_singular=True, is_self_adjoint=True,
                          is_positive_definite=True, is_square=True, name=name,
@@ -511,6 +675,9 @@ class LinearOperatorIdentity(LinearOperator):
 
     def _shape(self):
         return TensorShape(self._batch + [self._num_rows, self._num_rows])
+
+    def _shape_tensor(self):
+        return convert_to_tensor(self._batch + [self._n, self._n], _d.int32)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = linalg_ops.adjoint(x) if adjoint_arg else x
@@ -524,13 +691,13 @@ class LinearOperatorIdentity(LinearOperator):
         return self._matmul(rhs, adjoint_arg=adjoint_arg)
 
     def _to_dense(self):
-        return array_ops.eye(self._num_rows, batch_shape=self._batch or None, dtype=self.dtype)
+        return array_ops.eye(self._n, batch_shape=self._batch or None, dtype=self.dtype)
 
     def diag_part(self, name="diag_part"):
-        return array_ops.ones(self._batch + [self._num_rows], self.dtype)
+        return array_ops.ones(convert_to_tensor(self._batch + [self._n], _d.int32), self.dtype)
 
     def trace(self, name="trace"):
-        return array_ops.ones(self._batch, self.dtype) * self._num_rows
+        return array_ops.ones(self._batch, self.dtype) * cast(self._n, self.dtype)
 
     def _determinant(self):
         return array_ops.ones(self._batch, self.dtype)
@@ -539,7 +706,7 @@ class LinearOperatorIdentity(LinearOperator):
         return array_ops.zeros(self._batch, self.dtype)
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         return linalg_ops.set_diag(x, linalg_ops.diag_part(x) + 1)
 
     def _inverse(self):
@@ -549,7 +716,10 @@ class LinearOperatorIdentity(LinearOperator):
         return self
 
     def _compose(self, other):
-        return other if not self._batch else super()._compose(other)
+        return other
+
+    def _solve_operator(self, other):
+        return other
 
 
 class _OperatorOf(LinearOperator):
@@ -587,6 +757,9 @@ class LinearOperatorInversion(_OperatorOf):
     def _shape(self):
         return self._operator.shape
 
+    def _shape_tensor(self):
+        return self._operator.shape_tensor()
+
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return self._operator.solve(x, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
@@ -617,6 +790,10 @@ class LinearOperatorAdjoint(_OperatorOf):
         if shape.rank is None:
             return shape
         return shape[:-2].concatenate([shape[-1], shape[-2]])
+
+    def _shape_tensor(self):
+        shape = self._operator.shape_tensor()
+        return array_ops.concat([shape[:-2], shape[-1:], shape[-2:-1]], 0)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         return self._operator.matmul(x, adjoint=not adjoint, adjoint_arg=adjoint_arg)
@@ -652,7 +829,7 @@ class LinearOperatorComposition(LinearOperator):
             raise TypeError("Expected all operators to have the same dtype.  Found "
                             + "   ".join(f"{op.name}: {op.dtype}" for op in operators))
         for left, right in zip(operators, operators[1:]):
-            _check_dims(left.domain_dimension, right.range_dimension)
+            _check_dims(left._domain_dim, right._range_dim)
         if all(op.is_non_singular for op in operators):
             if is_non_singular is False:
                 raise ValueError("The composition of non-singular operators is always "
@@ -670,8 +847,13 @@ class LinearOperatorComposition(LinearOperator):
         return list(self._operators)
 
     def _shape(self):
-        return batch_of(self._operators).concatenate([self._operators[0].range_dimension,
-                                  self._operators[-1].domain_dimension])
+        return batch_of(self._operators).concatenate([self._operators[0]._range_dim,
+                                  self._operators[-1]._domain_dim])
+
+    def _shape_tensor(self):
+        return array_ops.concat([batch_tensor_of(self._operators),
+                                 self._operators[0].shape_tensor()[-2:-1],
+                                 self._operators[-1].shape_tensor()[-1:]], 0)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         ops = self._operators if adjoint else self._operators[::-1]

@@ -19,13 +19,25 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops, signal_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.linear_operator import (
-    LinearOperator, LinearOperatorFullMatrix, _check_dims, _keep_variable, all_true, batch_of,
-    hints_of, product_of, sum_of)
+    LinearOperator, LinearOperatorDiag, LinearOperatorFullMatrix, _check_dims, _keep_variable,
+    all_true, batch_of, batch_tensor_of, commuting_hints_of, hints_of, non_singular_of,
+    product_of, rows_of, sum_of)
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 
 def _adjoint_arg(x, adjoint_arg):
     return linalg_ops.adjoint(x) if adjoint_arg else x
+
+
+def _last_dim(x):
+    """The size of `x`'s last axis: an int where known statically, else a tensor."""
+    n = x.shape[-1]
+    return n if n is not None else array_ops.shape(x)[-1]
+
+
+def _square_shape_tensor(vector_shape):
+    """The shape ``[..., N, N]`` of an operator given by ``[..., N]`` vectors."""
+    return array_ops.concat([vector_shape, vector_shape[-1:]], 0)
 
 
 # -- scaled identity and zeros -------------------------------------------------------------
@@ -39,7 +51,7 @@ class LinearOperatorScaledIdentity(LinearOperator):
                  name="LinearOperatorScaledIdentity"):
         if is_square is False:
             raise ValueError("A ScaledIdentity operator is always square.")
-        self._num_rows = int(num_rows)
+        self._num_rows, self._n = rows_of(num_rows)
         self._multiplier = _keep_variable(multiplier)
         if self._multiplier.dtype.is_complex is False and is_self_adjoint is None:
             is_self_adjoint = True
@@ -55,6 +67,9 @@ class LinearOperatorScaledIdentity(LinearOperator):
     def _shape(self):
         return self._multiplier.shape.concatenate([self._num_rows, self._num_rows])
 
+    def _shape_tensor(self):
+        return array_ops.concat([array_ops.shape(self._multiplier), [self._n, self._n]], 0)
+
     def _scale(self, adjoint=False):
         m = convert_to_tensor(self._multiplier)
         m = math_ops.conj(m) if adjoint and self.dtype.is_complex else m
@@ -67,52 +82,74 @@ class LinearOperatorScaledIdentity(LinearOperator):
         return _adjoint_arg(rhs, adjoint_arg) / self._scale(adjoint)
 
     def _to_dense(self):
-        return self._scale() * array_ops.eye(self._num_rows, dtype=self.dtype)
+        return self._scale() * array_ops.eye(self._n, dtype=self.dtype)
 
     def _ones(self):
-        return array_ops.ones(self.shape[:-1].as_list(), self.dtype)
+        return array_ops.ones(self.shape_tensor()[:-1], self.dtype)
 
     def diag_part(self, name="diag_part"):
         return self._scale()[..., 0] * self._ones()
 
     def trace(self, name="trace"):
-        return convert_to_tensor(self._multiplier) * cast(self._num_rows, self.dtype)
+        return convert_to_tensor(self._multiplier) * cast(self._n, self.dtype)
 
     def eigvals(self, name="eigvals"):
+        if not self.is_self_adjoint:
+            return super().eigvals()  # (TF's error)
         return self.diag_part()
+
+    def cond(self, name="cond"):
+        # one, in the operator's dtype, except for a zero multiplier (NaN), as TF's
+        m = convert_to_tensor(self._multiplier)
+        return array_ops.where(math_ops.equal(m, array_ops.zeros_like(m)),
+                               cast(float("nan"), self.dtype), cast(1.0, self.dtype))
 
     def _determinant(self):
         return math_ops.pow(convert_to_tensor(self._multiplier),
-                            cast(self._num_rows, self.dtype))
+                            cast(self._n, self.dtype))
 
     def _log_abs_determinant(self):
-        out = self._num_rows * math_ops.log(math_ops.abs(convert_to_tensor(self._multiplier)))
-        return cast(out, self.dtype) if self.dtype.is_complex else out
+        # (real even for a complex multiplier, as TF's)
+        out = math_ops.log(math_ops.abs(convert_to_tensor(self._multiplier)))
+        return cast(self._n, out.dtype) * out
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        x = convert_to_tensor(x, self.dtype)
+        x = self._input(x)
         return math_ops.add(x, self._to_dense())
 
     def _inverse(self):
-        return LinearOperatorScaledIdentity(self._num_rows,
+        return LinearOperatorScaledIdentity(self._n,
                                             1.0 / convert_to_tensor(self._multiplier),
                                             **self._hints())
 
     def _adjoint(self):
-        return LinearOperatorScaledIdentity(self._num_rows,
+        return LinearOperatorScaledIdentity(self._n,
                                             math_ops.conj(self._multiplier), **self._hints())
 
     def _cholesky(self):
-        return LinearOperatorScaledIdentity(self._num_rows, math_ops.sqrt(self._multiplier),
+        return LinearOperatorScaledIdentity(self._n, math_ops.sqrt(self._multiplier),
                                             is_non_singular=True, is_self_adjoint=True,
                                             is_positive_definite=True)
 
     def _compose(self, other):
+        m = convert_to_tensor(self._multiplier)
         if isinstance(other, LinearOperatorScaledIdentity):
-            return LinearOperatorScaledIdentity(
-                self._num_rows, convert_to_tensor(self._multiplier) * other._multiplier,
-                is_non_singular=all_true([self.is_non_singular, other.is_non_singular]))
+            return LinearOperatorScaledIdentity(self._n, m * other._multiplier,
+                                                **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorDiag(convert_to_tensor(other.diag) * m,
+                                      **commuting_hints_of(self, other))
         return super()._compose(other)
+
+    def _solve_operator(self, other):
+        m = convert_to_tensor(self._multiplier)
+        if isinstance(other, LinearOperatorScaledIdentity):
+            return LinearOperatorScaledIdentity(self._n, other._multiplier / m,
+                                                **commuting_hints_of(self, other))
+        if isinstance(other, LinearOperatorDiag):
+            return LinearOperatorDiag(convert_to_tensor(other.diag) / m,
+                                      **commuting_hints_of(self, other))
+        return super()._solve_operator(other)
 
 
 @export("linalg.LinearOperatorZeros")
@@ -127,8 +164,9 @@ class LinearOperatorZeros(LinearOperator):
         if is_positive_definite:
             raise ValueError("A Zeros operator is always not positive definite.")
         num_columns = num_rows if num_columns is None else num_columns
-        self._rows, self._columns = int(num_rows), int(num_columns)
-        if is_square and self._rows != self._columns:
+        (self._rows, self._m), (self._columns, self._n) = rows_of(num_rows), rows_of(num_columns)
+        if is_square and None not in (self._rows, self._columns) and \
+                self._rows != self._columns:
             raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got "
                              f"num_rows({self._rows}) != num_columns({self._columns})")
         self._batch = [] if batch_shape is None else [int(b) for b in batch_shape]
@@ -138,22 +176,34 @@ class LinearOperatorZeros(LinearOperator):
                          parameters=dict(num_rows=num_rows, num_columns=num_columns,
                                          batch_shape=batch_shape, dtype=dtype))
 
+    _IS_ZEROS = True
+
     def _shape(self):
         return TensorShape(self._batch + [self._rows, self._columns])
 
+    def _shape_tensor(self):
+        return convert_to_tensor(self._batch + [self._m, self._n], _d.int32)
+
+    def _compose(self, other):
+        if not self.is_square or not other.is_square:
+            raise ValueError("Matmul with non-square `LinearOperator`s or non-square "
+                             "`LinearOperatorZeros` not supported at this time.")
+        return self
+
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = _adjoint_arg(x, adjoint_arg)
-        rows = self._columns if adjoint else self._rows
+        rows = self._n if adjoint else self._m
         batch = array_ops.broadcast_dynamic_shape(convert_to_tensor(self._batch, _d.int32),
                                                   array_ops.shape(x)[:-2])
         return array_ops.zeros(array_ops.concat([batch, [rows], array_ops.shape(x)[-1:]], 0),
                                self.dtype)
 
     def _to_dense(self):
-        return array_ops.zeros(self._batch + [self._rows, self._columns], self.dtype)
+        return array_ops.zeros(self.shape_tensor(), self.dtype)
 
     def diag_part(self, name="diag_part"):
-        return array_ops.zeros(self._batch + [min(self._rows, self._columns)], self.dtype)
+        return array_ops.zeros(convert_to_tensor(
+            self._batch + [math_ops.minimum(self._m, self._n)], _d.int32), self.dtype)
 
     def trace(self, name="trace"):
         return array_ops.zeros(self._batch, self.dtype)
@@ -167,12 +217,12 @@ class LinearOperatorZeros(LinearOperator):
         return array_ops.zeros(self._batch, self.dtype)
 
     def add_to_tensor(self, x, name="add_to_tensor"):
-        return convert_to_tensor(x, self.dtype) + self._to_dense()
+        return self._input(x) + self._to_dense()
 
     def _adjoint(self):
-        if self._rows != self._columns:
+        if self._rows is None or self._rows != self._columns:
             return super()._adjoint()
-        return LinearOperatorZeros(self._rows, self._columns, self._batch, self.dtype)
+        return LinearOperatorZeros(self._m, self._n, self._batch, self.dtype)
 
 
 # -- permutations and reflections ----------------------------------------------------------
@@ -205,6 +255,9 @@ class LinearOperatorPermutation(LinearOperator):
         n = self._perm.shape[-1]
         return self._perm.shape.concatenate([n])
 
+    def _shape_tensor(self):
+        return _square_shape_tensor(array_ops.shape(self._perm))
+
     def _order(self, adjoint):
         batch = self._perm.shape.rank - 1
         return (reduction_ops.argsort(self._perm, axis=-1) if adjoint else self._perm), batch
@@ -226,7 +279,7 @@ class LinearOperatorPermutation(LinearOperator):
         return self._matmul(rhs, adjoint=not adjoint, adjoint_arg=adjoint_arg)
 
     def _to_dense(self):
-        return array_ops.one_hot(self._perm, self._perm.shape[-1], dtype=self.dtype)
+        return array_ops.one_hot(self._perm, _last_dim(self._perm), dtype=self.dtype)
 
 
 @export("linalg.LinearOperatorHouseholder")
@@ -256,6 +309,9 @@ class LinearOperatorHouseholder(LinearOperator):
     def _shape(self):
         return self._axis.shape.concatenate(self._axis.shape[-1:])
 
+    def _shape_tensor(self):
+        return _square_shape_tensor(array_ops.shape(self._axis))
+
     def _unit(self):
         v = convert_to_tensor(self._axis)
         return reduction_ops.l2_normalize(v, axis=-1)
@@ -270,8 +326,8 @@ class LinearOperatorHouseholder(LinearOperator):
 
     def _to_dense(self):
         u = array_ops.expand_dims(self._unit(), -1)
-        n = self._axis.shape[-1]
-        return array_ops.eye(n, dtype=self.dtype) - 2 * linalg_ops.matmul(u, u, adjoint_b=True)
+        return (array_ops.eye(_last_dim(self._axis), dtype=self.dtype)
+                - 2 * linalg_ops.matmul(u, u, adjoint_b=True))
 
     def diag_part(self, name="diag_part"):
         u = self._unit()
@@ -281,6 +337,10 @@ class LinearOperatorHouseholder(LinearOperator):
     def trace(self, name="trace"):
         shape = self._axis.shape
         return cast(array_ops.ones(shape[:-1].as_list()) * (shape[-1] - 2), self.dtype)
+
+    def cond(self, name="cond"):
+        # (a reflection's is exactly one, in the operator's dtype, as TF's)
+        return array_ops.ones(array_ops.shape(self._axis)[:-1], self.dtype)
 
     def eigvals(self, name="eigvals"):
         n = self._axis.shape[-1]
@@ -329,12 +389,25 @@ class LinearOperatorToeplitz(LinearOperator):
         batch = broadcast_shapes(self._col.shape[:-1], self._row.shape[:-1])
         return batch.concatenate([self._col.shape[-1], self._col.shape[-1]])
 
+    def _shape_tensor(self):
+        col, row = array_ops.shape(self._col), array_ops.shape(self._row)
+        return _square_shape_tensor(array_ops.concat([
+            array_ops.broadcast_dynamic_shape(col[:-1], row[:-1]), col[-1:]], 0))
+
     def _to_dense(self):
-        n = self._col.shape[-1]
+        n = _last_dim(self._col)
         # entry (i, j): col[i - j] below the diagonal, row[j - i] above it
-        values = array_ops.concat([convert_to_tensor(self._row)[..., :0:-1],
-                                   convert_to_tensor(self._col)], -1)
-        index = (np.arange(n)[:, None] - np.arange(n)[None, :]) + (n - 1)
+        col, row = convert_to_tensor(self._col), convert_to_tensor(self._row)
+        if col.shape != row.shape:  # (a batch of columns with one row, or the reverse)
+            shape = array_ops.broadcast_dynamic_shape(array_ops.shape(col),
+                                                      array_ops.shape(row))
+            col, row = array_ops.broadcast_to(col, shape), array_ops.broadcast_to(row, shape)
+        values = array_ops.concat([row[..., :0:-1], col], -1)
+        if isinstance(n, int):
+            index = (np.arange(n)[:, None] - np.arange(n)[None, :]) + (n - 1)
+        else:
+            steps = array_ops.range(n)
+            index = array_ops.expand_dims(steps, 1) - array_ops.expand_dims(steps, 0) + (n - 1)
         return array_ops.gather(values, index, axis=-1)
 
     def diag_part(self, name="diag_part"):
@@ -398,6 +471,14 @@ class LinearOperatorTridiag(LinearOperator):
             shape = self._diagonals.shape[:-2].concatenate(self._diagonals.shape[-1:])
         return shape.concatenate(shape[-1:])
 
+    def _shape_tensor(self):
+        if self._format == "matrix":
+            return array_ops.shape(self._diagonals)
+        if self._format == "sequence":
+            return _square_shape_tensor(array_ops.shape(self._diagonals[1]))
+        shape = array_ops.shape(self._diagonals)
+        return _square_shape_tensor(array_ops.concat([shape[:-2], shape[-1:]], 0))
+
     def _to_dense(self):
         if self._format == "matrix":  # (as given, as TF's: products read its three diagonals)
             return convert_to_tensor(self._diagonals)
@@ -413,8 +494,9 @@ class LinearOperatorTridiag(LinearOperator):
                                  adjoint_b=adjoint_arg)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
-        return linalg_ops.solve(self._tridiagonal(), _adjoint_arg(rhs, adjoint_arg),
-                                adjoint=adjoint)
+        # (the dense solve, which broadcasts a batch of matrices with the right side's)
+        return LinearOperatorFullMatrix(self._tridiagonal())._solve(
+            rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
 
     def diag_part(self, name="diag_part"):
         return self._three()[1]
@@ -461,8 +543,14 @@ class _Circulant(LinearOperator):
 
     def _shape(self):
         shape = self._spectrum.shape
-        n = int(np.prod(shape[-self._DEPTH:].as_list()))
+        block = shape[-self._DEPTH:].as_list()
+        n = None if None in block else int(np.prod(block))
         return shape[:-self._DEPTH].concatenate([n, n])
+
+    def _shape_tensor(self):
+        shape = array_ops.shape(self._spectrum)
+        n = reduction_ops.reduce_prod(shape[-self._DEPTH:], keepdims=True)
+        return array_ops.concat([shape[:-self._DEPTH], n, n], 0)
 
     def _output(self, y):
         return y if self.dtype.is_complex else cast(math_ops.real(y), self.dtype)
@@ -472,7 +560,7 @@ class _Circulant(LinearOperator):
         forward, inverse = self._TRANSFORMS[self._DEPTH]
         x = cast(x, self._spectrum.dtype)
         columns = linalg_ops.matrix_transpose(x)  # [..., k, n]
-        block = self._spectrum.shape[-self._DEPTH:].as_list()
+        block = self.block_shape_tensor()
         shaped = array_ops.reshape(columns, array_ops.concat(
             [array_ops.shape(columns)[:-1], block], 0))
         spectrum = array_ops.expand_dims(spectrum, -self._DEPTH - 1)
@@ -489,7 +577,7 @@ class _Circulant(LinearOperator):
         return self._apply(_adjoint_arg(rhs, adjoint_arg), 1.0 / spectrum)
 
     def _to_dense(self):
-        return self._matmul(array_ops.eye(self.shape[-1], dtype=self.dtype))
+        return self._matmul(array_ops.eye(self.shape_tensor()[-1], dtype=self.dtype))
 
     def convolution_kernel(self, name="convolution_kernel"):
         return self._TRANSFORMS[self._DEPTH][1](self._spectrum)
@@ -500,7 +588,7 @@ class _Circulant(LinearOperator):
 
     def diag_part(self, name="diag_part"):
         mean = reduction_ops.reduce_mean(self._flat_spectrum(), axis=-1, keepdims=True)
-        return self._output(mean * array_ops.ones(self.shape[:-1].as_list(), mean.dtype))
+        return self._output(mean * array_ops.ones(self.shape_tensor()[:-1], mean.dtype))
 
     def trace(self, name="trace"):
         return self._output(reduction_ops.reduce_sum(self._flat_spectrum(), axis=-1))
@@ -520,6 +608,18 @@ class _Circulant(LinearOperator):
 
     def _like(self, spectrum):
         return type(self)(spectrum, input_output_dtype=self.dtype, **self._hints())
+
+    def _compose(self, other):
+        if type(other) is not type(self):
+            return super()._compose(other)
+        return type(self)(self._spectrum * other._spectrum, input_output_dtype=self.dtype,
+                          **commuting_hints_of(self, other), is_square=True)
+
+    def _solve_operator(self, other):
+        if type(other) is not type(self):
+            return super()._solve_operator(other)
+        return type(self)(other._spectrum / self._spectrum, input_output_dtype=self.dtype,
+                          **commuting_hints_of(self, other), is_square=True)
 
     def _inverse(self):
         return self._like(1.0 / self._spectrum)
@@ -604,6 +704,9 @@ class LinearOperatorLowRankUpdate(LinearOperator):
     def _shape(self):
         return self._base.shape
 
+    def _shape_tensor(self):
+        return self._base.shape_tensor()
+
     def _scaled(self, x):
         """``D x`` for the update's diagonal ``D``."""
         if self._diag_update is None:
@@ -627,7 +730,7 @@ class LinearOperatorLowRankUpdate(LinearOperator):
     def _capacitance(self):
         """``D^-1 + V^H L^-1 U``."""
         inner = linalg_ops.matmul(self._v, self._base.solve(self._u), adjoint_a=True)
-        k = self._u.shape[-1]
+        k = _last_dim(self._u)
         d_inv = (array_ops.eye(k, dtype=self.dtype) if self._diag_update is None
                  else linalg_ops.diag(1.0 / convert_to_tensor(self._diag_update)))
         return d_inv + inner
@@ -679,10 +782,45 @@ def _same_dtype(operators, what):
     return operators
 
 
+def _sizes(operators, axis):
+    """The operators' sizes along `axis` (-1 columns, -2 rows): ints where all are known
+    statically, else an int32 tensor (inside a `tf.function` with unknown dimensions)."""
+    static = [op.shape[axis] if op.shape.rank is not None else None for op in operators]
+    if None not in static:
+        return static
+    return array_ops.stack([op.shape_tensor()[axis] for op in operators])
+
+
+def _total(sizes):
+    """The sum of `_sizes`: an int, or None where they are a tensor."""
+    return sum(sizes) if isinstance(sizes, list) else None
+
+
+def _total_tensor(operators, axis):
+    return reduction_ops.reduce_sum(array_ops.stack([op.shape_tensor()[axis]
+                                                     for op in operators]), keepdims=True)
+
+
+def _concat_batches(parts, axis):
+    """`parts` (blocks' results, of batch shapes that broadcast) joined along `axis` (-1
+    or -2), each broadcast to their common batch shape first."""
+    if len({tuple(p.shape.as_list()[:axis]) if p.shape.rank is not None else None
+            for p in parts}) > 1 or any(p.shape.rank is None for p in parts):
+        keep = -axis  # the trailing dimensions each keeps
+        batch = array_ops.shape(parts[0])[:-keep]
+        for p in parts[1:]:
+            batch = array_ops.broadcast_dynamic_shape(batch, array_ops.shape(p)[:-keep])
+        parts = [array_ops.broadcast_to(p, array_ops.concat([batch, array_ops.shape(p)[-keep:]],
+                                                            0)) for p in parts]
+    return array_ops.concat(parts, axis)
+
+
 def _dense_blocks(rows, batch):
-    """A dense matrix from a grid of dense blocks, each broadcast to the `batch` shape."""
+    """A dense matrix from a grid of dense blocks, each broadcast to the `batch` shape (a
+    shape tensor)."""
     def spread(block):
-        return array_ops.broadcast_to(block, batch.as_list() + block.shape[-2:].as_list())
+        return array_ops.broadcast_to(block, array_ops.concat([batch,
+                                                               array_ops.shape(block)[-2:]], 0))
     return array_ops.concat([array_ops.concat([spread(b) for b in row], -1) for row in rows],
                             -2)
 
@@ -708,17 +846,24 @@ class LinearOperatorKronecker(LinearOperator):
     def _shape(self):
         rows, cols = 1, 1
         for op in self._operators:
-            rows, cols = rows * op.range_dimension, cols * op.domain_dimension
+            rows = None if rows is None or op._range_dim is None else rows * op._range_dim
+            cols = None if cols is None or op._domain_dim is None else cols * op._domain_dim
         return batch_of(self._operators).concatenate([rows, cols])
+
+    def _shape_tensor(self):
+        shapes = [op.shape_tensor() for op in self._operators]
+        return array_ops.concat([batch_tensor_of(self._operators),
+                                 product_of(shape[-2:] for shape in shapes)], 0)
 
     def _to_dense(self):
         out = self._operators[0].to_dense()
         for op in self._operators[1:]:
             right = op.to_dense()
-            (m, n), (p, q) = out.shape[-2:], right.shape[-2:]
+            rows_cols = array_ops.shape(out)[-2:] * array_ops.shape(right)[-2:]
             product = array_ops.expand_dims(array_ops.expand_dims(out, -1), -3) * \
                 array_ops.expand_dims(array_ops.expand_dims(right, -3), -2)
-            out = array_ops.reshape(product, product.shape[:-4].as_list() + [m * p, n * q])
+            out = array_ops.reshape(product, array_ops.concat(
+                [array_ops.shape(product)[:-4], rows_cols], 0))
         return out
 
     def diag_part(self, name="diag_part"):
@@ -726,25 +871,30 @@ class LinearOperatorKronecker(LinearOperator):
         for op in self._operators[1:]:
             d = op.diag_part()
             out = array_ops.reshape(array_ops.expand_dims(out, -1) * array_ops.expand_dims(d, -2),
-                                    out.shape[:-1].as_list() + [-1])
+                                    array_ops.concat([array_ops.shape(out)[:-1], [-1]], 0))
         return out
 
     def trace(self, name="trace"):
         return product_of(op.trace() for op in self._operators)
 
+    def _repeats(self, op, dtype):
+        """How many times `op`'s determinant appears in the product's (N / its size)."""
+        n, size = self._domain_dim, op._domain_dim
+        if n is None or size is None:
+            n, size = self.shape_tensor()[-1], op.shape_tensor()[-1]
+        return cast(n // size, dtype)
+
     def _determinant(self):
-        n = self.domain_dimension
         out = cast(1.0, self.dtype)
         for op in self._operators:
-            out = out * math_ops.pow(op.determinant(), cast(n // op.domain_dimension,
-                                                            self.dtype))
+            out = out * math_ops.pow(op.determinant(), self._repeats(op, self.dtype))
         return out
 
     def _log_abs_determinant(self):
-        n = self.domain_dimension
         out = 0.0
         for op in self._operators:
-            out = out + (n // op.domain_dimension) * op.log_abs_determinant()
+            log_det = op.log_abs_determinant()
+            out = out + self._repeats(op, log_det.dtype) * log_det
         return out
 
     def _inverse(self):
@@ -778,35 +928,39 @@ class LinearOperatorBlockDiag(LinearOperator):
         return list(self._operators)
 
     def _shape(self):
-        return batch_of(self._operators).concatenate([
-            sum(op.range_dimension for op in self._operators),
-            sum(op.domain_dimension for op in self._operators)])
+        return batch_of(self._operators).concatenate([_total(_sizes(self._operators, -2)),
+                                                      _total(_sizes(self._operators, -1))])
+
+    def _shape_tensor(self):
+        return array_ops.concat([batch_tensor_of(self._operators),
+                                 _total_tensor(self._operators, -2),
+                                 _total_tensor(self._operators, -1)], 0)
 
     def _blockwise(self, x, method, adjoint, sizes):
         parts = array_ops.split(x, sizes, axis=-2)
-        return array_ops.concat([getattr(op, method)(part, adjoint=adjoint)
-                                 for op, part in zip(self._operators, parts)], -2)
+        return _concat_batches([getattr(op, method)(part, adjoint=adjoint)
+                                for op, part in zip(self._operators, parts)], -2)
 
     def _matmul(self, x, adjoint=False, adjoint_arg=False):
         x = _adjoint_arg(x, adjoint_arg)
-        sizes = [op.range_dimension if adjoint else op.domain_dimension
-                 for op in self._operators]
+        sizes = _sizes(self._operators, -2 if adjoint else -1)
         return self._blockwise(x, "matmul", adjoint, sizes)
 
     def _solve(self, rhs, adjoint=False, adjoint_arg=False):
         rhs = _adjoint_arg(rhs, adjoint_arg)
         return self._blockwise(rhs, "solve", adjoint,
-                               [op.domain_dimension for op in self._operators])
+                               _sizes(self._operators, -1))
 
     def _to_dense(self):
         ops = self._operators
         return _dense_blocks([[a.to_dense() if a is b else
-                               array_ops.zeros([a.range_dimension, b.domain_dimension],
+                               array_ops.zeros(array_ops.stack([a.shape_tensor()[-2],
+                                                                b.shape_tensor()[-1]]),
                                                self.dtype) for b in ops] for a in ops],
-                             self.batch_shape)
+                             self.batch_shape_tensor())
 
     def diag_part(self, name="diag_part"):
-        return array_ops.concat([op.diag_part() for op in self._operators], -1)
+        return _concat_batches([op.diag_part() for op in self._operators], -1)
 
     def _determinant(self):
         return product_of(op.determinant() for op in self._operators)
@@ -816,6 +970,20 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def eigvals(self, name="eigvals"):
         return array_ops.concat([op.eigvals() for op in self._operators], -1)
+
+    def _compose(self, other):
+        if not isinstance(other, LinearOperatorBlockDiag):
+            return super()._compose(other)
+        return LinearOperatorBlockDiag(
+            [a.matmul(b) for a, b in zip(self._operators, other._operators)],
+            is_non_singular=non_singular_of(self, other), is_square=True)
+
+    def _solve_operator(self, other):
+        if not isinstance(other, LinearOperatorBlockDiag):
+            return super()._solve_operator(other)
+        return LinearOperatorBlockDiag(
+            [a.solve(b) for a, b in zip(self._operators, other._operators)],
+            is_non_singular=non_singular_of(self, other), is_square=True)
 
     def _inverse(self):
         return LinearOperatorBlockDiag([op.inverse() for op in self._operators],
@@ -845,8 +1013,8 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         _same_dtype([op for row in rows for op in row], "BlockLowerTriangular")
         for i, row in enumerate(rows):
             for j, op in enumerate(row):
-                _check_dims(rows[j][j].domain_dimension, op.domain_dimension)
-                _check_dims(row[i].range_dimension, op.range_dimension)
+                _check_dims(rows[j][j]._domain_dim, op._domain_dim)
+                _check_dims(row[i]._range_dim, op._range_dim)
         self._rows = rows
         diagonal = [row[-1] for row in rows]
         super().__init__(rows[0][0].dtype,
@@ -864,15 +1032,22 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         return [row[-1] for row in self._rows]
 
     def _shape(self):
-        n = sum(op.domain_dimension for op in self._diagonal())
+        n = _total(_sizes(self._diagonal(), -1))
         return batch_of(op for row in self._rows for op in row).concatenate([n, n])
+
+    def _shape_tensor(self):
+        n = _total_tensor(self._diagonal(), -1)
+        return array_ops.concat([batch_tensor_of([op for row in self._rows for op in row]),
+                                 n, n], 0)
 
     def _to_dense(self):
         n = len(self._rows)
-        sizes = [op.domain_dimension for op in self._diagonal()]
+        sizes = _sizes(self._diagonal(), -1)
         return _dense_blocks([[self._rows[i][j].to_dense() if j <= i
-                               else array_ops.zeros([sizes[i], sizes[j]], self.dtype)
-                               for j in range(n)] for i in range(n)], self.batch_shape)
+                               else array_ops.zeros(array_ops.stack([sizes[i], sizes[j]]),
+                                                    self.dtype)
+                               for j in range(n)] for i in range(n)],
+                             self.batch_shape_tensor())
 
     def diag_part(self, name="diag_part"):
         return array_ops.concat([op.diag_part() for op in self._diagonal()], -1)
@@ -881,7 +1056,7 @@ class LinearOperatorBlockLowerTriangular(LinearOperator):
         if adjoint:
             return super()._solve(rhs, adjoint=adjoint, adjoint_arg=adjoint_arg)
         rhs = _adjoint_arg(rhs, adjoint_arg)
-        parts = array_ops.split(rhs, [op.domain_dimension for op in self._diagonal()], -2)
+        parts = array_ops.split(rhs, _sizes(self._diagonal(), -1), -2)
         solved = []
         for i, row in enumerate(self._rows):  # forward substitution, block by block
             known = parts[i]
