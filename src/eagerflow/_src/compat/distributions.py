@@ -14,6 +14,7 @@ random ops, in the same order, as TF's, so a seeded program draws TF's numbers.
 """
 import hashlib
 import math
+import operator
 
 import numpy as np
 
@@ -346,9 +347,22 @@ class Distribution:
             shapes[name] = TensorShape(value)
         return shapes
 
-    @staticmethod
-    def _param_shapes(sample_shape):
-        raise NotImplementedError("_param_shapes not implemented")
+    # The parameters (held as ``_<name>``, read by a property of that name) whose broadcast
+    # shape is the batch's, each of the samples' shape in `param_shapes`: ("loc", "scale")
+    _broadcast_params = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in cls.__dict__.get("_broadcast_params", ()):
+            if name not in cls.__dict__:
+                setattr(cls, name, property(operator.attrgetter("_" + name),
+                                            doc=f"The `{name}` parameter (a tensor)."))
+
+    @classmethod
+    def _param_shapes(cls, sample_shape):
+        if not cls._broadcast_params:
+            raise NotImplementedError("_param_shapes not implemented")
+        return Distribution._same_shapes(cls._broadcast_params, sample_shape)
 
     @staticmethod
     def _same_shapes(names, sample_shape):
@@ -386,12 +400,19 @@ class Distribution:
     _scalar_events = False
 
     def _batch_shape(self):
+        if self._broadcast_params:
+            return _broadcast_shape(*self._broadcast_values())
         return TensorShape(None)
+
+    def _broadcast_values(self):
+        return [getattr(self, "_" + name) for name in self._broadcast_params]
 
     def _event_shape(self):
         return TensorShape([] if self._scalar_events else None)
 
     def _batch_shape_tensor(self):
+        if self._broadcast_params:
+            return _broadcast_shape_tensor(*self._broadcast_values())
         raise _not_implemented("batch_shape_tensor", self)
 
     def _event_shape_tensor(self):
@@ -758,23 +779,7 @@ class Normal(Distribution):
         super().__init__(self._scale.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters, [self._loc, self._scale], name)
 
-    @staticmethod
-    def _param_shapes(sample_shape):
-        return Distribution._same_shapes(("loc", "scale"), sample_shape)
-
-    @property
-    def loc(self):
-        return self._loc
-
-    @property
-    def scale(self):
-        return self._scale
-
-    def _batch_shape(self):
-        return _broadcast_shape(self.loc, self.scale)
-
-    def _batch_shape_tensor(self):
-        return _broadcast_shape_tensor(self.loc, self.scale)
+    _broadcast_params = ("loc", "scale")
 
     def _sample_n(self, n, seed=None):
         draws = random_ops.normal(_sample_shape(n, self), dtype=self.loc.dtype, seed=seed)
@@ -1007,23 +1012,7 @@ class Gamma(Distribution):
         super().__init__(self._concentration.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters, [self._concentration, self._rate], name)
 
-    @staticmethod
-    def _param_shapes(sample_shape):
-        return Distribution._same_shapes(("concentration", "rate"), sample_shape)
-
-    @property
-    def concentration(self):
-        return self._concentration
-
-    @property
-    def rate(self):
-        return self._rate
-
-    def _batch_shape(self):
-        return _broadcast_shape(self.concentration, self.rate)
-
-    def _batch_shape_tensor(self):
-        return _broadcast_shape_tensor(self.concentration, self.rate)
+    _broadcast_params = ("concentration", "rate")
 
     def _sample_n(self, n, seed=None):
         return random_ops.gamma([n], self.concentration, self.rate, dtype=self.dtype,
@@ -1341,23 +1330,7 @@ class Laplace(Distribution):
             super().__init__(self._loc.dtype, FULLY_REPARAMETERIZED, validate_args,
                              allow_nan_stats, parameters, [self._loc, self._scale], name)
 
-    @staticmethod
-    def _param_shapes(sample_shape):
-        return Distribution._same_shapes(("loc", "scale"), sample_shape)
-
-    @property
-    def loc(self):
-        return self._loc
-
-    @property
-    def scale(self):
-        return self._scale
-
-    def _batch_shape(self):
-        return _broadcast_shape(self.loc, self.scale)
-
-    def _batch_shape_tensor(self):
-        return _broadcast_shape_tensor(self.loc, self.scale)
+    _broadcast_params = ("loc", "scale")
 
     def _sample_n(self, n, seed=None):
         # Uniform in (-1, 1): the inverse CDF of |u| on either side of loc stays finite.
@@ -1513,27 +1486,7 @@ class StudentT(Distribution):
                          allow_nan_stats, parameters, [self._df, self._loc, self._scale],
                          name)
 
-    @staticmethod
-    def _param_shapes(sample_shape):
-        return Distribution._same_shapes(("df", "loc", "scale"), sample_shape)
-
-    @property
-    def df(self):
-        return self._df
-
-    @property
-    def loc(self):
-        return self._loc
-
-    @property
-    def scale(self):
-        return self._scale
-
-    def _batch_shape(self):
-        return _broadcast_shape(self.df, self.loc, self.scale)
-
-    def _batch_shape_tensor(self):
-        return _broadcast_shape_tensor(self.df, self.loc, self.scale)
+    _broadcast_params = ("df", "loc", "scale")
 
     def _ones(self):
         return array_ops.ones(self.batch_shape_tensor(), dtype=self.dtype)
@@ -1611,28 +1564,12 @@ class Uniform(Distribution):
         super().__init__(self._low.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters, [self._low, self._high], name)
 
-    @staticmethod
-    def _param_shapes(sample_shape):
-        return Distribution._same_shapes(("low", "high"), sample_shape)
-
-    @property
-    def low(self):
-        return self._low
-
-    @property
-    def high(self):
-        return self._high
+    _broadcast_params = ("low", "high")
 
     def range(self, name="range"):
         """``high - low``."""
         with self._name_scope(name):
             return self.high - self.low
-
-    def _batch_shape(self):
-        return _broadcast_shape(self.low, self.high)
-
-    def _batch_shape_tensor(self):
-        return _broadcast_shape_tensor(self.low, self.high)
 
     def _sample_n(self, n, seed=None):
         u = random_ops.uniform(_sample_shape(n, self), dtype=self.dtype, seed=seed)
