@@ -911,13 +911,13 @@ def test_conv2d_transpose_traced_takes_its_batch_from_its_input(signature):
 def test_conv2d_transpose_traced_checks_batch_and_depth_as_tf_merges_them():
     w = tf.zeros([3, 3, 5, 3])
     with pytest.raises(ValueError, match=re.escape(
-            "Dimensions must be equal, but are 3 and 2 for '{{node Conv2DBackpropInput}} = "
+            "Dimensions must be equal, but are 3 and 2 for '{{node conv2d_transpose}} = "
             "Conv2DBackpropInput[") + r".*" + re.escape(
             "with input shapes: [4], [3,3,5,3], [2,4,4,3] and with input tensors computed as "
             "partial shapes: input[0] = [3,8,8,5].")):
         tf.function(lambda z: tf.nn.conv2d_transpose(z, w, [3, 8, 8, 5], 2))(tf.ones([2, 4, 4, 3]))
     with pytest.raises(ValueError, match=re.escape(
-            "Dimensions must be equal, but are 4 and 3 for '{{node Conv2DBackpropInput}}") +
+            "Dimensions must be equal, but are 4 and 3 for '{{node conv2d_transpose}}") +
             r".*" + re.escape("with input shapes: [4], [3,3,5,3], [2,4,4,4].")):
         tf.function(lambda z: tf.nn.conv2d_transpose(z, w, [2, 8, 8, 5], 2))(tf.ones([2, 4, 4, 4]))
 

@@ -19,6 +19,7 @@ loads (`onednn_conv`); the NumPy code here runs otherwise (results equal up to r
 TensorShape([1, 2, 2, 1])
 """
 import collections
+import contextlib
 import itertools
 import math
 
@@ -1708,11 +1709,23 @@ def _pool1d(op, input, ksize, strides, padding, data_format, name):
     axis = -2 if first else -3
     if not isinstance(padding, str):  # the unit height gets no padding
         padding = [*padding[:axis + 4], (0, 0), *padding[axis + 4:]]
-    with context.op_scope(name) as scope:
+    with context.op_scope(name) if name else contextlib.nullcontext() as scope:
         y = _pool(op, array_ops.expand_dims(as_tensor(input), axis),
                   _lift(ksize, first, "ksize"), _lift(strides, first, "strides"), padding,
                   "NCHW" if first else "NHWC", 2, ("NHWC", "NCHW"), scope)
         return array_ops.squeeze(y, [axis])
+
+
+def layer_pool(average, input, ksize, strides, padding, data_format, rank):
+    """Pooling of a `rank`-D `input` with TF's op names and no wrapper's scope (``MaxPool``;
+    a 1-D one between an ExpandDims and a Squeeze), as Keras's pooling layers run it."""
+    if rank == 3:
+        return _pool1d(_AVG_POOL if average else _MAX_POOL, input, ksize, strides, padding,
+                       data_format, None)
+    if rank == 4:
+        return _pool(_AVG_POOL if average else _MAX_POOL, input, ksize, strides, padding,
+                     data_format, 2, ("NHWC", "NCHW"), None)
+    return (avg_pool3d if average else max_pool3d)(input, ksize, strides, padding, data_format)
 
 
 @export("nn.max_pool1d")

@@ -32,16 +32,16 @@ class _Pooling(Layer):
         self.input_spec = InputSpec(ndim=rank + 2)
 
     def call(self, inputs):
-        pool = self.pool_function
-        average = pool is conv_ops.avg_pool
-        if getattr(inputs, "shape", None) is not None and inputs.shape.rank is None and \
-                not (average and self.rank == 2):
-            # traced with a rank unknown: the pooling of the layer's rank, as tf_keras's
-            # layers call ops of a rank, but for AveragePooling2D's tf.nn.avg_pool (which
-            # takes its rank from the input, and so raises TF's ValueError)
-            pool = conv_ops.BY_RANK[self.rank + 2][average]
-        return pool(inputs, self.pool_size, self.strides, self.padding.upper(),
-                    tf_data_format(self.data_format, self.rank))
+        average = self.pool_function is conv_ops.avg_pool
+        args = (inputs, self.pool_size, self.strides, self.padding.upper(),
+                tf_data_format(self.data_format, self.rank))
+        rank = getattr(getattr(inputs, "shape", None), "rank", self.rank + 2)
+        if rank is None and average and self.rank == 2:
+            # AveragePooling2D's tf.nn.avg_pool takes its rank from the input: TF's ValueError
+            return self.pool_function(*args)
+        # (traced with a rank unknown: the pooling of the layer's rank, as tf_keras's layers
+        # call ops of a rank)
+        return conv_ops.layer_pool(average, *args, rank or self.rank + 2)
 
     def compute_output_shape(self, input_shape):
         dims = TensorShape(input_shape).as_list()
