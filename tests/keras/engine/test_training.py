@@ -490,6 +490,20 @@ def test_steps_per_execution_and_compile_config():
     other.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
 
 
+def test_steps_per_execution_auto_starts_at_one():
+    # tf_keras 2.21 takes "auto" (it tunes the value as training runs, from 1); it raised
+    # TypeError converting "auto" to an int64
+    model = keras.Sequential([keras.layers.Dense(1)])
+    model.compile("sgd", "mse", steps_per_execution="auto")
+    assert int(model.steps_per_execution.numpy()) == 1
+    assert model._autotune_steps_per_execution is True
+    assert model.get_compile_config()["steps_per_execution"] == "auto"
+    history = model.fit(np.ones((8, 3)), np.ones((8, 1)), batch_size=2, epochs=2, verbose=0)
+    assert len(history.history["loss"]) == 2
+    model.compile("sgd", "mse")
+    assert model._autotune_steps_per_execution is False
+
+
 def test_metric_named_by_string_keeps_its_plain_name_after_other_instances():
     # Keras counts default names per graph: the metrics fit builds in its step are 'auc',
     # 'precision' however many AUC() were made before

@@ -153,7 +153,8 @@ class Model(Layer):
         "train_function", "test_function", "predict_function",
         # (what `compile` was given — its metrics are not the model's, as in Keras — and the
         # steps counter: no part of tf_keras's checkpoints)
-        "_compile_arguments", "_steps_per_execution", "_train_counter", "_test_counter",
+        "_compile_arguments", "_steps_per_execution", "_autotune_steps_per_execution",
+        "_train_counter", "_test_counter",
         "_predict_counter", "_compiled_trainable_state"))
 
     def __new__(cls, *args, **kwargs):
@@ -481,8 +482,12 @@ class Model(Layer):
             weighted_metrics=weighted_metrics, run_eagerly=run_eagerly,
             steps_per_execution=steps_per_execution, jit_compile=jit_compile))
         # Batches still run one at a time; the value is kept for callers that read it.
+        # ("auto" asks tf_keras to tune it as training runs, from 1: running one batch a
+        # call, there is nothing to tune here, and results are the same)
+        autotune = isinstance(per_execution, str) and per_execution == "auto"
+        object.__setattr__(self, "_autotune_steps_per_execution", autotune)
         object.__setattr__(self, "_steps_per_execution", backend.out_of_collections(
-            Variable(per_execution or 1, dtype="int64")))
+            Variable(1 if autotune else per_execution or 1, dtype="int64")))
         self._is_compiled = True
         self.stop_training = False
         self.train_function = self.test_function = self.predict_function = None
