@@ -619,3 +619,16 @@ def test_a_called_layer_records_the_shape_of_its_call():
     config = tf.keras.layers.serialize(wrapper)
     assert config["build_config"] == {"input_shape": (None, 2, 6)}
     assert config["config"]["layer"]["build_config"] == {"input_shape": (None, 6)}
+
+
+@pytest.mark.parametrize("name", ["my dense!", "-x", "_z"])
+def test_a_layer_name_no_graph_can_hold_raises_when_the_model_is_built(name):
+    # TF 2.21: "'my dense!/' is not a valid root scope name" (it built the model)
+    with pytest.raises(ValueError, match="is not a valid root scope name"):
+        tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name=name)])
+
+
+@pytest.mark.parametrize("name", ["a/b", "x-y", "1abc", "ok_name"])
+def test_layer_names_a_graph_can_hold_build(name):
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name=name)])
+    assert [w.name for w in model.weights] == [f"{name}/kernel:0", f"{name}/bias:0"]

@@ -830,8 +830,10 @@ class Layer(Module):
         """`_call_name_scope`, made unique in a graph whose name scopes are (TF 1's)."""
         scope = self._call_name_scope()
         graph = context.get().graph
-        if scope and not scope.endswith("/") and getattr(graph, "unique_layer_scopes", False):
-            return graph.unique_name(scope) + "/"
+        if scope and not scope.endswith("/"):
+            context.check_scope_name(scope + "/")  # (TF's ValueError: no graph holds it)
+            if getattr(graph, "unique_layer_scopes", False):
+                return graph.unique_name(scope) + "/"
         return scope
 
     def _call_name_scope(self):
