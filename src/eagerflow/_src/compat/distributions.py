@@ -1209,8 +1209,34 @@ class Beta(Distribution):
             mode)
 
 
+class _OverCategories(Distribution):
+    """A distribution over vectors of categories, set by a `concentration` per category:
+    the batch is `concentration`'s leading dims (those of its sum, `total_concentration`),
+    an event its last dim."""
+
+    @property
+    def concentration(self):
+        return self._concentration
+
+    @property
+    def total_concentration(self):
+        return self._total_concentration
+
+    def _batch_shape(self):
+        return self.total_concentration.shape
+
+    def _batch_shape_tensor(self):
+        return array_ops.shape(self.total_concentration)
+
+    def _event_shape(self):
+        return self.concentration.shape.with_rank_at_least(1)[-1:]
+
+    def _event_shape_tensor(self):
+        return array_ops.shape(self.concentration)[-1:]
+
+
 @export("compat.v1.distributions.Dirichlet")
-class Dirichlet(Distribution):
+class Dirichlet(_OverCategories):
     """The Dirichlet distribution over the probability simplex of `concentration`'s last
     axis (K events).
 
@@ -1240,26 +1266,6 @@ class Dirichlet(Distribution):
         super().__init__(concentration.dtype, FULLY_REPARAMETERIZED, validate_args,
                          allow_nan_stats, parameters,
                          [self._concentration, self._total_concentration], name)
-
-    @property
-    def concentration(self):
-        return self._concentration
-
-    @property
-    def total_concentration(self):
-        return self._total_concentration
-
-    def _batch_shape(self):
-        return self.total_concentration.shape
-
-    def _batch_shape_tensor(self):
-        return array_ops.shape(self.total_concentration)
-
-    def _event_shape(self):
-        return self.concentration.shape.with_rank_at_least(1)[-1:]
-
-    def _event_shape_tensor(self):
-        return array_ops.shape(self.concentration)[-1:]
 
     def _sample_n(self, n, seed=None):
         gamma = random_ops.gamma([n], self.concentration, dtype=self.dtype, seed=seed)
@@ -1603,7 +1609,7 @@ class Uniform(Distribution):
 
 
 @export("compat.v1.distributions.DirichletMultinomial")
-class DirichletMultinomial(Distribution):
+class DirichletMultinomial(_OverCategories):
     """Counts of K classes in `total_count` draws from a categorical distribution whose
     probabilities are themselves drawn from Dirichlet(`concentration`).
 
@@ -1632,26 +1638,6 @@ class DirichletMultinomial(Distribution):
     @property
     def total_count(self):
         return self._total_count
-
-    @property
-    def concentration(self):
-        return self._concentration
-
-    @property
-    def total_concentration(self):
-        return self._total_concentration
-
-    def _batch_shape(self):
-        return self.total_concentration.shape
-
-    def _batch_shape_tensor(self):
-        return array_ops.shape(self.total_concentration)
-
-    def _event_shape(self):
-        return self.concentration.shape.with_rank_at_least(1)[-1:]
-
-    def _event_shape_tensor(self):
-        return array_ops.shape(self.concentration)[-1:]
 
     def _sample_n(self, n, seed=None):
         # Class probabilities from normalized gammas (as logits), then the draws.
