@@ -118,14 +118,14 @@ def _add_v1(xp, x, y):
 
 
 # TF 1's Add: strings (`tf.add` of strings runs it) and numbers (TF 1 graphs, raw calls)
-_ADD_STRINGS = register("Add", _add_v1, rules.binary, tied=(0, 1),
+_ADD_V1 = register("Add", _add_v1, rules.binary, tied=(0, 1),
                         dtypes=FLOAT + UNSIGNED_INT + SIGNED_INT + COMPLEX + (_d.string,),
                         elementwise=True)
 _SUB = register("Sub", "subtract", rules.binary, tied=(0, 1),
                 dtypes=FLOAT + (_U8, _I8, _U16, _I16, _d.int32, _d.int64) + COMPLEX + (_U32, _U64),
                 elementwise=True)
 _MUL = register("Mul", "multiply", rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS, elementwise=True)
-tf_nodes[_ADD_STRINGS] = NodeForm(types={"T": 0})
+tf_nodes[_ADD_V1] = NodeForm(types={"T": 0})
 _F64, _F32, _F16, _BF16 = _d.float64, _d.float32, _d.float16, _d.bfloat16
 _REAL_DIV = register("RealDiv", _real_div, rules.binary, tied=(0, 1), dtypes=_ALL_NUMBERS,
                      kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32),
@@ -254,7 +254,7 @@ def add(x, y, name=None):
         a, b = hinted_operands(x, y)
         if name is None and not context.executing_eagerly():
             name = "Add"  # (TF's wrapper names the AddV2 node after its scope)
-        return dispatch(_ADD_STRINGS if a.dtype is _d.string else _ADD, (a, b), name=name)
+        return dispatch(_ADD_V1 if a.dtype is _d.string else _ADD, (a, b), name=name)
     except SymbolicCall:
         return dispatch_call(add, {"x": x, "y": y, "name": name})
     except errors.OpError as e:  # (TF's wrapper opens a name scope)
