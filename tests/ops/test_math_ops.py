@@ -1116,3 +1116,10 @@ def test_clip_by_value_op_sends_the_gradient_to_the_bound_reached():
     np.testing.assert_array_equal(dx, [[1.0, 0.0], [0.0, 0.0]])
     assert float(dlo) == 1.0
     np.testing.assert_array_equal(dhi, [[0.0, 1.0], [0.0, 1.0]])
+
+
+def test_dawsn_is_positive_zero_at_negative_zero_and_infinity():
+    # TF prints 0, not -0, for D(-0) and D(-inf) (the function is odd; TF's kernel drops the sign)
+    for dtype in (tf.float32, tf.float64):
+        y = tf.math.special.dawsn(tf.constant([-0.0, -np.inf, 0.0], dtype)).numpy()
+        assert y.tolist() == [0.0, 0.0, 0.0] and not np.signbit(y).any()

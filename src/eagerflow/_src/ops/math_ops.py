@@ -913,7 +913,8 @@ _BESSEL_K0 = _special_op("BesselK0", _decaying("k0e", unscale=True))
 _BESSEL_K0E = _special_op("BesselK0e", _decaying("k0e"))
 _BESSEL_K1 = _special_op("BesselK1", _decaying("k1e", unscale=True))
 _BESSEL_K1E = _special_op("BesselK1e", _decaying("k1e"))
-_DAWSN = _special_op("Dawsn", lambda xp, x, dtype: special(xp, "dawsn")(x),
+# (+ 0.0: TF's Dawson integral is +0 at -0 and -inf, where SciPy's keeps the sign)
+_DAWSN = _special_op("Dawsn", lambda xp, x, dtype: special(xp, "dawsn")(x) + 0.0,
                      kernels=_FLOAT_DOUBLE)
 _EXPINT = _special_op("Expint", _expint, kernels=_FLOAT_DOUBLE)
 
