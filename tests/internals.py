@@ -63,8 +63,8 @@ from eagerflow._src.keras.saving.weights import checkpoint_keys
 from eagerflow._src.lite import schema as lite_schema
 from eagerflow._src.keras.utils import progbar
 from eagerflow._src.ops import (
-    array_ops, conv_ops, fused_batch_norm_ops, linalg_ops, list_ops, math_ops, nn_ops, philox,
-    random_ops, reduction_ops, signal_ops, slicing, training_ops)
+    array_ops, conv_ops, fused_batch_norm_ops, half_sums, linalg_ops, list_ops, math_ops, nn_ops,
+    philox, random_ops, reduction_ops, signal_ops, slicing, training_ops)
 from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm, fused_batch_norm_v3
 from eagerflow._src.ops.fused_batch_norm_ops import (
     _FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX)

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.internals import half_sums
 
 
 def _data(shape, scale=3.0):
@@ -159,3 +160,82 @@ def test_16_bit_sparse_reduce_sum_adds_each_group_as_tensorflow():
         assert tf.sparse.reduce_sum(three, 1).numpy().astype(float).tolist() == rows
         sparse = tf.sparse.reduce_sum(three, 1, output_is_sparse=True)
         assert sparse.values.numpy().astype(float).tolist() == rows
+
+
+# Shapes whose partial sums add many values per step (64 rows and more, long columns): the
+# step loop runs in float32 on whole vectors, rounding each step to half precision.
+# (shape, axis): TF's first sums and means, and the float64 total of all its sums
+_RECORDED_WIDE = {
+    ((512, 1024), 1): ([1534.0, 1534.0, 1536.0, 1534.0, 1534.0, 1536.0],
+                       [1.498046875, 1.498046875, 1.5, 1.498046875, 1.498046875, 1.5], 785654.0),
+    ((96, 1600), 1): ([2400.0, 2392.0, 2400.0, 2400.0, 2396.0, 2400.0],
+                      [1.5, 1.4951171875, 1.5, 1.5, 1.4970703125, 1.5], 230172.0),
+    ((70, 3300), 1): ([4944.0, 4944.0, 4944.0, 4944.0, 4948.0, 4944.0],
+                      [1.498046875, 1.498046875, 1.498046875, 1.498046875, 1.4990234375,
+                       1.498046875], 346136.0),
+    ((4096, 16), 0): ([6092.0, 6188.0, 6168.0, 6160.0, 6152.0, 6124.0],
+                      [1.4873046875, 1.5107421875, 1.505859375, 1.50390625, 1.501953125,
+                       1.4951171875], 98216.0),
+    ((40, 64, 40), 1): ([90.5, 101.9375, 101.375, 97.8125, 100.3125, 99.6875],
+                        [1.4140625, 1.5927734375, 1.583984375, 1.5283203125, 1.5673828125,
+                         1.5576171875], 153453.9375),
+    ((128, 7, 7, 64), (1, 2)): ([70.875, 73.9375, 74.0, 74.125, 74.25, 74.3125],
+                                [1.4462890625, 1.5087890625, 1.509765625, 1.5126953125,
+                                 1.515625, 1.5166015625], 601546.5625),
+    ((2, 600, 1030), 2): ([1546.0, 1540.0, 1543.0, 1544.0, 1541.0, 1548.0],
+                          [1.5009765625, 1.4951171875, 1.498046875, 1.4990234375, 1.49609375,
+                           1.5029296875], 1852116.0),
+}
+
+
+@pytest.mark.parametrize("shape, axis", list(_RECORDED_WIDE))
+def test_wide_float16_sums_round_each_step_as_tensorflow(shape, axis):
+    x = _data(shape)
+    sums, means, total = _RECORDED_WIDE[shape, axis]
+    got = tf.reduce_sum(x, axis).numpy().ravel()
+    assert got[:6].tolist() == sums
+    assert float(got.astype(np.float64).sum()) == total  # (every output, not just the first)
+    assert tf.reduce_mean(x, axis).numpy().ravel()[:6].tolist() == means
+
+
+def test_wide_float16_sums_and_products_of_signed_values_round_as_tensorflow():
+    y = (np.random.RandomState(1).randn(300, 2000) * 40).astype(np.float16)
+    sums = tf.reduce_sum(y, 1).numpy()
+    assert sums[:4].tolist() == [2644.0, -744.5, 939.0, -920.0]
+    assert float(sums.astype(np.float64).sum()) == 40507.1875
+    z = (1 + np.random.RandomState(2).randn(256, 64) / 30).astype(np.float16)
+    products = tf.reduce_prod(z, 0).numpy()
+    assert products[:4].tolist() == [0.80078125, 1.3447265625, 0.736328125, 1.3603515625]
+    assert float(products.astype(np.float64).sum()) == 59.6376953125
+
+
+def test_half_precision_step_rounding_is_numpy_float16_conversion():
+    # Every float32 a step can make: ties, the subnormal halves' fixed quantum, the overflow
+    # boundary (65520 rounds to 65536: infinity), signed zeros, infinities and NaN.
+    edges = np.array([0.0, -0.0, 2.0 ** -25, -(2.0 ** -25), 2.0 ** -25 * 1.5, 2.0 ** -24 * 2.5,
+                      2.0 ** -14 - 2.0 ** -25, 2.0 ** -14, 1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11,
+                      65504.0, 65519.996, 65520.0, -65520.0, 1e6, 3e38, np.inf, -np.inf, np.nan],
+                     np.float32)
+    rng = np.random.default_rng(0)
+    bits = rng.integers(0, 2 ** 32, 200000, dtype=np.uint64).astype(np.uint32)
+    t = np.concatenate([edges, bits.view(np.float32),
+                        rng.standard_normal(50000).astype(np.float32) * 1e-5])
+    with np.errstate(all="ignore"):
+        expected = t.astype(np.float16).astype(np.float32)
+        got = t.copy()
+        half_sums._round_half(got, np.empty(got.shape, np.int32))
+    same = (got.view(np.uint32) == expected.view(np.uint32)) | (np.isnan(got) & np.isnan(expected))
+    assert same.all(), t[~same][:5]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, tf.bfloat16.as_numpy_dtype])
+def test_stepwise_half_precision_loop_adds_as_numpy_half_arithmetic(dtype):
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal((3, 40, 700)) * 300).astype(dtype)
+    x[0, 5, 3] = np.inf
+    for ufunc in (np.add, np.multiply):
+        with np.errstate(all="ignore"):
+            expected = ufunc.accumulate(x, axis=1, dtype=x.dtype)[:, -1]
+            got = half_sums._sequential(ufunc, x, 1)
+        assert got.dtype == x.dtype
+        np.testing.assert_array_equal(got.view(np.uint16), expected.view(np.uint16))

@@ -39,6 +39,7 @@ _LEAF = {np.dtype(np.float16): 200 * _LANES, np.dtype(_d.bfloat16.as_numpy_dtype
 # starting a thread and of each thread's share
 _CYCLES_PER_ELEMENT = 51 / 32
 _THREAD_CYCLES = 100000
+_WIDE = 2048  # values per step from which `_sequential` loops over the steps in float32
 
 
 def tf_sum(x, axis, keepdims=False):
@@ -92,7 +93,57 @@ def _reduce(ufunc, x, axis, keepdims):
 
 def _sequential(ufunc, blocks, axis):
     """`blocks` added one after another along `axis`, each partial sum rounded to float16."""
-    return np.take(ufunc.accumulate(blocks, axis=axis, dtype=blocks.dtype), -1, axis=axis)
+    steps = blocks.shape[axis]
+    if steps < 2 or blocks.size < _WIDE * steps:  # (few values per step: NumPy's own loop)
+        return np.take(ufunc.accumulate(blocks, axis=axis, dtype=blocks.dtype), -1, axis=axis)
+    # NumPy adds halves one at a time; in float32, rounding each partial result back to
+    # half precision, a step runs on whole vectors. It rounds the same: a float32 sum or
+    # product of two halves (or bfloat16s) rounds to the narrow type as the exact one does,
+    # float32's 24 bits being at least twice the narrow type's, plus two.
+    wide = np.moveaxis(blocks, axis, 0)
+    total = wide[0].astype(np.float32)
+    if blocks.dtype == np.float16:
+        scratch = np.empty(total.shape, np.int32)
+        for step in wide[1:]:
+            ufunc(total, step, out=total, casting="unsafe")
+            _round_half(total, scratch)
+        return total.astype(blocks.dtype)
+    narrow = np.empty(total.shape, blocks.dtype)  # (bfloat16 converts fast on its own)
+    for step in wide[1:]:
+        ufunc(total, step, out=total, casting="unsafe")
+        np.copyto(narrow, total, casting="unsafe")
+        np.copyto(total, narrow)
+    return narrow
+
+
+_EXPONENT = np.int32(0x7F800000)
+_SIGN = np.int32(-0x80000000)
+_LOWEST = np.int32(0x38800000)   # 2**-14: below it a half's quantum is fixed (subnormals)
+_HIGHEST = np.int32(0x47800000)  # 2**16: from 65520 every value overflows
+_QUANTUM = np.int32((13 << 23) | 0x00400000)  # 13 up from the value's exponent, times 1.5
+_UP, _DOWN = np.float32(2.0 ** 112), np.float32(2.0 ** -112)
+
+
+def _round_half(t, scratch):
+    """float32 array `t` rounded in place to float16 precision and range (ties to even),
+    as ``t.astype(float16)`` rounds, on whole vectors (NumPy converts one value at a time).
+
+    Adding and taking away ``1.5 * 2**23`` times a half's quantum at `t` (2**-10 of its
+    power of two, 2**-24 at least) rounds `t` to that quantum; scaling by 2**112 and back
+    turns what is past float16's largest value (65504) into float32's overflow, infinity.
+    """
+    bits = scratch
+    np.bitwise_and(t.view(np.int32), _EXPONENT, out=bits)
+    np.maximum(bits, _LOWEST, out=bits)
+    np.minimum(bits, _HIGHEST, out=bits)
+    bits += _QUANTUM
+    magic = bits.view(np.float32)
+    rounded = t + magic
+    rounded -= magic
+    np.bitwise_and(t.view(np.int32), _SIGN, out=bits)  # (a negative value rounding to 0: -0)
+    np.bitwise_or(rounded.view(np.int32), bits, out=rounded.view(np.int32))
+    rounded *= _UP
+    np.multiply(rounded, _DOWN, out=t)
 
 
 def _whole(ufunc, x):
