@@ -202,22 +202,30 @@ def _tf1_adagrad(update_slots):
     return ref
 
 
-_INDICES = np.array([3, 0, 3], np.int32)  # a repeated row adds up
+_INDICES = np.array([3, 0, 3], np.int32)  # a repeated row
 
 
-def _on_rows(dense_ref, n_slots, decays=()):
-    """The reference of a sparse update: `dense_ref` on the summed gradient's rows of the
-    variable and its slots; the other rows of slot i scaled by rate r for (i, r) in `decays`."""
+def _on_rows(dense_ref, n_slots, decays=(), summed=False):
+    """The reference of a sparse update: `dense_ref` on the gradient's rows of the variable
+    and its slots, a repeated row updated once per occurrence in turn (TF's kernels), or
+    with `summed` once with the sum of its values (eagerflow's own ops); the other rows of
+    slot i scaled by rate r for (i, r) in `decays`."""
     def ref(*arrays):
         held, values, indices = arrays[:1 + n_slots], arrays[-2], arrays[-1]
-        rows, inverse = np.unique(indices, return_inverse=True)
-        summed = np.zeros((len(rows),) + values.shape[1:], values.dtype)
-        np.add.at(summed, inverse, values)
         out = [a.copy() for a in held]
         for i, rate in decays:
             out[i] = (out[i] * np.float64(rate)).astype(out[i].dtype)
-        for o, new in zip(out, dense_ref(*(a[rows] for a in held), summed)):
-            o[rows] = new
+        if summed:
+            rows, inverse = np.unique(indices, return_inverse=True)
+            summed_values = np.zeros((len(rows),) + values.shape[1:], values.dtype)
+            np.add.at(summed_values, inverse, values)
+            steps = [(rows, summed_values)]
+        else:
+            steps = [(indices[i:i + 1], values[i:i + 1]) for i in range(len(indices))]
+        for rows, rows_values in steps:
+            current = [held[k] if decays else o for k, o in enumerate(out)]
+            for o, new in zip(out, dense_ref(*(c[rows] for c in current), rows_values)):
+                o[rows] = new
         return tuple(out)
     return ref
 
@@ -349,11 +357,12 @@ SPECS = [
            _sparse_inputs(2, (0,)), _on_rows(_ftrl, 2), grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceSparseApplyAdaMax",
            _update(T.SPARSE_ADA_MAX, 2, [_B1_POWER, _LR, _B1, _B2, _EPS]),
-           _sparse_inputs(2, (1,)), _on_rows(_ada_max, 2), grad=_NOT_DIFFERENTIABLE),
+           _sparse_inputs(2, (1,)), _on_rows(_ada_max, 2, summed=True),
+           grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceSparseApplyKerasNadam",
            _update(T.SPARSE_KERAS_NADAM, 2,
                    [_LR, _B1, _B2, _B2_POWER, _M_SCALE, _G_SCALE, _EPS]),
-           _sparse_inputs(2, (1,)), _on_rows(_nadam, 2, ((1, _B1), (2, _B2))),
+           _sparse_inputs(2, (1,)), _on_rows(_nadam, 2, ((1, _B1), (2, _B2)), summed=True),
            grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyKerasWeightDecay", _update(T.KERAS_WEIGHT_DECAY, 0, [0.5, 0.5]),
            [rand(3, 2)], _weight_decay, grad=_NOT_DIFFERENTIABLE),

@@ -99,23 +99,52 @@ def _check_dense(var, grad, what="grad"):
                         f"{shape_text(grad.shape)}")
 
 
-def _unique_rows(xp, var, values, indices):
-    """`values` summed per distinct row of `indices`, checked against `var`'s shape."""
+def _check_rows(xp, var, values, indices):
+    """TF's checks of a sparse update's gradient `values` and `indices` against `var`."""
     shape = var.value.shape
-    if indices.ndim != 1 or values.shape != indices.shape + shape[1:]:
+    if indices.ndim != 1:
+        raise errors.InvalidArgumentError(None, None, "indices must be one-dimensional")
+    if values.shape[:1] != indices.shape:
+        raise errors.InvalidArgumentError(
+            None, None, "grad must be the same size as indices in the first dimension.")
+    if values.shape[1:] != shape[1:]:
         raise errors.InvalidArgumentError(
             None, None, f"var and grad do not have the same shape{shape_text(shape)} "
                         f"{shape_text(values.shape)} (indices {shape_text(indices.shape)})")
     if indices.size and (indices.min() < 0 or indices.max() >= shape[0]):
         at = int(xp.argmax((indices < 0) | (indices >= shape[0])))
         raise errors.InvalidArgumentError(
-            None, None, f"indices[{at}] = {int(indices[at])} is not in [0, {shape[0]})")
+            None, None, f"Index {int(indices[at])} at offset {at} in indices is out of range")
+
+
+def _unique_rows(xp, var, values, indices):
+    """`values` summed per distinct row of `indices`, checked against `var`'s shape."""
+    _check_rows(xp, var, values, indices)
     rows, inverse = xp.unique(indices, return_inverse=True)
     if rows.size == indices.size:
         return values, indices
     summed = xp.zeros((rows.size,) + values.shape[1:], values.dtype)
     xp.add.at(summed, inverse.reshape(-1), values)
     return summed, rows
+
+
+def _rounds(xp, indices):
+    """The positions of `indices` in rounds where no index repeats: round k holds the k-th
+    occurrence of every index, so that updating the rounds in turn updates a repeated row
+    once per occurrence in order, as TF's sparse kernels' loop over the indices does (None:
+    no index repeats, one round of all)."""
+    n = indices.size
+    order = xp.argsort(indices, kind="stable")
+    ordered = indices[order]
+    first = xp.ones(n, bool)
+    xp.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    if first.all():
+        return None
+    positions = xp.arange(n)
+    rank = positions - xp.maximum.accumulate(xp.where(first, positions, 0))
+    ranks = xp.empty(n, rank.dtype)
+    ranks[order] = rank
+    return [xp.flatnonzero(ranks == r) for r in range(int(rank.max()) + 1)]
 
 
 # -- kernels ------------------------------------------------------------------------
@@ -407,25 +436,35 @@ class _Rows:
         self.value = value
 
 
-def _on_rows(kernel, grad_index, decays=()):
+def _on_rows(kernel, grad_index, decays=(), summed=False):
     """The sparse form of dense `kernel` (TF's ``ResourceSparseApply*``): its gradient
-    comes as values and indices at `grad_index` and `grad_index + 1`, duplicate indices are
-    summed first, and only those rows of the variable and its slots (the leading handles)
-    are updated, each as the dense update would. `decays`: pairs (handle, rate) of input
-    positions, a slot whose other rows are scaled by the rate (tf_keras's legacy Nadam)."""
+    comes as values and indices at `grad_index` and `grad_index + 1`, and only those rows
+    of the variable and its slots (the leading handles) are updated, each as the dense
+    update would. A repeated index updates its row once per occurrence in turn (TF's
+    kernels), or with `summed` (eagerflow's own ops, for tf_keras's sparse updates) once
+    with the sum of its values. `decays`: pairs (handle, rate) of input positions, a slot
+    whose other rows are scaled by the rate (tf_keras's legacy Nadam)."""
     def sparse(xp, *inputs, **attrs):
         n = 0
         while n < len(inputs) and isinstance(inputs[n], ResourceHandle):
             n += 1
         handles = inputs[:n]
-        values, indices = _unique_rows(xp, handles[0], inputs[grad_index],
-                                       inputs[grad_index + 1])
-        rows = [_Rows(xp.array(h.value[indices])) for h in handles]
-        kernel(xp, *rows, *inputs[n:grad_index], values, *inputs[grad_index + 2:], **attrs)
-        for handle, rate in decays:
-            _own(xp, inputs[handle])[...] *= inputs[rate]
-        for handle, row in zip(handles, rows):
-            _own(xp, handle)[indices] = row.value
+        values, indices = inputs[grad_index], inputs[grad_index + 1]
+        if summed:
+            values, indices = _unique_rows(xp, handles[0], values, indices)
+            rounds = None
+        else:
+            _check_rows(xp, handles[0], values, indices)
+            rounds = _rounds(xp, indices)
+        for at in [None] if rounds is None else rounds:
+            rows_values, rows = (values, indices) if at is None else (values[at], indices[at])
+            gathered = [_Rows(xp.array(h.value[rows])) for h in handles]
+            kernel(xp, *gathered, *inputs[n:grad_index], rows_values,
+                   *inputs[grad_index + 2:], **attrs)
+            for handle, rate in decays:  # (of a summed op's one round: not the updated rows)
+                _own(xp, inputs[handle])[...] *= inputs[rate]
+            for handle, row in zip(handles, gathered):
+                _own(xp, handle)[rows] = row.value
         return ()
     sparse.__name__ = "_sparse" + kernel.__name__
     return sparse
@@ -534,8 +573,9 @@ tf_args[FTRL_V2] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shri
 
 def _register_sparse(name, kernel, tied, grad_index, args, decays=()):
     """The sparse form of dense update `kernel` (see `_on_rows`): indices follow the
-    gradient; `args` TF's input names, None for eagerflow's own op."""
-    op = _register(name, _on_rows(kernel, grad_index, decays),
+    gradient; `args` TF's input names, None for eagerflow's own op (which sums the values
+    of a repeated index)."""
+    op = _register(name, _on_rows(kernel, grad_index, decays, summed=args is None),
                    [i if i <= grad_index else i + 1 for i in tied], _sparse_rule_at(grad_index))
     tf_args[op] = args
     return op
