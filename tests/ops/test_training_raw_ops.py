@@ -41,3 +41,52 @@ def test_sparse_apply_index_out_of_range():
         tf.raw_ops.ResourceSparseApplyMomentum(
             var=v.handle, accum=a.handle, lr=0.1, grad=tf.ones((1, 2)),
             indices=tf.constant([[0]]), momentum=0.9)
+
+
+def test_proximal_updates():
+    v = tf.Variable([1.0, -0.05, 0.5])
+    tf.raw_ops.ResourceApplyProximalGradientDescent(
+        var=v.handle, alpha=0.1, l1=1.0, l2=0.5, delta=tf.constant([1.0, 1.0, -2.0]))
+    np.testing.assert_allclose(v.numpy(), [0.7619048, -0.04761905, 0.5714285], rtol=1e-6)
+    v = tf.Variable([[1.0, -0.05], [0.5, 2.0]])
+    tf.raw_ops.ResourceSparseApplyProximalGradientDescent(
+        var=v.handle, alpha=0.1, l1=1.0, l2=0.5, grad=tf.ones((2, 2)), indices=tf.constant([0, 0]))
+    np.testing.assert_allclose(v.numpy(), [[0.5351474, -0.04535148], [0.5, 2.0]], rtol=1e-6)
+    v, a = tf.Variable([1.0, -0.05, 0.5]), tf.Variable([1.0, 1.0, 3.0])
+    tf.raw_ops.ResourceApplyProximalAdagrad(
+        var=v.handle, accum=a.handle, lr=0.1, l1=0.2, l2=0.5, grad=tf.constant([1.0, 1.0, -2.0]))
+    np.testing.assert_allclose(v.numpy(), [0.8838967, -0.10292945, 0.55749786], rtol=1e-6)
+    np.testing.assert_allclose(a.numpy(), [2.0, 2.0, 7.0])
+
+
+def test_tf1_adagrad_sparse_update():
+    v, a = tf.Variable([1.0, 2.0]), tf.Variable([1.0, 1.0])
+    tf.raw_ops.ResourceSparseApplyAdagrad(var=v.handle, accum=a.handle, lr=1.0,
+                                          grad=tf.constant([1.0, 1.0]), indices=tf.constant([1, 1]))
+    np.testing.assert_allclose(v.numpy(), [1.0, 0.7155429], rtol=1e-6)
+    np.testing.assert_allclose(a.numpy(), [1.0, 3.0])
+
+
+@pytest.mark.parametrize("multiply, var, linear", [
+    (False, [0.0012008192, -0.15946102, 0.5455839], [-0.056514643, 1.238973, -5.2188516]),
+    (True, [-0.14626013, 0.06853719, 0.26059285], [0.084348537, -0.056102693, -0.25188518]),
+])
+def test_ftrl(multiply, var, linear):
+    v, a, l = tf.Variable([0.5, -1.0, 2.0]), tf.Variable([0.2, 0.3, 0.4]), \
+        tf.Variable([0.1, -0.2, 0.3])
+    tf.raw_ops.ResourceApplyFtrl(var=v.handle, accum=a.handle, linear=l.handle,
+                                 grad=tf.constant([0.3, -0.5, 0.7]), lr=0.1, l1=0.05, l2=0.02,
+                                 lr_power=-0.5, multiply_linear_by_lr=multiply)
+    np.testing.assert_allclose(v.numpy(), var, rtol=1e-5)
+    np.testing.assert_allclose(l.numpy(), linear, rtol=1e-5)
+    np.testing.assert_allclose(a.numpy(), [0.29, 0.55, 0.89], rtol=1e-6)
+
+
+def test_adagrad_dual_averaging():
+    v, g, gg = tf.Variable([1.0, 2.0]), tf.Variable([0.5, -0.1]), tf.Variable([1.0, 1.0])
+    tf.raw_ops.ResourceApplyAdagradDA(
+        var=v.handle, gradient_accumulator=g.handle, gradient_squared_accumulator=gg.handle,
+        grad=tf.constant([1.0, 0.2]), lr=0.1, l1=0.1, l2=0.2,
+        global_step=tf.constant(3, tf.int64))
+    np.testing.assert_allclose(v.numpy(), [-0.08139934, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(g.numpy(), [1.5, 0.1], rtol=1e-6)

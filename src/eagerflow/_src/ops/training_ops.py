@@ -238,6 +238,28 @@ def _adagrad(xp, var, accum, lr, grad, update_slots=True):
     return ()
 
 
+def _adagrad_da(xp, var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,
+                global_step):
+    """Adagrad dual averaging: g += grad, gg += grad**2; var = -sign(g) lr
+    max(|g| - global_step l1, 0) / (l2 global_step lr + sqrt(gg)) (-lr g / (...) when l1
+    is 0)."""
+    _check_dense(var, grad)
+    g, gg, w = _own(xp, gradient_accumulator), _own(xp, gradient_squared_accumulator), \
+        _own(xp, var)
+    g += grad
+    gg += grad * grad
+    step = global_step.astype(w.dtype)
+    denominator = xp.sqrt(gg) + l2 * step * lr
+    if l1 > 0:
+        shrunk = xp.maximum(xp.abs(g) - step * l1, 0)
+        xp.copysign(shrunk, g, out=shrunk)
+        numerator = shrunk * -lr
+    else:
+        numerator = g * -lr
+    xp.divide(numerator, denominator, out=w)
+    return ()
+
+
 def _adagrad_v2(xp, var, accum, lr, epsilon, grad, update_slots=True):
     """TF's Adagrad with epsilon (the legacy Keras Adagrad's): accum += grad**2 (unless not
     `update_slots`); var -= lr * grad / (sqrt(accum) + epsilon)."""
@@ -391,28 +413,73 @@ def _adadelta(xp, var, accum, accum_update, lr, rho, epsilon, grad):
     return ()
 
 
-def _ftrl_v2(xp, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
+def _ftrl_v2(xp, var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power,
+             multiply_linear_by_lr=False):
     """FTRL-proximal: new_accum = accum + grad**2;
     linear += grad + 2 l2_shrinkage var - (new_accum**-lr_power - accum**-lr_power) / lr * var;
-    var = (clip(linear, -l1, l1) - linear) / (new_accum**-lr_power / lr + 2 l2)."""
+    var = (clip(linear, -l1, l1) - linear) / (new_accum**-lr_power / lr + 2 l2).
+    `multiply_linear_by_lr` keeps `linear` multiplied by lr (its terms, and l1 and l2 in
+    the new var, taken times lr)."""
     _check_dense(var, grad)
     a, lin, w = _own(xp, accum), _own(xp, linear), _own(xp, var)
     new_accum = xp.multiply(grad, grad, out=_scratch(xp, w))
     new_accum += a
     t = xp.power(new_accum, -lr_power, out=_scratch(xp, w, 1))
     sigma = xp.subtract(t, xp.power(a, -lr_power, out=a), out=_scratch(xp, w, 2))
-    sigma /= lr
+    if not multiply_linear_by_lr:
+        sigma /= lr
     sigma *= w
     xp.multiply(w, 2 * l2_shrinkage, out=a)  # the old accumulator is used up
     a += grad
+    if multiply_linear_by_lr:
+        a *= lr
+        l1, l2 = l1 * lr, l2 * lr
+    else:
+        t /= lr
     a -= sigma
     lin += a
-    t /= lr
     t += 2 * l2
     xp.clip(lin, -l1, l1, out=sigma)
     sigma -= lin
     xp.divide(sigma, t, out=w)
     a[...] = new_accum
+    return ()
+
+
+def _ftrl(xp, var, accum, linear, grad, lr, l1, l2, lr_power, multiply_linear_by_lr=False):
+    """FTRL-proximal without shrinkage (`_ftrl_v2` with l2_shrinkage 0)."""
+    return _ftrl_v2(xp, var, accum, linear, grad, lr, l1, l2, xp.zeros((), grad.dtype),
+                    lr_power, multiply_linear_by_lr)
+
+
+def _proximal_step(xp, w, step, rate, l1, l2):
+    """var = prox / (1 + rate l2) for prox = var - step, shrunk by rate l1 towards 0 first
+    when l1 > 0 (`rate` a scalar or an array like `w`)."""
+    w -= step
+    if l1 > 0:
+        shrunk = xp.abs(w) - rate * l1
+        xp.maximum(shrunk, 0, out=shrunk)
+        xp.copysign(shrunk, w, out=w)
+    w /= 1 + rate * l2
+
+
+def _proximal_gradient_descent(xp, var, alpha, l1, l2, delta):
+    """prox = var - alpha delta; var = sign(prox) max(|prox| - alpha l1, 0) / (1 + alpha l2)
+    (without the shrinking when l1 is 0)."""
+    _check_dense(var, delta, "delta")
+    w = _own(xp, var)
+    _proximal_step(xp, w, delta * alpha, alpha, l1, l2)
+    return ()
+
+
+def _proximal_adagrad(xp, var, accum, lr, l1, l2, grad):
+    """accum += grad**2; the proximal step of `_proximal_gradient_descent` with the rate
+    lr / sqrt(accum)."""
+    _check_dense(var, grad)
+    a, w = _own(xp, accum), _own(xp, var)
+    a += grad * grad
+    rate = lr / xp.sqrt(a)
+    _proximal_step(xp, w, grad * rate, rate, l1, l2)
     return ()
 
 
@@ -569,6 +636,17 @@ ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(
 tf_args[ADADELTA] = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
 FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3))
 tf_args[FTRL_V2] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power")
+FTRL = _register("ResourceApplyFtrl", _ftrl, range(3, 8), _dense_rule(3))
+tf_args[FTRL] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power")
+PROXIMAL_GRADIENT_DESCENT = _register("ResourceApplyProximalGradientDescent",
+                                      _proximal_gradient_descent, range(1, 5), _dense_rule(4))
+tf_args[PROXIMAL_GRADIENT_DESCENT] = ("var", "alpha", "l1", "l2", "delta")
+PROXIMAL_ADAGRAD = _register("ResourceApplyProximalAdagrad", _proximal_adagrad, range(2, 6),
+                             _dense_rule(5))
+tf_args[PROXIMAL_ADAGRAD] = ("var", "accum", "lr", "l1", "l2", "grad")
+ADAGRAD_DA = _register("ResourceApplyAdagradDA", _adagrad_da, range(3, 7), _dense_rule(3))
+tf_args[ADAGRAD_DA] = ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad",
+                       "lr", "l1", "l2", "global_step")
 
 
 def _register_sparse(name, kernel, tied, grad_index, args, decays=()):
@@ -603,6 +681,18 @@ SPARSE_FTRL_V2 = _register_sparse(
     "ResourceSparseApplyFtrlV2", _ftrl_v2, range(3, 9), 3,
     ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2", "l2_shrinkage",
      "lr_power"))
+SPARSE_FTRL = _register_sparse(
+    "ResourceSparseApplyFtrl", _ftrl, range(3, 8), 3,
+    ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2", "lr_power"))
+SPARSE_ADAGRAD = _register_sparse(
+    "ResourceSparseApplyAdagrad", _adagrad, (2, 3), 3,
+    ("var", "accum", "lr", "grad", "indices"))
+SPARSE_PROXIMAL_GRADIENT_DESCENT = _register_sparse(
+    "ResourceSparseApplyProximalGradientDescent", _proximal_gradient_descent, range(1, 5), 4,
+    ("var", "alpha", "l1", "l2", "grad", "indices"))
+SPARSE_PROXIMAL_ADAGRAD = _register_sparse(
+    "ResourceSparseApplyProximalAdagrad", _proximal_adagrad, range(2, 6), 5,
+    ("var", "accum", "lr", "l1", "l2", "grad", "indices"))
 SPARSE_ADA_MAX = _register_sparse(  # eagerflow's own op: TF has none of this name
     "ResourceSparseApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), 8, None)
 SPARSE_KERAS_NADAM = _register_sparse(  # eagerflow's own op: TF has none of this name
