@@ -90,3 +90,22 @@ def test_adagrad_dual_averaging():
         global_step=tf.constant(3, tf.int64))
     np.testing.assert_allclose(v.numpy(), [-0.08139934, 0.0], rtol=1e-6)
     np.testing.assert_allclose(g.numpy(), [1.5, 0.1], rtol=1e-6)
+
+
+def test_update_scalars_and_slots_are_checked():
+    v, a = tf.Variable(np.ones((4, 2), np.float32)), tf.Variable(np.ones((4, 2), np.float32))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="alpha is not a scalar: \\[2\\]"):
+        tf.raw_ops.ResourceApplyGradientDescent(var=v.handle, alpha=[0.1, 0.2],
+                                                delta=tf.ones((4, 2)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="momentum is not a scalar: \\[1\\]"):
+        tf.raw_ops.ResourceApplyMomentum(var=v.handle, accum=a.handle, lr=0.1,
+                                         grad=tf.ones((4, 2)), momentum=[0.9])
+    b = tf.Variable(np.ones((4, 3), np.float32))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"var and accum do not have the same shape\[4,2\] \[4,3\]"):
+        tf.raw_ops.ResourceApplyMomentum(var=v.handle, accum=b.handle, lr=0.1,
+                                         grad=tf.ones((4, 2)), momentum=0.9)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.raw_ops.ResourceApplyGradientDescent(var=v.handle, alpha=tf.constant(0.1, tf.float64),
+                                                delta=tf.ones((4, 2), tf.float64))
+    np.testing.assert_array_equal(v.numpy(), np.ones((4, 2)))

@@ -30,6 +30,7 @@ import threading
 import numpy
 
 from eagerflow._src.backend import onednn_training
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
@@ -580,71 +581,109 @@ def _no_outputs(*_, **__):
     return []
 
 
-def _register(name, kernel, tied, rule):
+def _input_name(op, i):
+    names = tf_args.get(op)
+    return names[i] if names and i < len(names) else f"input {i}"
+
+
+def _check_inputs(op, arrays, first, grads):
+    """TF's checks of an update's inputs: the variables (the `first` leading handles) hold
+    the dtype of the tensors and one shape, and the tensors but the gradient (at `grads`)
+    are scalars."""
+    var = arrays[0].value
+    dtype = arrays[first].dtype
+    for i in range(first):
+        held = arrays[i]
+        if not isinstance(held, ResourceHandle):
+            continue
+        if held.value.dtype != dtype:
+            raise errors.InvalidArgumentError(
+                None, None, f"{_input_name(op, i)} holds {_d.as_dtype(held.value.dtype).name}, "
+                            f"the update's tensors are {_d.as_dtype(dtype).name}")
+        if i and held.value.shape != var.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"var and {_input_name(op, i)} do not have the same shape"
+                            f"{shape_text(var.shape)} {shape_text(held.value.shape)}")
+    last = len(arrays)
+    for i in range(first, last):
+        if arrays[i].ndim and i not in grads and i - last not in grads:
+            raise errors.InvalidArgumentError(
+                None, None, f"{_input_name(op, i)} is not a scalar: "
+                            f"{shape_text(arrays[i].shape)}")
+
+
+def _register(name, kernel, tied, rule, grads):
     """A stateful update op: variables first, then the tensors at `tied`, of one float dtype
-    (the step's scalars and the gradient; not a sparse gradient's indices). Its `use_locking`
-    attr (TF's, which GraphDefs and `raw_ops` calls carry) is accepted and means nothing
-    here: updates never run concurrently."""
+    (the step's scalars and the gradient; not a sparse gradient's indices), the gradient
+    (and its indices) at `grads` (negative: from the end), scalars elsewhere. Its
+    `use_locking` attr (TF's, which GraphDefs and `raw_ops` calls carry) is accepted and
+    means nothing here: updates never run concurrently."""
+    first = min(tied)
+
     def locked(xp, *arrays, use_locking=False, **attrs):
+        _check_inputs(op, arrays, first, grads)
         return kernel(xp, *arrays, **attrs)
     locked.__name__ = locked.__qualname__ = kernel.__name__
-    return register(name, locked, rule, multi=True, tied=tuple(tied), dtypes=FLOAT,
-                    stateful=True, not_differentiable="variable update")
+    op = register(name, locked, rule, multi=True, tied=tuple(tied), dtypes=FLOAT,
+                  stateful=True, not_differentiable="variable update")
+    return op
 
 
 GRADIENT_DESCENT = _register("ResourceApplyGradientDescent", _gradient_descent, (1, 2),
-                             _dense_rule(2))
+                             _dense_rule(2), (2,))
 tf_args[GRADIENT_DESCENT] = ("var", "alpha", "delta")
 SPARSE_GRADIENT_DESCENT = _register("ResourceSparseApplyGradientDescent",
-                                    _sparse_gradient_descent, (1, 2), _sparse_rule)
+                                    _sparse_gradient_descent, (1, 2), _sparse_rule, (-2, -1))
 tf_args[SPARSE_GRADIENT_DESCENT] = None  # eagerflow's own op: TF has none of this name
 KERAS_MOMENTUM = _register("ResourceApplyKerasMomentum", _keras_momentum, (2, 3, 4),
-                           _dense_rule(3))
+                           _dense_rule(3), (3,))
 tf_args[KERAS_MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
-MOMENTUM = _register("ResourceApplyMomentum", _momentum, (2, 3, 4), _dense_rule(3))
+MOMENTUM = _register("ResourceApplyMomentum", _momentum, (2, 3, 4), _dense_rule(3), (3,))
 tf_args[MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
-ADAGRAD = _register("ResourceApplyAdagrad", _adagrad, (2, 3), _dense_rule(3))
+ADAGRAD = _register("ResourceApplyAdagrad", _adagrad, (2, 3), _dense_rule(3), (3,))
 tf_args[ADAGRAD] = ("var", "accum", "lr", "grad")
-ADAGRAD_V2 = _register("ResourceApplyAdagradV2", _adagrad_v2, (2, 3, 4), _dense_rule(4))
+ADAGRAD_V2 = _register("ResourceApplyAdagradV2", _adagrad_v2, (2, 3, 4), _dense_rule(4), (4,))
 tf_args[ADAGRAD_V2] = ("var", "accum", "lr", "epsilon", "grad")
 # Rates whose complement `1 - rate` a kernel takes (beta1, beta2, rho) are not tied: they
 # may come in float64 (see `_complement`).
-ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9))
+ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9), (9,))
 tf_args[ADAM] = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon",
                  "grad")
 ADAM_WITH_AMSGRAD = _register("ResourceApplyAdamWithAmsgrad", _adam_with_amsgrad,
-                              (4, 5, 6, 9, 10), _dense_rule(10))
+                              (4, 5, 6, 9, 10), _dense_rule(10), (10,))
 tf_args[ADAM_WITH_AMSGRAD] = ("var", "m", "v", "vhat", "beta1_power", "beta2_power", "lr", "beta1",
                               "beta2", "epsilon", "grad")
-ADA_MAX = _register("ResourceApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), _dense_rule(8))
+ADA_MAX = _register("ResourceApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), _dense_rule(8), (8,))
 tf_args[ADA_MAX] = ("var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad")
 KERAS_NADAM = _register("ResourceApplyKerasNadam", _keras_nadam, range(3, 11),
-                        _dense_rule(10))
+                        _dense_rule(10), (10,))
 tf_args[KERAS_NADAM] = None  # eagerflow's own op: TF has none of this name
-RMS_PROP = _register("ResourceApplyRMSProp", _rms_prop, (3, 5, 6, 7), _dense_rule(7))
+RMS_PROP = _register("ResourceApplyRMSProp", _rms_prop, (3, 5, 6, 7), _dense_rule(7), (7,))
 tf_args[RMS_PROP] = ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad")
 CENTERED_RMS_PROP = _register("ResourceApplyCenteredRMSProp", _centered_rms_prop,
-                              (4, 6, 7, 8), _dense_rule(8))
+                              (4, 6, 7, 8), _dense_rule(8), (8,))
 tf_args[CENTERED_RMS_PROP] = ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad")
 KERAS_ADAGRAD = _register("ResourceApplyKerasAdagrad", _keras_adagrad, range(2, 5),
-                          _dense_rule(4))
+                          _dense_rule(4), (4,))
 tf_args[KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
 SPARSE_KERAS_ADAGRAD = _register("ResourceSparseApplyKerasAdagrad", _sparse_keras_adagrad,
-                                 range(2, 5), _sparse_rule)
+                                 range(2, 5), _sparse_rule, (-2, -1))
 tf_args[SPARSE_KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
-ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(6))
+ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(6), (6,))
 tf_args[ADADELTA] = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
-FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3))
+FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3), (3,))
 tf_args[FTRL_V2] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power")
-FTRL = _register("ResourceApplyFtrl", _ftrl, range(3, 8), _dense_rule(3))
+FTRL = _register("ResourceApplyFtrl", _ftrl, range(3, 8), _dense_rule(3), (3,))
 tf_args[FTRL] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power")
 PROXIMAL_GRADIENT_DESCENT = _register("ResourceApplyProximalGradientDescent",
-                                      _proximal_gradient_descent, range(1, 5), _dense_rule(4))
+                                      _proximal_gradient_descent, range(1, 5), _dense_rule(4),
+                                      (4,))
 tf_args[PROXIMAL_GRADIENT_DESCENT] = ("var", "alpha", "l1", "l2", "delta")
 PROXIMAL_ADAGRAD = _register("ResourceApplyProximalAdagrad", _proximal_adagrad, range(2, 6),
-                             _dense_rule(5))
+                             _dense_rule(5), (5,))
 tf_args[PROXIMAL_ADAGRAD] = ("var", "accum", "lr", "l1", "l2", "grad")
-ADAGRAD_DA = _register("ResourceApplyAdagradDA", _adagrad_da, range(3, 7), _dense_rule(3))
+ADAGRAD_DA = _register("ResourceApplyAdagradDA", _adagrad_da, range(3, 7), _dense_rule(3),
+                       (3,))
 tf_args[ADAGRAD_DA] = ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad",
                        "lr", "l1", "l2", "global_step")
 
@@ -654,7 +693,8 @@ def _register_sparse(name, kernel, tied, grad_index, args, decays=()):
     gradient; `args` TF's input names, None for eagerflow's own op (which sums the values
     of a repeated index)."""
     op = _register(name, _on_rows(kernel, grad_index, decays, summed=args is None),
-                   [i if i <= grad_index else i + 1 for i in tied], _sparse_rule_at(grad_index))
+                   [i if i <= grad_index else i + 1 for i in tied], _sparse_rule_at(grad_index),
+                   (grad_index, grad_index + 1))
     tf_args[op] = args
     return op
 
@@ -699,7 +739,7 @@ SPARSE_KERAS_NADAM = _register_sparse(  # eagerflow's own op: TF has none of thi
     "ResourceSparseApplyKerasNadam", _keras_nadam, range(3, 11), 10, None,
     decays=((1, 4), (2, 5)))
 KERAS_WEIGHT_DECAY = _register("ResourceApplyKerasWeightDecay", _keras_weight_decay, (1, 2),
-                               _no_outputs)
+                               _no_outputs, ())
 tf_args[KERAS_WEIGHT_DECAY] = None  # eagerflow's own op: TF has none of this name
 # TF types those rates by T: a GraphDef casts them
 for _op, _rates in ((ADAM, (6, 7)), (ADAM_WITH_AMSGRAD, (7, 8)), (ADA_MAX, (5,)),
