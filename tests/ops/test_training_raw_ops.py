@@ -109,3 +109,19 @@ def test_update_scalars_and_slots_are_checked():
         tf.raw_ops.ResourceApplyGradientDescent(var=v.handle, alpha=tf.constant(0.1, tf.float64),
                                                 delta=tf.ones((4, 2), tf.float64))
     np.testing.assert_array_equal(v.numpy(), np.ones((4, 2)))
+
+
+def test_sign_updates():
+    v, m = tf.Variable([1.0, -2.0, 0.5, 0.0]), tf.Variable([0.1, 0.3, -0.2, 0.0])
+    g = tf.constant([0.5, -1.0, 0.7, 0.0])
+    for _ in range(2):
+        tf.raw_ops.ResourceApplyAddSign(var=v.handle, m=m.handle, lr=0.1, alpha=1.0,
+                                        sign_decay=0.5, beta=0.9, grad=g)
+    np.testing.assert_allclose(v.numpy(), [0.85, -1.9, 0.43, 0.0], rtol=1e-6)
+    np.testing.assert_allclose(m.numpy(), [0.176, 0.053, -0.029, 0.0], rtol=1e-5)
+    v, m = tf.Variable([1.0, -2.0, 0.5, 0.0]), tf.Variable([0.1, 0.3, -0.2, 0.0])
+    for _ in range(2):
+        tf.raw_ops.ResourceApplyPowerSign(var=v.handle, m=m.handle, lr=0.1,
+                                          logbase=float(np.log(2.0)), sign_decay=0.5, beta=0.9,
+                                          grad=g)
+    np.testing.assert_allclose(v.numpy(), [0.8585787, -1.8585787, 0.40100503, 0.0], rtol=1e-6)

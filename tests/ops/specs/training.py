@@ -208,6 +208,20 @@ def _adagrad_da_update(var, g_sum, gg_sum, grad):
     return tuple(v.read_value() for v in variables)
 
 
+_SIGN_DECAY, _LOGBASE = 0.5, 0.7
+
+
+def _sign_update(power):
+    @_in_dtype
+    def ref(w, m, g):
+        m = _B1 * m + (1 - _B1) * g
+        agreement = np.sign(g) * np.sign(m)
+        scale = (np.exp(_LOGBASE * _SIGN_DECAY * agreement) if power
+                 else 1.0 + _SIGN_DECAY * agreement)
+        return w - _LR * scale * g, m
+    return ref
+
+
 @_in_dtype
 def _weight_decay(w):
     return (w - w * 0.5 * 0.5,)
@@ -450,6 +464,14 @@ SPECS = [
     OpSpec("ResourceApplyAdagradDA", _adagrad_da_update,
            [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
            _adagrad_da, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAddSign",
+           _update(T.ADD_SIGN, 1, [_LR, 1.0, _SIGN_DECAY, _B1]),
+           [rand(3, 2), rand(3, 2, seed=1), rand(3, 2, seed=2)], _sign_update(False),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyPowerSign",
+           _update(T.POWER_SIGN, 1, [_LR, _LOGBASE, _SIGN_DECAY, _B1]),
+           [rand(3, 2), rand(3, 2, seed=1), rand(3, 2, seed=2)], _sign_update(True),
+           grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyKerasWeightDecay", _update(T.KERAS_WEIGHT_DECAY, 0, [0.5, 0.5]),
            [rand(3, 2)], _weight_decay, grad=_NOT_DIFFERENTIABLE),
 ]

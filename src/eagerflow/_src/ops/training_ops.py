@@ -276,6 +276,30 @@ def _adagrad_v2(xp, var, accum, lr, epsilon, grad, update_slots=True):
     return ()
 
 
+def _sign_step(xp, var, m, beta, grad):
+    """m = beta m + (1 - beta) grad; the sign of grad * m (1 where the gradient agrees
+    with its moving average, -1 where not, 0 where either is 0)."""
+    _check_dense(var, grad)
+    m = _own(xp, m)
+    m *= beta
+    m += grad * (1 - beta)
+    return xp.sign(grad) * xp.sign(m)
+
+
+def _add_sign(xp, var, m, lr, alpha, sign_decay, beta, grad):
+    """AddSign: var -= lr (alpha + sign_decay sign(grad m)) grad, after `_sign_step`."""
+    agreement = _sign_step(xp, var, m, beta, grad)
+    _own(xp, var)[...] -= lr * (alpha + sign_decay * agreement) * grad
+    return ()
+
+
+def _power_sign(xp, var, m, lr, logbase, sign_decay, beta, grad):
+    """PowerSign: var -= lr exp(logbase sign_decay sign(grad m)) grad, after `_sign_step`."""
+    agreement = _sign_step(xp, var, m, beta, grad)
+    _own(xp, var)[...] -= lr * xp.exp(logbase * sign_decay * agreement) * grad
+    return ()
+
+
 def _adam_with_amsgrad(xp, var, m, v, vhat, beta1_power, beta2_power, lr, beta1, beta2,
                        epsilon, grad):
     return _adam(xp, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon, grad, vhat)
@@ -682,6 +706,11 @@ tf_args[PROXIMAL_GRADIENT_DESCENT] = ("var", "alpha", "l1", "l2", "delta")
 PROXIMAL_ADAGRAD = _register("ResourceApplyProximalAdagrad", _proximal_adagrad, range(2, 6),
                              _dense_rule(5), (5,))
 tf_args[PROXIMAL_ADAGRAD] = ("var", "accum", "lr", "l1", "l2", "grad")
+ADD_SIGN = _register("ResourceApplyAddSign", _add_sign, range(2, 7), _dense_rule(6), (6,))
+tf_args[ADD_SIGN] = ("var", "m", "lr", "alpha", "sign_decay", "beta", "grad")
+POWER_SIGN = _register("ResourceApplyPowerSign", _power_sign, range(2, 7), _dense_rule(6),
+                       (6,))
+tf_args[POWER_SIGN] = ("var", "m", "lr", "logbase", "sign_decay", "beta", "grad")
 ADAGRAD_DA = _register("ResourceApplyAdagradDA", _adagrad_da, range(3, 7), _dense_rule(3),
                        (3,))
 tf_args[ADAGRAD_DA] = ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad",
