@@ -125,3 +125,18 @@ def test_sign_updates():
                                           logbase=float(np.log(2.0)), sign_decay=0.5, beta=0.9,
                                           grad=g)
     np.testing.assert_allclose(v.numpy(), [0.8585787, -1.8585787, 0.40100503, 0.0], rtol=1e-6)
+
+
+def test_sparse_adagrad_dual_averaging():
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    g = tf.Variable([[0.5, -0.1], [0.2, 0.3], [0.0, 1.0]])
+    gg = tf.Variable(np.ones((3, 2), np.float32))
+    for step in (1, 2):
+        tf.raw_ops.ResourceSparseApplyAdagradDA(
+            var=v.handle, gradient_accumulator=g.handle, gradient_squared_accumulator=gg.handle,
+            grad=tf.constant([[1.0, 0.2], [-0.3, 0.05], [0.4, 0.4]]),
+            indices=tf.constant([2, 0, 2], tf.int64), lr=0.1, l1=0.1, l2=0.2,
+            global_step=tf.constant(step, tf.int64))
+    np.testing.assert_allclose(v.numpy(), [[0.0, 0.0], [3.0, 4.0], [-0.1396283, -0.16350345]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(gg.numpy(), [[1.18, 1.005], [1.0, 1.0], [3.32, 1.4]], rtol=1e-6)

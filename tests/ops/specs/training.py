@@ -201,6 +201,21 @@ def _adagrad_da(w, g_sum, gg_sum, g):
     return -_LR * shrunk / (_L2 * _STEP * _LR + np.sqrt(gg_sum)), g_sum, gg_sum
 
 
+@_in_dtype
+def _averaged_adagrad_da(w, g_sum, gg_sum, g):
+    g_sum, gg_sum = g_sum + g, gg_sum + g * g
+    shrunk = np.sign(g_sum) * np.maximum(np.abs(g_sum) / _STEP - _L1, 0)
+    return -shrunk / (_L2 + np.sqrt(gg_sum) / (_STEP * _LR)), g_sum, gg_sum
+
+
+def _sparse_adagrad_da_update(var, g_sum, gg_sum, values, indices):
+    variables = [tf.Variable(t) for t in (var, g_sum, gg_sum)]
+    scalars = [tf.constant(s, var.dtype) for s in (_LR, _L1, _L2)]
+    dispatch(T.SPARSE_ADAGRAD_DA, (*variables, values, indices, *scalars,
+                                   tf.constant(_STEP, tf.int64)))
+    return tuple(v.read_value() for v in variables)
+
+
 def _adagrad_da_update(var, g_sum, gg_sum, grad):
     variables = [tf.Variable(t) for t in (var, g_sum, gg_sum)]
     scalars = [tf.constant(s, var.dtype) for s in (_LR, _L1, _L2)]
@@ -464,6 +479,9 @@ SPECS = [
     OpSpec("ResourceApplyAdagradDA", _adagrad_da_update,
            [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
            _adagrad_da, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyAdagradDA", _sparse_adagrad_da_update,
+           _sparse_inputs(2, (1,)), _on_rows(_averaged_adagrad_da, 2),
+           grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyAddSign",
            _update(T.ADD_SIGN, 1, [_LR, 1.0, _SIGN_DECAY, _B1]),
            [rand(3, 2), rand(3, 2, seed=1), rand(3, 2, seed=2)], _sign_update(False),

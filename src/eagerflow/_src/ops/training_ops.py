@@ -240,25 +240,37 @@ def _adagrad(xp, var, accum, lr, grad, update_slots=True):
 
 
 def _adagrad_da(xp, var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1, l2,
-                global_step):
+                global_step, averaged=False):
     """Adagrad dual averaging: g += grad, gg += grad**2; var = -sign(g) lr
     max(|g| - global_step l1, 0) / (l2 global_step lr + sqrt(gg)) (-lr g / (...) when l1
-    is 0)."""
+    is 0). `averaged` (TF's sparse kernel): the same rule divided through by
+    global_step lr, -sign(g) max(|g| / global_step - l1, 0) / (l2 + sqrt(gg) /
+    (global_step lr)), which rounds otherwise."""
     _check_dense(var, grad)
     g, gg, w = _own(xp, gradient_accumulator), _own(xp, gradient_squared_accumulator), \
         _own(xp, var)
     g += grad
     gg += grad * grad
     step = global_step.astype(w.dtype)
-    denominator = xp.sqrt(gg) + l2 * step * lr
-    if l1 > 0:
-        shrunk = xp.maximum(xp.abs(g) - step * l1, 0)
-        xp.copysign(shrunk, g, out=shrunk)
-        numerator = shrunk * -lr
+    if averaged:
+        denominator = xp.sqrt(gg) / (step * lr) + l2
+        g = g / step
+        shrink, rate = l1, -1
     else:
-        numerator = g * -lr
+        denominator = xp.sqrt(gg) + l2 * step * lr
+        shrink, rate = step * l1, -lr
+    if l1 > 0:
+        numerator = xp.maximum(xp.abs(g) - shrink, 0)
+        xp.copysign(numerator, g, out=numerator)
+        numerator *= rate
+    else:
+        numerator = g * rate
     xp.divide(numerator, denominator, out=w)
     return ()
+
+
+def _sparse_adagrad_da(xp, *inputs):
+    return _adagrad_da(xp, *inputs, averaged=True)
 
 
 def _adagrad_v2(xp, var, accum, lr, epsilon, grad, update_slots=True):
@@ -762,6 +774,10 @@ SPARSE_PROXIMAL_GRADIENT_DESCENT = _register_sparse(
 SPARSE_PROXIMAL_ADAGRAD = _register_sparse(
     "ResourceSparseApplyProximalAdagrad", _proximal_adagrad, range(2, 6), 5,
     ("var", "accum", "lr", "l1", "l2", "grad", "indices"))
+SPARSE_ADAGRAD_DA = _register_sparse(
+    "ResourceSparseApplyAdagradDA", _sparse_adagrad_da, range(3, 7), 3,
+    ("var", "gradient_accumulator", "gradient_squared_accumulator", "grad", "indices", "lr",
+     "l1", "l2", "global_step"))
 SPARSE_ADA_MAX = _register_sparse(  # eagerflow's own op: TF has none of this name
     "ResourceSparseApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), 8, None)
 SPARSE_KERAS_NADAM = _register_sparse(  # eagerflow's own op: TF has none of this name
