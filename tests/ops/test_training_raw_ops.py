@@ -140,3 +140,29 @@ def test_sparse_adagrad_dual_averaging():
     np.testing.assert_allclose(v.numpy(), [[0.0, 0.0], [3.0, 4.0], [-0.1396283, -0.16350345]],
                                rtol=1e-6)
     np.testing.assert_allclose(gg.numpy(), [[1.18, 1.005], [1.0, 1.0], [3.32, 1.4]], rtol=1e-6)
+
+
+def test_complex_variables_train_as_in_tf():
+    grad = tf.constant([0.3 - 0.2j, 0.1 + 0.4j], tf.complex64)
+    want = {"sgd": [0.913 + 2.058j, -0.529 - 0.016j],
+            "adam": [0.800002 + 2.000001j, -0.699998 + 0.099999j]}
+    for name, opt in (("sgd", tf.keras.optimizers.SGD(0.1, momentum=0.9)),
+                      ("sgd", tf.keras.optimizers.legacy.SGD(0.1, momentum=0.9)),
+                      ("sgd", tf.compat.v1.train.MomentumOptimizer(0.1, 0.9)),
+                      ("adam", tf.keras.optimizers.legacy.Adam(0.1))):
+        v = tf.Variable([1.0 + 2.0j, -0.5 + 0.1j], dtype=tf.complex64)
+        for _ in range(2):
+            opt.apply_gradients([(grad, v)])
+        np.testing.assert_allclose(v.numpy(), want[name], atol=2e-6)
+
+
+def test_complex_sparse_momentum():
+    v = tf.Variable([1.0 + 2.0j, -0.5 + 0.1j], dtype=tf.complex64)
+    a = tf.Variable([0.2 + 0.1j, 0.3 - 0.1j], dtype=tf.complex64)
+    for _ in range(2):
+        tf.raw_ops.ResourceSparseApplyMomentum(
+            var=v.handle, accum=a.handle, lr=tf.constant(0.1, tf.complex64),
+            grad=tf.constant([0.3 - 0.2j], tf.complex64), indices=tf.constant([1]),
+            momentum=tf.constant(0.9, tf.complex64))
+    np.testing.assert_allclose(v.numpy(), [1.0 + 2.0j, -0.6383 + 0.1751j], atol=1e-6)
+    np.testing.assert_allclose(a.numpy(), [0.2 + 0.1j, 0.813 - 0.461j], atol=1e-6)

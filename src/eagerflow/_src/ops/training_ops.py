@@ -35,7 +35,7 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.errors import shape_text
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
-from eagerflow._src.core.registry import FLOAT, register
+from eagerflow._src.core.registry import FLOAT, FLOAT_COMPLEX, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import ResourceHandle, resource_variable_info
 
@@ -648,41 +648,44 @@ def _check_inputs(op, arrays, first, grads):
                             f"{shape_text(arrays[i].shape)}")
 
 
-def _register(name, kernel, tied, rule, grads):
+def _register(name, kernel, tied, rule, grads, dtypes=FLOAT):
     """A stateful update op: variables first, then the tensors at `tied`, of one float dtype
     (the step's scalars and the gradient; not a sparse gradient's indices), the gradient
     (and its indices) at `grads` (negative: from the end), scalars elsewhere. Its
     `use_locking` attr (TF's, which GraphDefs and `raw_ops` calls carry) is accepted and
-    means nothing here: updates never run concurrently."""
+    means nothing here: updates never run concurrently. `dtypes`: those of the tied
+    tensors (TF's for the op: complex ones for the updates TF has complex kernels of)."""
     first = min(tied)
 
     def locked(xp, *arrays, use_locking=False, **attrs):
         _check_inputs(op, arrays, first, grads)
         return kernel(xp, *arrays, **attrs)
     locked.__name__ = locked.__qualname__ = kernel.__name__
-    op = register(name, locked, rule, multi=True, tied=tuple(tied), dtypes=FLOAT,
+    op = register(name, locked, rule, multi=True, tied=tuple(tied), dtypes=dtypes,
                   stateful=True, not_differentiable="variable update")
     return op
 
 
 GRADIENT_DESCENT = _register("ResourceApplyGradientDescent", _gradient_descent, (1, 2),
-                             _dense_rule(2), (2,))
+                             _dense_rule(2), (2,), FLOAT_COMPLEX)
 tf_args[GRADIENT_DESCENT] = ("var", "alpha", "delta")
 SPARSE_GRADIENT_DESCENT = _register("ResourceSparseApplyGradientDescent",
                                     _sparse_gradient_descent, (1, 2), _sparse_rule, (-2, -1))
 tf_args[SPARSE_GRADIENT_DESCENT] = None  # eagerflow's own op: TF has none of this name
 KERAS_MOMENTUM = _register("ResourceApplyKerasMomentum", _keras_momentum, (2, 3, 4),
-                           _dense_rule(3), (3,))
+                           _dense_rule(3), (3,), FLOAT_COMPLEX)
 tf_args[KERAS_MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
-MOMENTUM = _register("ResourceApplyMomentum", _momentum, (2, 3, 4), _dense_rule(3), (3,))
+MOMENTUM = _register("ResourceApplyMomentum", _momentum, (2, 3, 4), _dense_rule(3), (3,),
+                     FLOAT_COMPLEX)
 tf_args[MOMENTUM] = ("var", "accum", "lr", "grad", "momentum")
-ADAGRAD = _register("ResourceApplyAdagrad", _adagrad, (2, 3), _dense_rule(3), (3,))
+ADAGRAD = _register("ResourceApplyAdagrad", _adagrad, (2, 3), _dense_rule(3), (3,), FLOAT_COMPLEX)
 tf_args[ADAGRAD] = ("var", "accum", "lr", "grad")
-ADAGRAD_V2 = _register("ResourceApplyAdagradV2", _adagrad_v2, (2, 3, 4), _dense_rule(4), (4,))
+ADAGRAD_V2 = _register("ResourceApplyAdagradV2", _adagrad_v2, (2, 3, 4), _dense_rule(4), (4,),
+                       FLOAT_COMPLEX)
 tf_args[ADAGRAD_V2] = ("var", "accum", "lr", "epsilon", "grad")
 # Rates whose complement `1 - rate` a kernel takes (beta1, beta2, rho) are not tied: they
 # may come in float64 (see `_complement`).
-ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9), (9,))
+ADAM = _register("ResourceApplyAdam", _adam, (3, 4, 5, 8, 9), _dense_rule(9), (9,), FLOAT_COMPLEX)
 tf_args[ADAM] = ("var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon",
                  "grad")
 ADAM_WITH_AMSGRAD = _register("ResourceApplyAdamWithAmsgrad", _adam_with_amsgrad,
@@ -694,10 +697,11 @@ tf_args[ADA_MAX] = ("var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "eps
 KERAS_NADAM = _register("ResourceApplyKerasNadam", _keras_nadam, range(3, 11),
                         _dense_rule(10), (10,))
 tf_args[KERAS_NADAM] = None  # eagerflow's own op: TF has none of this name
-RMS_PROP = _register("ResourceApplyRMSProp", _rms_prop, (3, 5, 6, 7), _dense_rule(7), (7,))
+RMS_PROP = _register("ResourceApplyRMSProp", _rms_prop, (3, 5, 6, 7), _dense_rule(7), (7,),
+                     FLOAT_COMPLEX)
 tf_args[RMS_PROP] = ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad")
 CENTERED_RMS_PROP = _register("ResourceApplyCenteredRMSProp", _centered_rms_prop,
-                              (4, 6, 7, 8), _dense_rule(8), (8,))
+                              (4, 6, 7, 8), _dense_rule(8), (8,), FLOAT_COMPLEX)
 tf_args[CENTERED_RMS_PROP] = ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad")
 KERAS_ADAGRAD = _register("ResourceApplyKerasAdagrad", _keras_adagrad, range(2, 5),
                           _dense_rule(4), (4,))
@@ -705,7 +709,8 @@ tf_args[KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
 SPARSE_KERAS_ADAGRAD = _register("ResourceSparseApplyKerasAdagrad", _sparse_keras_adagrad,
                                  range(2, 5), _sparse_rule, (-2, -1))
 tf_args[SPARSE_KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
-ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(6), (6,))
+ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(6), (6,),
+                     FLOAT_COMPLEX)
 tf_args[ADADELTA] = ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad")
 FTRL_V2 = _register("ResourceApplyFtrlV2", _ftrl_v2, range(3, 9), _dense_rule(3), (3,))
 tf_args[FTRL_V2] = ("var", "accum", "linear", "grad", "lr", "l1", "l2", "l2_shrinkage", "lr_power")
@@ -729,35 +734,39 @@ tf_args[ADAGRAD_DA] = ("var", "gradient_accumulator", "gradient_squared_accumula
                        "lr", "l1", "l2", "global_step")
 
 
-def _register_sparse(name, kernel, tied, grad_index, args, decays=()):
+def _register_sparse(name, kernel, tied, grad_index, args, decays=(), dtypes=FLOAT):
     """The sparse form of dense update `kernel` (see `_on_rows`): indices follow the
     gradient; `args` TF's input names, None for eagerflow's own op (which sums the values
     of a repeated index)."""
     op = _register(name, _on_rows(kernel, grad_index, decays, summed=args is None),
                    [i if i <= grad_index else i + 1 for i in tied], _sparse_rule_at(grad_index),
-                   (grad_index, grad_index + 1))
+                   (grad_index, grad_index + 1), dtypes)
     tf_args[op] = args
     return op
 
 
 SPARSE_KERAS_MOMENTUM = _register_sparse(
     "ResourceSparseApplyKerasMomentum", _keras_momentum, (2, 3, 4), 3,
-    ("var", "accum", "lr", "grad", "indices", "momentum"))
+    ("var", "accum", "lr", "grad", "indices", "momentum"), dtypes=FLOAT_COMPLEX)
 SPARSE_MOMENTUM = _register_sparse(
     "ResourceSparseApplyMomentum", _momentum, (2, 3, 4), 3,
-    ("var", "accum", "lr", "grad", "indices", "momentum"))
+    ("var", "accum", "lr", "grad", "indices", "momentum"), dtypes=FLOAT_COMPLEX)
 SPARSE_RMS_PROP = _register_sparse(
     "ResourceSparseApplyRMSProp", _rms_prop, (3, 5, 6, 7), 7,
-    ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"))
+    ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"),
+    dtypes=FLOAT_COMPLEX)
 SPARSE_CENTERED_RMS_PROP = _register_sparse(
     "ResourceSparseApplyCenteredRMSProp", _centered_rms_prop, (4, 6, 7, 8), 8,
-    ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"))
+    ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"),
+    dtypes=FLOAT_COMPLEX)
 SPARSE_ADADELTA = _register_sparse(
     "ResourceSparseApplyAdadelta", _adadelta, (3, 5, 6), 6,
-    ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad", "indices"))
+    ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad", "indices"),
+    dtypes=FLOAT_COMPLEX)
 SPARSE_ADAGRAD_V2 = _register_sparse(
     "ResourceSparseApplyAdagradV2", _adagrad_v2, (2, 3, 4), 4,
-    ("var", "accum", "lr", "epsilon", "grad", "indices"))
+    ("var", "accum", "lr", "epsilon", "grad", "indices"),
+    dtypes=FLOAT_COMPLEX)
 SPARSE_FTRL_V2 = _register_sparse(
     "ResourceSparseApplyFtrlV2", _ftrl_v2, range(3, 9), 3,
     ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2", "l2_shrinkage",
@@ -767,7 +776,8 @@ SPARSE_FTRL = _register_sparse(
     ("var", "accum", "linear", "grad", "indices", "lr", "l1", "l2", "lr_power"))
 SPARSE_ADAGRAD = _register_sparse(
     "ResourceSparseApplyAdagrad", _adagrad, (2, 3), 3,
-    ("var", "accum", "lr", "grad", "indices"))
+    ("var", "accum", "lr", "grad", "indices"),
+    dtypes=FLOAT_COMPLEX)
 SPARSE_PROXIMAL_GRADIENT_DESCENT = _register_sparse(
     "ResourceSparseApplyProximalGradientDescent", _proximal_gradient_descent, range(1, 5), 4,
     ("var", "alpha", "l1", "l2", "grad", "indices"))
