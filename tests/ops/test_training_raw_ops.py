@@ -166,3 +166,17 @@ def test_complex_sparse_momentum():
             momentum=tf.constant(0.9, tf.complex64))
     np.testing.assert_allclose(v.numpy(), [1.0 + 2.0j, -0.6383 + 0.1751j], atol=1e-6)
     np.testing.assert_allclose(a.numpy(), [0.2 + 0.1j, 0.813 - 0.461j], atol=1e-6)
+
+
+@pytest.mark.parametrize("make, want", [
+    (lambda: tf.keras.optimizers.Adagrad(0.1), [0.85652 + 2.03004j, -0.71081 + 0.05783j]),
+    (lambda: tf.compat.v1.train.AdagradOptimizer(0.1), [0.85652 + 2.03004j, -0.71081 + 0.05783j]),
+    (lambda: tf.keras.optimizers.Nadam(0.1), [0.81636 + 2.0j, -0.68364 + 0.1j]),
+    (lambda: tf.keras.optimizers.AdamW(0.1), [0.79924 + 1.9984j, -0.69956 + 0.09992j]),
+])
+def test_keras_complex_updates(make, want):
+    v = tf.Variable([1.0 + 2.0j, -0.5 + 0.1j], dtype=tf.complex64)
+    opt = make()
+    for _ in range(2):
+        opt.apply_gradients([(tf.constant([0.3 - 0.2j, 0.1 + 0.4j], tf.complex64), v)])
+    np.testing.assert_allclose(v.numpy(), want, atol=1e-5)

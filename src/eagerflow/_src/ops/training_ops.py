@@ -654,7 +654,8 @@ def _register(name, kernel, tied, rule, grads, dtypes=FLOAT):
     (and its indices) at `grads` (negative: from the end), scalars elsewhere. Its
     `use_locking` attr (TF's, which GraphDefs and `raw_ops` calls carry) is accepted and
     means nothing here: updates never run concurrently. `dtypes`: those of the tied
-    tensors (TF's for the op: complex ones for the updates TF has complex kernels of)."""
+    tensors (complex ones for the updates TF has complex kernels of, and eagerflow's own
+    that stand for tf_keras's arithmetic on complex variables)."""
     first = min(tied)
 
     def locked(xp, *arrays, use_locking=False, **attrs):
@@ -670,7 +671,8 @@ GRADIENT_DESCENT = _register("ResourceApplyGradientDescent", _gradient_descent, 
                              _dense_rule(2), (2,), FLOAT_COMPLEX)
 tf_args[GRADIENT_DESCENT] = ("var", "alpha", "delta")
 SPARSE_GRADIENT_DESCENT = _register("ResourceSparseApplyGradientDescent",
-                                    _sparse_gradient_descent, (1, 2), _sparse_rule, (-2, -1))
+                                    _sparse_gradient_descent, (1, 2), _sparse_rule, (-2, -1),
+                                    FLOAT_COMPLEX)
 tf_args[SPARSE_GRADIENT_DESCENT] = None  # eagerflow's own op: TF has none of this name
 KERAS_MOMENTUM = _register("ResourceApplyKerasMomentum", _keras_momentum, (2, 3, 4),
                            _dense_rule(3), (3,), FLOAT_COMPLEX)
@@ -695,7 +697,7 @@ tf_args[ADAM_WITH_AMSGRAD] = ("var", "m", "v", "vhat", "beta1_power", "beta2_pow
 ADA_MAX = _register("ResourceApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), _dense_rule(8), (8,))
 tf_args[ADA_MAX] = ("var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad")
 KERAS_NADAM = _register("ResourceApplyKerasNadam", _keras_nadam, range(3, 11),
-                        _dense_rule(10), (10,))
+                        _dense_rule(10), (10,), FLOAT_COMPLEX)
 tf_args[KERAS_NADAM] = None  # eagerflow's own op: TF has none of this name
 RMS_PROP = _register("ResourceApplyRMSProp", _rms_prop, (3, 5, 6, 7), _dense_rule(7), (7,),
                      FLOAT_COMPLEX)
@@ -704,10 +706,10 @@ CENTERED_RMS_PROP = _register("ResourceApplyCenteredRMSProp", _centered_rms_prop
                               (4, 6, 7, 8), _dense_rule(8), (8,), FLOAT_COMPLEX)
 tf_args[CENTERED_RMS_PROP] = ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad")
 KERAS_ADAGRAD = _register("ResourceApplyKerasAdagrad", _keras_adagrad, range(2, 5),
-                          _dense_rule(4), (4,))
+                          _dense_rule(4), (4,), FLOAT_COMPLEX)
 tf_args[KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
 SPARSE_KERAS_ADAGRAD = _register("ResourceSparseApplyKerasAdagrad", _sparse_keras_adagrad,
-                                 range(2, 5), _sparse_rule, (-2, -1))
+                                 range(2, 5), _sparse_rule, (-2, -1), FLOAT_COMPLEX)
 tf_args[SPARSE_KERAS_ADAGRAD] = None  # eagerflow's own op: TF has none of this name
 ADADELTA = _register("ResourceApplyAdadelta", _adadelta, (3, 5, 6), _dense_rule(6), (6,),
                      FLOAT_COMPLEX)
@@ -792,9 +794,9 @@ SPARSE_ADA_MAX = _register_sparse(  # eagerflow's own op: TF has none of this na
     "ResourceSparseApplyAdaMax", _ada_max, (3, 4, 6, 7, 8), 8, None)
 SPARSE_KERAS_NADAM = _register_sparse(  # eagerflow's own op: TF has none of this name
     "ResourceSparseApplyKerasNadam", _keras_nadam, range(3, 11), 10, None,
-    decays=((1, 4), (2, 5)))
+    decays=((1, 4), (2, 5)), dtypes=FLOAT_COMPLEX)
 KERAS_WEIGHT_DECAY = _register("ResourceApplyKerasWeightDecay", _keras_weight_decay, (1, 2),
-                               _no_outputs, ())
+                               _no_outputs, (), FLOAT_COMPLEX)
 tf_args[KERAS_WEIGHT_DECAY] = None  # eagerflow's own op: TF has none of this name
 # TF types those rates by T: a GraphDef casts them
 for _op, _rates in ((ADAM, (6, 7)), (ADAM_WITH_AMSGRAD, (7, 8)), (ADA_MAX, (5,)),
