@@ -270,3 +270,25 @@ def test_adam_beta_accumulators_hold_the_betas_powers():
             sess.run(train)
             np.testing.assert_allclose(sess.run([beta1_power, beta2_power]),
                                        [0.8 ** 3, 0.9 ** 3], rtol=1e-6)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"learning_rate_power": 0.5}, "learning_rate_power 0.500000 needs to be negative or zero"),
+    ({"initial_accumulator_value": -1.0},
+     "initial_accumulator_value -1.000000 needs to be positive or zero"),
+    ({"l1_regularization_strength": -1.0},
+     "l1_regularization_strength -1.000000 needs to be positive or zero"),
+    ({"l2_shrinkage_regularization_strength": -0.5},
+     "l2_shrinkage_regularization_strength -0.500000 needs to be positive or zero"),
+])
+def test_ftrl_refuses_out_of_range_settings(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        tf1.train.FtrlOptimizer(0.1, **kwargs)
+
+
+def test_compute_gradients_refuses_an_unknown_gate():
+    with tf.Graph().as_default():
+        w = tf1.get_variable("w", initializer=[1.0, 2.0])
+        opt = tf1.train.GradientDescentOptimizer(0.1)
+        with pytest.raises(ValueError, match="gate_gradients must be one of"):
+            opt.compute_gradients(tf.reduce_sum(w * w), var_list=[w], gate_gradients=7)

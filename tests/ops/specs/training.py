@@ -156,6 +156,87 @@ def _ftrl(w, a, linear, g):
     return w, new_a, linear
 
 
+def _ftrl_without_shrinkage(multiply_linear_by_lr):
+    @_in_dtype
+    def ref(w, a, linear, g):
+        new_a = a + g * g
+        change = new_a ** -_POWER - a ** -_POWER
+        if multiply_linear_by_lr:
+            linear = linear + g * _LR - change * w
+            l1, quadratic = _L1 * _LR, new_a ** -_POWER + 2 * _L2 * _LR
+        else:
+            linear = linear + g - change / _LR * w
+            l1, quadratic = _L1, new_a ** -_POWER / _LR + 2 * _L2
+        w = np.where(np.abs(linear) > l1, (np.sign(linear) * l1 - linear) / quadratic, 0.0)
+        return w, new_a, linear
+    return ref
+
+
+_PROX_L1 = 2.0  # (times the rate, large enough to zero some entries)
+
+
+def _proximal(prox, rate):
+    return np.sign(prox) * np.maximum(np.abs(prox) - rate * _PROX_L1, 0) / (1 + rate * _L2)
+
+
+@_in_dtype
+def _proximal_gradient_descent(w, g):
+    return (_proximal(w - _LR * g, _LR),)
+
+
+@_in_dtype
+def _proximal_adagrad(w, a, g):
+    a = a + g * g
+    rate = _LR / np.sqrt(a)
+    return _proximal(w - rate * g, rate), a
+
+
+_STEP = 3
+
+
+@_in_dtype
+def _adagrad_da(w, g_sum, gg_sum, g):
+    g_sum, gg_sum = g_sum + g, gg_sum + g * g
+    shrunk = np.sign(g_sum) * np.maximum(np.abs(g_sum) - _STEP * _L1, 0)
+    return -_LR * shrunk / (_L2 * _STEP * _LR + np.sqrt(gg_sum)), g_sum, gg_sum
+
+
+@_in_dtype
+def _averaged_adagrad_da(w, g_sum, gg_sum, g):
+    g_sum, gg_sum = g_sum + g, gg_sum + g * g
+    shrunk = np.sign(g_sum) * np.maximum(np.abs(g_sum) / _STEP - _L1, 0)
+    return -shrunk / (_L2 + np.sqrt(gg_sum) / (_STEP * _LR)), g_sum, gg_sum
+
+
+def _sparse_adagrad_da_update(var, g_sum, gg_sum, values, indices):
+    variables = [tf.Variable(t) for t in (var, g_sum, gg_sum)]
+    scalars = [tf.constant(s, var.dtype) for s in (_LR, _L1, _L2)]
+    dispatch(T.SPARSE_ADAGRAD_DA, (*variables, values, indices, *scalars,
+                                   tf.constant(_STEP, tf.int64)))
+    return tuple(v.read_value() for v in variables)
+
+
+def _adagrad_da_update(var, g_sum, gg_sum, grad):
+    variables = [tf.Variable(t) for t in (var, g_sum, gg_sum)]
+    scalars = [tf.constant(s, var.dtype) for s in (_LR, _L1, _L2)]
+    dispatch(T.ADAGRAD_DA, (*variables, grad, *scalars, tf.constant(_STEP, tf.int64)))
+    return tuple(v.read_value() for v in variables)
+
+
+_SIGN_DECAY, _LOGBASE = 0.5, 0.7
+
+
+def _sign_update(power):
+    @_in_dtype
+    def ref(w, m, g):
+        m = _B1 * m + (1 - _B1) * g
+        agreement = np.sign(g) * np.sign(m)
+        scale = (np.exp(_LOGBASE * _SIGN_DECAY * agreement) if power
+                 else 1.0 + _SIGN_DECAY * agreement)
+        return w - _LR * scale * g, m
+    return ref
+
+
 @_in_dtype
 def _weight_decay(w):
     return (w - w * 0.5 * 0.5,)
@@ -202,22 +283,30 @@ def _tf1_adagrad(update_slots):
     return ref
 
 
-_INDICES = np.array([3, 0, 3], np.int32)  # a repeated row adds up
+_INDICES = np.array([3, 0, 3], np.int32)  # a repeated row
 
 
-def _on_rows(dense_ref, n_slots, decays=()):
-    """The reference of a sparse update: `dense_ref` on the summed gradient's rows of the
-    variable and its slots; the other rows of slot i scaled by rate r for (i, r) in `decays`."""
+def _on_rows(dense_ref, n_slots, decays=(), summed=False):
+    """The reference of a sparse update: `dense_ref` on the gradient's rows of the variable
+    and its slots, a repeated row updated once per occurrence in turn (TF's kernels), or
+    with `summed` once with the sum of its values (eagerflow's own ops); the other rows of
+    slot i scaled by rate r for (i, r) in `decays`."""
     def ref(*arrays):
         held, values, indices = arrays[:1 + n_slots], arrays[-2], arrays[-1]
-        rows, inverse = np.unique(indices, return_inverse=True)
-        summed = np.zeros((len(rows),) + values.shape[1:], values.dtype)
-        np.add.at(summed, inverse, values)
         out = [a.copy() for a in held]
         for i, rate in decays:
             out[i] = (out[i] * np.float64(rate)).astype(out[i].dtype)
-        for o, new in zip(out, dense_ref(*(a[rows] for a in held), summed)):
-            o[rows] = new
+        if summed:
+            rows, inverse = np.unique(indices, return_inverse=True)
+            summed_values = np.zeros((len(rows),) + values.shape[1:], values.dtype)
+            np.add.at(summed_values, inverse, values)
+            steps = [(rows, summed_values)]
+        else:
+            steps = [(indices[i:i + 1], values[i:i + 1]) for i in range(len(indices))]
+        for rows, rows_values in steps:
+            current = [held[k] if decays else o for k, o in enumerate(out)]
+            for o, new in zip(out, dense_ref(*(c[rows] for c in current), rows_values)):
+                o[rows] = new
         return tuple(out)
     return ref
 
@@ -349,11 +438,57 @@ SPECS = [
            _sparse_inputs(2, (0,)), _on_rows(_ftrl, 2), grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceSparseApplyAdaMax",
            _update(T.SPARSE_ADA_MAX, 2, [_B1_POWER, _LR, _B1, _B2, _EPS]),
-           _sparse_inputs(2, (1,)), _on_rows(_ada_max, 2), grad=_NOT_DIFFERENTIABLE),
+           _sparse_inputs(2, (1,)), _on_rows(_ada_max, 2, summed=True),
+           grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceSparseApplyKerasNadam",
            _update(T.SPARSE_KERAS_NADAM, 2,
                    [_LR, _B1, _B2, _B2_POWER, _M_SCALE, _G_SCALE, _EPS]),
-           _sparse_inputs(2, (1,)), _on_rows(_nadam, 2, ((1, _B1), (2, _B2))),
+           _sparse_inputs(2, (1,)), _on_rows(_nadam, 2, ((1, _B1), (2, _B2)), summed=True),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyFtrl", _update(T.FTRL, 2, [_LR, _L1, _L2, _POWER], grad_at=3),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2), rand(3, 2, seed=3)],
+           _ftrl_without_shrinkage(False), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyFtrl",
+           _update(T.FTRL, 2, [_LR, _L1, _L2, _POWER], {"multiply_linear_by_lr": True},
+                   grad_at=3),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2), rand(3, 2, seed=3)],
+           _ftrl_without_shrinkage(True), name="ResourceApplyFtrl-multiply-linear-by-lr",
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyFtrl",
+           _update(T.SPARSE_FTRL, 2, [_LR, _L1, _L2, _POWER], grad_at=3),
+           _sparse_inputs(2, (0,)), _on_rows(_ftrl_without_shrinkage(False), 2),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyAdagrad", _update(T.SPARSE_ADAGRAD, 1, [_LR], grad_at=3),
+           _sparse_inputs(1, (0,)), _on_rows(_tf1_adagrad(True), 1),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyProximalGradientDescent",
+           _update(T.PROXIMAL_GRADIENT_DESCENT, 0, [_LR, _PROX_L1, _L2]),
+           [rand(3, 2), rand(3, 2, seed=1)], _proximal_gradient_descent,
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyProximalGradientDescent",
+           _update(T.SPARSE_PROXIMAL_GRADIENT_DESCENT, 0, [_LR, _PROX_L1, _L2], grad_at=4),
+           _sparse_inputs(0), _on_rows(_proximal_gradient_descent, 0),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyProximalAdagrad",
+           _update(T.PROXIMAL_ADAGRAD, 1, [_LR, _PROX_L1, _L2]),
+           [rand(3, 2), positive(3, 2, seed=1), rand(3, 2, seed=2)], _proximal_adagrad,
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyProximalAdagrad",
+           _update(T.SPARSE_PROXIMAL_ADAGRAD, 1, [_LR, _PROX_L1, _L2], grad_at=5),
+           _sparse_inputs(1, (0,)), _on_rows(_proximal_adagrad, 1), grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAdagradDA", _adagrad_da_update,
+           [rand(3, 2), rand(3, 2, seed=1), positive(3, 2, seed=2), rand(3, 2, seed=3)],
+           _adagrad_da, grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceSparseApplyAdagradDA", _sparse_adagrad_da_update,
+           _sparse_inputs(2, (1,)), _on_rows(_averaged_adagrad_da, 2),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyAddSign",
+           _update(T.ADD_SIGN, 1, [_LR, 1.0, _SIGN_DECAY, _B1]),
+           [rand(3, 2), rand(3, 2, seed=1), rand(3, 2, seed=2)], _sign_update(False),
+           grad=_NOT_DIFFERENTIABLE),
+    OpSpec("ResourceApplyPowerSign",
+           _update(T.POWER_SIGN, 1, [_LR, _LOGBASE, _SIGN_DECAY, _B1]),
+           [rand(3, 2), rand(3, 2, seed=1), rand(3, 2, seed=2)], _sign_update(True),
            grad=_NOT_DIFFERENTIABLE),
     OpSpec("ResourceApplyKerasWeightDecay", _update(T.KERAS_WEIGHT_DECAY, 0, [0.5, 0.5]),
            [rand(3, 2)], _weight_decay, grad=_NOT_DIFFERENTIABLE),

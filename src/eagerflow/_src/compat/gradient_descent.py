@@ -159,6 +159,10 @@ class Optimizer:
             return list(zip(grads, var_list))
         if callable(loss):
             loss = loss()
+        elif gate_gradients not in (Optimizer.GATE_NONE, Optimizer.GATE_OP,
+                                    Optimizer.GATE_GRAPH):
+            raise ValueError(f"gate_gradients must be one of: Optimizer.GATE_NONE, "
+                             f"Optimizer.GATE_OP, Optimizer.GATE_GRAPH.  Not {gate_gradients}")
         _check_dtype(loss)
         if var_list is None:
             var_list = (graph_mode.get_collection(GraphKeys.TRAINABLE_VARIABLES)

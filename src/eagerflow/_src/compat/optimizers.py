@@ -263,6 +263,16 @@ class FtrlOptimizer(_Coefficients):
                  use_locking=False, name="Ftrl", accum_name=None, linear_name=None,
                  l2_shrinkage_regularization_strength=0.0, beta=None):
         super().__init__(use_locking, name)
+        for what, value, at_most_zero in (
+                ("initial_accumulator_value", initial_accumulator_value, False),
+                ("learning_rate_power", learning_rate_power, True),
+                ("l1_regularization_strength", l1_regularization_strength, False),
+                ("l2_regularization_strength", l2_regularization_strength, False),
+                ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength,
+                 False)):
+            if value > 0.0 if at_most_zero else value < 0.0:
+                raise ValueError(f"{what} {value:f} needs to be "
+                                 f"{'negative' if at_most_zero else 'positive'} or zero")
         self._learning_rate = learning_rate
         self._power = learning_rate_power
         self._initial_accumulator_value = initial_accumulator_value

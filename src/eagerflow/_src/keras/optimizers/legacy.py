@@ -91,6 +91,13 @@ class OptimizerV2(optimizer.Optimizer):
     # (as `_sparse_decays`: those of TF's legacy sparse updates that wait on no gradient)
     _legacy_sparse_decays = ()
 
+    def _apply(self, grad, var, coefficients):
+        # tf_keras sums the values of a sparse gradient's repeated indices before the
+        # update: TF's sparse kernels would update such a row once per occurrence
+        if isinstance(grad, IndexedSlices):
+            grad = deduplicated(grad)
+        super()._apply(grad, var, coefficients)
+
     def _step_without_gradients(self, variables):
         """The legacy updates wait on the gradients, the count of iterations too: only some
         sparse updates' decay of their slots runs."""
@@ -341,6 +348,7 @@ class OptimizerV2(optimizer.Optimizer):
                 apply_state[key] = {}
                 self._prepare_local(var.device, var.dtype, apply_state)
             if isinstance(grad, IndexedSlices):
+                grad = deduplicated(grad)
                 self._resource_apply_sparse(grad.values, var, grad.indices,
                                             apply_state=apply_state)
             else:
@@ -484,7 +492,6 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
         # summed) and their slots; without, every row's averages decay.
         mom = slots.get("momentum")
         if mom is None:
-            grad = deduplicated(grad)
             divisor = self._averages(grad.values, slots, coefficients, grad.indices)
             var.scatter_add(IndexedSlices(-coefficients[0] * grad.values / divisor,
                                           grad.indices))
