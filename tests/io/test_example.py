@@ -322,3 +322,21 @@ def test_an_unparsable_dtype_is_named_as_tfs_kernels_name_it():
     assert str(info.value).startswith(
         "Value for attr 'Tdense' of double is not in the list of allowed values: float, int64, "
         "string\n")
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    (dict(dtype=tf.int32), ValueError, "must be int64, float32, or bytes; got tf.int32"),
+    (dict(dtype=tf.float64), ValueError, "must be int64, float32, or bytes"),
+    (dict(dtype=tf.float32, row_splits_dtype=tf.float32), ValueError,
+     "`row_splits_dtype` must be int32 or int64"),
+    (dict(dtype=tf.int64, value_key=""), ValueError, "`value_key` must not be empty"),
+    (dict(dtype=tf.int64, value_key=3), ValueError, "`value_key` must be a string"),
+    (dict(dtype=tf.int64, partitions={tf.io.RaggedFeature.RowLengths("n")}), TypeError,
+     "`partitions` must be a list or tuple"),
+    (dict(dtype=tf.int64, validate=1), TypeError, "`validate` must be a bool"),
+])
+def test_ragged_feature_checks_its_arguments_when_made(kwargs, error, text):
+    # An int32 ragged feature was accepted and failed later, at parse time, with an op's
+    # attr message; TF refuses it when the feature is declared.
+    with pytest.raises(error, match=text.replace("(", r"\(")):
+        tf.io.RaggedFeature(**kwargs)
