@@ -20,7 +20,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_input, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
@@ -969,5 +969,5 @@ def decode_json_example(json_examples, name=None):
     >>> int(tf.io.parse_single_example(s, {"a": tf.io.FixedLenFeature([], tf.int64)})["a"])
     3
     """
-    return dispatch(_DECODE_JSON_EXAMPLE, (convert_to_tensor(json_examples, _d.string),), {},
+    return dispatch(_DECODE_JSON_EXAMPLE, (convert_input(json_examples, _d.string),), {},
                     name)
