@@ -109,6 +109,9 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
                       *dense_defaults, Tdense, num_sparse, sparse_types, ragged_value_types,
                       ragged_split_types, dense_shapes):
     from eagerflow._src.core.protos.example import Example  # noqa: PLC0415 (protobuf)
+    _check_parse_example_v2_args(serialized, names, sparse_keys, dense_keys, ragged_keys,
+                                 dense_defaults, Tdense, num_sparse, sparse_types,
+                                 ragged_value_types, ragged_split_types, dense_shapes)
     if serialized.ndim > 1:
         raise _invalid(f"Expected serialized to be a scalar or vector, got shape: "
                        f"{errors.shape_text(serialized.shape)}")
@@ -150,9 +153,9 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
         return _invalid(f"{where(i, key)}Data types don't match. Data type: {got} but "
                         f"expected type: {want}")
 
-    sparse_out = ([], [], [])
-    for key, dtype in zip(sparse_keys.reshape(-1), sparse_types):
-        key = _text(key)
+    def var_len(key, dtype):
+        """Each example's values of feature `key`, all of them in one array, and the number
+        of each example's."""
         per = []
         for i in range(len(maps)):
             got = lookup(i, key, dtype)
@@ -163,6 +166,11 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
         values = np.concatenate(per) if per else np.empty(0, dtype.as_numpy_dtype)
         if dtype == _d.string:
             values = values.astype(object)
+        return values, sizes
+
+    sparse_out = ([], [], [])
+    for key, dtype in zip(sparse_keys.reshape(-1), sparse_types):
+        values, sizes = var_len(_text(key), dtype)
         positions = np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) \
             if sizes else np.empty(0, np.int64)
         longest = max(sizes, default=0)
@@ -246,7 +254,57 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
             out = np.array(values, np_type)
         out = out.reshape((len(maps),) + tuple(shape))
         dense_out.append(out.reshape(out.shape[1:]) if single else out)
-    return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out)
+    ragged_out = ([], [])
+    for key, dtype, split_type in zip(ragged_keys.reshape(-1), ragged_value_types,
+                                      ragged_split_types):
+        values, sizes = var_len(_text(key), dtype)
+        # one example's values are a plain vector: it has no row splits
+        splits = np.zeros(0 if single else len(sizes) + 1, split_type.as_numpy_dtype)
+        np.cumsum(sizes, out=splits[1:])
+        ragged_out[0].append(values)
+        ragged_out[1].append(splits)
+    return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out + ragged_out[0]
+                 + ragged_out[1])
+
+
+def _check_parse_example_v2_args(serialized, names, sparse_keys, dense_keys, ragged_keys,
+                                 dense_defaults, Tdense, num_sparse, sparse_types,
+                                 ragged_value_types, ragged_split_types, dense_shapes):
+    """TF's errors for a ParseExampleV2 whose keys, types, shapes and defaults disagree (the
+    kernel would read one list by another's length)."""
+    if num_sparse != len(sparse_types):
+        raise _invalid("len(sparse_keys) != len(sparse_types)")
+    if len(dense_shapes) != len(Tdense):
+        raise _invalid("len(dense_keys) != len(dense_shapes)")
+    if len(ragged_split_types) != len(ragged_value_types):
+        raise _invalid("len(ragged_keys) != len(ragged_split_types)")
+    for what, keys, count in (("sparse_keys", sparse_keys, "num_sparse"),
+                              ("dense_keys", dense_keys, "len(dense_types)"),
+                              ("ragged_keys", ragged_keys, "len(ragged_value_types)")):
+        expected = {"num_sparse": num_sparse, "len(dense_types)": len(Tdense),
+                    "len(ragged_value_types)": len(ragged_value_types)}[count]
+        if keys.size != expected:
+            raise _invalid(f"Expected len({what}) == {count} but got: {keys.size} vs. "
+                           f"{expected}")
+    if names.size and names.shape != serialized.shape:
+        raise _invalid(f"Expected names have the same shape as serialized: name.shape="
+                       f"{errors.shape_text(names.shape)}, serialized.shape="
+                       f"{errors.shape_text(serialized.shape)}")
+    for i, (shape, default) in enumerate(zip(dense_shapes, dense_defaults)):
+        shape = TensorShape(shape)
+        if (not default.size and default.ndim == 1) or shape.rank is None:
+            continue  # (an empty default: the feature is required)
+        if shape.rank and shape[0] is None:  # a sequence feature: the default pads it
+            if default.size != 1:
+                raise _invalid(
+                    f"dense_shape[{i}] is a variable length shape: "
+                    f"{errors.shape_text(shape.as_list())}, therefore def_value[{i}] "
+                    f"must contain a single element (the padding element).  But its shape "
+                    f"is: {errors.shape_text(default.shape)}")
+        elif tuple(default.shape) != tuple(shape.as_list()):
+            raise _invalid(f"def_value[{i}].shape() == {errors.shape_text(default.shape)} is "
+                           f"not compatible with dense_shapes_[{i}] == "
+                           f"{errors.shape_text(shape.as_list())}")
 
 
 def _parse_example_v2_rule(serialized, names, sparse_keys, dense_keys, ragged_keys,
@@ -262,7 +320,9 @@ def _parse_example_v2_rule(serialized, names, sparse_keys, dense_keys, ragged_ke
               + [(TensorShape([rank]), _d.int64)] * num_sparse)
     dense = [(batch.concatenate(TensorShape(list(shape))) if batch.rank is not None
               else TensorShape(None), t) for t, shape in zip(Tdense, dense_shapes)]
-    return sparse + dense
+    ragged = ([(TensorShape([None]), t) for t in ragged_value_types]
+              + [(TensorShape([None]), t) for t in ragged_split_types])
+    return sparse + dense + ragged
 
 
 _PARSE_EXAMPLE_V2 = register("ParseExampleV2", _parse_example_v2, _parse_example_v2_rule,
