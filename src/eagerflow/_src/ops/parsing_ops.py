@@ -629,6 +629,15 @@ def _parse_sequence_example_v2(
         feature_list_sparse_types, feature_list_ragged_value_types,
         feature_list_ragged_split_types, feature_list_dense_shapes):
     from eagerflow._src.core.protos.example import SequenceExample  # noqa: PLC0415
+    _check_parse_sequence_example_v2_args(
+        serialized, debug_name, context_sparse_keys, context_dense_keys, context_ragged_keys,
+        feature_list_sparse_keys, feature_list_dense_keys, feature_list_ragged_keys,
+        feature_list_dense_missing_assumed_empty, context_dense_defaults, Ncontext_sparse,
+        Tcontext_dense, context_sparse_types, context_ragged_value_types,
+        context_ragged_split_types, context_dense_shapes, Nfeature_list_sparse,
+        Nfeature_list_dense, feature_list_dense_types, feature_list_sparse_types,
+        feature_list_ragged_value_types, feature_list_ragged_split_types,
+        feature_list_dense_shapes)
     if serialized.ndim > 1:
         raise _invalid(f"Expected serialized to be a scalar or vector, got shape: "
                        f"{errors.shape_text(serialized.shape)}")
@@ -716,15 +725,20 @@ def _parse_sequence_example_v2(
         key, shape = _text(key), tuple(TensorShape(shape).as_list())
         size = int(np.prod(shape, dtype=np.int64))
         out = np.empty((len(flat), size), object if dtype == _d.string else dtype.as_numpy_dtype)
-        for i in range(len(flat)):
-            got = context(i, key, dtype)
+        per = [context(i, key, dtype) for i in range(len(flat))]
+        if not default.size:
+            # TF sizes a required feature by its longest value first: one that no example
+            # (or an empty batch) holds is "found 0", before any example is named missing
+            longest = max((got.size for got in per if got is not None), default=0)
+            if longest != size:
+                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
+                               f"expected {size}, but found {longest}")
+        for i, got in enumerate(per):
             if got is None and default.size:
                 got = default.reshape(-1)
-            elif got is None and not single:
+            elif got is None:
                 raise _invalid(f"Feature: {key} (data type: {_type_name(dtype)}) is required "
                                f"but could not be found.")
-            elif got is None:
-                got = np.empty(0)
             if got.size != size:
                 raise _invalid(f"Inconsistent max number of elements for feature {key}: "
                                f"expected {size}, but found {got.size}")
@@ -778,6 +792,62 @@ def _parse_sequence_example_v2(
                  + outs["fro"] + outs["fri"])
 
 
+def _check_parse_sequence_example_v2_args(
+        serialized, debug_name, context_sparse_keys, context_dense_keys, context_ragged_keys,
+        feature_list_sparse_keys, feature_list_dense_keys, feature_list_ragged_keys,
+        missing_assumed_empty, context_dense_defaults, Ncontext_sparse, Tcontext_dense,
+        context_sparse_types, context_ragged_value_types, context_ragged_split_types,
+        context_dense_shapes, Nfeature_list_sparse, Nfeature_list_dense,
+        feature_list_dense_types, feature_list_sparse_types, feature_list_ragged_value_types,
+        feature_list_ragged_split_types, feature_list_dense_shapes):
+    """TF's errors for a ParseSequenceExampleV2 whose keys, types, shapes, names and
+    defaults disagree (the kernel would read one list by another's length)."""
+    for what, count, types in (("context_sparse", Ncontext_sparse, context_sparse_types),
+                               ("feature_list_sparse", Nfeature_list_sparse,
+                                feature_list_sparse_types)):
+        if count != len(types):
+            raise _invalid(f"num_{what} ({count}) must match the size of {what}_types "
+                           f"({len(types)})")
+    for what, count, types, other, others in (
+            ("context_dense", len(Tcontext_dense), Tcontext_dense, "shapes",
+             context_dense_shapes),
+            ("feature_list_dense", Nfeature_list_dense, feature_list_dense_types, "shapes",
+             feature_list_dense_shapes),
+            ("context_ragged", len(context_ragged_value_types), context_ragged_value_types,
+             "split_types", context_ragged_split_types),
+            ("feature_list_ragged", len(feature_list_ragged_value_types),
+             feature_list_ragged_value_types, "split_types", feature_list_ragged_split_types)):
+        if count != len(types) or count != len(others):
+            kind = "value_types" if "ragged" in what else "types"
+            raise _invalid(f"num_{what} ({count}) must match the size of {what}_{kind} "
+                           f"({len(types)}) and {what}_{other} ({len(others)})")
+    for keys, what, count, expected in (
+            (context_sparse_keys, "context_sparse_keys", "Ncontext_sparse", Ncontext_sparse),
+            (context_dense_keys, "context_dense_keys", "len(Tcontext_dense)",
+             len(Tcontext_dense)),
+            (context_ragged_keys, "context_ragged_keys", "len(context_ragged_value_types)",
+             len(context_ragged_value_types)),
+            (feature_list_sparse_keys, "feature_list_sparse_keys", "Nfeature_list_sparse",
+             Nfeature_list_sparse),
+            (feature_list_dense_keys, "feature_list_dense_keys", "Nfeature_list_dense",
+             Nfeature_list_dense),
+            (feature_list_ragged_keys, "feature_list_ragged_keys",
+             "len(feature_list_ragged_value_types)", len(feature_list_ragged_value_types)),
+            (missing_assumed_empty, "feature_list_dense_missing_assumed_empty",
+             "Nfeature_list_dense", Nfeature_list_dense)):
+        if keys.size != expected:
+            raise _invalid(f"Expected len({what}) to match {count}")
+    if debug_name.size and debug_name.size != serialized.size:
+        raise _invalid("example_names must be empty or have the correct number of elements")
+    for i, (shape, default) in enumerate(zip(context_dense_shapes, context_dense_defaults)):
+        shape = TensorShape(shape)
+        if default.size and shape.rank is not None and \
+                tuple(default.shape) != tuple(shape.as_list()):
+            raise _invalid(f"default_value[{i}].shape() == {errors.shape_text(default.shape)} "
+                           f"!= context_dense_shapes[{i}] == "
+                           f"{errors.shape_text(shape.as_list())}")
+
+
 def _parse_sequence_example_v2_rule(serialized, *inputs, Ncontext_sparse, Tcontext_dense,
                                     context_sparse_types, context_dense_shapes,
                                     Nfeature_list_sparse, feature_list_dense_types,
@@ -828,7 +898,8 @@ tf_args[_PARSE_SEQUENCE_EXAMPLE_V2] = ("serialized", "debug_name", "context_spar
                                        "feature_list_ragged_keys",
                                        "feature_list_dense_missing_assumed_empty",
                                        "*context_dense_defaults")
-tf_defaults[_PARSE_SEQUENCE_EXAMPLE_V2] = {"Ncontext_sparse": 0, "context_sparse_types": (),
+tf_defaults[_PARSE_SEQUENCE_EXAMPLE_V2] = {"Tcontext_dense": input_dtypes(9),
+                                           "Ncontext_sparse": 0, "context_sparse_types": (),
                                            "context_ragged_value_types": (),
                                            "context_ragged_split_types": (),
                                            "context_dense_shapes": (), "Nfeature_list_sparse": 0,
