@@ -414,3 +414,54 @@ def test_raw_parse_example_v2_refuses_attrs_that_disagree(attrs, text):
     batch = [_example(a=[1, 2], b=[1.5], c=[b"x"]), _example(a=[3, 4], c=[b"z"])]
     with pytest.raises(tf.errors.InvalidArgumentError, match=text):
         _parse_example_v2(batch, **attrs)
+
+
+def test_raw_parse_example_and_parse_single_example_of_tf_1():
+    # TF 1's parsing ops (graphs exported by TF 1 hold them) were missing.
+    batch = [_example(a=[1, 2], b=[1.5], c=[b"x", b"y"]), _example(a=[3, 4], c=[b"z"])]
+    out = tf.raw_ops.ParseExample(
+        serialized=batch, names=["n0", "n1"], sparse_keys=["c"], dense_keys=["a", "b"],
+        dense_defaults=[tf.constant([], tf.int64), tf.constant([7.0])],
+        sparse_types=[tf.string], dense_shapes=[[2], [1]])
+    assert out.sparse_indices[0].numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
+    assert out.sparse_values[0].numpy().tolist() == [b"x", b"y", b"z"]
+    assert out.sparse_shapes[0].numpy().tolist() == [2, 2]
+    assert out.dense_values[0].numpy().tolist() == [[1, 2], [3, 4]]
+    assert out.dense_values[1].numpy().tolist() == [[1.5], [7.0]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Name: n1, Feature: b \(data type: float\) is required"):
+        tf.raw_ops.ParseExample(serialized=batch, names=["n0", "n1"], sparse_keys=[],
+                                dense_keys=["b"], dense_defaults=[tf.constant([], tf.float32)],
+                                sparse_types=[], dense_shapes=[[1]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Expected serialized to be a vector, got shape: \[\]"):
+        tf.raw_ops.ParseExample(serialized=batch[0], names=[], sparse_keys=["c"], dense_keys=[],
+                                dense_defaults=[], sparse_types=[tf.string], dense_shapes=[])
+
+    one = tf.raw_ops.ParseSingleExample(
+        serialized=batch[0], dense_defaults=[tf.constant([], tf.int64)], num_sparse=1,
+        sparse_keys=["c"], dense_keys=["a"], sparse_types=[tf.string], dense_shapes=[[2]])
+    assert one.sparse_indices[0].numpy().tolist() == [[0], [1]]
+    assert one.sparse_shapes[0].numpy().tolist() == [2]
+    assert one.dense_values[0].numpy().tolist() == [1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"num_sparse \(2\) must match the size of sparse_keys \(1\) and "
+                             r"sparse_types \(1\)"):
+        tf.raw_ops.ParseSingleExample(serialized=batch[0], dense_defaults=[], num_sparse=2,
+                                      sparse_keys=["c"], dense_keys=[],
+                                      sparse_types=[tf.string], dense_shapes=[])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def traced(x):
+        got = tf.raw_ops.ParseExample(
+            serialized=x, names=[], sparse_keys=["c"], dense_keys=["a"],
+            dense_defaults=[tf.constant([0, 0], tf.int64)], sparse_types=[tf.string],
+            dense_shapes=[[2]])
+        assert got.dense_values[0].shape.as_list() == [None, 2]
+        assert got.sparse_indices[0].shape.as_list() == [None, 2]
+        return got.dense_values[0]
+
+    assert traced(tf.constant(batch + [_example()])).numpy().tolist() == [[1, 2], [3, 4], [0, 0]]
+    op = next(op for op in traced.get_concrete_function().graph.get_operations()
+              if op.type == "ParseExample")
+    assert (op.get_attr("Nsparse"), op.get_attr("Ndense")) == (1, 1)

@@ -43,7 +43,13 @@ _LATE = ("eagerflow._src.data.iterator_graph", "eagerflow._src.summary.summary_o
 _PYTHON_ATTRS = {"Squeeze": {"axis": "squeeze_dims"}}
 
 # TF's output arguments that are lists, each sized by an attr (a number, or a list's length)
-_LIST_OUTPUTS = {"ParseExampleV2": (
+_LIST_OUTPUTS = {"ParseExample": (
+    ("sparse_indices", "sparse_types"), ("sparse_values", "sparse_types"),
+    ("sparse_shapes", "sparse_types"), ("dense_values", "Tdense")),
+    "ParseSingleExample": (
+    ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
+    ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense")),
+    "ParseExampleV2": (
     ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
     ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense"),
     ("ragged_values", "ragged_value_types"), ("ragged_row_splits", "ragged_split_types")),

@@ -333,6 +333,94 @@ tf_args[_PARSE_EXAMPLE_V2] = ("serialized", "names", "sparse_keys", "dense_keys"
                               "*dense_defaults")
 tf_defaults[_PARSE_EXAMPLE_V2] = {"Tdense": input_dtypes(5)}
 
+
+# -- ParseExample, ParseSingleExample (TF 1's ops, as graphs written then hold them) --------------
+
+def _keys(keys):
+    out = np.empty(len(keys), object)
+    out[:] = [k.encode() if isinstance(k, str) else bytes(k) for k in keys]
+    return out
+
+
+def _parse_example(xp, serialized, names, *lists, sparse_types, Tdense, dense_shapes):
+    # the sparse keys, dense keys and dense defaults are given one list after the other,
+    # each key a scalar: as many sparse keys as types, dense keys as shapes
+    n_sparse, n_dense = len(sparse_types), len(dense_shapes)
+    if len(lists) != n_sparse + 2 * n_dense:
+        raise _invalid(f"Expected len(sparse_types) == {n_sparse} sparse keys and "
+                       f"len(dense_shapes) == {n_dense} dense keys and defaults, but got "
+                       f"{len(lists)} keys and defaults in all")
+    if serialized.ndim != 1:
+        raise _invalid(f"Expected serialized to be a vector, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    sparse_keys = _keys([k.item() for k in lists[:n_sparse]])
+    dense_keys = _keys([k.item() for k in lists[n_sparse:n_sparse + n_dense]])
+    return _parse_example_v2(
+        xp, serialized, names, sparse_keys, dense_keys, _keys([]),
+        *lists[n_sparse + n_dense:], Tdense=Tdense, num_sparse=n_sparse,
+        sparse_types=sparse_types, ragged_value_types=(), ragged_split_types=(),
+        dense_shapes=dense_shapes)
+
+
+def _parse_example_rule(serialized, names, *lists, sparse_types, Tdense, dense_shapes):
+    return _parse_example_v2_rule(serialized, names, None, None, None, Tdense=Tdense,
+                                  num_sparse=len(sparse_types), sparse_types=sparse_types,
+                                  ragged_value_types=(), ragged_split_types=(),
+                                  dense_shapes=dense_shapes)
+
+
+def _parse_example_counts(attrs, inputs):
+    """TF's attrs of a ParseExample node: its counts of sparse and dense keys."""
+    return {**attrs, "Nsparse": len(attrs["sparse_types"]),
+            "Ndense": len(attrs["dense_shapes"])}
+
+
+_PARSE_EXAMPLE = register("ParseExample", _parse_example, _parse_example_rule, multi=True,
+                          tied=(), not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_EXAMPLE] = PER_ELEMENT
+tf_nodes[_PARSE_EXAMPLE] = NodeForm(types={}, ignored=("Nsparse", "Ndense"),
+                                    rewrite=_parse_example_counts)
+tf_args[_PARSE_EXAMPLE] = ("serialized", "names", "*sparse_keys", "*dense_keys",
+                           "*dense_defaults")
+tf_defaults[_PARSE_EXAMPLE] = {"Tdense": lambda inputs, attrs: tuple(
+    t.dtype for t in inputs[2 + len(attrs.get("sparse_types", ()))
+                            + len(attrs.get("dense_shapes", ())):])}
+
+
+def _parse_single_example(xp, serialized, *dense_defaults, num_sparse, sparse_keys,
+                          dense_keys, sparse_types, Tdense, dense_shapes):
+    if num_sparse != len(sparse_keys) or num_sparse != len(sparse_types):
+        raise _invalid(f"num_sparse ({num_sparse}) must match the size of sparse_keys "
+                       f"({len(sparse_keys)}) and sparse_types ({len(sparse_types)})")
+    if len(dense_keys) != len(Tdense):
+        raise _invalid("len(dense_keys) != len(dense_types)")
+    if len(dense_keys) != len(dense_shapes):
+        raise _invalid("len(dense_keys) != len(dense_shapes)")
+    if serialized.ndim != 0:
+        raise _invalid(f"Expected serialized to be a scalar, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    return _parse_example_v2(
+        xp, serialized, np.empty(0, object), _keys(sparse_keys), _keys(dense_keys), _keys([]),
+        *dense_defaults, Tdense=Tdense, num_sparse=num_sparse, sparse_types=sparse_types,
+        ragged_value_types=(), ragged_split_types=(), dense_shapes=dense_shapes)
+
+
+def _parse_single_example_rule(serialized, *dense_defaults, num_sparse, sparse_keys,
+                               dense_keys, sparse_types, Tdense, dense_shapes):
+    return _parse_example_v2_rule(serialized, None, None, None, None, Tdense=Tdense,
+                                  num_sparse=num_sparse, sparse_types=sparse_types,
+                                  ragged_value_types=(), ragged_split_types=(),
+                                  dense_shapes=dense_shapes)
+
+
+_PARSE_SINGLE_EXAMPLE = register("ParseSingleExample", _parse_single_example,
+                                 _parse_single_example_rule, multi=True, tied=(),
+                                 not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_SINGLE_EXAMPLE] = PER_ELEMENT
+tf_nodes[_PARSE_SINGLE_EXAMPLE] = NodeForm(types={}, byte_attrs=("sparse_keys", "dense_keys"))
+tf_args[_PARSE_SINGLE_EXAMPLE] = ("serialized", "*dense_defaults")
+tf_defaults[_PARSE_SINGLE_EXAMPLE] = {"Tdense": input_dtypes(1)}
+
 _SIGNATURE = (
     "Op<name=ParseExampleV2; signature=serialized:string, names:string, sparse_keys:string, "
     "dense_keys:string, ragged_keys:string, dense_defaults: -> sparse_indices:num_sparse*int64, "
