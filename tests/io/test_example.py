@@ -149,8 +149,10 @@ def test_bad_specs():
         tf.io.parse_single_example(S1, {"a": tf.io.FixedLenSequenceFeature([], tf.int64)})
     with pytest.raises(ValueError, match="First dimension of shape for feature a unknown"):
         tf.io.parse_single_example(S1, {"a": tf.io.FixedLenFeature([None], tf.int64)})
-    with pytest.raises(ValueError, match="cannot be None or falsy"):
+    with pytest.raises(ValueError, match="cannot be None or falsy. Got {}"):
         tf.io.parse_example([S1], {})
+    with pytest.raises(ValueError, match="cannot be None or falsy. Got None"):
+        tf.io.parse_single_example(S1, None)
     with pytest.raises(ValueError, match="Missing shape for feature a. Received feature="
                                          "FixedLenFeature"):
         tf.io.parse_example([S1], {"a": tf.io.FixedLenFeature(None, tf.int64)})

@@ -595,6 +595,8 @@ def _check_keys(features):
 
 
 def _parse(serialized, features, names, name):
+    if not features:  # (here, where the spec is still as the caller gave it)
+        raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
     _check_keys(features)
     plain, ragged = _ragged_features(features)
     result = _parse_plain(serialized, plain, names, name)
