@@ -149,8 +149,10 @@ def test_bad_specs():
         tf.io.parse_single_example(S1, {"a": tf.io.FixedLenSequenceFeature([], tf.int64)})
     with pytest.raises(ValueError, match="First dimension of shape for feature a unknown"):
         tf.io.parse_single_example(S1, {"a": tf.io.FixedLenFeature([None], tf.int64)})
-    with pytest.raises(ValueError, match="cannot be None or falsy"):
+    with pytest.raises(ValueError, match="cannot be None or falsy. Got {}"):
         tf.io.parse_example([S1], {})
+    with pytest.raises(ValueError, match="cannot be None or falsy. Got None"):
+        tf.io.parse_single_example(S1, None)
     with pytest.raises(ValueError, match="Missing shape for feature a. Received feature="
                                          "FixedLenFeature"):
         tf.io.parse_example([S1], {"a": tf.io.FixedLenFeature(None, tf.int64)})
@@ -322,3 +324,146 @@ def test_an_unparsable_dtype_is_named_as_tfs_kernels_name_it():
     assert str(info.value).startswith(
         "Value for attr 'Tdense' of double is not in the list of allowed values: float, int64, "
         "string\n")
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    (dict(dtype=tf.int32), ValueError, "must be int64, float32, or bytes; got tf.int32"),
+    (dict(dtype=tf.float64), ValueError, "must be int64, float32, or bytes"),
+    (dict(dtype=tf.float32, row_splits_dtype=tf.float32), ValueError,
+     "`row_splits_dtype` must be int32 or int64"),
+    (dict(dtype=tf.int64, value_key=""), ValueError, "`value_key` must not be empty"),
+    (dict(dtype=tf.int64, value_key=3), ValueError, "`value_key` must be a string"),
+    (dict(dtype=tf.int64, partitions={tf.io.RaggedFeature.RowLengths("n")}), TypeError,
+     "`partitions` must be a list or tuple"),
+    (dict(dtype=tf.int64, validate=1), TypeError, "`validate` must be a bool"),
+])
+def test_ragged_feature_checks_its_arguments_when_made(kwargs, error, text):
+    # An int32 ragged feature was accepted and failed later, at parse time, with an op's
+    # attr message; TF refuses it when the feature is declared.
+    with pytest.raises(error, match=text.replace("(", r"\(")):
+        tf.io.RaggedFeature(**kwargs)
+
+
+def _parse_example_v2(serialized, **attrs):
+    args = dict(serialized=serialized, names=[], sparse_keys=[], dense_keys=[], ragged_keys=[],
+                dense_defaults=[], num_sparse=0, sparse_types=[], ragged_value_types=[],
+                ragged_split_types=[], dense_shapes=[])
+    args.update(attrs)
+    return tf.raw_ops.ParseExampleV2(**args)
+
+
+def test_raw_parse_example_v2_gives_ragged_keys_values_and_row_splits():
+    # The ragged outputs were left empty: a graph written by TF with a RaggedFeature (its
+    # ParseExampleV2 node has ragged keys) parsed to nothing.
+    batch = [_example(a=[1, 2], c=[b"x", b"y"]), _example(a=[3, 4], c=[b"z"]), _example()]
+    out = _parse_example_v2(batch, ragged_keys=["c", "a", "missing"],
+                            ragged_value_types=[tf.string, tf.int64, tf.float32],
+                            ragged_split_types=[tf.int32, tf.int64, tf.int32])
+    values, splits = out.ragged_values, out.ragged_row_splits
+    assert [v.numpy().tolist() for v in values] == [[b"x", b"y", b"z"], [1, 2, 3, 4], []]
+    assert [v.dtype for v in values] == [tf.string, tf.int64, tf.float32]
+    assert [s.numpy().tolist() for s in splits] == [[0, 2, 3, 3], [0, 2, 4, 4], [0, 0, 0, 0]]
+    assert [s.dtype for s in splits] == [tf.int32, tf.int64, tf.int32]
+    one = _parse_example_v2(batch[0], ragged_keys=["a"], ragged_value_types=[tf.int64],
+                            ragged_split_types=[tf.int64])  # one example: no row splits
+    assert one.ragged_values[0].numpy().tolist() == [1, 2]
+    assert one.ragged_row_splits[0].shape == (0,)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def traced(x):
+        got = _parse_example_v2(x, ragged_keys=["a"], ragged_value_types=[tf.int64],
+                                ragged_split_types=[tf.int32])
+        assert got.ragged_values[0].shape.as_list() == [None]
+        assert got.ragged_row_splits[0].shape.as_list() == [None]
+        return got.ragged_values[0], got.ragged_row_splits[0]
+
+    values, splits = traced(tf.constant(batch))
+    assert values.numpy().tolist() == [1, 2, 3, 4] and splits.numpy().tolist() == [0, 2, 4, 4]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Key: a, Index: 0.  Data types don't match. Expected type: float, "
+                             "Actual type: int64"):
+        _parse_example_v2(batch, ragged_keys=["a"], ragged_value_types=[tf.float32],
+                          ragged_split_types=[tf.int32])
+
+
+@pytest.mark.parametrize("attrs, text", [
+    (dict(sparse_keys=["c"], num_sparse=2, sparse_types=[tf.string]),
+     r"len\(sparse_keys\) != len\(sparse_types\)"),
+    (dict(sparse_keys=["c", "a"], num_sparse=1, sparse_types=[tf.string]),
+     r"Expected len\(sparse_keys\) == num_sparse but got: 2 vs. 1"),
+    (dict(dense_keys=["a", "b"], dense_defaults=[tf.constant([], tf.int64)], dense_shapes=[[2]]),
+     r"Expected len\(dense_keys\) == len\(dense_types\) but got: 2 vs. 1"),
+    (dict(dense_keys=["a"], dense_defaults=[tf.constant([], tf.int64)],
+          dense_shapes=[[2], [1]]), r"len\(dense_keys\) != len\(dense_shapes\)"),
+    (dict(ragged_keys=["a", "c"], ragged_value_types=[tf.int64], ragged_split_types=[tf.int32]),
+     r"Expected len\(ragged_keys\) == len\(ragged_value_types\) but got: 2 vs. 1"),
+    (dict(ragged_keys=["a"], ragged_value_types=[tf.int64],
+          ragged_split_types=[tf.int32, tf.int32]), r"len\(ragged_keys\) != len\(ragged_split_types\)"),
+    (dict(names=["n0"], sparse_keys=["a"], num_sparse=1, sparse_types=[tf.int64]),
+     r"Expected names have the same shape as serialized: name.shape=\[1\], "
+     r"serialized.shape=\[2\]"),
+    (dict(dense_keys=["b"], dense_defaults=[tf.constant(1.0)], dense_shapes=[[1]]),
+     r"def_value\[0\].shape\(\) == \[\] is not compatible with dense_shapes_\[0\] == \[1\]"),
+    (dict(dense_keys=["b"], dense_defaults=[tf.constant([9.0])], dense_shapes=[[2]]),
+     r"def_value\[0\].shape\(\) == \[1\] is not compatible with dense_shapes_\[0\] == \[2\]"),
+    (dict(dense_keys=["q"], dense_defaults=[tf.constant([1.0, 2.0])], dense_shapes=[[None]]),
+     r"dense_shape\[0\] is a variable length shape: \[\?\], therefore def_value\[0\] must "
+     r"contain a single element \(the padding element\).  But its shape is: \[2\]"),
+])
+def test_raw_parse_example_v2_refuses_attrs_that_disagree(attrs, text):
+    # These were taken: lists of different lengths were read by each other's (a sparse
+    # feature's values given as the next one's indices), wrong defaults filled examples.
+    batch = [_example(a=[1, 2], b=[1.5], c=[b"x"]), _example(a=[3, 4], c=[b"z"])]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+        _parse_example_v2(batch, **attrs)
+
+
+def test_raw_parse_example_and_parse_single_example_of_tf_1():
+    # TF 1's parsing ops (graphs exported by TF 1 hold them) were missing.
+    batch = [_example(a=[1, 2], b=[1.5], c=[b"x", b"y"]), _example(a=[3, 4], c=[b"z"])]
+    out = tf.raw_ops.ParseExample(
+        serialized=batch, names=["n0", "n1"], sparse_keys=["c"], dense_keys=["a", "b"],
+        dense_defaults=[tf.constant([], tf.int64), tf.constant([7.0])],
+        sparse_types=[tf.string], dense_shapes=[[2], [1]])
+    assert out.sparse_indices[0].numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
+    assert out.sparse_values[0].numpy().tolist() == [b"x", b"y", b"z"]
+    assert out.sparse_shapes[0].numpy().tolist() == [2, 2]
+    assert out.dense_values[0].numpy().tolist() == [[1, 2], [3, 4]]
+    assert out.dense_values[1].numpy().tolist() == [[1.5], [7.0]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Name: n1, Feature: b \(data type: float\) is required"):
+        tf.raw_ops.ParseExample(serialized=batch, names=["n0", "n1"], sparse_keys=[],
+                                dense_keys=["b"], dense_defaults=[tf.constant([], tf.float32)],
+                                sparse_types=[], dense_shapes=[[1]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Expected serialized to be a vector, got shape: \[\]"):
+        tf.raw_ops.ParseExample(serialized=batch[0], names=[], sparse_keys=["c"], dense_keys=[],
+                                dense_defaults=[], sparse_types=[tf.string], dense_shapes=[])
+
+    one = tf.raw_ops.ParseSingleExample(
+        serialized=batch[0], dense_defaults=[tf.constant([], tf.int64)], num_sparse=1,
+        sparse_keys=["c"], dense_keys=["a"], sparse_types=[tf.string], dense_shapes=[[2]])
+    assert one.sparse_indices[0].numpy().tolist() == [[0], [1]]
+    assert one.sparse_shapes[0].numpy().tolist() == [2]
+    assert one.dense_values[0].numpy().tolist() == [1, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"num_sparse \(2\) must match the size of sparse_keys \(1\) and "
+                             r"sparse_types \(1\)"):
+        tf.raw_ops.ParseSingleExample(serialized=batch[0], dense_defaults=[], num_sparse=2,
+                                      sparse_keys=["c"], dense_keys=[],
+                                      sparse_types=[tf.string], dense_shapes=[])
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def traced(x):
+        got = tf.raw_ops.ParseExample(
+            serialized=x, names=[], sparse_keys=["c"], dense_keys=["a"],
+            dense_defaults=[tf.constant([0, 0], tf.int64)], sparse_types=[tf.string],
+            dense_shapes=[[2]])
+        assert got.dense_values[0].shape.as_list() == [None, 2]
+        assert got.sparse_indices[0].shape.as_list() == [None, 2]
+        return got.dense_values[0]
+
+    assert traced(tf.constant(batch + [_example()])).numpy().tolist() == [[1, 2], [3, 4], [0, 0]]
+    op = next(op for op in traced.get_concrete_function().graph.get_operations()
+              if op.type == "ParseExample")
+    assert (op.get_attr("Nsparse"), op.get_attr("Ndense")) == (1, 1)

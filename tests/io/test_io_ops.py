@@ -435,3 +435,24 @@ def test_match_filenames_once(tmp_path):
     (tmp_path / "d.txt").write_text("x")  # matched once: later files are not seen
     assert files.shape == (2,)
     assert tf.io.match_filenames_once(str(tmp_path / "*.none")).shape == (0,)
+
+
+@pytest.mark.parametrize("op_name, call", [
+    ("DecodeRaw", lambda x: tf.io.decode_raw(x, tf.uint8)),
+    ("DecodePaddedRaw", lambda x: tf.io.decode_raw(x, tf.uint8, fixed_length=2)),
+    ("ParseTensor", lambda x: tf.io.parse_tensor(x, tf.int32)),
+    ("DecodeCompressed", tf.io.decode_compressed),
+    ("DecodeJSONExample", tf.io.decode_json_example),
+    ("DecodeBase64", tf.io.decode_base64),
+    ("EncodeBase64", tf.io.encode_base64),
+    ("ReadFile", lambda x: tf.io.read_file(x[0])),
+    ("MatchingFiles", tf.io.matching_files),
+    ("DeserializeManySparse", lambda x: tf.io.deserialize_many_sparse(tf.reshape(x, [1, 3]), tf.int32)),
+])
+def test_string_input_ops_refuse_a_tensor_of_another_dtype(op_name, call):
+    # TF's eager ops take a tensor as it is and their type check refuses it; these
+    # converted it first (a ValueError), and DecodePaddedRaw ran its kernel on the ints.
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=rf"cannot compute {op_name} as input #0\(zero-based\) was expected "
+                             r"to be a string tensor but is a int32 tensor"):
+        call(tf.constant([1, 2, 3]))

@@ -142,3 +142,90 @@ def test_a_sequence_example_error_names_the_kernel_as_tf_does():
         "context_ragged_split_types_0_context_ragged_value_types_0_context_sparse_types_0_"
         "feature_list_dense_types_1_feature_list_ragged_split_types_0_"
         "feature_list_ragged_value_types_0_feature_list_sparse_types_0_device_")
+
+
+@pytest.mark.parametrize("batch, found", [([S2, S2], 0), ([], 0)])
+def test_a_required_context_feature_no_example_holds_is_found_empty(batch, found):
+    # TF sizes a required context feature by its longest value before it names a missing
+    # one: when no example holds it (or there are none), the count is the error.
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.parse_sequence_example(tf.constant(batch, tf.string),
+                                     {"name": tf.io.FixedLenFeature([], tf.string)})
+    assert op_text(info.value) == (
+        f"Inconsistent max number of elements for feature name: expected 1, but found {found} "
+        f"[Op:ParseSequenceExampleV2]")
+
+
+def _raw_sequence(serialized, **attrs):
+    args = dict(serialized=serialized, debug_name=[], context_sparse_keys=[],
+                context_dense_keys=[], context_ragged_keys=[], feature_list_sparse_keys=[],
+                feature_list_dense_keys=[], feature_list_ragged_keys=[],
+                feature_list_dense_missing_assumed_empty=[], context_dense_defaults=[])
+    args.update(attrs)
+    return tf.raw_ops.ParseSequenceExampleV2(**args)
+
+
+def test_raw_parse_sequence_example_v2_names_its_outputs():
+    # Without context_dense_defaults the op failed (its Tcontext_dense attr was missing),
+    # and it gave a flat list where TF gives a namedtuple of lists.
+    out = _raw_sequence([S1, S2], context_ragged_keys=["name"],
+                        context_ragged_value_types=[tf.string],
+                        context_ragged_split_types=[tf.int32],
+                        feature_list_ragged_keys=["ids"],
+                        feature_list_ragged_value_types=[tf.int64],
+                        feature_list_ragged_split_types=[tf.int64])
+    assert out.context_ragged_values[0].numpy().tolist() == [b"a"]
+    assert out.context_ragged_row_splits[0].numpy().tolist() == [0, 1, 1]
+    assert out.feature_list_ragged_values[0].numpy().tolist() == [1, 2, 3, 4]
+    assert out.feature_list_ragged_outer_splits[0].numpy().tolist() == [0, 2, 3]
+    assert out.feature_list_ragged_inner_splits[0].numpy().tolist() == [0, 1, 3, 4]
+    assert out.context_dense_values == [] and out.feature_list_dense_lengths == []
+
+
+@pytest.mark.parametrize("attrs, message", [
+    (dict(context_sparse_keys=["len"], Ncontext_sparse=2, context_sparse_types=[tf.int64]),
+     "num_context_sparse (2) must match the size of context_sparse_types (1)"),
+    (dict(context_sparse_keys=["len", "name"], Ncontext_sparse=1,
+          context_sparse_types=[tf.int64]),
+     "Expected len(context_sparse_keys) to match Ncontext_sparse"),
+    (dict(context_dense_keys=["len", "x"], context_dense_defaults=[tf.constant([], tf.int64)],
+          context_dense_shapes=[[1]]),
+     "Expected len(context_dense_keys) to match len(Tcontext_dense)"),
+    (dict(context_dense_keys=["len"], context_dense_defaults=[tf.constant([], tf.int64)],
+          context_dense_shapes=[[1], [2]]),
+     "num_context_dense (1) must match the size of context_dense_types (1) and "
+     "context_dense_shapes (2)"),
+    (dict(context_ragged_keys=["name"], context_ragged_value_types=[tf.string],
+          context_ragged_split_types=[tf.int32, tf.int32]),
+     "num_context_ragged (1) must match the size of context_ragged_value_types (1) and "
+     "context_ragged_split_types (2)"),
+    (dict(context_ragged_keys=["name", "len"], context_ragged_value_types=[tf.string],
+          context_ragged_split_types=[tf.int32]),
+     "Expected len(context_ragged_keys) to match len(context_ragged_value_types)"),
+    (dict(feature_list_sparse_keys=["ids"], Nfeature_list_sparse=2,
+          feature_list_sparse_types=[tf.int64]),
+     "num_feature_list_sparse (2) must match the size of feature_list_sparse_types (1)"),
+    (dict(feature_list_dense_keys=["tok", "x"], Nfeature_list_dense=2,
+          feature_list_dense_types=[tf.string], feature_list_dense_shapes=[[]],
+          feature_list_dense_missing_assumed_empty=[False, False]),
+     "num_feature_list_dense (2) must match the size of feature_list_dense_types (1) and "
+     "feature_list_dense_shapes (1)"),
+    (dict(feature_list_dense_keys=["tok"], Nfeature_list_dense=1,
+          feature_list_dense_types=[tf.string], feature_list_dense_shapes=[[]],
+          feature_list_dense_missing_assumed_empty=[]),
+     "Expected len(feature_list_dense_missing_assumed_empty) to match Nfeature_list_dense"),
+    (dict(feature_list_ragged_keys=["ids", "tok"], feature_list_ragged_value_types=[tf.int64],
+          feature_list_ragged_split_types=[tf.int64]),
+     "Expected len(feature_list_ragged_keys) to match len(feature_list_ragged_value_types)"),
+    (dict(context_dense_keys=["zz"], context_dense_defaults=[tf.constant([1, 2], tf.int64)],
+          context_dense_shapes=[[1]]),
+     "default_value[0].shape() == [2] != context_dense_shapes[0] == [1]"),
+    (dict(debug_name=["a"], context_dense_keys=["len"],
+          context_dense_defaults=[tf.constant([], tf.int64)], context_dense_shapes=[[1]]),
+     "example_names must be empty or have the correct number of elements"),
+])
+def test_raw_parse_sequence_example_v2_refuses_attrs_that_disagree(attrs, message):
+    # These were taken, lists of different lengths read by each other's.
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        _raw_sequence([S1, S2], **attrs)
+    assert op_text(info.value) == message + " [Op:ParseSequenceExampleV2]"

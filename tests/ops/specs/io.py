@@ -35,6 +35,24 @@ def _parsed(serialized):
     return out["a"], out["b"], out["c"].indices, out["c"].values, out["c"].dense_shape
 
 
+def _parsed_v1(serialized):
+    # TF 1's op, as graphs written by TF 1 hold it
+    out = tf.raw_ops.ParseExample(
+        serialized=serialized, names=[], sparse_keys=["c"], dense_keys=["a", "b"],
+        dense_defaults=[tf.constant([], tf.int64), tf.constant([-1.0])],
+        sparse_types=[tf.string], dense_shapes=[[2], [1]])
+    return (*out.dense_values, out.sparse_indices[0], out.sparse_values[0],
+            out.sparse_shapes[0])
+
+
+def _parsed_single(serialized):
+    out = tf.raw_ops.ParseSingleExample(
+        serialized=serialized, dense_defaults=[tf.constant([], tf.int64)], num_sparse=1,
+        sparse_keys=["c"], dense_keys=["a"], sparse_types=[tf.string], dense_shapes=[[2]])
+    return (out.dense_values[0], out.sparse_indices[0], out.sparse_values[0],
+            out.sparse_shapes[0])
+
+
 def _to_dense(values):
     return tf.sparse.to_dense(tf.SparseTensor([[0, 1], [2, 0]], values, [3, 2]))
 
@@ -46,6 +64,13 @@ SPECS = [
            lambda s: (np.array([[1, 2], [3, 4]]), np.array([0.5, -1.0], np.float32),
                       np.array([[0, 0], [1, 0], [1, 1]]), np.array([b"x", b"y", b"z"], object),
                       np.array([2, 2])), grad=_NO_GRAD),
+    OpSpec("ParseExample", _parsed_v1, [_EXAMPLES],
+           lambda s: (np.array([[1, 2], [3, 4]]), np.array([[0.5], [-1.0]], np.float32),
+                      np.array([[0, 0], [1, 0], [1, 1]]), np.array([b"x", b"y", b"z"], object),
+                      np.array([2, 2])), grad=_NO_GRAD),
+    OpSpec("ParseSingleExample", _parsed_single, [_EXAMPLES[1]],
+           lambda s: (np.array([3, 4]), np.array([[0], [1]]), np.array([b"y", b"z"], object),
+                      np.array([2])), grad=_NO_GRAD),
     OpSpec("ParseExampleV2", lambda s: tf.io.parse_single_example(s, {
         "a": tf.io.FixedLenSequenceFeature([], tf.int64, allow_missing=True)})["a"],
         [_EXAMPLES[1]], lambda s: np.array([3, 4]), name="ParseExampleV2-single",

@@ -43,10 +43,30 @@ _LATE = ("eagerflow._src.data.iterator_graph", "eagerflow._src.summary.summary_o
 _PYTHON_ATTRS = {"Squeeze": {"axis": "squeeze_dims"}}
 
 # TF's output arguments that are lists, each sized by an attr (a number, or a list's length)
-_LIST_OUTPUTS = {"ParseExampleV2": (
+_LIST_OUTPUTS = {"ParseExample": (
+    ("sparse_indices", "sparse_types"), ("sparse_values", "sparse_types"),
+    ("sparse_shapes", "sparse_types"), ("dense_values", "Tdense")),
+    "ParseSingleExample": (
+    ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
+    ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense")),
+    "ParseExampleV2": (
     ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
     ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense"),
-    ("ragged_values", "ragged_value_types"), ("ragged_row_splits", "ragged_split_types"))}
+    ("ragged_values", "ragged_value_types"), ("ragged_row_splits", "ragged_split_types")),
+    "ParseSequenceExampleV2": (
+        ("context_sparse_indices", "Ncontext_sparse"),
+        ("context_sparse_values", "context_sparse_types"),
+        ("context_sparse_shapes", "Ncontext_sparse"), ("context_dense_values", "Tcontext_dense"),
+        ("context_ragged_values", "context_ragged_value_types"),
+        ("context_ragged_row_splits", "context_ragged_split_types"),
+        ("feature_list_sparse_indices", "Nfeature_list_sparse"),
+        ("feature_list_sparse_values", "feature_list_sparse_types"),
+        ("feature_list_sparse_shapes", "Nfeature_list_sparse"),
+        ("feature_list_dense_values", "feature_list_dense_types"),
+        ("feature_list_dense_lengths", "Nfeature_list_dense"),
+        ("feature_list_ragged_values", "feature_list_ragged_value_types"),
+        ("feature_list_ragged_outer_splits", "feature_list_ragged_split_types"),
+        ("feature_list_ragged_inner_splits", "feature_list_ragged_split_types"))}
 
 _made = {}  # TF op name -> its raw op function
 _kernel_state = {}  # (op, attrs, input dtypes) -> the eagerflow-only attrs of its eager kernel

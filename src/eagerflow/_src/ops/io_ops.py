@@ -21,7 +21,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.op_attrs import list_below_minimum
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_input, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
@@ -144,7 +144,7 @@ def read_file(filename, name=None):
     A missing file raises NotFoundError, a directory FailedPreconditionError.
     """
     try:
-        return dispatch(_READ_FILE, (convert_to_tensor(filename, _d.string),), {}, name)
+        return dispatch(_READ_FILE, (convert_input(filename, _d.string),), {}, name)
     except errors.OpError as e:
         raise errors.listed(e, filename) from None
 
@@ -167,7 +167,7 @@ def matching_files(pattern, name=None):
     >>> tf.io.matching_files("/no/such/dir/*").shape
     TensorShape([0])
     """
-    return dispatch(_MATCHING_FILES, (convert_to_tensor(pattern, _d.string),), {}, name)
+    return dispatch(_MATCHING_FILES, (convert_input(pattern, _d.string),), {}, name)
 
 
 @export("io.match_filenames_once")
@@ -238,7 +238,7 @@ def serialize_tensor(tensor, name=None):
 def parse_tensor(serialized, out_type, name=None):
     """The tensor a serialized ``TensorProto`` holds; its dtype must be `out_type`."""
     try:
-        return dispatch(_PARSE_TENSOR, (convert_to_tensor(serialized, _d.string),),
+        return dispatch(_PARSE_TENSOR, (convert_input(serialized, _d.string),),
                         {"out_type": _d.as_dtype(out_type)}, name)
     except errors.OpError as e:
         raise errors.listed(e, serialized) from None
@@ -416,7 +416,7 @@ def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
     [[0, 7], [1, 0]]
     """
     indices, values, shape = dispatch(
-        _DESERIALIZE_MANY_SPARSE, (convert_to_tensor(serialized_sparse, _d.string),),
+        _DESERIALIZE_MANY_SPARSE, (convert_input(serialized_sparse, _d.string),),
         {"dtype": _d.as_dtype(dtype)}, name)
     indices.set_shape([None, rank])
     shape.set_shape([rank])
@@ -497,7 +497,7 @@ tf_nodes[_DECODE_RAW] = NodeForm(types={})
 tf_args[_DECODE_RAW] = ("bytes",)
 tf_defaults[_DECODE_RAW] = {"little_endian": True}
 _DECODE_PADDED_RAW = register("DecodePaddedRaw", _decode_padded_raw, _decode_padded_raw_rule,
-                              tied=(), not_differentiable=_NO_GRAD)
+                              dtypes=(_d.string,), not_differentiable=_NO_GRAD)
 tf_nodes[_DECODE_PADDED_RAW] = NodeForm(types={})
 tf_args[_DECODE_PADDED_RAW] = ("input_bytes", "fixed_length")
 tf_defaults[_DECODE_PADDED_RAW] = {"little_endian": True}
@@ -513,7 +513,7 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
     out_type = _d.as_dtype(out_type)
     if out_type not in _RAW_TYPES:
         raise attr_dtype_error("DecodeRaw", "out_type", out_type, _RAW_TYPES, "out_type")
-    data = convert_to_tensor(input_bytes, _d.string)
+    data = convert_input(input_bytes, _d.string)
     attrs = {"out_type": out_type, "little_endian": bool(little_endian)}
     try:
         if fixed_length is None:
@@ -595,7 +595,7 @@ def encode_base64(input, pad=False, name=None):  # noqa: A002 (TF's name)
     >>> tf.io.encode_base64([b"\\xff\\xfe\\xfd", b"a"]).numpy().tolist()
     [b'__79', b'YQ']
     """
-    return dispatch(_ENCODE_BASE64, (convert_to_tensor(input, _d.string),),
+    return dispatch(_ENCODE_BASE64, (convert_input(input, _d.string),),
                     {"pad": bool(pad)}, name)
 
 
@@ -603,7 +603,7 @@ def encode_base64(input, pad=False, name=None):  # noqa: A002 (TF's name)
 def decode_base64(input, name=None):  # noqa: A002 (TF's name)
     """The bytes each web-safe base64 string (padded or not) stands for."""
     try:
-        return dispatch(_DECODE_BASE64, (convert_to_tensor(input, _d.string),), {}, name)
+        return dispatch(_DECODE_BASE64, (convert_input(input, _d.string),), {}, name)
     except errors.OpError as e:
         raise errors.listed(e, input) from None
 
@@ -617,7 +617,7 @@ def decode_compressed(bytes, compression_type="", name=None):  # noqa: A002 (TF'
             errors.InvalidArgumentError, "DecodeCompressed",
             "Only ZLIB, ZSTD, GZIP or NONE are supported compressions", name or ""), bytes)
     try:
-        return dispatch(_DECODE_COMPRESSED, (convert_to_tensor(bytes, _d.string),),
+        return dispatch(_DECODE_COMPRESSED, (convert_input(bytes, _d.string),),
                         {"compression_type": compression_type}, name)
     except errors.OpError as e:
         raise errors.listed(e, bytes) from None

@@ -20,7 +20,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
-from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.convert import convert_input, convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
@@ -109,6 +109,9 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
                       *dense_defaults, Tdense, num_sparse, sparse_types, ragged_value_types,
                       ragged_split_types, dense_shapes):
     from eagerflow._src.core.protos.example import Example  # noqa: PLC0415 (protobuf)
+    _check_parse_example_v2_args(serialized, names, sparse_keys, dense_keys, ragged_keys,
+                                 dense_defaults, Tdense, num_sparse, sparse_types,
+                                 ragged_value_types, ragged_split_types, dense_shapes)
     if serialized.ndim > 1:
         raise _invalid(f"Expected serialized to be a scalar or vector, got shape: "
                        f"{errors.shape_text(serialized.shape)}")
@@ -150,9 +153,9 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
         return _invalid(f"{where(i, key)}Data types don't match. Data type: {got} but "
                         f"expected type: {want}")
 
-    sparse_out = ([], [], [])
-    for key, dtype in zip(sparse_keys.reshape(-1), sparse_types):
-        key = _text(key)
+    def var_len(key, dtype):
+        """Each example's values of feature `key`, all of them in one array, and the number
+        of each example's."""
         per = []
         for i in range(len(maps)):
             got = lookup(i, key, dtype)
@@ -163,6 +166,11 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
         values = np.concatenate(per) if per else np.empty(0, dtype.as_numpy_dtype)
         if dtype == _d.string:
             values = values.astype(object)
+        return values, sizes
+
+    sparse_out = ([], [], [])
+    for key, dtype in zip(sparse_keys.reshape(-1), sparse_types):
+        values, sizes = var_len(_text(key), dtype)
         positions = np.concatenate([np.arange(n, dtype=np.int64) for n in sizes]) \
             if sizes else np.empty(0, np.int64)
         longest = max(sizes, default=0)
@@ -246,7 +254,57 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
             out = np.array(values, np_type)
         out = out.reshape((len(maps),) + tuple(shape))
         dense_out.append(out.reshape(out.shape[1:]) if single else out)
-    return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out)
+    ragged_out = ([], [])
+    for key, dtype, split_type in zip(ragged_keys.reshape(-1), ragged_value_types,
+                                      ragged_split_types):
+        values, sizes = var_len(_text(key), dtype)
+        # one example's values are a plain vector: it has no row splits
+        splits = np.zeros(0 if single else len(sizes) + 1, split_type.as_numpy_dtype)
+        np.cumsum(sizes, out=splits[1:])
+        ragged_out[0].append(values)
+        ragged_out[1].append(splits)
+    return tuple(sparse_out[0] + sparse_out[1] + sparse_out[2] + dense_out + ragged_out[0]
+                 + ragged_out[1])
+
+
+def _check_parse_example_v2_args(serialized, names, sparse_keys, dense_keys, ragged_keys,
+                                 dense_defaults, Tdense, num_sparse, sparse_types,
+                                 ragged_value_types, ragged_split_types, dense_shapes):
+    """TF's errors for a ParseExampleV2 whose keys, types, shapes and defaults disagree (the
+    kernel would read one list by another's length)."""
+    if num_sparse != len(sparse_types):
+        raise _invalid("len(sparse_keys) != len(sparse_types)")
+    if len(dense_shapes) != len(Tdense):
+        raise _invalid("len(dense_keys) != len(dense_shapes)")
+    if len(ragged_split_types) != len(ragged_value_types):
+        raise _invalid("len(ragged_keys) != len(ragged_split_types)")
+    for what, keys, count in (("sparse_keys", sparse_keys, "num_sparse"),
+                              ("dense_keys", dense_keys, "len(dense_types)"),
+                              ("ragged_keys", ragged_keys, "len(ragged_value_types)")):
+        expected = {"num_sparse": num_sparse, "len(dense_types)": len(Tdense),
+                    "len(ragged_value_types)": len(ragged_value_types)}[count]
+        if keys.size != expected:
+            raise _invalid(f"Expected len({what}) == {count} but got: {keys.size} vs. "
+                           f"{expected}")
+    if names.size and names.shape != serialized.shape:
+        raise _invalid(f"Expected names have the same shape as serialized: name.shape="
+                       f"{errors.shape_text(names.shape)}, serialized.shape="
+                       f"{errors.shape_text(serialized.shape)}")
+    for i, (shape, default) in enumerate(zip(dense_shapes, dense_defaults)):
+        shape = TensorShape(shape)
+        if (not default.size and default.ndim == 1) or shape.rank is None:
+            continue  # (an empty default: the feature is required)
+        if shape.rank and shape[0] is None:  # a sequence feature: the default pads it
+            if default.size != 1:
+                raise _invalid(
+                    f"dense_shape[{i}] is a variable length shape: "
+                    f"{errors.shape_text(shape.as_list())}, therefore def_value[{i}] "
+                    f"must contain a single element (the padding element).  But its shape "
+                    f"is: {errors.shape_text(default.shape)}")
+        elif tuple(default.shape) != tuple(shape.as_list()):
+            raise _invalid(f"def_value[{i}].shape() == {errors.shape_text(default.shape)} is "
+                           f"not compatible with dense_shapes_[{i}] == "
+                           f"{errors.shape_text(shape.as_list())}")
 
 
 def _parse_example_v2_rule(serialized, names, sparse_keys, dense_keys, ragged_keys,
@@ -262,7 +320,9 @@ def _parse_example_v2_rule(serialized, names, sparse_keys, dense_keys, ragged_ke
               + [(TensorShape([rank]), _d.int64)] * num_sparse)
     dense = [(batch.concatenate(TensorShape(list(shape))) if batch.rank is not None
               else TensorShape(None), t) for t, shape in zip(Tdense, dense_shapes)]
-    return sparse + dense
+    ragged = ([(TensorShape([None]), t) for t in ragged_value_types]
+              + [(TensorShape([None]), t) for t in ragged_split_types])
+    return sparse + dense + ragged
 
 
 _PARSE_EXAMPLE_V2 = register("ParseExampleV2", _parse_example_v2, _parse_example_v2_rule,
@@ -272,6 +332,94 @@ tf_nodes[_PARSE_EXAMPLE_V2] = NodeForm(types={})
 tf_args[_PARSE_EXAMPLE_V2] = ("serialized", "names", "sparse_keys", "dense_keys", "ragged_keys",
                               "*dense_defaults")
 tf_defaults[_PARSE_EXAMPLE_V2] = {"Tdense": input_dtypes(5)}
+
+
+# -- ParseExample, ParseSingleExample (TF 1's ops, as graphs written then hold them) --------------
+
+def _keys(keys):
+    out = np.empty(len(keys), object)
+    out[:] = [k.encode() if isinstance(k, str) else bytes(k) for k in keys]
+    return out
+
+
+def _parse_example(xp, serialized, names, *lists, sparse_types, Tdense, dense_shapes):
+    # the sparse keys, dense keys and dense defaults are given one list after the other,
+    # each key a scalar: as many sparse keys as types, dense keys as shapes
+    n_sparse, n_dense = len(sparse_types), len(dense_shapes)
+    if len(lists) != n_sparse + 2 * n_dense:
+        raise _invalid(f"Expected len(sparse_types) == {n_sparse} sparse keys and "
+                       f"len(dense_shapes) == {n_dense} dense keys and defaults, but got "
+                       f"{len(lists)} keys and defaults in all")
+    if serialized.ndim != 1:
+        raise _invalid(f"Expected serialized to be a vector, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    sparse_keys = _keys([k.item() for k in lists[:n_sparse]])
+    dense_keys = _keys([k.item() for k in lists[n_sparse:n_sparse + n_dense]])
+    return _parse_example_v2(
+        xp, serialized, names, sparse_keys, dense_keys, _keys([]),
+        *lists[n_sparse + n_dense:], Tdense=Tdense, num_sparse=n_sparse,
+        sparse_types=sparse_types, ragged_value_types=(), ragged_split_types=(),
+        dense_shapes=dense_shapes)
+
+
+def _parse_example_rule(serialized, names, *lists, sparse_types, Tdense, dense_shapes):
+    return _parse_example_v2_rule(serialized, names, None, None, None, Tdense=Tdense,
+                                  num_sparse=len(sparse_types), sparse_types=sparse_types,
+                                  ragged_value_types=(), ragged_split_types=(),
+                                  dense_shapes=dense_shapes)
+
+
+def _parse_example_counts(attrs, inputs):
+    """TF's attrs of a ParseExample node: its counts of sparse and dense keys."""
+    return {**attrs, "Nsparse": len(attrs["sparse_types"]),
+            "Ndense": len(attrs["dense_shapes"])}
+
+
+_PARSE_EXAMPLE = register("ParseExample", _parse_example, _parse_example_rule, multi=True,
+                          tied=(), not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_EXAMPLE] = PER_ELEMENT
+tf_nodes[_PARSE_EXAMPLE] = NodeForm(types={}, ignored=("Nsparse", "Ndense"),
+                                    rewrite=_parse_example_counts)
+tf_args[_PARSE_EXAMPLE] = ("serialized", "names", "*sparse_keys", "*dense_keys",
+                           "*dense_defaults")
+tf_defaults[_PARSE_EXAMPLE] = {"Tdense": lambda inputs, attrs: tuple(
+    t.dtype for t in inputs[2 + len(attrs.get("sparse_types", ()))
+                            + len(attrs.get("dense_shapes", ())):])}
+
+
+def _parse_single_example(xp, serialized, *dense_defaults, num_sparse, sparse_keys,
+                          dense_keys, sparse_types, Tdense, dense_shapes):
+    if num_sparse != len(sparse_keys) or num_sparse != len(sparse_types):
+        raise _invalid(f"num_sparse ({num_sparse}) must match the size of sparse_keys "
+                       f"({len(sparse_keys)}) and sparse_types ({len(sparse_types)})")
+    if len(dense_keys) != len(Tdense):
+        raise _invalid("len(dense_keys) != len(dense_types)")
+    if len(dense_keys) != len(dense_shapes):
+        raise _invalid("len(dense_keys) != len(dense_shapes)")
+    if serialized.ndim != 0:
+        raise _invalid(f"Expected serialized to be a scalar, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    return _parse_example_v2(
+        xp, serialized, np.empty(0, object), _keys(sparse_keys), _keys(dense_keys), _keys([]),
+        *dense_defaults, Tdense=Tdense, num_sparse=num_sparse, sparse_types=sparse_types,
+        ragged_value_types=(), ragged_split_types=(), dense_shapes=dense_shapes)
+
+
+def _parse_single_example_rule(serialized, *dense_defaults, num_sparse, sparse_keys,
+                               dense_keys, sparse_types, Tdense, dense_shapes):
+    return _parse_example_v2_rule(serialized, None, None, None, None, Tdense=Tdense,
+                                  num_sparse=num_sparse, sparse_types=sparse_types,
+                                  ragged_value_types=(), ragged_split_types=(),
+                                  dense_shapes=dense_shapes)
+
+
+_PARSE_SINGLE_EXAMPLE = register("ParseSingleExample", _parse_single_example,
+                                 _parse_single_example_rule, multi=True, tied=(),
+                                 not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_SINGLE_EXAMPLE] = PER_ELEMENT
+tf_nodes[_PARSE_SINGLE_EXAMPLE] = NodeForm(types={}, byte_attrs=("sparse_keys", "dense_keys"))
+tf_args[_PARSE_SINGLE_EXAMPLE] = ("serialized", "*dense_defaults")
+tf_defaults[_PARSE_SINGLE_EXAMPLE] = {"Tdense": input_dtypes(1)}
 
 _SIGNATURE = (
     "Op<name=ParseExampleV2; signature=serialized:string, names:string, sparse_keys:string, "
@@ -447,6 +595,8 @@ def _check_keys(features):
 
 
 def _parse(serialized, features, names, name):
+    if not features:  # (here, where the spec is still as the caller gave it)
+        raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
     _check_keys(features)
     plain, ragged = _ragged_features(features)
     result = _parse_plain(serialized, plain, names, name)
@@ -569,6 +719,15 @@ def _parse_sequence_example_v2(
         feature_list_sparse_types, feature_list_ragged_value_types,
         feature_list_ragged_split_types, feature_list_dense_shapes):
     from eagerflow._src.core.protos.example import SequenceExample  # noqa: PLC0415
+    _check_parse_sequence_example_v2_args(
+        serialized, debug_name, context_sparse_keys, context_dense_keys, context_ragged_keys,
+        feature_list_sparse_keys, feature_list_dense_keys, feature_list_ragged_keys,
+        feature_list_dense_missing_assumed_empty, context_dense_defaults, Ncontext_sparse,
+        Tcontext_dense, context_sparse_types, context_ragged_value_types,
+        context_ragged_split_types, context_dense_shapes, Nfeature_list_sparse,
+        Nfeature_list_dense, feature_list_dense_types, feature_list_sparse_types,
+        feature_list_ragged_value_types, feature_list_ragged_split_types,
+        feature_list_dense_shapes)
     if serialized.ndim > 1:
         raise _invalid(f"Expected serialized to be a scalar or vector, got shape: "
                        f"{errors.shape_text(serialized.shape)}")
@@ -656,15 +815,20 @@ def _parse_sequence_example_v2(
         key, shape = _text(key), tuple(TensorShape(shape).as_list())
         size = int(np.prod(shape, dtype=np.int64))
         out = np.empty((len(flat), size), object if dtype == _d.string else dtype.as_numpy_dtype)
-        for i in range(len(flat)):
-            got = context(i, key, dtype)
+        per = [context(i, key, dtype) for i in range(len(flat))]
+        if not default.size:
+            # TF sizes a required feature by its longest value first: one that no example
+            # (or an empty batch) holds is "found 0", before any example is named missing
+            longest = max((got.size for got in per if got is not None), default=0)
+            if longest != size:
+                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
+                               f"expected {size}, but found {longest}")
+        for i, got in enumerate(per):
             if got is None and default.size:
                 got = default.reshape(-1)
-            elif got is None and not single:
+            elif got is None:
                 raise _invalid(f"Feature: {key} (data type: {_type_name(dtype)}) is required "
                                f"but could not be found.")
-            elif got is None:
-                got = np.empty(0)
             if got.size != size:
                 raise _invalid(f"Inconsistent max number of elements for feature {key}: "
                                f"expected {size}, but found {got.size}")
@@ -718,6 +882,62 @@ def _parse_sequence_example_v2(
                  + outs["fro"] + outs["fri"])
 
 
+def _check_parse_sequence_example_v2_args(
+        serialized, debug_name, context_sparse_keys, context_dense_keys, context_ragged_keys,
+        feature_list_sparse_keys, feature_list_dense_keys, feature_list_ragged_keys,
+        missing_assumed_empty, context_dense_defaults, Ncontext_sparse, Tcontext_dense,
+        context_sparse_types, context_ragged_value_types, context_ragged_split_types,
+        context_dense_shapes, Nfeature_list_sparse, Nfeature_list_dense,
+        feature_list_dense_types, feature_list_sparse_types, feature_list_ragged_value_types,
+        feature_list_ragged_split_types, feature_list_dense_shapes):
+    """TF's errors for a ParseSequenceExampleV2 whose keys, types, shapes, names and
+    defaults disagree (the kernel would read one list by another's length)."""
+    for what, count, types in (("context_sparse", Ncontext_sparse, context_sparse_types),
+                               ("feature_list_sparse", Nfeature_list_sparse,
+                                feature_list_sparse_types)):
+        if count != len(types):
+            raise _invalid(f"num_{what} ({count}) must match the size of {what}_types "
+                           f"({len(types)})")
+    for what, count, types, other, others in (
+            ("context_dense", len(Tcontext_dense), Tcontext_dense, "shapes",
+             context_dense_shapes),
+            ("feature_list_dense", Nfeature_list_dense, feature_list_dense_types, "shapes",
+             feature_list_dense_shapes),
+            ("context_ragged", len(context_ragged_value_types), context_ragged_value_types,
+             "split_types", context_ragged_split_types),
+            ("feature_list_ragged", len(feature_list_ragged_value_types),
+             feature_list_ragged_value_types, "split_types", feature_list_ragged_split_types)):
+        if count != len(types) or count != len(others):
+            kind = "value_types" if "ragged" in what else "types"
+            raise _invalid(f"num_{what} ({count}) must match the size of {what}_{kind} "
+                           f"({len(types)}) and {what}_{other} ({len(others)})")
+    for keys, what, count, expected in (
+            (context_sparse_keys, "context_sparse_keys", "Ncontext_sparse", Ncontext_sparse),
+            (context_dense_keys, "context_dense_keys", "len(Tcontext_dense)",
+             len(Tcontext_dense)),
+            (context_ragged_keys, "context_ragged_keys", "len(context_ragged_value_types)",
+             len(context_ragged_value_types)),
+            (feature_list_sparse_keys, "feature_list_sparse_keys", "Nfeature_list_sparse",
+             Nfeature_list_sparse),
+            (feature_list_dense_keys, "feature_list_dense_keys", "Nfeature_list_dense",
+             Nfeature_list_dense),
+            (feature_list_ragged_keys, "feature_list_ragged_keys",
+             "len(feature_list_ragged_value_types)", len(feature_list_ragged_value_types)),
+            (missing_assumed_empty, "feature_list_dense_missing_assumed_empty",
+             "Nfeature_list_dense", Nfeature_list_dense)):
+        if keys.size != expected:
+            raise _invalid(f"Expected len({what}) to match {count}")
+    if debug_name.size and debug_name.size != serialized.size:
+        raise _invalid("example_names must be empty or have the correct number of elements")
+    for i, (shape, default) in enumerate(zip(context_dense_shapes, context_dense_defaults)):
+        shape = TensorShape(shape)
+        if default.size and shape.rank is not None and \
+                tuple(default.shape) != tuple(shape.as_list()):
+            raise _invalid(f"default_value[{i}].shape() == {errors.shape_text(default.shape)} "
+                           f"!= context_dense_shapes[{i}] == "
+                           f"{errors.shape_text(shape.as_list())}")
+
+
 def _parse_sequence_example_v2_rule(serialized, *inputs, Ncontext_sparse, Tcontext_dense,
                                     context_sparse_types, context_dense_shapes,
                                     Nfeature_list_sparse, feature_list_dense_types,
@@ -768,7 +988,8 @@ tf_args[_PARSE_SEQUENCE_EXAMPLE_V2] = ("serialized", "debug_name", "context_spar
                                        "feature_list_ragged_keys",
                                        "feature_list_dense_missing_assumed_empty",
                                        "*context_dense_defaults")
-tf_defaults[_PARSE_SEQUENCE_EXAMPLE_V2] = {"Ncontext_sparse": 0, "context_sparse_types": (),
+tf_defaults[_PARSE_SEQUENCE_EXAMPLE_V2] = {"Tcontext_dense": input_dtypes(9),
+                                           "Ncontext_sparse": 0, "context_sparse_types": (),
                                            "context_ragged_value_types": (),
                                            "context_ragged_split_types": (),
                                            "context_dense_shapes": (), "Nfeature_list_sparse": 0,
@@ -969,5 +1190,5 @@ def decode_json_example(json_examples, name=None):
     >>> int(tf.io.parse_single_example(s, {"a": tf.io.FixedLenFeature([], tf.int64)})["a"])
     3
     """
-    return dispatch(_DECODE_JSON_EXAMPLE, (convert_to_tensor(json_examples, _d.string),), {},
+    return dispatch(_DECODE_JSON_EXAMPLE, (convert_input(json_examples, _d.string),), {},
                     name)

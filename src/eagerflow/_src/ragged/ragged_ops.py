@@ -1308,14 +1308,32 @@ class RaggedFeature(collections.namedtuple(
 
     def __new__(cls, dtype, value_key=None, partitions=(), row_splits_dtype=_d.int32,
                 validate=False):
+        if value_key is not None:
+            if not isinstance(value_key, str):
+                raise ValueError(f"Argument `value_key` must be a string; got {value_key}")
+            if not value_key:
+                raise ValueError("Argument `value_key` must not be empty")
+        # Example protos hold only int64, float and bytes lists.
+        dtype = _d.as_dtype(dtype)
+        if dtype not in (_d.int64, _d.float32, _d.string):
+            raise ValueError(f"Argument `dtype` must be int64, float32, or bytes; got {dtype!r}")
+        row_splits_dtype = _d.as_dtype(row_splits_dtype)
+        if row_splits_dtype not in (_d.int32, _d.int64):
+            raise ValueError(f"Argument `row_splits_dtype` must be int32 or int64; got "
+                             f"{row_splits_dtype!r}")
+        if not isinstance(partitions, (list, tuple)):
+            raise TypeError(f"Argument `partitions` must be a list or tuple. Received "
+                            f"partitions={partitions} of type {type(partitions).__name__}.")
+        if not isinstance(validate, bool):
+            raise TypeError(f"Argument `validate` must be a bool; got {validate!r}")
         kinds = (cls.RowLengths, cls.RowSplits, cls.RowStarts, cls.RowLimits, cls.ValueRowIds,
                  cls.UniformRowLength)
         for p in partitions:
             if not isinstance(p, kinds):
                 raise TypeError(f"partitions must be a list of RaggedFeature.Partition, got "
                                 f"{p!r}")
-        return super().__new__(cls, _d.as_dtype(dtype), value_key, tuple(partitions),
-                               _d.as_dtype(row_splits_dtype), validate)
+        return super().__new__(cls, dtype, value_key, tuple(partitions), row_splits_dtype,
+                               validate)
 
     def _var_len_features(self, key):
         out = {self.value_key or key: parsing_ops.VarLenFeature(self.dtype)}
