@@ -956,13 +956,25 @@ def _avg_scatter(xp, dy, sizes, ksize, strides, pads):
     return _fold(xp, [share] * math.prod(ksize), dx, ksize, strides, (1,) * len(ksize), pads)
 
 
-def _pool_grad_kernel(backward, native=None):
+def _check_routing_shapes(x, y, dy, pooled, grad_like_input):
+    """TF's errors for a max pooling gradient whose `orig_output` `y` or routed gradient `dy`
+    is not shaped as pooling `x` makes it (`pooled`: the output's dims; `dy` is shaped like
+    `x` for MaxPool*GradGrad)."""
+    for name, array, shape in (("orig_output", y, tuple(pooled)),
+                               ("grad", dy, x.shape if grad_like_input else tuple(pooled))):
+        if array.shape != shape:
+            raise _invalid(f"Expected {name} shape to be {shape_text(shape)}, but got "
+                           f"{shape_text(array.shape)}")
+
+
+def _pool_grad_kernel(backward, native=None, grad_like_input=False):
     """A pooling-gradient kernel around channels-last ``backward(xp, *arrays, ksize, ...)``.
 
     The pooled input's shape is input 0's (max pooling) or the `orig_input_shape`
     attr (average pooling, whose only input is the output gradient). `native`, given
     ``(arrays, shape, ksize, strides, pads, data_format)``, returns the gradient from
-    oneDNN or None.
+    oneDNN or None. `grad_like_input`: the routed gradient (a max pooling's input 2) is
+    shaped like the pooled input (MaxPool*GradGrad), else like its output.
     """
     def kernel(xp, *arrays, ksize, strides, padding, data_format, explicit_paddings=(),
                orig_input_shape=None):
@@ -972,8 +984,10 @@ def _pool_grad_kernel(backward, native=None):
         shape = arrays[0].shape if orig_input_shape is None else orig_input_shape
         if shape[0] is None:  # a batch unknown when traced: the gradient's own
             shape = (arrays[0].shape[0], *shape[1:])
-        _, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
-                                 data_format)
+        pooled, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
+                                      data_format)
+        if len(arrays) == 3:  # a max pooling's (orig_input, orig_output, grad)
+            _check_routing_shapes(*arrays, pooled, grad_like_input)
         if native is not None and xp is np:
             dx = native(arrays, shape, _spatial(ksize, data_format),
                         _spatial(strides, data_format), pads, data_format)
@@ -988,14 +1002,20 @@ def _pool_grad_kernel(backward, native=None):
     return kernel
 
 
-def _pool_grad_rule(like):
-    """The shape rule of a pooling gradient whose output is shaped like input `like`."""
+def _pool_grad_rule(like, op_name=None):
+    """The shape rule of a pooling gradient whose output is shaped like input `like`; given
+    its `op_name`, a MaxPool*GradGrad's, whose routed gradient (input 2) is shaped like the
+    pooled input."""
     def rule(*inputs, ksize, strides, padding, data_format, explicit_paddings=(),
              orig_input_shape=None):
         if orig_input_shape is None and len(inputs) == 2:  # a shape known at run time only
             return TensorShape([None] * len(ksize)), inputs[0].dtype
         dims = _dims(inputs[0].shape) if orig_input_shape is None else list(orig_input_shape)
         _pool_geometry(dims, ksize, strides, padding, explicit_paddings, data_format)
+        if op_name is not None and not inputs[0].shape.is_compatible_with(inputs[2].shape):
+            raise shape_rules.shape_error(
+                op_name, shape_rules.merge_failure(inputs[0].shape, inputs[2].shape),
+                [t.shape for t in inputs])
         if orig_input_shape is not None:
             return TensorShape(orig_input_shape), inputs[0].dtype
         return inputs[like].shape, inputs[0].dtype
@@ -1113,8 +1133,10 @@ def _register_pool_grads(suffix, max_types):
     """Registers the gradient ops of max and average pooling (`suffix`: "" or "3D")."""
     return (register(f"MaxPool{suffix}Grad", _pool_grad_kernel(_max_scatter, _native_max_grad),
                      _pool_grad_rule(0), tied=(0, 1, 2), dtypes=max_types),
-            register(f"MaxPool{suffix}GradGrad", _pool_grad_kernel(_max_gather),
-                     _pool_grad_rule(1), tied=(0, 1, 2), dtypes=max_types),
+            register(f"MaxPool{suffix}GradGrad",
+                     _pool_grad_kernel(_max_gather, grad_like_input=True),
+                     _pool_grad_rule(1, f"MaxPool{suffix}GradGrad"), tied=(0, 1, 2),
+                     dtypes=max_types),
             register(f"AvgPool{suffix}Grad",
                      widened(_pool_grad_kernel(_avg_scatter, _native_avg_grad)),
                      _pool_grad_rule(0), dtypes=FLOAT))
