@@ -54,6 +54,7 @@ def same_shapes(op_name):
         if not x.shape.is_compatible_with(y.shape):
             raise shape_error(op_name, merge_failure(x.shape, y.shape), [x.shape, y.shape])
         return x.shape.merge_with(y.shape), x.dtype
+    rule.one_shape = True  # (its op computes each output element from the matching inputs')
     return rule
 
 
