@@ -65,3 +65,78 @@ def test_max_pool_gradients_check_the_shapes_of_what_they_route():
                                          r"and 2. Shapes are \[1,4,4,2\] and \[1,2,2,2\]."):
         traced(x, y, g)
     np.testing.assert_array_equal(traced(x, y, x).numpy(), y.numpy())
+
+
+def test_depthwise_gradients_are_tfs_ops():
+    rng = np.random.default_rng(0)
+    w = tf.constant(rng.standard_normal((3, 3, 2, 2)).astype(F32))
+    dy = tf.constant(rng.standard_normal((1, 2, 2, 4)).astype(F32))
+    x = tf.constant(rng.standard_normal((1, 4, 4, 2)).astype(F32))
+    window = dict(strides=[1, 1, 1, 1], padding="VALID")
+    dx = tf.raw_ops.DepthwiseConv2dNativeBackpropInput(input_sizes=[1, 4, 4, 2], filter=w,
+                                                       out_backprop=dy, **window)
+    dw = tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(input=x, filter_sizes=[3, 3, 2, 2],
+                                                        out_backprop=dy, **window)
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID")
+    want_dx, want_dw = tape.gradient(y, [x, w], output_gradients=dy)
+    np.testing.assert_allclose(dx.numpy(), want_dx.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(dw.numpy(), want_dw.numpy(), rtol=1e-5, atol=1e-5)
+    # TF 2.21's values
+    np.testing.assert_allclose(dx.numpy().ravel()[:4], [-0.065, 0.659, -0.055, 3.381], atol=2e-3)
+    np.testing.assert_allclose(dw.numpy().ravel()[:4], [4.643, 0.475, -0.836, -0.405], atol=2e-3)
+
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME"))
+        return tape.gradient(loss, x)
+    types = {op.type for op in grads.get_concrete_function(
+        tf.TensorSpec([None, 4, 4, 2])).graph.get_operations()}
+    assert {"DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter"} <= types
+    assert not {"Conv2DBackpropInput", "Conv2DBackpropFilter"} & types
+
+    # their own gradients (second derivatives), as TF's
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([w, dy, x])
+        a = tf.reduce_sum(x * tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+            input_sizes=[1, 4, 4, 2], filter=w, out_backprop=dy, **window))
+        b = tf.reduce_sum(w * tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(
+            input=x, filter_sizes=[3, 3, 2, 2], out_backprop=dy, **window))
+    da_dw, da_dy = tape.gradient(a, [w, dy])
+    db_dx, db_dy = tape.gradient(b, [x, dy])
+    np.testing.assert_allclose(da_dw.numpy(), dw.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(db_dx.numpy(), dx.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(da_dy.numpy(), tf.nn.depthwise_conv2d(
+        x, w, [1, 1, 1, 1], "VALID").numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(db_dy.numpy(), da_dy.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_depthwise_gradient_errors():
+    w, dy = np.ones((3, 3, 2, 2), F32), np.ones((1, 2, 2, 4), F32)
+    window = dict(strides=[1, 1, 1, 1], padding="VALID")
+    for sizes, out, message in (
+            ([1, 4, 4, 3], dy, "input and filter must have the same in_depth"),
+            ([1, 4, 4, 2], dy[..., :3], "depth_multiplier \\* in_depth not equal to out_depth"),
+            ([1, 5, 5, 2], dy, "Size of out_backprop doesn't match computed")):
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=f"DepthwiseConv2DBackpropInput: {message}"):
+            tf.raw_ops.DepthwiseConv2dNativeBackpropInput(input_sizes=sizes, filter=w,
+                                                          out_backprop=out, **window)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"filter must be 4-dimensional: \[3,3,4\]"):
+        tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(input=np.ones((1, 4, 4, 2), F32),
+                                                       filter_sizes=[3, 3, 4], out_backprop=dy,
+                                                       **window)
+    traced = tf.function(lambda: tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+        input_sizes=[1, 4, 4], filter=w, out_backprop=dy, **window))
+    with pytest.raises(ValueError, match="Shape must be rank 4 but is rank 3"):
+        traced()
+    # sizes known at run time only: a shape of unknown dims, as TF's
+    run_time = tf.function(lambda s: tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+        input_sizes=s, filter=w, out_backprop=dy, **window),
+        input_signature=[tf.TensorSpec([4], tf.int32)])
+    assert run_time.get_concrete_function().structured_outputs.shape.as_list() == [None] * 4
+    assert run_time(tf.constant([1, 4, 4, 2])).shape == (1, 4, 4, 2)
