@@ -140,3 +140,48 @@ def test_depthwise_gradient_errors():
         input_signature=[tf.TensorSpec([4], tf.int32)])
     assert run_time.get_concrete_function().structured_outputs.shape.as_list() == [None] * 4
     assert run_time(tf.constant([1, 4, 4, 2])).shape == (1, 4, 4, 2)
+
+
+@pytest.mark.parametrize("version", ["", "V2"])
+def test_older_fused_batch_norms_and_their_gradients(version):
+    forward = getattr(tf.raw_ops, f"FusedBatchNorm{version}")
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal((2, 3, 3, 4)).astype(F32))
+    scale, offset = (tf.constant(rng.standard_normal(4).astype(F32)) for _ in range(2))
+    outputs = forward(x=x, scale=scale, offset=offset, mean=[], variance=[], epsilon=0.001)
+    want = tf.raw_ops.FusedBatchNormV3(x=x, scale=scale, offset=offset, mean=[], variance=[],
+                                       epsilon=0.001)
+    assert len(outputs) == 5
+    for got, expected in zip(outputs, want):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6, atol=1e-6)
+    # TF 2.21's values
+    np.testing.assert_allclose(outputs[0].numpy().ravel()[:3], [-0.3392, 1.0512, 0.8756],
+                               atol=1e-4)
+
+    def loss(x, scale):
+        y = forward(x=x, scale=scale, offset=offset, mean=[], variance=[], epsilon=0.001)[0]
+        return tf.reduce_sum(y ** 3)
+
+    @tf.function
+    def grads(x):
+        return tf.gradients(loss(x, scale), x)
+    types = {op.type for op in grads.get_concrete_function(x).graph.get_operations()}
+    assert {f"FusedBatchNorm{version}", f"FusedBatchNormGrad{version}"} <= types
+
+    def hessian_products(fn, x, scale):
+        with tf.GradientTape() as outer:
+            outer.watch([x, scale])
+            with tf.GradientTape() as inner:
+                inner.watch([x, scale])
+                value = fn(x, scale)
+            dx, dscale = inner.gradient(value, [x, scale])
+            total = tf.reduce_sum(dx * tf.cos(x)) + tf.reduce_sum(dscale)
+        return outer.gradient(total, [x, scale])
+
+    def loss_v3(x, scale):
+        y = tf.raw_ops.FusedBatchNormV3(x=x, scale=scale, offset=offset, mean=[], variance=[],
+                                        epsilon=0.001)[0]
+        return tf.reduce_sum(y ** 3)
+    for got, expected in zip(hessian_products(loss, x, scale),
+                             hessian_products(loss_v3, x, scale)):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-5, atol=1e-5)
