@@ -134,7 +134,8 @@ FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "
          "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
          "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh",
          "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
-         "FusedBatchNormGradV3", "_FusedBatchNormEx", "_FusedBatchNormGradEx",
+         "FusedBatchNormGradV3", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormGrad",
+         "FusedBatchNormGradV2", "_FusedBatchNormEx", "_FusedBatchNormGradEx",
          "_BroadcastReluGrad", "AddN", "InvGrad", "BatchMatMul"}
 # Ops that read their inputs without keeping them (an update makes a new array).
 READ_ONLY = {"AssignAddVariableOp", "AssignSubVariableOp", "Mean",

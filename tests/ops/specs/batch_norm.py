@@ -181,7 +181,34 @@ def _ex_grad_spec(shape, dtype=F64, **kw):
                   name=f"_FusedBatchNormGradEx-{shape}-{np.dtype(dtype).name}", **kw)
 
 
+def _older_specs(version):
+    """FusedBatchNorm (`version` "") or FusedBatchNormV2 and their gradients, as raw ops:
+    float32 (V1's one dtype), V3's kernels."""
+    forward = getattr(tf.raw_ops, f"FusedBatchNorm{version}")
+    grad = getattr(tf.raw_ops, f"FusedBatchNormGrad{version}")
+
+    def gradients(x, s, o, dy):
+        outputs = forward(x=x, scale=s, offset=o, mean=[], variance=[], epsilon=1e-3)
+        return grad(y_backprop=dy, x=x, scale=s, reserve_space_1=outputs[3],
+                    reserve_space_2=outputs[4], epsilon=1e-3)[:3]
+    args = [rand(2, 3, 2, 3, low=-3, high=5), positive(3), rand(3, seed=1),
+            rand(2, 3, 2, 3, seed=2)]
+    return [
+        OpSpec(f"FusedBatchNorm{version}",
+               lambda x, s, o, dy: forward(x=x, scale=s, offset=o, mean=[], variance=[],
+                                           epsilon=1e-3)[:3],
+               args, lambda x, s, o, dy: ref_batch_norm(x, s, o), rtol=1e-4, atol=1e-5,
+               grad="FusedBatchNormV3's gradient, checked in float64",
+               name=f"FusedBatchNorm{version}-training"),
+        OpSpec(f"FusedBatchNormGrad{version}", gradients, args,
+               lambda x, s, o, dy: ref_batch_norm_grad(x, s, dy), rtol=1e-4, atol=1e-4,
+               grad="FusedBatchNormGradV3's gradient, checked in float64",
+               name=f"FusedBatchNormGrad{version}-training")]
+
+
 SPECS = [
+    *_older_specs(""),
+    *_older_specs("V2"),
     _forward_spec((2, 3, 2, 3)),
     _forward_spec((2, 3, 2, 3), dtype=F32, rtol=1e-4, atol=1e-5, grad="float64 spec above"),
     _forward_spec((3, 2, 2, 2), "NCHW"),

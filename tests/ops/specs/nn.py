@@ -8,7 +8,7 @@ import numpy as np
 
 import eagerflow as tf
 from tests.internals import conv_ops as c, dispatch, nn_ops as n, registry
-from tests.ops.spec import OpSpec, positive, rand
+from tests.ops.spec import OpSpec, graph_op, positive, rand
 
 F32, F64 = np.float32, np.float64
 FLOATS = (F32, F64)
@@ -416,6 +416,32 @@ _DEPTHWISE = [
            _nchw(lambda x, w: ref_depthwise(x, w, (2, 1), (1, 1),
                                             same_pads((5, 4), (2, 3), (2, 1)))),
            name="Depthwise-NCHW"),
+    # its gradient ops: the grouped convolution's, the filter (kh, kw, c, m) as (kh, kw, 1, c * m)
+    OpSpec("DepthwiseConv2dNativeBackpropInput",
+           lambda w, dy: tf.nn.depthwise_conv2d_backprop_input([2, 5, 5, 3], w, dy, [1, 2, 2, 1],
+                                                               "SAME"),
+           [rand(3, 3, 3, 2, dtype=F64), rand(2, 3, 3, 6, dtype=F64, seed=1)],
+           lambda w, dy: ref_conv_input_grad(dy, w.reshape(3, 3, 1, 6), (2, 5, 5, 3), (2, 2),
+                                             (1, 1), same_pads((5, 5), (3, 3), (2, 2))),
+           name="DepthwiseBackpropInput-SAME"),
+    OpSpec("DepthwiseConv2dNativeBackpropInput",
+           graph_op(lambda s, w, dy: tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+               input_sizes=s, filter=w, out_backprop=dy, strides=[1, 1, 1, 1],
+               padding="VALID"), "DepthwiseConv2dNativeBackpropInput"),
+           [np.array([1, 4, 5, 2], np.int32), rand(2, 3, 2, 1, dtype=F32),
+            rand(1, 3, 3, 2, dtype=F32, seed=1)],
+           lambda s, w, dy: ref_conv_input_grad(dy, w.reshape(2, 3, 1, 2), tuple(s), (1, 1),
+                                                (1, 1), [(0, 0), (0, 0)]),
+           grad="its sizes are an input known at run time only", rtol=1e-4, atol=1e-5,
+           name="DepthwiseBackpropInput-run-time-sizes"),
+    OpSpec("DepthwiseConv2dNativeBackpropFilter",
+           lambda x, dy: tf.nn.depthwise_conv2d_backprop_filter(x, [3, 3, 3, 2], dy,
+                                                                [1, 2, 2, 1], "SAME"),
+           [rand(2, 5, 5, 3, dtype=F64), rand(2, 3, 3, 6, dtype=F64, seed=1)],
+           lambda x, dy: ref_conv_filter_grad(x, dy, (3, 3, 1, 6), (2, 2), (1, 1),
+                                              same_pads((5, 5), (3, 3), (2, 2))).reshape(
+                                                  3, 3, 3, 2),
+           name="DepthwiseBackpropFilter-SAME"),
 ]
 
 

@@ -105,7 +105,7 @@ def raw_op(name):
 # TF's Python functions of these ops take a leading underscore (Python's keywords and
 # builtins, and ops TF's API hides), as its errors name them
 _HIDDEN = frozenset(("abs", "all", "any", "assert", "clip_by_value", "complex",
-                     "histogram_fixed_width", "if",
+                     "fused_batch_norm", "histogram_fixed_width", "if",
                      "max", "min", "pow", "print", "range", "slice", "sum", "while"))
 
 

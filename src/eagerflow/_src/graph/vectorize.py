@@ -117,7 +117,8 @@ def _rule(op):
         return None if rule is registry.PER_ELEMENT else rule
     if op_def.elementwise:
         return _elementwise
-    if op_def.shape is registry.same_shape and not op.attrs:
+    if (op_def.shape is registry.same_shape or getattr(op_def.shape, "one_shape", False)) \
+            and not op.attrs:
         return _elementwise
     if op_def.reduction and len(op.inputs) == 1:  # axes as attrs
         return _reduction

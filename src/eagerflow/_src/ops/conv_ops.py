@@ -956,13 +956,25 @@ def _avg_scatter(xp, dy, sizes, ksize, strides, pads):
     return _fold(xp, [share] * math.prod(ksize), dx, ksize, strides, (1,) * len(ksize), pads)
 
 
-def _pool_grad_kernel(backward, native=None):
+def _check_routing_shapes(x, y, dy, pooled, grad_like_input):
+    """TF's errors for a max pooling gradient whose `orig_output` `y` or routed gradient `dy`
+    is not shaped as pooling `x` makes it (`pooled`: the output's dims; `dy` is shaped like
+    `x` for MaxPool*GradGrad)."""
+    for name, array, shape in (("orig_output", y, tuple(pooled)),
+                               ("grad", dy, x.shape if grad_like_input else tuple(pooled))):
+        if array.shape != shape:
+            raise _invalid(f"Expected {name} shape to be {shape_text(shape)}, but got "
+                           f"{shape_text(array.shape)}")
+
+
+def _pool_grad_kernel(backward, native=None, grad_like_input=False):
     """A pooling-gradient kernel around channels-last ``backward(xp, *arrays, ksize, ...)``.
 
     The pooled input's shape is input 0's (max pooling) or the `orig_input_shape`
     attr (average pooling, whose only input is the output gradient). `native`, given
     ``(arrays, shape, ksize, strides, pads, data_format)``, returns the gradient from
-    oneDNN or None.
+    oneDNN or None. `grad_like_input`: the routed gradient (a max pooling's input 2) is
+    shaped like the pooled input (MaxPool*GradGrad), else like its output.
     """
     def kernel(xp, *arrays, ksize, strides, padding, data_format, explicit_paddings=(),
                orig_input_shape=None):
@@ -972,8 +984,10 @@ def _pool_grad_kernel(backward, native=None):
         shape = arrays[0].shape if orig_input_shape is None else orig_input_shape
         if shape[0] is None:  # a batch unknown when traced: the gradient's own
             shape = (arrays[0].shape[0], *shape[1:])
-        _, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
-                                 data_format)
+        pooled, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
+                                      data_format)
+        if len(arrays) == 3:  # a max pooling's (orig_input, orig_output, grad)
+            _check_routing_shapes(*arrays, pooled, grad_like_input)
         if native is not None and xp is np:
             dx = native(arrays, shape, _spatial(ksize, data_format),
                         _spatial(strides, data_format), pads, data_format)
@@ -988,14 +1002,20 @@ def _pool_grad_kernel(backward, native=None):
     return kernel
 
 
-def _pool_grad_rule(like):
-    """The shape rule of a pooling gradient whose output is shaped like input `like`."""
+def _pool_grad_rule(like, op_name=None):
+    """The shape rule of a pooling gradient whose output is shaped like input `like`; given
+    its `op_name`, a MaxPool*GradGrad's, whose routed gradient (input 2) is shaped like the
+    pooled input."""
     def rule(*inputs, ksize, strides, padding, data_format, explicit_paddings=(),
              orig_input_shape=None):
         if orig_input_shape is None and len(inputs) == 2:  # a shape known at run time only
             return TensorShape([None] * len(ksize)), inputs[0].dtype
         dims = _dims(inputs[0].shape) if orig_input_shape is None else list(orig_input_shape)
         _pool_geometry(dims, ksize, strides, padding, explicit_paddings, data_format)
+        if op_name is not None and not inputs[0].shape.is_compatible_with(inputs[2].shape):
+            raise shape_rules.shape_error(
+                op_name, shape_rules.merge_failure(inputs[0].shape, inputs[2].shape),
+                [t.shape for t in inputs])
         if orig_input_shape is not None:
             return TensorShape(orig_input_shape), inputs[0].dtype
         return inputs[like].shape, inputs[0].dtype
@@ -1057,6 +1077,72 @@ tf_nodes[_BACKPROP_FILTER] = NodeForm(
 tf_args[_BACKPROP_FILTER] = ("input", "filter_sizes", "out_backprop")
 tf_defaults[_BACKPROP_FILTER] = {"explicit_paddings": (), "data_format": "NHWC",
                                  "dilations": (1, 1, 1, 1)}
+# A depthwise convolution is a grouped one, one group per input channel, whose filter
+# (kh, kw, channels, multiplier) is laid out as (kh, kw, 1, channels * multiplier): its
+# gradient ops run the grouped convolution's kernels after TF's own checks.
+_DW_INPUT, _DW_FILTER = "DepthwiseConv2DBackpropInput", "DepthwiseConv2DBackpropFilter"
+_grouped_input_grad = _backprop_input(_DW_INPUT)[0]
+_grouped_filter_grad = _backprop_filter(_DW_FILTER)[0]
+
+
+def _check_depthwise(name, x_dims, w_dims, dy, data_format):
+    """TF's checks of a depthwise gradient's input dims, filter dims and out_backprop."""
+    for what, dims in (("input", x_dims), ("filter", w_dims), ("out_backprop", dy.shape)):
+        if len(dims) != 4:
+            raise _invalid(f"{name}: {what} must be 4-dimensional")
+    channels = -1 if not _channels_first(data_format) else 1
+    if x_dims[channels] != w_dims[2]:
+        raise _invalid(f"{name}: input and filter must have the same in_depth")
+    if w_dims[2] * w_dims[3] != dy.shape[channels]:
+        raise _invalid(f"{name}: depth_multiplier * in_depth not equal to out_depth")
+
+
+def _depthwise_input_grad(xp, w, dy, input_sizes, **window):
+    sizes = _full_sizes(input_sizes if type(input_sizes) is tuple else input_sizes.tolist(),
+                        2, dy.shape, w.shape, window["data_format"])
+    _check_depthwise(_DW_INPUT, sizes, w.shape, dy, window["data_format"])
+    return _grouped_input_grad(xp, w.reshape(*w.shape[:2], 1, -1), dy, tuple(sizes), **window)
+
+
+def _depthwise_filter_grad(xp, x, dy, filter_sizes, **window):
+    sizes = _filter_sizes(filter_sizes, 4)
+    _check_depthwise(_DW_FILTER, x.shape, sizes, dy, window["data_format"])
+    grouped = (*sizes[:2], 1, sizes[2] * sizes[3])
+    return _grouped_filter_grad(xp, x, dy, grouped, **window).reshape(sizes)
+
+
+def _sizes_rule(attr, op_name):
+    """The shape rule of a depthwise gradient: what is known of its `attr` (the sizes of its
+    result) alone, a 4-D shape, as TF's shape function."""
+    def rule(*inputs, **attrs):
+        sizes = attrs.get(attr)
+        if sizes is None:  # a tensor, input 2: what is known of it before run time
+            sizes = shape_rules.known_elements(inputs[2])
+            if sizes is None:  # even its length unknown
+                sizes = [None] * 4
+        if len(sizes) != 4:
+            shapes = [TensorShape([len(sizes)])] + [t.shape for t in inputs[:2]]
+            raise shape_rules.shape_error(op_name, f"Shape must be rank 4 but is rank "
+                                                   f"{len(sizes)}", shapes,
+                                          partial=(0, list(sizes)))
+        return TensorShape(sizes), inputs[0].dtype
+    return rule
+
+
+_DEPTHWISE_INPUT = register("DepthwiseConv2dNativeBackpropInput", _depthwise_input_grad,
+                            _sizes_rule("input_sizes", "DepthwiseConv2dNativeBackpropInput"),
+                            tied=(0, 1), dtypes=FLOAT)
+_DEPTHWISE_FILTER = register("DepthwiseConv2dNativeBackpropFilter", _depthwise_filter_grad,
+                             _sizes_rule("filter_sizes", "DepthwiseConv2dNativeBackpropFilter"),
+                             tied=(0, 1), dtypes=FLOAT)
+for _op, _sizes in ((_DEPTHWISE_INPUT, "input_sizes"), (_DEPTHWISE_FILTER, "filter_sizes")):
+    _at = AttrInput(_sizes, type_attr=None, runtime=True)
+    tf_nodes[_op] = NodeForm(inputs=(_at, 0, 1) if _op is _DEPTHWISE_INPUT else (0, _at, 1),
+                             outputs=("output",))
+    tf_defaults[_op] = {"explicit_paddings": (), "data_format": "NHWC",
+                        "dilations": (1, 1, 1, 1)}
+tf_args[_DEPTHWISE_INPUT] = ("input_sizes", "filter", "out_backprop")
+tf_args[_DEPTHWISE_FILTER] = ("input", "filter_sizes", "out_backprop")
 # the 3-D gradients take their sizes as attrs (or inputs) too, like the 2-D ones above
 _BACKPROP_INPUT3D = register("Conv3DBackpropInputV2", *_backprop_input("Conv3DBackpropInputOp"),
                              tied=(0, 1), dtypes=FLOAT)
@@ -1113,8 +1199,10 @@ def _register_pool_grads(suffix, max_types):
     """Registers the gradient ops of max and average pooling (`suffix`: "" or "3D")."""
     return (register(f"MaxPool{suffix}Grad", _pool_grad_kernel(_max_scatter, _native_max_grad),
                      _pool_grad_rule(0), tied=(0, 1, 2), dtypes=max_types),
-            register(f"MaxPool{suffix}GradGrad", _pool_grad_kernel(_max_gather),
-                     _pool_grad_rule(1), tied=(0, 1, 2), dtypes=max_types),
+            register(f"MaxPool{suffix}GradGrad",
+                     _pool_grad_kernel(_max_gather, grad_like_input=True),
+                     _pool_grad_rule(1, f"MaxPool{suffix}GradGrad"), tied=(0, 1, 2),
+                     dtypes=max_types),
             register(f"AvgPool{suffix}Grad",
                      widened(_pool_grad_kernel(_avg_scatter, _native_avg_grad)),
                      _pool_grad_rule(0), dtypes=FLOAT))
@@ -1585,6 +1673,21 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  #
     return array_ops.batch_to_space_nd(op(converted, n, "VALID"), block, crops)
 
 
+def _depthwise_backprop(op, sizes_attr, sizes, inputs, strides, padding, data_format,
+                        dilations, name):
+    """Runs depthwise gradient `op` on `inputs`: `sizes` (its result's shape) as its attr
+    `sizes_attr` when known before run time, else as its third input."""
+    attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
+    at_run_time = array_ops.run_time_tensor(sizes)
+    try:
+        if at_run_time is None:
+            return dispatch(op, inputs, {**attrs, sizes_attr: tuple(static_ints(sizes))},
+                            name=name)
+        return dispatch(op, (*inputs, at_run_time), attrs, name=name)
+    except errors.OpError as e:
+        raise errors.listed(e, sizes) from None
+
+
 @export("nn.depthwise_conv2d_backprop_input")
 def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,
                                     data_format="NHWC", dilations=(1, 1, 1, 1), name=None):
@@ -1595,19 +1698,9 @@ def depthwise_conv2d_backprop_input(input_sizes, filter, out_backprop, strides, 
     ...                                       "VALID")[0, :, :, 0].numpy().tolist()
     [[1.0, 2.0, 1.0], [2.0, 4.0, 2.0], [1.0, 2.0, 1.0]]
     """
-    # a depthwise filter (*k, c, multiplier) is a grouped one: (*k, 1, c * multiplier)
-    w = as_tensor(filter)
-    grouped = array_ops.reshape(w, array_ops.concat(
-        [array_ops.shape(w)[:2], [1, -1]], 0)) if w.shape.rank is None or \
-        None in w.shape.as_list() else array_ops.reshape(w, w.shape.as_list()[:2] + [1, -1])
-    y = conv2d_backprop_input(input_sizes, grouped, out_backprop, strides, padding,
-                              data_format=data_format, dilations=dilations, name=name)
-    if not context.executing_eagerly():
-        # TF's shape is what is known of `input_sizes` alone (no dim from `out_backprop`)
-        known = shape_rules.known_elements(as_tensor(input_sizes))
-        if known is not None and len(known) == y.shape.rank:
-            y._shape = TensorShape(known)
-    return y
+    return _depthwise_backprop(_DEPTHWISE_INPUT, "input_sizes", input_sizes,
+                               matching(filter, out_backprop), strides, padding, data_format,
+                               dilations, name)
 
 
 @export("nn.depthwise_conv2d_backprop_filter")
@@ -1621,21 +1714,9 @@ def depthwise_conv2d_backprop_filter(input, filter_sizes, out_backprop, strides,
     ...                                        "VALID")[:, :, 0, 0].numpy().tolist()
     [[4.0, 4.0], [4.0, 4.0]]
     """
-    if isinstance(filter_sizes, Tensor) and get_static_value(filter_sizes) is None:
-        sizes = filter_sizes
-        grouped = array_ops.concat([sizes[:2], [1], sizes[2:3] * sizes[3:4]], 0)
-    else:
-        sizes = [int(d) for d in np.reshape(get_static_value(filter_sizes)
-                                            if isinstance(filter_sizes, Tensor)
-                                            else filter_sizes, -1)]
-        if len(sizes) != 4:
-            raise errors.InvalidArgumentError(
-                None, "DepthwiseConv2dNativeBackpropFilter",
-                f"filter_sizes must be 1-dimensional with 4 elements (got {len(sizes)})")
-        grouped = sizes[:2] + [1, sizes[2] * sizes[3]]
-    dw = conv2d_backprop_filter(input, grouped, out_backprop, strides, padding,
-                                data_format=data_format, dilations=dilations, name=name)
-    return array_ops.reshape(dw, sizes)
+    return _depthwise_backprop(_DEPTHWISE_FILTER, "filter_sizes", filter_sizes,
+                               matching(input, out_backprop), strides, padding, data_format,
+                               dilations, name)
 
 
 def _pool(op, input, ksize, strides, padding, data_format, nd, formats, name):
@@ -1967,13 +2048,15 @@ def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC",
 # are its backprop ops (one GEMM each), and each of those is differentiated by the other two.
 
 _WINDOW_ATTRS = ("strides", "padding", "explicit_paddings", "data_format", "dilations")
-# spatial rank -> (convolution, input gradient, filter gradient)
-_CONV_FAMILIES = {2: (_CONV2D, _BACKPROP_INPUT, _BACKPROP_FILTER),
-                  3: (_CONV3D, _BACKPROP_INPUT3D, _BACKPROP_FILTER3D)}
+# (convolution, input gradient, filter gradient), and each op's family by its name
+_FAMILIES = ((_CONV2D, _BACKPROP_INPUT, _BACKPROP_FILTER),
+             (_CONV3D, _BACKPROP_INPUT3D, _BACKPROP_FILTER3D),
+             (_DEPTHWISE, _DEPTHWISE_INPUT, _DEPTHWISE_FILTER))
+_CONV_FAMILIES = {op.name: family for family in _FAMILIES for op in family}
 
 
 def _family(op):
-    return _CONV_FAMILIES[len(op.attrs["strides"]) - 2]
+    return _CONV_FAMILIES[op.name]
 
 
 def _window_of(op, **extra):
@@ -2025,27 +2108,9 @@ def _backprop_filter_grad(op, ddw):
     return grads + (None,) * (len(op.inputs) - 2)  # sizes given as an input: integers
 
 
-register_gradient("Conv2D")(_conv_grad)
-register_gradient("Conv3D")(_conv_grad)
-register_gradient("Conv2DBackpropInput")(_backprop_input_grad)
-register_gradient("Conv3DBackpropInputV2")(_backprop_input_grad)
-register_gradient("Conv2DBackpropFilter")(_backprop_filter_grad)
-register_gradient("Conv3DBackpropFilterV2")(_backprop_filter_grad)
-
-
-@register_gradient("DepthwiseConv2dNative")
-def _depthwise_grad(op, dy):
-    # a depthwise convolution is a grouped one with one input channel per group, whose
-    # filter (*k, c, multiplier) is laid out as (*k, 1, c * multiplier)
-    x, w = op.inputs
-    shape = _sizes_of(w, batch=False)
-    if isinstance(shape, list):
-        grouped = [*shape[:2], 1, shape[2] * shape[3]]
-    else:  # known at run time only
-        grouped = array_ops.concat([shape[:2], [1], shape[2:3] * shape[3:]], 0)
-    dx = _input_grad_of(op, array_ops.reshape(w, grouped), dy, _sizes_of(x))
-    dw = _filter_grad_of(op, x, dy, grouped)
-    return dx, array_ops.reshape(dw, shape)
+for _family_ops in _FAMILIES:
+    for _op, _grad in zip(_family_ops, (_conv_grad, _backprop_input_grad, _backprop_filter_grad)):
+        register_gradient(_op.name)(_grad)
 
 
 _POOL_ATTRS = ("ksize", "strides", "padding", "data_format", "explicit_paddings")
@@ -2099,5 +2164,6 @@ register_gradient("AvgPool3DGrad")(_linear_grad(_AVG_POOL3D))
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _AVG_POOL, _AVG_POOL3D, _CONV2D, _BACKPROP_FILTER,
                       _BACKPROP_INPUT, _CONV3D, _BACKPROP_FILTER3D, _BACKPROP_INPUT3D, _DEPTHWISE,
+                      _DEPTHWISE_INPUT, _DEPTHWISE_FILTER,
                       _MAX_POOL, _MAX_POOL3D, _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD,
                       _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD)

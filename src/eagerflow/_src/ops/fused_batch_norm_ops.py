@@ -234,6 +234,38 @@ tf_args[_FUSED_BATCH_NORM_GRAD] = ("y_backprop", "x", "scale", "reserve_space_1"
 tf_defaults[_FUSED_BATCH_NORM_GRAD] = {"epsilon": 1e-4, "data_format": "NHWC", "is_training": True}
 
 
+# FusedBatchNorm and FusedBatchNormV2 (and their gradients), as older graphs hold them: V3's
+# kernels without its reserve_space_3 (V1 takes float32 alone, V2 no float64).
+def _fused_batch_norm_v2(xp, *inputs, **attrs):
+    return _fused_batch_norm(xp, *inputs, **attrs)[:5]
+
+
+def _fused_batch_norm_grad_v2(xp, *inputs, **attrs):
+    return _fused_batch_norm_grad(xp, *inputs, None, **attrs)
+
+
+_OLDER = {}  # forward op's name -> its gradient op
+for _name, _dtypes, _types in (("FusedBatchNorm", (_d.float32,), {"T": 0}),
+                               ("FusedBatchNormV2", _FLOATS[:3], {"T": 0, "U": 1})):
+    _forward = register(_name, _fused_batch_norm_v2,
+                        lambda *args, **attrs: _fused_batch_norm_rule(*args, **attrs)[:5],
+                        multi=True, dtypes=_dtypes, fresh=True)
+    tf_nodes[_forward] = NodeForm(types=_types, outputs=tf_nodes.get(_FUSED_BATCH_NORM).outputs[:5])
+    tf_args[_forward] = tf_args.get(_FUSED_BATCH_NORM)
+    tf_defaults[_forward] = tf_defaults.get(_FUSED_BATCH_NORM)
+    _grad = register(_name.replace("Norm", "NormGrad"), _fused_batch_norm_grad_v2,
+                     _fused_batch_norm_grad_rule, multi=True, tied=(0, 1), dtypes=_dtypes,
+                     fresh=True)
+    tf_nodes[_grad] = NodeForm(
+        types={**_types, "U": 2} if "U" in _types else _types,
+        outputs=("x_backprop", "scale_backprop", "offset_backprop", "reserve_space_3",
+                 "reserve_space_4"))
+    tf_args[_grad] = tf_args.get(_FUSED_BATCH_NORM_GRAD)[:5]
+    tf_defaults[_grad] = tf_defaults.get(_FUSED_BATCH_NORM_GRAD)
+    _OLDER[_forward.name] = _grad
+    batching_rules.assign(PER_ELEMENT, _forward, _grad)  # (once per batch element, as V3)
+
+
 def parameter_dtype(x_dtype):
     """The dtype of the per-channel tensors (TF's attribute U) for inputs of `x_dtype`:
     float32, or float64 for float64 inputs."""
@@ -298,16 +330,20 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
 # As TensorFlow: no gradient reaches the statistics (inputs or outputs), only dy flows.
 
 @register_gradient("FusedBatchNormV3")
+@register_gradient("FusedBatchNormV2")
+@register_gradient("FusedBatchNorm")
 def _fused_batch_norm_backprop(op, dy, *_):
     x, scale = op.inputs[:2]
     dx, dscale, doffset, _, _ = dispatch(
-        _FUSED_BATCH_NORM_GRAD, (dy, x, scale, *op.outputs[3:]),
+        _OLDER.get(op.name, _FUSED_BATCH_NORM_GRAD), (dy, x, scale, *op.outputs[3:]),
         {"epsilon": op.attrs["epsilon"], "data_format": op.attrs["data_format"],
          "is_training": op.attrs["is_training"]})
     return dx, dscale, doffset, None, None
 
 
 @register_gradient("FusedBatchNormGradV3")
+@register_gradient("FusedBatchNormGradV2")
+@register_gradient("FusedBatchNormGrad")
 def _fused_batch_norm_grad_backprop(op, ddx, ddscale, ddoffset, *_):
     """Second derivatives, in closed form; in training the statistics are those of x.
 
@@ -338,8 +374,8 @@ def _fused_batch_norm_grad_backprop(op, ddx, ddscale, ddoffset, *_):
                                          ddscale_x_hat), widen(ddoffset))
         d_x = math_ops.multiply(widen(ddscale * r), dy)
         d_scale = math_ops.multiply(r, total(math_ops.multiply(ddx, dy)))
-        return cast(d_dy, op.inputs[0].dtype), cast(d_x, op.inputs[1].dtype), d_scale, \
-            None, None, None
+        return (cast(d_dy, op.inputs[0].dtype), cast(d_x, op.inputs[1].dtype), d_scale,
+                *[None] * (len(op.inputs) - 3))
     m = math_ops.realdiv(cast(array_ops.size(x), dtype), cast(array_ops.size(scale), dtype))
     a, b = total(dy), total(math_ops.multiply(dy, x_hat))
     u, p = total(ddx), total(math_ops.multiply(ddx, x_hat))
@@ -359,8 +395,8 @@ def _fused_batch_norm_grad_backprop(op, ddx, ddscale, ddoffset, *_):
         widen((p * a + b * u) / m))
     d_x = math_ops.add(math_ops.multiply(widen(scale * r * r / m), curvature),
                        math_ops.multiply(widen(ddscale * r / m), centered_combination(dy, a, b)))
-    return cast(d_dy, op.inputs[0].dtype), cast(d_x, op.inputs[1].dtype), d_scale, \
-        None, None, None
+    return (cast(d_dy, op.inputs[0].dtype), cast(d_x, op.inputs[1].dtype), d_scale,
+            *[None] * (len(op.inputs) - 3))
 
 
 # No batching rule: a vectorized graph runs these once per batch element.

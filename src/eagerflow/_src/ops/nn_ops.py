@@ -155,14 +155,20 @@ for _op in (_RELU, _RELU6, _LEAKY_RELU, _ELU, _SELU, _SOFTSIGN):
     tf_nodes[_op] = NodeForm(outputs=("activations",))
 
 
+def _check_same_shapes(op_name, a, b):
+    if a.shape != b.shape:
+        raise _invalid(f"Inputs to operation {op_name} of type {op_name} must have the same "
+                       f"size and shape.  Input 0: {shape_text(a.shape)} != input 1: "
+                       f"{shape_text(b.shape)}")
+
+
 def _relu_grad(xp, gradients, features, out=None):
     # A product with the mask, as TF's kernel: a NaN gradient stays NaN, and it is
     # several times faster than a select over inputs of mixed signs. The mask is written
     # as numbers into the result, which the product overwrites: one array allocated, no
     # boolean temporary (5-15% faster on large arrays). `out` (a graph's dead array of the
     # result's shape, perhaps `gradients` or `features`) takes the result in place.
-    if gradients.shape != features.shape:
-        raise _invalid("g and a must be the same size")
+    _check_same_shapes("ReluGrad", gradients, features)
     if xp is np:
         done = onednn_eltwise.relu_grad(gradients, features, out)  # one pass on every core
         if done is not None:
@@ -174,7 +180,7 @@ def _relu_grad(xp, gradients, features, out=None):
     return out
 
 
-_RELU_GRAD = register("ReluGrad", _relu_grad, same_shape, tied=(0, 1),
+_RELU_GRAD = register("ReluGrad", _relu_grad, rules.same_shapes("ReluGrad"), tied=(0, 1),
                       dtypes=REAL_NUMBER_TYPES, fresh=True, takes_out=True)
 tf_nodes[_RELU_GRAD] = NodeForm(outputs=("backprops",))
 tf_args[_RELU_GRAD] = ("gradients", "features")
@@ -220,7 +226,11 @@ def _softsign_grad(xp, gradients, features):
 
 def _activation_grad_op(tf_name, kernel, dtypes=NN_FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
-    op = register(tf_name, kernel, same_shape, tied=(0, 1), dtypes=dtypes, fresh=True)
+    def checked(xp, gradients, features, **attrs):
+        _check_same_shapes(tf_name, gradients, features)  # no broadcasting, as TF's
+        return kernel(xp, gradients, features, **attrs)
+    op = register(tf_name, checked, rules.same_shapes(tf_name), tied=(0, 1), dtypes=dtypes,
+                  fresh=True)
     tf_nodes[op] = NodeForm(outputs=("backprops",))
     return op
 

@@ -47,6 +47,17 @@ def merge_failure(a, b):
             f"{errors.shape_text(a.as_list())} and {errors.shape_text(b.as_list())}.")
 
 
+def same_shapes(op_name):
+    """The rule of op `op_name`, whose two inputs have one shape (TF merges what each
+    knows), its output's."""
+    def rule(x, y, **_):
+        if not x.shape.is_compatible_with(y.shape):
+            raise shape_error(op_name, merge_failure(x.shape, y.shape), [x.shape, y.shape])
+        return x.shape.merge_with(y.shape), x.dtype
+    rule.one_shape = True  # (its op computes each output element from the matching inputs')
+    return rule
+
+
 def known_elements(t):
     """What is known before run time of the 1-D integer tensor `t` (a shape, multiples).
 

@@ -1,0 +1,187 @@
+"""The gradient ops of nn ops called as raw ops: TF's values, shape rules and errors."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import errors
+
+F32 = np.float32
+
+_ACTIVATION_GRADS = [("ReluGrad", "features"), ("Relu6Grad", "features"),
+                     ("LeakyReluGrad", "features"), ("EluGrad", "outputs"),
+                     ("SeluGrad", "outputs"), ("SoftsignGrad", "features")]
+
+
+@pytest.mark.parametrize("op, second", _ACTIVATION_GRADS)
+def test_activation_gradients_take_one_shape_and_never_broadcast(op, second):
+    fn = getattr(tf.raw_ops, op)
+    a, b = np.ones((4, 2), F32), np.ones((1, 2), F32)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=rf"Inputs to operation {op} of type {op} must have the same size "
+                             r"and shape.  Input 0: \[4,2\] != input 1: \[1,2\]"):
+        fn(gradients=a, **{second: b})
+    # a traced call with known shapes fails while the graph is built, as TF's shape function
+    traced = tf.function(lambda x, y: fn(gradients=x, **{second: y}))
+    with pytest.raises(ValueError, match="Dimension 0 in both shapes must be equal, but are 4 "
+                                         r"and 1. Shapes are \[4,2\] and \[1,2\]."):
+        traced(a, b)
+    # each input's shape tells what the other's lacks
+    g = tf.function(lambda x, y: fn(gradients=x, **{second: y}),
+                    input_signature=[tf.TensorSpec([None, 2]), tf.TensorSpec([4, None])])
+    out = g.get_concrete_function().structured_outputs
+    assert out.shape.as_list() == [4, 2]
+    with pytest.raises(errors.InvalidArgumentError, match="must have the same size and shape"):
+        g(np.ones((3, 2), F32), np.ones((4, 3), F32))
+
+
+_POOL = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+
+
+def test_max_pool_gradients_check_the_shapes_of_what_they_route():
+    x = np.arange(32, dtype=F32).reshape(1, 4, 4, 2)
+    y, g = tf.nn.max_pool2d(x, 2, 2, "VALID"), np.ones((1, 2, 2, 2), F32)
+    cases = [  # TF's messages; a gradient of the wrong shape was routed silently
+        (tf.raw_ops.MaxPoolGrad, dict(orig_output=y, grad=g[:, :1]),
+         r"Expected grad shape to be \[1,2,2,2\], but got \[1,1,2,2\]"),
+        (tf.raw_ops.MaxPoolGrad, dict(orig_output=y[:, :1], grad=g),
+         r"Expected orig_output shape to be \[1,2,2,2\], but got \[1,1,2,2\]"),
+        (tf.raw_ops.MaxPoolGradGrad, dict(orig_output=y, grad=g),
+         r"Expected grad shape to be \[1,4,4,2\], but got \[1,2,2,2\]"),
+        (tf.raw_ops.MaxPoolGradGrad, dict(orig_output=y[:, :1], grad=x),
+         r"Expected orig_output shape to be \[1,2,2,2\], but got \[1,1,2,2\]")]
+    for fn, kwargs, message in cases:
+        with pytest.raises(errors.InvalidArgumentError, match=message):
+            fn(orig_input=x, **kwargs, **_POOL)
+    x3 = np.ones((1, 4, 4, 4, 2), F32)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Expected grad shape to be \[1,2,2,2,2\], but got \[1,1,2,2,2\]"):
+        tf.raw_ops.MaxPool3DGrad(orig_input=x3, orig_output=tf.nn.max_pool3d(x3, 2, 2, "VALID"),
+                                 grad=np.ones((1, 1, 2, 2, 2), F32), ksize=[1, 2, 2, 2, 1],
+                                 strides=[1, 2, 2, 2, 1], padding="VALID")
+    # traced, MaxPoolGradGrad's grad is merged with its orig_input, as TF's shape function
+    traced = tf.function(lambda a, b, c: tf.raw_ops.MaxPoolGradGrad(
+        orig_input=a, orig_output=b, grad=c, **_POOL))
+    with pytest.raises(ValueError, match=r"Dimension 1 in both shapes must be equal, but are 4 "
+                                         r"and 2. Shapes are \[1,4,4,2\] and \[1,2,2,2\]."):
+        traced(x, y, g)
+    np.testing.assert_array_equal(traced(x, y, x).numpy(), y.numpy())
+
+
+def test_depthwise_gradients_are_tfs_ops():
+    rng = np.random.default_rng(0)
+    w = tf.constant(rng.standard_normal((3, 3, 2, 2)).astype(F32))
+    dy = tf.constant(rng.standard_normal((1, 2, 2, 4)).astype(F32))
+    x = tf.constant(rng.standard_normal((1, 4, 4, 2)).astype(F32))
+    window = dict(strides=[1, 1, 1, 1], padding="VALID")
+    dx = tf.raw_ops.DepthwiseConv2dNativeBackpropInput(input_sizes=[1, 4, 4, 2], filter=w,
+                                                       out_backprop=dy, **window)
+    dw = tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(input=x, filter_sizes=[3, 3, 2, 2],
+                                                        out_backprop=dy, **window)
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        y = tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID")
+    want_dx, want_dw = tape.gradient(y, [x, w], output_gradients=dy)
+    np.testing.assert_allclose(dx.numpy(), want_dx.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(dw.numpy(), want_dw.numpy(), rtol=1e-5, atol=1e-5)
+    # TF 2.21's values
+    np.testing.assert_allclose(dx.numpy().ravel()[:4], [-0.065, 0.659, -0.055, 3.381], atol=2e-3)
+    np.testing.assert_allclose(dw.numpy().ravel()[:4], [4.643, 0.475, -0.836, -0.405], atol=2e-3)
+
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME"))
+        return tape.gradient(loss, x)
+    types = {op.type for op in grads.get_concrete_function(
+        tf.TensorSpec([None, 4, 4, 2])).graph.get_operations()}
+    assert {"DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNativeBackpropFilter"} <= types
+    assert not {"Conv2DBackpropInput", "Conv2DBackpropFilter"} & types
+
+    # their own gradients (second derivatives), as TF's
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([w, dy, x])
+        a = tf.reduce_sum(x * tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+            input_sizes=[1, 4, 4, 2], filter=w, out_backprop=dy, **window))
+        b = tf.reduce_sum(w * tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(
+            input=x, filter_sizes=[3, 3, 2, 2], out_backprop=dy, **window))
+    da_dw, da_dy = tape.gradient(a, [w, dy])
+    db_dx, db_dy = tape.gradient(b, [x, dy])
+    np.testing.assert_allclose(da_dw.numpy(), dw.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(db_dx.numpy(), dx.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(da_dy.numpy(), tf.nn.depthwise_conv2d(
+        x, w, [1, 1, 1, 1], "VALID").numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(db_dy.numpy(), da_dy.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_depthwise_gradient_errors():
+    w, dy = np.ones((3, 3, 2, 2), F32), np.ones((1, 2, 2, 4), F32)
+    window = dict(strides=[1, 1, 1, 1], padding="VALID")
+    for sizes, out, message in (
+            ([1, 4, 4, 3], dy, "input and filter must have the same in_depth"),
+            ([1, 4, 4, 2], dy[..., :3], "depth_multiplier \\* in_depth not equal to out_depth"),
+            ([1, 5, 5, 2], dy, "Size of out_backprop doesn't match computed")):
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=f"DepthwiseConv2DBackpropInput: {message}"):
+            tf.raw_ops.DepthwiseConv2dNativeBackpropInput(input_sizes=sizes, filter=w,
+                                                          out_backprop=out, **window)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"filter must be 4-dimensional: \[3,3,4\]"):
+        tf.raw_ops.DepthwiseConv2dNativeBackpropFilter(input=np.ones((1, 4, 4, 2), F32),
+                                                       filter_sizes=[3, 3, 4], out_backprop=dy,
+                                                       **window)
+    traced = tf.function(lambda: tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+        input_sizes=[1, 4, 4], filter=w, out_backprop=dy, **window))
+    with pytest.raises(ValueError, match="Shape must be rank 4 but is rank 3"):
+        traced()
+    # sizes known at run time only: a shape of unknown dims, as TF's
+    run_time = tf.function(lambda s: tf.raw_ops.DepthwiseConv2dNativeBackpropInput(
+        input_sizes=s, filter=w, out_backprop=dy, **window),
+        input_signature=[tf.TensorSpec([4], tf.int32)])
+    assert run_time.get_concrete_function().structured_outputs.shape.as_list() == [None] * 4
+    assert run_time(tf.constant([1, 4, 4, 2])).shape == (1, 4, 4, 2)
+
+
+@pytest.mark.parametrize("version", ["", "V2"])
+def test_older_fused_batch_norms_and_their_gradients(version):
+    forward = getattr(tf.raw_ops, f"FusedBatchNorm{version}")
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal((2, 3, 3, 4)).astype(F32))
+    scale, offset = (tf.constant(rng.standard_normal(4).astype(F32)) for _ in range(2))
+    outputs = forward(x=x, scale=scale, offset=offset, mean=[], variance=[], epsilon=0.001)
+    want = tf.raw_ops.FusedBatchNormV3(x=x, scale=scale, offset=offset, mean=[], variance=[],
+                                       epsilon=0.001)
+    assert len(outputs) == 5
+    for got, expected in zip(outputs, want):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6, atol=1e-6)
+    # TF 2.21's values
+    np.testing.assert_allclose(outputs[0].numpy().ravel()[:3], [-0.3392, 1.0512, 0.8756],
+                               atol=1e-4)
+
+    def loss(x, scale):
+        y = forward(x=x, scale=scale, offset=offset, mean=[], variance=[], epsilon=0.001)[0]
+        return tf.reduce_sum(y ** 3)
+
+    @tf.function
+    def grads(x):
+        return tf.gradients(loss(x, scale), x)
+    types = {op.type for op in grads.get_concrete_function(x).graph.get_operations()}
+    assert {f"FusedBatchNorm{version}", f"FusedBatchNormGrad{version}"} <= types
+
+    def hessian_products(fn, x, scale):
+        with tf.GradientTape() as outer:
+            outer.watch([x, scale])
+            with tf.GradientTape() as inner:
+                inner.watch([x, scale])
+                value = fn(x, scale)
+            dx, dscale = inner.gradient(value, [x, scale])
+            total = tf.reduce_sum(dx * tf.cos(x)) + tf.reduce_sum(dscale)
+        return outer.gradient(total, [x, scale])
+
+    def loss_v3(x, scale):
+        y = tf.raw_ops.FusedBatchNormV3(x=x, scale=scale, offset=offset, mean=[], variance=[],
+                                        epsilon=0.001)[0]
+        return tf.reduce_sum(y ** 3)
+    for got, expected in zip(hessian_products(loss, x, scale),
+                             hessian_products(loss_v3, x, scale)):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-5, atol=1e-5)
