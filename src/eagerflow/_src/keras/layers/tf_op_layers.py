@@ -34,9 +34,11 @@ import numbers
 import sys
 import types
 
+from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import api_export
+from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.compat import graph_mode
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, nest, variables
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.convert import operand
@@ -130,10 +132,40 @@ class TFOpLambda(Layer):
                 self._build_input_shape = nest.map_structure(
                     lambda x: x.shape if hasattr(x, "shape") else TensorShape([]), inputs)
             self.built = True
-        with context.name_scope_push(self.name):
+        created = []
+
+        def record(next_creator, **creator_kwargs):
+            created.append(next_creator(**creator_kwargs))
+            return created[-1]
+
+        # (the tape sees the trainable variables the function reads, for the checks below)
+        with context.name_scope_push(self.name), GradientTape() as tape, \
+                variables.variable_creator_scope(record):
             if self._varargs in kwargs:  # from a config, which names them
                 args = (*args, *kwargs.pop(self._varargs))
-            return self.function(inputs, *args, **kwargs)
+            result = self.function(inputs, *args, **kwargs)
+        self._check_variables(created, tape.watched_variables())
+        return result
+
+    def _check_variables(self, created, used):
+        # As Keras: a variable made at each call is refused, and one read that the layer
+        # does not track (so no model's weight) is most likely a mistake, warned of once.
+        if created:
+            listed = "\n".join(f"  {v}" for v in created)
+            raise ValueError(
+                f"The following Variables were created within a Lambda layer ({self.name}) "
+                f"but are not tracked by said layer: {listed}\nThe layer cannot safely ensure "
+                "proper Variable reuse across multiple calls, and consequently this behavior "
+                "is disallowed for safety reasons. Lambda layers are not well suited for "
+                "stateful computation; instead, writing a subclassed Layer is the recommend "
+                "way to define layers with Variables.")
+        if used and not getattr(self, "_already_warned", False):
+            listed = "\n".join(f"  {v}" for v in used)
+            _logger.warning(
+                f"The following Variables were used in a Lambda layer's call ({self.name}), "
+                f"but are not present in its tracked objects: {listed}. This is a strong "
+                "indication that the Lambda layer should be rewritten as a subclassed Layer.")
+            self._already_warned = True
 
     def get_config(self):
         if _index().functions.get(self.symbol) is None:
