@@ -85,6 +85,18 @@ CASES = {
                          ["tf.math.abs", "TFOpLambda",
                           [["tf.math.negative", 0, 0, {"name": None}]]]],
                         lambda d: np.abs(-d)),
+    # TF's generated op wrappers record every argument, `name` too
+    "generated_unary": (lambda x: tf.nn.relu(x),
+                        [["tf.nn.relu", "TFOpLambda", [["input_1", 0, 0, {"name": None}]]]],
+                        lambda d: np.maximum(d, 0)),
+    "generated_binary": (lambda x: tf.math.maximum(x, 0.5),
+                         [["tf.math.maximum", "TFOpLambda",
+                           [["input_1", 0, 0, {"y": 0.5, "name": None}]]]],
+                         lambda d: np.maximum(d, 0.5)),
+    "generated_tile": (lambda x: tf.tile(x, [1, 2, 1]),
+                       [["tf.tile", "TFOpLambda",
+                         [["input_1", 0, 0, {"multiples": [1, 2, 1], "name": None}]]]],
+                       lambda d: np.tile(d, [1, 2, 1])),
 }
 
 
