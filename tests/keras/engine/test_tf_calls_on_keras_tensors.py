@@ -85,6 +85,18 @@ CASES = {
                          ["tf.math.abs", "TFOpLambda",
                           [["tf.math.negative", 0, 0, {"name": None}]]]],
                         lambda d: np.abs(-d)),
+    # TF's generated op wrappers record every argument, `name` too
+    "generated_unary": (lambda x: tf.nn.relu(x),
+                        [["tf.nn.relu", "TFOpLambda", [["input_1", 0, 0, {"name": None}]]]],
+                        lambda d: np.maximum(d, 0)),
+    "generated_binary": (lambda x: tf.math.maximum(x, 0.5),
+                         [["tf.math.maximum", "TFOpLambda",
+                           [["input_1", 0, 0, {"y": 0.5, "name": None}]]]],
+                         lambda d: np.maximum(d, 0.5)),
+    "generated_tile": (lambda x: tf.tile(x, [1, 2, 1]),
+                       [["tf.tile", "TFOpLambda",
+                         [["input_1", 0, 0, {"multiples": [1, 2, 1], "name": None}]]]],
+                       lambda d: np.tile(d, [1, 2, 1])),
 }
 
 
@@ -188,3 +200,26 @@ def test_a_tape_cannot_watch_a_keras_tensor():
             tape.watch(x)
     assert str(raised.value) == (f"Passed in object {x} of type 'KerasTensor', not tf.Tensor or "
                                  f"tf.Variable or ExtensionType.")
+
+
+def test_numpy_function_on_a_keras_tensor_is_a_layer_of_unknown_shape():
+    a = tf.keras.Input((3,), name="a")
+    out = tf.numpy_function(lambda x: x * 2, [a], tf.float32)
+    assert out.shape.rank is None and out._keras_history.layer.name == "tf.numpy_function"
+    model = tf.keras.Model(a, out)
+    np.testing.assert_allclose(model(np.ones((1, 3), "float32")), [[2.0, 2.0, 2.0]])
+
+
+def test_a_tf_call_reading_an_untracked_variable_warns_once(caplog):
+    import logging
+    a = tf.keras.Input((3,))
+    v = tf.Variable(2.0)
+    with caplog.at_level(logging.WARNING, "eagerflow"):
+        out = a * v
+        model = tf.keras.Model(a, out)
+        model(np.ones((1, 3), "float32"))
+    assert [r.getMessage() for r in caplog.records] == [
+        "The following Variables were used in a Lambda layer's call (tf.math.multiply), but "
+        "are not present in its tracked objects:   <tf.Variable 'Variable:0' shape=() "
+        "dtype=float32>. This is a strong indication that the Lambda layer should be "
+        "rewritten as a subclassed Layer."]

@@ -22,3 +22,22 @@ def test_lambda_allows_outside_variables_and_generator_state():
     noisy = tf.keras.layers.Lambda(
         lambda t: t + tf.random.Generator.from_seed(1).normal([2]))
     assert noisy(np.ones((1, 2), np.float32)).shape == (1, 2)
+
+
+def test_a_lambda_reading_a_variable_it_does_not_track_warns_once(caplog):
+    import logging
+    v = tf.Variable(2.0)
+    layer = tf.keras.layers.Lambda(lambda t: t * v, name="lv")
+    inputs = tf.keras.Input((4,))
+    with caplog.at_level(logging.WARNING, "eagerflow"):
+        model = tf.keras.Model(inputs, layer(inputs))
+        model(np.ones((1, 4), "float32"))
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 1 and messages[0].startswith(
+        "\nThe following Variables were used a Lambda layer's call (lv), but\n"
+        "are not present in its tracked objects:\n  <tf.Variable")
+    assert layer.weights == []
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, "eagerflow"):  # (none read: nothing said)
+        tf.keras.layers.Lambda(lambda t: t * 2.0)(inputs)
+    assert caplog.records == []

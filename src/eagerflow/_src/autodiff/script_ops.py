@@ -439,7 +439,9 @@ def _numpy_call(func, inp, Tout, stateful, name):
     dtypes = [_dtype(t) for t in (Tout if is_list else [Tout])]
     tensors = [t.read_value() if isinstance(t, Variable) else
                t if isinstance(t, Tensor) else convert_to_tensor(t) for t in inp]
-    if context.get().graph is None:  # eagerly, as TF: the function's result as it is
+    # eagerly, as TF: the function's result as it is (a symbolic input, a functional model's
+    # tensor, takes the op's way, which makes the call a layer)
+    if context.get().graph is None and all(isinstance(t, EagerTensor) for t in tensors):
         result = func(*[np.array(t._data) for t in tensors])
         flat = [v for v in (list(result) if isinstance(result, (list, tuple)) else [result])]
         flat = [v if v is None else convert_to_tensor(v) for v in flat]

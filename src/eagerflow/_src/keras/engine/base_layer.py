@@ -931,7 +931,9 @@ class Layer(Module):
         if node_index >= len(self._inbound_nodes):
             raise ValueError(f"Asked to get {what} at node {node_index}, but the layer has "
                              f"only {len(self._inbound_nodes)} inbound nodes.")
-        return getattr(self._inbound_nodes[node_index], attr)
+        values = getattr(self._inbound_nodes[node_index], attr)
+        # (as Keras: one value alone in a list is given out of it)
+        return values[0] if isinstance(values, list) and len(values) == 1 else values
 
     def _node_shape(self, attr, what):
         """The `what` shape of every inbound node, when they all agree."""

@@ -101,7 +101,7 @@ class InputLayer(Layer):
             tuple(input_tensor.shape.as_list())
         self.is_placeholder = placeholder
         node = keras_tensor.Node(self, (input_tensor,), {}, input_tensor)
-        node.keras_inputs = []  # an input layer's node starts the graph
+        node.keras_inputs, node.is_input = [], True  # an input layer's node starts the graph
         if sparse or ragged:
             input_tensor.node = node  # (what a KerasTensor finds through its history)
 

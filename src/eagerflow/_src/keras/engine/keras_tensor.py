@@ -18,6 +18,7 @@ differentiates; TF functions applied to them outside a layer's call are plain op
 >>> x * 2
 <KerasTensor: shape=(None, 3) dtype=float32 (created by layer 'tf.math.multiply')>
 """
+import collections
 import contextlib
 import weakref
 
@@ -419,22 +420,29 @@ def constant_value(value):
     return constant(op.value) if op is not None and op.type == "Const" else value
 
 
+# Where a Keras tensor comes from: the layer, which of its calls, and which of that call's
+# outputs (``x._keras_history.layer``, as in Keras).
+KerasHistory = collections.namedtuple("KerasHistory", ["layer", "node_index", "tensor_index"])
+
+
 class Node:
     """One call of `layer` on symbolic tensors: its arguments and outputs.
 
     `args` and `kwargs` keep the call's structure with the `KerasTensor`s in
     place; `input_tensors` is the first argument, `keras_inputs` every
-    `KerasTensor` anywhere in the arguments.
+    `KerasTensor` anywhere in the arguments. An input layer's node (`is_input`)
+    starts the graph: as in Keras, it has no arguments, and its tensor in a list
+    is both its input and its output.
     """
+
+    is_input = False
 
     def __init__(self, layer, args, kwargs, outputs):
         self.layer, self.args, self.kwargs, self.outputs = layer, args, kwargs, outputs
-        self.input_tensors = args[0]
         self.keras_inputs = [x for x in nest.flatten((args, kwargs)) if is_keras_tensor(x)]
         # the common call, on one tensor alone: models run it without walking the arguments
         self.lone_input = args[0] if len(args) == 1 and not kwargs and is_keras_tensor(
             args[0]) else None
-        self.output_tensors = outputs
         self.index = len(layer._inbound_nodes)
         layer._inbound_nodes.append(self)
         for x in self.keras_inputs:
@@ -446,12 +454,12 @@ class Node:
     def _own(self, outputs):
         for i, out in enumerate(nest.flatten(outputs)):
             if isinstance(out, ExtensionType):  # (immutable: its Keras marks set around that)
-                object.__setattr__(out, "_keras_history", (self.layer, self.index, i))
+                object.__setattr__(out, "_keras_history", KerasHistory(self.layer, self.index, i))
                 object.__setattr__(out, "node", self)
                 object.__setattr__(out, "__class__",
                                    _extension_keras_type(out._type_spec.value_type))
                 continue
-            out._keras_history = (self.layer, self.index, i)
+            out._keras_history = KerasHistory(self.layer, self.index, i)
             if not isinstance(out, KerasTensor):  # (a KerasTensor finds its node by its
                 out.node = self                   # history)
                 if type(out) is RaggedTensor:
@@ -465,7 +473,7 @@ class Node:
         for out in nest.flatten(self.outputs):
             if id(out) not in kept:
                 _disown(out)
-        self.outputs = self.output_tensors = outputs
+        self.outputs = outputs
         self._own(outputs)
 
     def discard(self):
@@ -478,12 +486,32 @@ class Node:
         for out in nest.flatten(self.outputs):
             _disown(out)
 
-    call_args = property(lambda self: self.args)
+    call_args = property(lambda self: [] if self.is_input else self.args)
     call_kwargs = property(lambda self: self.kwargs)
 
     @property
+    def input_tensors(self):
+        return [self.outputs] if self.is_input else self.args[0]
+
+    @property
+    def output_tensors(self):
+        return [self.outputs] if self.is_input else self.outputs
+
+    @property
+    def inbound_layers(self):
+        """The layers that made the node's inputs, in their structure (none for an input)."""
+        if self.is_input:
+            return []
+        return nest.map_structure(lambda x: getattr(x, "_keras_history", (None,))[0],
+                                  self.input_tensors)
+
+    @property
     def input_shapes(self):
-        return _shapes(self.input_tensors)
+        shapes = _shapes(self.input_tensors)
+        # (as Keras: a call's one input is given by its shape, out of its list)
+        if not self.is_input and isinstance(shapes, (list, tuple)) and len(shapes) == 1:
+            return shapes[0]
+        return shapes
 
     @property
     def output_shapes(self):
@@ -492,6 +520,21 @@ class Node:
     @property
     def parent_nodes(self):
         return [x.node for x in self.keras_inputs if x.node is not None]
+
+    def iterate_inbound(self):
+        """``(layer, node_index, tensor_index, tensor)`` of each Keras tensor the call was
+        given."""
+        for x in self.keras_inputs:
+            layer, node_index, tensor_index = x._keras_history
+            yield layer, node_index, tensor_index, x
+
+    @property
+    def flat_input_ids(self):
+        return [str(id(x)) for x in self.keras_inputs]
+
+    @property
+    def flat_output_ids(self):
+        return [str(id(x)) for x in nest.flatten(self.outputs)]
 
 
 def _disown(tensor):

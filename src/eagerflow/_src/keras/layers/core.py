@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes, nest, variables
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -222,10 +224,27 @@ class Lambda(Layer):
             created.append(next_creator(**creator_kwargs))
             return created[-1]
 
-        with variables.variable_creator_scope(record):
+        # (the tape sees the trainable variables the function reads, for the warning below)
+        with GradientTape() as tape, variables.variable_creator_scope(record):
             result = self.function(inputs, **kwargs)
         self._check_created_variables(created)
+        self._check_used_variables(tape.watched_variables())
         return result
+
+    def _check_used_variables(self, used):
+        # As Keras: a variable the function reads that the layer does not track is most
+        # likely a mistake (it is not among the model's weights); warned of once.
+        tracked = {id(v) for v in self.weights}
+        untracked = [v for v in used if id(v) not in tracked]
+        if untracked and not getattr(self, "_already_warned", False):
+            listed = "\n".join(f"  {v}" for v in untracked)
+            _log.logger.warning(
+                f"\nThe following Variables were used a Lambda layer's call ({self.name}), but\n"
+                f"are not present in its tracked objects:\n{listed}\n"
+                "It is possible that this is intended behavior, but it is more likely\n"
+                "an omission. This is a strong indication that this layer should be\n"
+                "formulated as a subclassed Layer rather than a Lambda layer.")
+            self._already_warned = True
 
     def _check_created_variables(self, created):
         # As Keras: a variable the function makes anew at each call is refused (a

@@ -34,9 +34,11 @@ import numbers
 import sys
 import types
 
+from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import api_export
+from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.compat import graph_mode
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, nest, variables
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.convert import operand
@@ -130,10 +132,40 @@ class TFOpLambda(Layer):
                 self._build_input_shape = nest.map_structure(
                     lambda x: x.shape if hasattr(x, "shape") else TensorShape([]), inputs)
             self.built = True
-        with context.name_scope_push(self.name):
+        created = []
+
+        def record(next_creator, **creator_kwargs):
+            created.append(next_creator(**creator_kwargs))
+            return created[-1]
+
+        # (the tape sees the trainable variables the function reads, for the checks below)
+        with context.name_scope_push(self.name), GradientTape() as tape, \
+                variables.variable_creator_scope(record):
             if self._varargs in kwargs:  # from a config, which names them
                 args = (*args, *kwargs.pop(self._varargs))
-            return self.function(inputs, *args, **kwargs)
+            result = self.function(inputs, *args, **kwargs)
+        self._check_variables(created, tape.watched_variables())
+        return result
+
+    def _check_variables(self, created, used):
+        # As Keras: a variable made at each call is refused, and one read that the layer
+        # does not track (so no model's weight) is most likely a mistake, warned of once.
+        if created:
+            listed = "\n".join(f"  {v}" for v in created)
+            raise ValueError(
+                f"The following Variables were created within a Lambda layer ({self.name}) "
+                f"but are not tracked by said layer: {listed}\nThe layer cannot safely ensure "
+                "proper Variable reuse across multiple calls, and consequently this behavior "
+                "is disallowed for safety reasons. Lambda layers are not well suited for "
+                "stateful computation; instead, writing a subclassed Layer is the recommend "
+                "way to define layers with Variables.")
+        if used and not getattr(self, "_already_warned", False):
+            listed = "\n".join(f"  {v}" for v in used)
+            _logger.warning(
+                f"The following Variables were used in a Lambda layer's call ({self.name}), "
+                f"but are not present in its tracked objects: {listed}. This is a strong "
+                "indication that the Lambda layer should be rewritten as a subclassed Layer.")
+            self._already_warned = True
 
     def get_config(self):
         if _index().functions.get(self.symbol) is None:
@@ -280,6 +312,49 @@ _UNDISPATCHED = frozenset({
     "while_loop"})
 _BUILDS_TYPE_SPECS = frozenset({"map_fn", "while_loop"})
 
+# TF's functions that are its ops' generated wrappers: these hand the dispatcher every
+# argument by keyword, those left at their defaults too (``name``: None), so tf_keras's
+# nodes record them all (``tf.nn.relu(x)`` records ``{'name': None}``).
+_GENERATED = frozenset({
+    "approx_top_k", "audio.decode_wav", "audio.encode_wav", "bitcast", "bitwise.bitwise_and",
+    "bitwise.bitwise_or", "bitwise.bitwise_xor", "bitwise.invert", "bitwise.left_shift",
+    "bitwise.right_shift", "broadcast_to", "compat.v1.arg_max", "compat.v1.arg_min",
+    "compat.v1.floor_div", "compat.v1.image.resize_area", "debugging.check_numerics",
+    "dynamic_partition", "dynamic_stitch", "extract_volume_patches", "fftnd", "identity_n",
+    "ifftnd", "image.hsv_to_rgb", "image.rgb_to_hsv", "io.decode_and_crop_jpeg",
+    "io.decode_base64", "io.decode_bmp", "io.decode_compressed", "io.decode_gif",
+    "io.decode_jpeg", "io.decode_png", "io.decode_proto", "io.decode_webp",
+    "io.encode_base64", "io.encode_jpeg", "io.encode_proto", "io.extract_jpeg_shape",
+    "io.matching_files", "io.parse_tensor", "io.write_file", "irfftnd", "linalg.band_part",
+    "linalg.cholesky", "linalg.cross", "linalg.det", "linalg.inv", "linalg.logm", "linalg.lu",
+    "linalg.qr", "linalg.slogdet", "linalg.solve", "linalg.sqrtm", "linalg.tensor_diag",
+    "math.acosh", "math.asin", "math.asinh", "math.atan", "math.atan2", "math.atanh",
+    "math.betainc", "math.cos", "math.cosh", "math.digamma", "math.erf", "math.erfc",
+    "math.expm1", "math.floormod", "math.greater", "math.greater_equal", "math.igamma",
+    "math.igammac", "math.invert_permutation", "math.is_finite", "math.is_inf", "math.is_nan",
+    "math.less", "math.less_equal", "math.lgamma", "math.log", "math.log1p",
+    "math.logical_and", "math.logical_not", "math.logical_or", "math.maximum", "math.minimum",
+    "math.negative", "math.nextafter", "math.polygamma", "math.reciprocal", "math.rint",
+    "math.segment_max", "math.segment_mean", "math.segment_min", "math.segment_prod",
+    "math.segment_sum", "math.sin", "math.sinh", "math.square", "math.squared_difference",
+    "math.tan", "math.tanh", "math.unsorted_segment_max", "math.unsorted_segment_min",
+    "math.unsorted_segment_prod", "math.unsorted_segment_sum", "math.xlogy", "math.zeta",
+    "nn.elu", "nn.l2_loss", "nn.local_response_normalization", "nn.relu", "nn.selu",
+    "nn.softsign", "no_op", "quantization.fake_quant_with_min_max_args",
+    "quantization.fake_quant_with_min_max_args_gradient",
+    "quantization.fake_quant_with_min_max_vars",
+    "quantization.fake_quant_with_min_max_vars_gradient",
+    "quantization.fake_quant_with_min_max_vars_per_channel",
+    "quantization.fake_quant_with_min_max_vars_per_channel_gradient",
+    "quantization.quantized_concat", "random_index_shuffle", "realdiv", "reverse", "rfftnd",
+    "scatter_nd", "signal.fft", "signal.fft2d", "signal.fft3d", "signal.ifft",
+    "signal.ifft2d", "signal.ifft3d", "space_to_batch_nd", "strings.as_string",
+    "strings.lower", "strings.strip", "strings.to_hash_bucket_fast",
+    "strings.to_hash_bucket_strong", "strings.unicode_script", "strings.unicode_transcode",
+    "strings.upper", "tensor_scatter_nd_add", "tensor_scatter_nd_max",
+    "tensor_scatter_nd_min", "tensor_scatter_nd_sub", "tile", "timestamp", "truncatediv",
+    "truncatemod", "unravel_index"})
+
 
 def _dispatch(function, arguments):
     """The dispatcher of calls on Keras tensors (see `api_export.dispatch_call`): the outputs
@@ -294,7 +369,8 @@ def _dispatch(function, arguments):
                         f"{type(tensors[0])}.") from None
     if not tensors or name in _UNDISPATCHED:
         raise TypeError(*sys.exc_info()[1].args) from None
-    args, kwargs = _arguments(_signature(function), arguments)
+    args, kwargs = _arguments(_signature(function), arguments,
+                              keep_defaults=_index().names.get(function) in _GENERATED)
     return TFOpLambda(function)(*args, **kwargs)
 
 
@@ -419,9 +495,10 @@ def _operator_call(index, table, base, reflected, x, other):
     return function, (x,), kwargs
 
 
-def _arguments(signature, local):
+def _arguments(signature, local, keep_defaults=False):
     """The arguments of a call from its parameters' values (`local`): the first parameter (and
-    any ``*args``) positionally, the others by keyword unless still at their defaults."""
+    any ``*args``) positionally, the others by keyword unless still at their defaults (unless
+    `keep_defaults`)."""
     args, kwargs = [], {}
     for i, param in enumerate(signature.parameters.values()):
         value = local.get(param.name, param.default)
@@ -431,7 +508,8 @@ def _arguments(signature, local):
             kwargs.update(value)
         elif i == 0:
             args.append(value)
-        elif value is not param.empty and not _is_default(value, param.default):
+        elif value is not param.empty and (keep_defaults or
+                                           not _is_default(value, param.default)):
             kwargs[param.name] = value
     return tuple(args), kwargs
 

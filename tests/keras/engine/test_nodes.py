@@ -1,0 +1,49 @@
+"""The nodes of a functional graph (``layer.inbound_nodes``) and Keras tensors' histories,
+as tf_keras shows them."""
+import eagerflow as tf
+
+keras = tf.keras
+
+
+def _graph():
+    a, b = keras.Input((4,), name="a"), keras.Input((4,), name="b")
+    dense = keras.layers.Dense(3, name="d")
+    xa = dense(a)
+    joined = keras.layers.Concatenate(name="cat")([xa, b])
+    out = keras.layers.Dropout(0.1, name="s")(joined, training=True)
+    return a, b, xa, joined, out, keras.Model([a, b], out)
+
+
+def test_a_calls_node_names_its_inbound_layers_tensors_and_shapes():
+    a, b, xa, joined, out, model = _graph()
+    node = model.get_layer("d").inbound_nodes[0]
+    assert not node.is_input and node.inbound_layers is model.get_layer("a")
+    assert node.input_tensors is a and node.output_tensors is xa
+    assert (node.input_shapes, node.output_shapes) == ((None, 4), (None, 3))
+    cat = model.get_layer("cat").inbound_nodes[0]
+    assert [layer.name for layer in cat.inbound_layers] == ["d", "b"]
+    assert cat.input_shapes == [(None, 3), (None, 4)]
+    assert [(layer.name, n, t, x is b) for layer, n, t, x in cat.iterate_inbound()] == [
+        ("d", 0, 0, False), ("b", 0, 0, True)]
+    assert [p.layer.name for p in cat.parent_nodes] == ["d", "b"]
+    assert cat.flat_input_ids == [str(id(xa)), str(id(b))]
+    drop = model.get_layer("s").inbound_nodes[0]
+    assert drop.call_kwargs == {"training": True} and drop.call_args[0] is joined
+
+
+def test_an_input_layers_node_has_its_tensor_in_a_list_as_input_and_output():
+    a, *_, model = _graph()
+    node = model.get_layer("a").inbound_nodes[0]
+    assert node.is_input and node.inbound_layers == [] and node.call_args == []
+    assert node.input_tensors == [a] and node.output_tensors == [a]
+    assert node.input_shapes == [(None, 4)] and node.output_shapes == [(None, 4)]
+    assert model.get_layer("a").input is a  # (one tensor out of its list)
+
+
+def test_keras_history_names_its_fields():
+    a, b, xa, *_ = _graph()
+    history = xa._keras_history
+    assert type(history).__name__ == "KerasHistory"
+    assert (history.layer.name, history.node_index, history.tensor_index) == ("d", 0, 0)
+    layer, node_index, tensor_index = b._keras_history
+    assert (layer.name, node_index, tensor_index) == ("b", 0, 0)
