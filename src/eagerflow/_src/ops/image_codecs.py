@@ -817,17 +817,23 @@ def _encode_jpeg(xp, image, format="", quality=95, progressive=False, optimize_s
     pixels = np.ascontiguousarray(image)
     im = Image.fromarray(pixels[..., 0] if channels == 1 else pixels,
                          "L" if channels == 1 else "RGB")
-    per_inch = 2.54 if density_unit == "cm" else 1.0
     options = {"quality": int(quality), "progressive": bool(progressive),
                "optimize": bool(optimize_size),
                # (one channel is sampled 1x1, as libjpeg samples grayscale)
                "subsampling": 2 if chroma_downsampling and channels == 3 else 0,
-               "dpi": (x_density * per_inch, y_density * per_inch)}
+               "dpi": (1, 1)}  # (the header's densities are written below)
     if xmp_metadata:
         options["xmp"] = xmp_metadata.encode() if isinstance(xmp_metadata, str) else xmp_metadata
     buf = io.BytesIO()
     im.save(buf, format="JPEG", **options)
-    return np.array(buf.getvalue(), dtype=object)
+    data = buf.getvalue()
+    if data[6:11] == b"JFIF\0":
+        # TF's JFIF header holds the densities as given, in their unit (16 bits each, zero
+        # and negative ones too), where Pillow's counts positive ones per inch only
+        density = struct.pack(">BHH", 2 if density_unit == "cm" else 1,
+                              int(x_density) & 0xFFFF, int(y_density) & 0xFFFF)
+        data = data[:13] + density + data[18:]
+    return np.array(data, dtype=object)
 
 
 _ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg,
