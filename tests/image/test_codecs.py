@@ -192,6 +192,9 @@ _ERRORS = [
      "WebP Animation must be 4 channel RGBA"),
     (lambda: tf.io.decode_image(read("anim_rgb.webp"), channels=4),
      "Number of channels requested does not match input"),
+    (lambda: tf.io.decode_image(read("rgb.webp"), channels=1, dtype=tf.float32),
+     "WebP only supports 3 or 4 channels"),
+    (lambda: tf.io.decode_webp(read("still.gif")), "Bad op type DecodeWebP"),
     (lambda: tf.io.decode_gif(read("no_map.gif")),
      r"Invalid GIF data \(size 126\), missing color map for frame 1"),
     (lambda: tf.io.decode_image(read("bad_index.gif"), expand_animations=False),
@@ -204,6 +207,13 @@ _ERRORS = [
 def test_errors_are_tfs(fn, message):
     with pytest.raises(errors.InvalidArgumentError, match=message):
         fn()
+
+
+@needs_pillow
+def test_decode_bmp_reads_webp_frames_as_tf_does():
+    frames = tf.io.decode_bmp(read("rgb.webp"))
+    np.testing.assert_array_equal(frames, tf.io.decode_webp(read("rgb.webp")))
+    assert frames.shape.rank == 4
 
 
 @needs_pillow

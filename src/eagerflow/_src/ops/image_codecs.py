@@ -420,6 +420,8 @@ def _unfilter(rows, height, width, channels):
 def _webp(op_name, data, channels, dtype, expand_animations):
     """A WebP file's frames, (frames, height, width, 3 or 4) uint8, as every decode op gives
     them (one frame alone when decode_image does not expand animations)."""
+    if channels not in (0, 3, 4):
+        raise _invalid("WebP only supports 3 or 4 channels")
     if dtype != _d.uint8:
         raise _invalid("WebP only supports uint8 for dtype")
     Image = _pillow(op_name)
@@ -576,12 +578,14 @@ def _decode(op_name):
             raise _invalid(f"channels must be 0 or 3 for GIF, got {channels}")
         if fmt == "BMP" and channels not in (0, 3, 4):
             raise _invalid(f"`channels` must be 0, 3 or 4 for BMP, but got {channels}")
-        if op_name == "DecodeBmp" and fmt != "BMP":
+        if op_name == "DecodeBmp" and fmt not in ("BMP", "WebP"):  # (TF's reads WebP)
             raise _invalid(f"Trying to decode {fmt} format using DecodeBmp op. Use "
                            f"`{_USE[fmt]}` or `decode_image` instead.")
         if fmt == "BMP" and op_name not in ("DecodeBmp", "DecodeImage"):
             raise _invalid(f"Trying to decode BMP format using a wrong op. Use `decode_bmp` or "
                            f"`decode_image` instead. Op used: {op_name}")
+        if fmt == "GIF" and op_name == "DecodeWebP":
+            raise _invalid("Bad op type DecodeWebP")
         if fmt == "WebP":
             return xp.asarray(_webp(op_name, data, channels, dtype, expand_animations))
         frames = (_bmp(data) if fmt == "BMP" else
