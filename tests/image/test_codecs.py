@@ -126,6 +126,17 @@ def test_encode_jpeg_options():
     assert tf.io.decode_jpeg(gray).shape == (7, 4, 1)
 
 
+
+@needs_pillow
+@pytest.mark.parametrize("unit, x, y, header", [
+    ("in", 300, 300, b"\x01\x01,\x01,"), ("cm", 100, 50, b"\x02\x00d\x002"),
+    ("in", 0, 72, b"\x01\x00\x00\x00H"), ("cm", -1, 5, b"\x02\xff\xff\x00\x05")])
+def test_encode_jpeg_writes_the_densities_given_in_their_unit(unit, x, y, header):
+    # recorded from TF: the JFIF header's unit byte, then x and y densities (16 bits)
+    image = tf.io.decode_png(read("rgb.png"))
+    data = tf.io.encode_jpeg(image, density_unit=unit, x_density=x, y_density=y).numpy()
+    assert data[:13] == b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01" and data[13:18] == header
+
 _ERRORS = [
     (lambda: tf.io.decode_png(b"garbage"), "Unknown image file format. One of JPEG, JPEG XL, "
                                            "PNG, GIF, BMP, WebP required."),
@@ -181,6 +192,9 @@ _ERRORS = [
      "WebP Animation must be 4 channel RGBA"),
     (lambda: tf.io.decode_image(read("anim_rgb.webp"), channels=4),
      "Number of channels requested does not match input"),
+    (lambda: tf.io.decode_image(read("rgb.webp"), channels=1, dtype=tf.float32),
+     "WebP only supports 3 or 4 channels"),
+    (lambda: tf.io.decode_webp(read("still.gif")), "Bad op type DecodeWebP"),
     (lambda: tf.io.decode_gif(read("no_map.gif")),
      r"Invalid GIF data \(size 126\), missing color map for frame 1"),
     (lambda: tf.io.decode_image(read("bad_index.gif"), expand_animations=False),
@@ -193,6 +207,13 @@ _ERRORS = [
 def test_errors_are_tfs(fn, message):
     with pytest.raises(errors.InvalidArgumentError, match=message):
         fn()
+
+
+@needs_pillow
+def test_decode_bmp_reads_webp_frames_as_tf_does():
+    frames = tf.io.decode_bmp(read("rgb.webp"))
+    np.testing.assert_array_equal(frames, tf.io.decode_webp(read("rgb.webp")))
+    assert frames.shape.rank == 4
 
 
 @needs_pillow

@@ -456,3 +456,23 @@ def test_string_input_ops_refuse_a_tensor_of_another_dtype(op_name, call):
                        match=rf"cannot compute {op_name} as input #0\(zero-based\) was expected "
                              r"to be a string tensor but is a int32 tensor"):
         call(tf.constant([1, 2, 3]))
+
+
+def test_gfile_local_names_are_cleaned_and_folders_blocked_by_files(tmp_path):
+    g, d = tf.io.gfile, str(tmp_path)
+    with g.GFile(f"{d}/a.txt", "w") as f:
+        f.write("abc")
+    # TF reads local names lexically cleaned: a trailing slash or '//' still names the file
+    assert g.exists(f"{d}/a.txt/") and g.GFile(f"{d}/a.txt/").read() == "abc"
+    assert g.GFile(f"{d}//./a.txt").read() == "abc" and g.stat(f"{d}/a.txt/").length == 3
+    assert not g.isdir(f"{d}/a.txt/") and g.glob(f"{d}/") == [f"{d}/"]
+    with pytest.raises(tf.errors.NotFoundError, match=f"^{d}//zz; No such file"):
+        g.GFile(f"{d}//zz").read()
+    # makedirs names the file in the way; mkdir over an existing name does nothing
+    for path in (f"{d}/a.txt", f"{d}/a.txt/s/t"):
+        with pytest.raises(tf.errors.FailedPreconditionError) as info:
+            g.makedirs(path)
+        assert str(info.value) == f"{d}/a.txt is not a directory"
+    assert g.mkdir(f"{d}/a.txt") is None and not g.isdir(f"{d}/a.txt")
+    with pytest.raises(TypeError, match="^Expected binary or unicode string, got 3$"):
+        g.exists(3)

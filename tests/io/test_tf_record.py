@@ -112,7 +112,7 @@ def test_damaged_files_fail_as_in_tensorflow(case, tmp_path):
     else:
         with pytest.raises(tf.errors.DataLossError) as info:
             got.extend(read_records(path))
-        assert str(info.value) == f"{error[1]} in file {path}"
+        assert str(info.value) == error[1]
     assert got == RECORDS[:count]
 
 
@@ -128,7 +128,7 @@ def test_damage_after_the_first_megabyte(tmp_path):
     data[500 * 3016 + 12 + 7] ^= 1
     pathlib.Path(path).write_bytes(bytes(data))
     got = []
-    with pytest.raises(tf.errors.DataLossError, match=f"corrupted record at {500 * 3016 + 12} "):
+    with pytest.raises(tf.errors.DataLossError, match=f"corrupted record at {500 * 3016 + 12}$"):
         got.extend(read_records(path))
     assert got == records[:500]
 
@@ -157,7 +157,7 @@ def test_damaged_compressed_files_fail_as_in_tensorflow(case, tmp_path):
     else:
         with pytest.raises(tf.errors.DataLossError) as info:
             got.extend(read_records(path, kind))
-        assert str(info.value) == f"{error[1]} in file {path}"
+        assert str(info.value) == error[1]
     assert got == RECORDS[:count]
 
 

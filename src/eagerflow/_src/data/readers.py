@@ -194,7 +194,7 @@ def _open_stream(name, compression_type, buffer_size):
     raw = tf_record._open(name, "rb")
     if not kind:
         return raw
-    return io.BufferedReader(tf_record._Inflating(raw, kind == "GZIP", name, buffer_size),
+    return io.BufferedReader(tf_record._Inflating(raw, kind == "GZIP", buffer_size),
                              buffer_size)
 
 

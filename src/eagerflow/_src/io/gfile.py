@@ -16,7 +16,7 @@ import shutil
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
-from eagerflow._src.ops.file_system import copy_between, resolve
+from eagerflow._src.ops.file_system import copy_between, file_in_the_way, resolve
 from eagerflow._src.ops.io_ops import match_files, os_error
 
 
@@ -59,14 +59,13 @@ def listdir(path):
 
 @export("io.gfile.mkdir", "compat.v1.gfile.MkDir")
 def mkdir(path):
-    """Makes directory `path`; its parent must exist (an existing directory is fine)."""
+    """Makes directory `path`; its parent must exist (where `path` exists already, file
+    or directory, nothing is done, as in TF)."""
     fs, path = resolve(path)
     try:
         fs.mkdir(path)
     except FileExistsError:
-        if not fs.isdir(path):
-            raise errors.FailedPreconditionError(None, None,
-                                                 f"{path}; Not a directory") from None
+        pass
     except OSError as e:
         raise os_error(e, path) from None
 
@@ -75,6 +74,9 @@ def mkdir(path):
 def makedirs(path):
     """Makes directory `path` and any parents it lacks."""
     fs, path = resolve(path)
+    blocking = file_in_the_way(fs, path)
+    if blocking is not None:
+        raise errors.FailedPreconditionError(None, None, f"{blocking} is not a directory")
     try:
         fs.makedirs(path)
     except OSError as e:

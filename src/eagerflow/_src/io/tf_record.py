@@ -216,8 +216,8 @@ class TFRecordWriter:
 class _Inflating(io.RawIOBase):
     """A zlib or gzip stream read back decompressed (gzip members one after another)."""
 
-    def __init__(self, raw, gzip_format, path, buffer_size):
-        self._raw, self._gzip, self._path = raw, gzip_format, path
+    def __init__(self, raw, gzip_format, buffer_size):
+        self._raw, self._gzip = raw, gzip_format
         self._chunk = buffer_size
         self._inflate = self._new()
         self._pending = b""
@@ -244,8 +244,8 @@ class _Inflating(io.RawIOBase):
             except zlib.error as e:  # "Error -3 while decompressing data: <why>", as TF says it
                 code, _, why = str(e).partition(" while decompressing data: ")
                 raise errors.DataLossError(
-                    None, None, f"inflate() failed with error {code.replace('Error ', '')}: "
-                                f"{why} in file {self._path}") from None
+                    None, None,
+                    f"inflate() failed with error {code.replace('Error ', '')}: {why}") from None
         n = min(len(buffer), len(self._pending))
         buffer[:n] = self._pending[:n]
         self._pending = self._pending[n:]
@@ -274,7 +274,7 @@ class RecordReader:
         # TF's words for a record the data ends inside: a stream's or a file's
         self._short_read = "EOF reached" if kind else "Read less bytes than requested"
         if kind:
-            self._file = io.BufferedReader(_Inflating(raw, kind == "GZIP", self.path,
+            self._file = io.BufferedReader(_Inflating(raw, kind == "GZIP",
                                                       buffer_size), buffer_size)
             _skip(self._file, offset)
         else:
@@ -288,7 +288,7 @@ class RecordReader:
         return self
 
     def _error(self, message):
-        return errors.DataLossError(None, None, f"{message} in file {self.path}")
+        return errors.DataLossError(None, None, message)  # (TF names no file)
 
     def __next__(self):
         if not self._ready and self._file is not None:

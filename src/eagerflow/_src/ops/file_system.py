@@ -29,29 +29,56 @@ from eagerflow._src.core import errors
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*)://")
 
 
-class _Local:
-    """The local file system, through `os`."""
+def _clean(path):
+    """`path` written plainly, as TF's local file system reads names: repeated and trailing
+    slashes and ``.`` dropped, ``..`` taken lexically (``a.txt/`` is file ``a.txt``)."""
+    return os.path.normpath(path) if path else path
 
-    open = staticmethod(open)
-    exists = staticmethod(os.path.exists)
-    isdir = staticmethod(os.path.isdir)
-    listdir = staticmethod(os.listdir)
-    mkdir = staticmethod(os.mkdir)
-    remove = staticmethod(os.remove)
-    replace = staticmethod(os.replace)
+
+class _Local:
+    """The local file system, through `os`, on cleaned names (see `_clean`)."""
+
+    @staticmethod
+    def open(path, mode="r"):
+        return open(_clean(path), mode)
+
+    @staticmethod
+    def exists(path):
+        return os.path.exists(_clean(path))
+
+    @staticmethod
+    def isdir(path):
+        return os.path.isdir(_clean(path))
+
+    @staticmethod
+    def listdir(path):
+        return os.listdir(_clean(path))
+
+    @staticmethod
+    def mkdir(path):
+        os.mkdir(_clean(path))
+
+    @staticmethod
+    def remove(path):
+        os.remove(_clean(path))
+
+    @staticmethod
+    def replace(src, dst):
+        os.replace(_clean(src), _clean(dst))
 
     @staticmethod
     def makedirs(path):
-        os.makedirs(path, exist_ok=True)
+        os.makedirs(_clean(path), exist_ok=True)
 
     @staticmethod
     def rmtree(path):
+        path = _clean(path)
         shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
 
     @staticmethod
     def stat(path):
         """``(length, mtime_nsec, is_directory)``."""
-        s = os.stat(path)
+        s = os.stat(_clean(path))
         return s.st_size, s.st_mtime_ns, _stat.S_ISDIR(s.st_mode)
 
     @staticmethod
@@ -219,6 +246,8 @@ LOCAL, RAM = _Local(), _Ram()
 def resolve(path):
     """``(file system, path for it)`` of `path` (str, bytes or path-like): ``file://``
     URIs become local paths; an unknown scheme is TF's UnimplementedError."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"Expected binary or unicode string, got {path!r}")
     path = os.fspath(path)
     if isinstance(path, bytes):
         path = path.decode("utf-8", "surrogateescape")
@@ -238,7 +267,7 @@ def copy_between(src_fs, src, dst_fs, dst):
     """Copies file `src` of `src_fs` to `dst` of `dst_fs`: on the local file system by
     `shutil`, else through memory."""
     if src_fs is LOCAL and dst_fs is LOCAL:
-        shutil.copyfile(src, dst)
+        shutil.copyfile(_clean(src), _clean(dst))
         return
     with src_fs.open(src, "rb") as f:
         data = f.read()
@@ -288,6 +317,17 @@ def makedirs(path):
     """Makes directory `path` and those above it on its file system (none if they exist)."""
     fs, name = resolve(path)
     fs.makedirs(name)
+
+
+def file_in_the_way(fs, path):
+    """The nearest of `path` and the folders above it that exists, if it is a file: what
+    keeps folder `path` from being made (None where nothing does)."""
+    while path and not fs.exists(path):
+        parent = dirname(path)
+        if parent == path:
+            return None
+        path = parent
+    return path if path and not fs.isdir(path) else None
 
 
 def open_file(path, mode="rb"):

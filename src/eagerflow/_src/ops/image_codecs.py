@@ -420,6 +420,8 @@ def _unfilter(rows, height, width, channels):
 def _webp(op_name, data, channels, dtype, expand_animations):
     """A WebP file's frames, (frames, height, width, 3 or 4) uint8, as every decode op gives
     them (one frame alone when decode_image does not expand animations)."""
+    if channels not in (0, 3, 4):
+        raise _invalid("WebP only supports 3 or 4 channels")
     if dtype != _d.uint8:
         raise _invalid("WebP only supports uint8 for dtype")
     Image = _pillow(op_name)
@@ -576,12 +578,14 @@ def _decode(op_name):
             raise _invalid(f"channels must be 0 or 3 for GIF, got {channels}")
         if fmt == "BMP" and channels not in (0, 3, 4):
             raise _invalid(f"`channels` must be 0, 3 or 4 for BMP, but got {channels}")
-        if op_name == "DecodeBmp" and fmt != "BMP":
+        if op_name == "DecodeBmp" and fmt not in ("BMP", "WebP"):  # (TF's reads WebP)
             raise _invalid(f"Trying to decode {fmt} format using DecodeBmp op. Use "
                            f"`{_USE[fmt]}` or `decode_image` instead.")
         if fmt == "BMP" and op_name not in ("DecodeBmp", "DecodeImage"):
             raise _invalid(f"Trying to decode BMP format using a wrong op. Use `decode_bmp` or "
                            f"`decode_image` instead. Op used: {op_name}")
+        if fmt == "GIF" and op_name == "DecodeWebP":
+            raise _invalid("Bad op type DecodeWebP")
         if fmt == "WebP":
             return xp.asarray(_webp(op_name, data, channels, dtype, expand_animations))
         frames = (_bmp(data) if fmt == "BMP" else
@@ -817,17 +821,23 @@ def _encode_jpeg(xp, image, format="", quality=95, progressive=False, optimize_s
     pixels = np.ascontiguousarray(image)
     im = Image.fromarray(pixels[..., 0] if channels == 1 else pixels,
                          "L" if channels == 1 else "RGB")
-    per_inch = 2.54 if density_unit == "cm" else 1.0
     options = {"quality": int(quality), "progressive": bool(progressive),
                "optimize": bool(optimize_size),
                # (one channel is sampled 1x1, as libjpeg samples grayscale)
                "subsampling": 2 if chroma_downsampling and channels == 3 else 0,
-               "dpi": (x_density * per_inch, y_density * per_inch)}
+               "dpi": (1, 1)}  # (the header's densities are written below)
     if xmp_metadata:
         options["xmp"] = xmp_metadata.encode() if isinstance(xmp_metadata, str) else xmp_metadata
     buf = io.BytesIO()
     im.save(buf, format="JPEG", **options)
-    return np.array(buf.getvalue(), dtype=object)
+    data = buf.getvalue()
+    if data[6:11] == b"JFIF\0":
+        # TF's JFIF header holds the densities as given, in their unit (16 bits each, zero
+        # and negative ones too), where Pillow's counts positive ones per inch only
+        density = struct.pack(">BHH", 2 if density_unit == "cm" else 1,
+                              int(x_density) & 0xFFFF, int(y_density) & 0xFFFF)
+        data = data[:13] + density + data[18:]
+    return np.array(data, dtype=object)
 
 
 _ENCODE_JPEG = register("EncodeJpeg", _encode_jpeg,

@@ -92,10 +92,8 @@ def _write_file(xp, filename, contents):
     path = _path(filename[()])
     fs, local = file_system.resolve(path)
     folder = os.path.dirname(local)
-    blocking = folder
-    while blocking and not fs.exists(blocking):
-        blocking = os.path.dirname(blocking)
-    if blocking and not fs.isdir(blocking):  # (a file where a folder would be made)
+    blocking = file_system.file_in_the_way(fs, folder)
+    if blocking is not None:
         raise errors.FailedPreconditionError(None, None, f"{blocking} is not a directory")
     try:
         if folder:
