@@ -132,7 +132,12 @@ def set_seed(seed):
     >>> bool(tf.random.normal([1]).numpy()[0] == x.numpy()[0])
     True
     """
-    _STATE.reset(None if seed is None else int(seed))
+    seed = None if seed is None else int(seed)
+    graph = context.get().graph
+    if graph is not None:  # (building a graph: as TF's, the seed is that graph's alone)
+        graph.seed = seed
+    else:
+        _STATE.reset(seed)
 
 
 def get_seed(op_seed):
@@ -145,12 +150,12 @@ def get_seed(op_seed):
     >>> get_seed(5)
     (87654321, 5)
     """
-    global_seed = _STATE.global_seed
+    graph = context.get().graph
+    if graph is not None and _STATE.seed_graph is not None:
+        graph = _STATE.seed_graph(graph)
+    global_seed = _STATE.global_seed if graph is None else graph.seed
     if global_seed is not None:
         if op_seed is None:
-            graph = context.get().graph
-            if graph is not None and _STATE.seed_graph is not None:
-                graph = _STATE.seed_graph(graph)
             op_seed = (_STATE.next_op_seed() if graph is None
                        else _STATE.next_graph_op_seed(graph))
         seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
@@ -187,7 +192,17 @@ class _OpState:
                 state = table.get(key)
                 if state is None:
                     state = table.setdefault(key, _OpState())
-                return state.take(seed, seed2, samples)
+                return state._next_part(seed, seed2, samples)
+        table = _session_states.get()
+        if table is not None:  # (a v1 Session's run: the op's state in that session)
+            state = table.get(self)
+            if state is None:
+                state = table.setdefault(self, _OpState())
+            return state._next_part(seed, seed2, samples)
+        return self._next_part(seed, seed2, samples)
+
+    def _next_part(self, seed, seed2, samples):
+        """This state's next `samples` blocks of the stream of `seed` and `seed2`."""
         with _STATE.lock:
             if self._epoch != _STATE.epoch:
                 self._epoch, self._offset = _STATE.epoch, 0
@@ -231,6 +246,22 @@ def enter_draw_scope(scope):
 
 def exit_draw_scope(token):
     _scope.reset(token)
+
+
+# The random-op states of the v1 Session running now ({op state: its state there}), or
+# None. TF makes a session's kernels anew, so each session draws every op's sequence from
+# its start; runs of one session go on along it.
+_session_states = contextvars.ContextVar("session_states", default=None)
+
+
+def enter_session_states(table):
+    """Puts a session's table of op states in force; returns the token
+    `exit_session_states` takes."""
+    return _session_states.set(table)
+
+
+def exit_session_states(token):
+    _session_states.reset(token)
 
 
 _journal = threading.local()  # .takes: the list `_OpState.take` notes its takes in, or None
