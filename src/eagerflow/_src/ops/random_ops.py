@@ -1269,6 +1269,9 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
     _check_int_bounds(dtype, minval, maxval, (
         "For integer `dtype` argument {dtype}, argument `minval` and `maxval` must be both None "
         "or not None. Got `minval`={minval} and `maxval`={maxval}."))
+    if minval is not None and dtype in (_d.uint32, _d.uint64):  # (no bounded unsigned op)
+        raise ValueError(f"Argument `dtype` got invalid value {dtype} when argument `minval` "
+                         f"is not None. Please don't use unsigned integers in this case.")
     shape = _shape_attr(shape, "StatelessRandomUniform")
     seed = _seed_input(seed, "StatelessRandomUniformV2", alg, _KEY_COUNTER)
     return _uniform(shape, minval, maxval, dtype, seed, name, True)
@@ -1381,8 +1384,10 @@ def stateless_poisson(shape, seed, lam, dtype=_d.int32, name=None):
 
 
 def _binomial(shape, counts, probs, dtype, seed, name):
-    """Binomial samples from the stateful op (`seed`: attrs) or the stateless one."""
-    stateful = isinstance(seed, dict)
+    """Binomial samples from the stateful op (`seed`: attrs) or the stateless one; a
+    Generator's `Algorithm` other than Philox as `seed` raises TF's error after the
+    checks of the arguments, which the kernel makes first."""
+    stateful = isinstance(seed, (dict, Algorithm))
     op_name = _BINOMIAL[0 if stateful else 1].name
     dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name)
     _op_dtype(counts.dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name, "T")
@@ -1395,6 +1400,12 @@ def _binomial(shape, counts, probs, dtype, seed, name):
         raise errors.op_error(errors.NotFoundError, op_name, f"Could not find device for "
                               f"node: {{{{node {op_name}}}}} = {op_name}{attrs}")
     _same_dtype(op_name, (counts, probs), 3 if stateful else 2)
+    if isinstance(seed, Algorithm):
+        if not isinstance(shape, Tensor) and counts.shape.is_fully_defined() and \
+                probs.shape.is_fully_defined():
+            _per_binomial([counts.shape.as_list(), probs.shape.as_list()], {"shape": shape})
+        raise _kernel_error(errors.InvalidArgumentError, op_name,
+                            f"Unsupported algorithm id: {seed.value}")
     return _run(_BINOMIAL, (counts, probs), {"shape": shape, "dtype": dtype}, seed, name)
 
 
@@ -1733,6 +1744,8 @@ class Generator:
         ends with their broadcast shape (see `stateless_binomial`)."""
         counts, probs = as_tensor(counts), as_tensor(probs)
         shape = _shape_attr(shape, "StatefulRandomBinomial")
+        if self._alg is not Algorithm.PHILOX:  # (TF's kernel draws with Philox only)
+            return _binomial(shape, counts, probs, dtype, self._alg, name)
         return _binomial(shape, counts, probs, dtype, self._next(), name)
 
     def make_seeds(self, count=1):
