@@ -161,6 +161,10 @@ def get_seed(op_seed):
         seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+    elif config._settings["op_determinism"]:  # (TF's: no unseeded draws then)
+        raise RuntimeError("Random ops require a seed to be set when determinism is enabled. "
+                           "Please set a seed before running the op, e.g. by calling "
+                           "tf.random.set_seed(1).")
     else:
         return None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
@@ -1580,6 +1584,9 @@ class Generator:
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
+        if config._settings["op_determinism"]:
+            raise RuntimeError('"from_non_deterministic_state" cannot be called when '
+                               'determinism is enabled.')
         return cls(state=[_random_bits() for _ in range(_state_size(alg))], alg=alg)
 
     @classmethod
@@ -1782,6 +1789,10 @@ def get_global_generator():
     """
     with _STATE.lock:
         if not _GLOBAL_GENERATOR:
+            if config._settings["op_determinism"]:
+                raise RuntimeError('"get_global_generator" cannot be called if determinism is '
+                                   'enabled, unless "set_global_generator" has already been '
+                                   'called. Please call "set_global_generator" first.')
             _GLOBAL_GENERATOR.append(Generator.from_non_deterministic_state())
         return _GLOBAL_GENERATOR[0]
 
