@@ -169,6 +169,22 @@ def test_unseeded_random_functions_take_numpy_seeds():
     assert not np.array_equal(draw(0), draw(1))
 
 
+def test_unseeded_random_variables_take_numpy_seeds_below_10e8():
+    # tf_keras's random variables draw their seed as np.random.randint(10e8)
+    tf.random.set_seed(None)
+    np.random.seed(0)
+    u = K.random_uniform_variable([2], 0, 1)
+    n = K.random_normal_variable([2], 0, 1)
+    np.testing.assert_allclose(u.numpy(), [0.81926107, 0.45749211], rtol=1e-6)
+    np.testing.assert_allclose(n.numpy(), [0.04415143, -0.31713587], rtol=1e-5)
+    assert np.random.randint(10) == 5
+
+
+def test_random_binomial_warns_that_it_is_deprecated():
+    with pytest.warns(UserWarning, match="`tf.keras.backend.random_binomial` is deprecated"):
+        K.random_binomial([2], 0.5, seed=1)
+
+
 def test_print_tensor_writes_to_stdout(capsys):
     x = K.constant([1.0, 2.0])
     assert K.print_tensor(x, message="x =") is x

@@ -1,5 +1,7 @@
 """Random ops: TensorFlow's seeding rules (one test each), Generator, stateless ops, errors."""
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -643,3 +645,36 @@ def test_generator_from_key_counter_checks_shapes_as_tf(key, counter, message):
 def test_categorical_needs_a_scalar_number_of_samples():
     with pytest.raises(tf.errors.InvalidArgumentError, match="num_samples should be a scalar"):
         tf.random.categorical([[0.0, 1.0]], tf.constant([2, 3]))
+
+
+def test_op_determinism_refuses_unseeded_random_ops():
+    # (in a process of its own: determinism, once enabled, stays on)
+    code = """
+import eagerflow as tf
+tf.config.experimental.enable_op_determinism()
+tf.random.set_seed(None)
+def error(f):
+    try:
+        f()
+    except RuntimeError as e:
+        return str(e)
+print(error(lambda: tf.random.uniform([1])))
+print(error(lambda: list(tf.data.Dataset.range(3).shuffle(3))))
+print(error(lambda: tf.nn.dropout(tf.ones([2]), 0.5)))
+print(error(tf.random.Generator.from_non_deterministic_state))
+print(error(tf.random.get_global_generator))
+print(tf.random.uniform([1], seed=1).shape, tf.random.stateless_uniform([1], [1, 2]).shape)
+tf.random.set_seed(1)
+print(tf.random.uniform([1]).shape)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    unseeded = ("Random ops require a seed to be set when determinism is enabled. Please set a "
+                "seed before running the op, e.g. by calling tf.random.set_seed(1).")
+    assert out == [unseeded, unseeded, unseeded,
+                   '"from_non_deterministic_state" cannot be called when determinism is '
+                   'enabled.',
+                   '"get_global_generator" cannot be called if determinism is enabled, unless '
+                   '"set_global_generator" has already been called. Please call '
+                   '"set_global_generator" first.',
+                   "(1,) (1,)", "(1,)"]

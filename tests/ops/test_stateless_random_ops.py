@@ -131,6 +131,21 @@ def test_generator_binomial_values_and_state_are_tensorflows():
     _equal(g.state, [243201 + 153600, 0, 0])
 
 
+def test_generator_binomial_draws_only_with_philox():
+    # TF's kernel has no other algorithm: it raises after its shape checks, taking nothing
+    g = tf.random.Generator.from_seed(123, alg="auto_select")
+    with pytest.raises(InvalidArgumentError, match=r"^\{\{function_node __wrapped__"
+                       r"StatefulRandomBinomial_device_.*\}\} Unsupported algorithm id: 3 "
+                       r"\[Op:StatefulRandomBinomial\]"):
+        g.binomial([3, 2], counts=[10.0, 20.0], probs=[0.3, 0.8])
+    _equal(g.state, [123, 0, 0])
+    with pytest.raises(InvalidArgumentError, match="Shape passed in must end with broadcasted"):
+        g.binomial([4], counts=[10.0, 20.0], probs=0.5)
+    g = tf.random.Generator.from_seed(123, alg="threefry")
+    with pytest.raises(InvalidArgumentError, match="Unsupported algorithm id: 2"):
+        g.binomial([3, 2], counts=[10.0, 20.0], probs=[0.3, 0.8])
+
+
 def test_stateless_truncated_normal_values_are_tensorflows():
     t = tf.random.stateless_parameterized_truncated_normal
     _equal(t([6], _SEED), [0.3736024796962738, 0.7093726396560669, 1.103570818901062,
@@ -367,6 +382,11 @@ def test_poisson_and_binomial_samples_have_no_gradient():
      "'dtype' of float is not in the list of allowed values: int32, uint32, int64, uint64"),
     (lambda: tf.random.experimental.index_shuffle(3, [1.0, 8.0], 9), InvalidArgumentError,
      "'Tseed' of float is not in the list of allowed values"),
+    (lambda: tf.random.stateless_uniform([2], [1, 2], minval=0, maxval=5, dtype=tf.uint32),
+     ValueError, "Argument `dtype` got invalid value <dtype: 'uint32'> when argument `minval` "
+     "is not None. Please don't use unsigned integers in this case."),
+    (lambda: tf.random.stateless_uniform([2], [1, 2], minval=0, maxval=5, dtype=tf.uint64),
+     ValueError, "got invalid value <dtype: 'uint64'> when argument `minval`"),
 ])
 def test_argument_errors(call, error, message):
     with pytest.raises(error, match=message):

@@ -104,10 +104,11 @@ class Graph(_graph.Graph, metaclass=_GraphType):
         self.variable_store = {}      # get_variable: full name -> variable
         self.partitioned_store = {}   # get_variable: full name -> PartitionedVariable
         self._device_functions = []   # (function, the device string around its block)
+        # its own random seed, as TF 1's graphs: None until `set_random_seed` sets it while
+        # it is the default graph (the eager global seed is not its)
+        self._seed = None
 
     building_function = False
-    # (its ops' seeds follow `set_random_seed`, which sets the one global seed)
-    seed = property(lambda self: random_ops.global_seed())
     finalized = property(lambda self: self._finalized)
 
     @property

@@ -27,7 +27,7 @@ from eagerflow._src.core import errors, nest
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph.graph import Operation, SymbolicTensor
-from eagerflow._src.ops import accumulator_ops, data_flow_ops
+from eagerflow._src.ops import accumulator_ops, data_flow_ops, random_ops
 from eagerflow._src.ops.indexed_slices import IndexedSlices
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
@@ -221,6 +221,7 @@ class Session:
         self._closed = False
         self._default_block = None
         self._partial = {}   # partial_run handle -> (fetches, feeds, values so far)
+        self._random = {}    # random op's state -> its state in this session
 
     graph = property(lambda self: self._graph)
     graph_def = property(lambda self: self._graph.as_graph_def())
@@ -377,6 +378,7 @@ class Session:
     def _call(self, compiled, values, slots):
         running = variable_scope.running
         outer, running.store = getattr(running, "store", None), self._store
+        token = random_ops.enter_session_states(self._random)
         try:
             outputs = compiled(*values)
         except errors.OpError as e:
@@ -390,6 +392,7 @@ class Session:
                 op = None
             raise run_error(type(e), op, node, message, located[0].location) from None
         finally:
+            random_ops.exit_session_states(token)
             running.store = outer  # (a run inside another's op gives the outer one back)
         return [None if s is None else _to_numpy(outputs[s]) for s in slots]
 

@@ -194,7 +194,16 @@ class Graph:
     lifts_eager_ops = False  # whether ops on its tensors run outside it join it (see dispatch)
     building_function = True  # (a TF 1 graph is not a function's)
     control_flow_body = False  # (a branch's or a loop's: see `control_flow`)
-    seed = property(lambda self: self._seed, doc="The graph-level random seed (or None).")
+
+    @property
+    def seed(self):
+        """The graph-level random seed (or None): its random ops' seeds come from it."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed):
+        self._seed = seed
+
     unique_scopes = True  # (`name_scope` blocks of one name get unique names: ``b``, ``b_1``)
     finalized = False
 

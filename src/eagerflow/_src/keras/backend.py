@@ -842,9 +842,10 @@ def bias_add(x, bias, data_format=None):
     return math_ops.add(x, array_ops.reshape(bias, (1,) + bias_shape))
 
 
-def _seed_or_draw(seed):
-    # unseeded calls take a seed from NumPy's global generator, as Keras 2 does
-    return np.random.randint(10e6) if seed is None else seed
+def _seed_or_draw(seed, high=10e6):
+    # unseeded calls take a seed below `high` from NumPy's global generator, as Keras 2
+    # does (its random variables draw theirs below 10e8)
+    return np.random.randint(high) if seed is None else seed
 
 
 @export("keras.backend.random_normal")
@@ -1342,6 +1343,9 @@ def random_bernoulli(shape, p=0.0, dtype=None, seed=None):
 @export("keras.backend.random_binomial")
 def random_binomial(shape, p=0.0, dtype=None, seed=None):
     """Deprecated name of `random_bernoulli`."""
+    warnings.warn("`tf.keras.backend.random_binomial` is deprecated, and will be removed in "
+                  "a future version.Please use `tf.keras.backend.random_bernoulli` instead.",
+                  stacklevel=2)
     return random_bernoulli(shape, p, dtype, seed)
 
 
@@ -1349,14 +1353,14 @@ def random_binomial(shape, p=0.0, dtype=None, seed=None):
 def random_normal_variable(shape, mean, scale, dtype=None, name=None, seed=None):
     dtype = dtype or floatx()
     return variable(random_ops.normal(shape, mean=mean, stddev=scale, dtype=dtype,
-                                      seed=_seed_or_draw(seed)), dtype, name)
+                                      seed=_seed_or_draw(seed, 10e8)), dtype, name)
 
 
 @export("keras.backend.random_uniform_variable")
 def random_uniform_variable(shape, low, high, dtype=None, name=None, seed=None):
     dtype = dtype or floatx()
     return variable(random_ops.uniform(shape, minval=low, maxval=high, dtype=dtype,
-                                       seed=_seed_or_draw(seed)), dtype, name)
+                                       seed=_seed_or_draw(seed, 10e8)), dtype, name)
 
 
 @export("keras.backend.is_sparse")

@@ -132,7 +132,12 @@ def set_seed(seed):
     >>> bool(tf.random.normal([1]).numpy()[0] == x.numpy()[0])
     True
     """
-    _STATE.reset(None if seed is None else int(seed))
+    seed = None if seed is None else int(seed)
+    graph = context.get().graph
+    if graph is not None:  # (building a graph: as TF's, the seed is that graph's alone)
+        graph.seed = seed
+    else:
+        _STATE.reset(seed)
 
 
 def get_seed(op_seed):
@@ -145,17 +150,21 @@ def get_seed(op_seed):
     >>> get_seed(5)
     (87654321, 5)
     """
-    global_seed = _STATE.global_seed
+    graph = context.get().graph
+    if graph is not None and _STATE.seed_graph is not None:
+        graph = _STATE.seed_graph(graph)
+    global_seed = _STATE.global_seed if graph is None else graph.seed
     if global_seed is not None:
         if op_seed is None:
-            graph = context.get().graph
-            if graph is not None and _STATE.seed_graph is not None:
-                graph = _STATE.seed_graph(graph)
             op_seed = (_STATE.next_op_seed() if graph is None
                        else _STATE.next_graph_op_seed(graph))
         seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+    elif config._settings["op_determinism"]:  # (TF's: no unseeded draws then)
+        raise RuntimeError("Random ops require a seed to be set when determinism is enabled. "
+                           "Please set a seed before running the op, e.g. by calling "
+                           "tf.random.set_seed(1).")
     else:
         return None, None
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
@@ -187,7 +196,17 @@ class _OpState:
                 state = table.get(key)
                 if state is None:
                     state = table.setdefault(key, _OpState())
-                return state.take(seed, seed2, samples)
+                return state._next_part(seed, seed2, samples)
+        table = _session_states.get()
+        if table is not None:  # (a v1 Session's run: the op's state in that session)
+            state = table.get(self)
+            if state is None:
+                state = table.setdefault(self, _OpState())
+            return state._next_part(seed, seed2, samples)
+        return self._next_part(seed, seed2, samples)
+
+    def _next_part(self, seed, seed2, samples):
+        """This state's next `samples` blocks of the stream of `seed` and `seed2`."""
         with _STATE.lock:
             if self._epoch != _STATE.epoch:
                 self._epoch, self._offset = _STATE.epoch, 0
@@ -231,6 +250,22 @@ def enter_draw_scope(scope):
 
 def exit_draw_scope(token):
     _scope.reset(token)
+
+
+# The random-op states of the v1 Session running now ({op state: its state there}), or
+# None. TF makes a session's kernels anew, so each session draws every op's sequence from
+# its start; runs of one session go on along it.
+_session_states = contextvars.ContextVar("session_states", default=None)
+
+
+def enter_session_states(table):
+    """Puts a session's table of op states in force; returns the token
+    `exit_session_states` takes."""
+    return _session_states.set(table)
+
+
+def exit_session_states(token):
+    _session_states.reset(token)
 
 
 _journal = threading.local()  # .takes: the list `_OpState.take` notes its takes in, or None
@@ -1238,6 +1273,9 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
     _check_int_bounds(dtype, minval, maxval, (
         "For integer `dtype` argument {dtype}, argument `minval` and `maxval` must be both None "
         "or not None. Got `minval`={minval} and `maxval`={maxval}."))
+    if minval is not None and dtype in (_d.uint32, _d.uint64):  # (no bounded unsigned op)
+        raise ValueError(f"Argument `dtype` got invalid value {dtype} when argument `minval` "
+                         f"is not None. Please don't use unsigned integers in this case.")
     shape = _shape_attr(shape, "StatelessRandomUniform")
     seed = _seed_input(seed, "StatelessRandomUniformV2", alg, _KEY_COUNTER)
     return _uniform(shape, minval, maxval, dtype, seed, name, True)
@@ -1350,8 +1388,10 @@ def stateless_poisson(shape, seed, lam, dtype=_d.int32, name=None):
 
 
 def _binomial(shape, counts, probs, dtype, seed, name):
-    """Binomial samples from the stateful op (`seed`: attrs) or the stateless one."""
-    stateful = isinstance(seed, dict)
+    """Binomial samples from the stateful op (`seed`: attrs) or the stateless one; a
+    Generator's `Algorithm` other than Philox as `seed` raises TF's error after the
+    checks of the arguments, which the kernel makes first."""
+    stateful = isinstance(seed, (dict, Algorithm))
     op_name = _BINOMIAL[0 if stateful else 1].name
     dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name)
     _op_dtype(counts.dtype, _HALF_FLOAT_DOUBLE + _INTS, op_name, "T")
@@ -1364,6 +1404,12 @@ def _binomial(shape, counts, probs, dtype, seed, name):
         raise errors.op_error(errors.NotFoundError, op_name, f"Could not find device for "
                               f"node: {{{{node {op_name}}}}} = {op_name}{attrs}")
     _same_dtype(op_name, (counts, probs), 3 if stateful else 2)
+    if isinstance(seed, Algorithm):
+        if not isinstance(shape, Tensor) and counts.shape.is_fully_defined() and \
+                probs.shape.is_fully_defined():
+            _per_binomial([counts.shape.as_list(), probs.shape.as_list()], {"shape": shape})
+        raise _kernel_error(errors.InvalidArgumentError, op_name,
+                            f"Unsupported algorithm id: {seed.value}")
     return _run(_BINOMIAL, (counts, probs), {"shape": shape, "dtype": dtype}, seed, name)
 
 
@@ -1538,6 +1584,9 @@ class Generator:
 
     @classmethod
     def from_non_deterministic_state(cls, alg=None):
+        if config._settings["op_determinism"]:
+            raise RuntimeError('"from_non_deterministic_state" cannot be called when '
+                               'determinism is enabled.')
         return cls(state=[_random_bits() for _ in range(_state_size(alg))], alg=alg)
 
     @classmethod
@@ -1702,6 +1751,8 @@ class Generator:
         ends with their broadcast shape (see `stateless_binomial`)."""
         counts, probs = as_tensor(counts), as_tensor(probs)
         shape = _shape_attr(shape, "StatefulRandomBinomial")
+        if self._alg is not Algorithm.PHILOX:  # (TF's kernel draws with Philox only)
+            return _binomial(shape, counts, probs, dtype, self._alg, name)
         return _binomial(shape, counts, probs, dtype, self._next(), name)
 
     def make_seeds(self, count=1):
@@ -1738,6 +1789,10 @@ def get_global_generator():
     """
     with _STATE.lock:
         if not _GLOBAL_GENERATOR:
+            if config._settings["op_determinism"]:
+                raise RuntimeError('"get_global_generator" cannot be called if determinism is '
+                                   'enabled, unless "set_global_generator" has already been '
+                                   'called. Please call "set_global_generator" first.')
             _GLOBAL_GENERATOR.append(Generator.from_non_deterministic_state())
         return _GLOBAL_GENERATOR[0]
 
