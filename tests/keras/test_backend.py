@@ -81,6 +81,22 @@ def test_shape_and_value_helpers():
     assert K.is_keras_tensor(tf.keras.Input((2,))) and not K.is_keras_tensor(tf.constant(1.0))
 
 
+def test_get_value_returns_what_is_no_tensor_as_it_is():
+    # as tf_keras: so LR callbacks on an optimizer whose rate is a schedule fail as TF's do
+    schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 2, 0.5)
+    for value in (3.0, 2, [1, 2], "s", None, schedule):
+        assert K.get_value(value) is value
+    array = np.array([1.5])
+    assert K.get_value(array) is array
+    with pytest.raises(AttributeError):
+        K.batch_get_value([3.0])
+    model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    model.compile(tf.keras.optimizers.legacy.SGD(schedule), "mse")
+    reduce = tf.keras.callbacks.ReduceLROnPlateau(monitor="loss", patience=0, min_delta=10)
+    with pytest.raises(TypeError, match="'<' not supported"):
+        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0, callbacks=[reduce])
+
+
 def test_dtype_policies():
     policy = tf.keras.mixed_precision.Policy("mixed_bfloat16")
     assert (policy.compute_dtype, policy.variable_dtype) == ("bfloat16", "float32")

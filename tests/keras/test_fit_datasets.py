@@ -307,3 +307,72 @@ def test_generators_and_sequences_build_an_unbuilt_model_on_their_first_batch():
     assert model().predict(gen(), verbose=0).ravel().tolist() == [0, 0, 6, 6, 12, 12, 18, 18]
     assert model().evaluate(gen(), verbose=0) == 87.5
     assert model().fit(Batches(), verbose=0).history["loss"][0] > 0
+
+
+def test_the_step_that_meets_the_end_of_the_data_begins_and_counts_an_iteration(caplog):
+    # TF 2.21 (recorded): whenever the data runs out (a generator's first pass, too few
+    # batches for the steps asked for), tf_keras's loop has already called the callbacks'
+    # batch begin hook for the step that then finds no input, and that step's optimizer
+    # iteration is counted
+    rows = (np.ones((6, 2), "float32"), np.ones((6, 1), "float32"))
+
+    class Hooks(tf.keras.callbacks.Callback):
+        def __init__(self):
+            super().__init__()
+            self.calls = []
+
+        def on_train_batch_begin(self, batch, logs=None):
+            self.calls.append(("begin", batch, int(self.model.optimizer.iterations)))
+
+        def on_train_batch_end(self, batch, logs=None):
+            self.calls.append(("end", batch))
+
+        def on_test_batch_begin(self, batch, logs=None):
+            self.calls.append(("test_begin", batch))
+
+        def on_predict_batch_begin(self, batch, logs=None):
+            self.calls.append(("predict_begin", batch))
+
+    def make():
+        model = tf.keras.Sequential([tf.keras.Input((2,)),
+                                     tf.keras.layers.Dense(1, kernel_initializer="ones")])
+        model.compile("adam", "mse")
+        return model
+
+    def gen():
+        for _ in range(3):
+            yield rows[0][:2], rows[1][:2]
+
+    class Seq(tf.keras.utils.Sequence):
+        def __len__(self):
+            return 3
+
+        def __getitem__(self, i):
+            return rows[0][:2], rows[1][:2]
+
+    def steps(*pairs):
+        return [c for first, last, iteration in pairs for b in range(first, last)
+                for c in (("begin", b, iteration + b - first), ("end", b))]
+
+    known = tf.data.Dataset.from_tensor_slices(rows).batch(2)
+    cases = [
+        (dict(x=rows[0], y=rows[1], batch_size=2, steps_per_epoch=4), 7,
+         steps((0, 4, 0), (0, 2, 4)) + [("begin", 2, 6)]),
+        (dict(x=known, steps_per_epoch=2), 4, steps((0, 2, 0), (0, 1, 2)) + [("begin", 1, 3)]),
+        (dict(x=gen()), 5, steps((0, 3, 0)) + [("begin", 3, 3), ("begin", 0, 4)]),
+        (dict(x=gen(), steps_per_epoch=2), 4, steps((0, 2, 0), (0, 1, 2)) + [("begin", 1, 3)]),
+        (dict(x=Seq(), steps_per_epoch=4), 4, steps((0, 3, 0)) + [("begin", 3, 3)]),
+    ]
+    with caplog.at_level(logging.WARNING):
+        for kwargs, iterations, calls in cases:
+            model, hooks = make(), Hooks()
+            model.fit(epochs=2, verbose=0, callbacks=[hooks], shuffle=False, **kwargs)
+            assert hooks.calls == calls
+            assert int(model.optimizer.iterations) == iterations
+    hooks = Hooks()
+    model.evaluate(rows[0], rows[1], batch_size=2, steps=4, verbose=0, callbacks=[hooks])
+    model.evaluate(known.filter(lambda x, y: True), verbose=0, callbacks=[hooks])
+    model.predict(gen(), verbose=0, callbacks=[hooks])
+    model.predict(rows[0], batch_size=4, verbose=0, callbacks=[hooks])
+    assert hooks.calls == [("test_begin", b) for b in range(4)] * 2 + \
+        [("predict_begin", b) for b in range(4)] + [("predict_begin", 0), ("predict_begin", 1)]

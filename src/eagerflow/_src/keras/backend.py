@@ -23,7 +23,7 @@ from eagerflow._src.compat import graph_mode as _graph_mode, session as _session
 from eagerflow._src.core import context as _context
 from eagerflow._src.core import dtypes as _dtypes, nest as _nest
 from eagerflow._src.core.context import init_scope
-from eagerflow._src.core.convert import constant as _constant
+from eagerflow._src.core.convert import constant as _constant, is_tensor as _is_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import control_flow
@@ -350,7 +350,15 @@ def _graph_session():
 
 @export("keras.backend.get_value")
 def get_value(x):
-    """`x` as a NumPy value (in TF 1's graph mode, its value in the Keras session)."""
+    """`x` as a NumPy value (in TF 1's graph mode, its value in the Keras session); a value
+    that is no tensor or variable is returned as it is, as Keras does (an optimizer's
+    learning rate schedule, a Python number).
+
+    >>> tf.keras.backend.get_value(tf.Variable(0.5)), tf.keras.backend.get_value(2)
+    (np.float32(0.5), 2)
+    """
+    if not _is_tensor(x):
+        return x
     return batch_get_value([x])[0]
 
 

@@ -1252,7 +1252,13 @@ class TensorBoard(Callback):
         self._start_profiler(logdir=self.log_dir)
         self._is_tracing = True
 
+    def _end_step_span(self):
+        if self._step_span is not None:
+            self._step_span.__exit__(None, None, None)
+            self._step_span = None
+
     def _stop_trace(self):
+        self._end_step_span()
         summary = _summary()
         with self._writer("train").as_default(), summary.writer.record_if(True):
             summary.summary_ops.trace_export(name=f"batch_{self._stop_batch}",
@@ -1369,6 +1375,7 @@ class TensorBoard(Callback):
             self._batch_start = time.time()
         if self._should_trace and self._global_train_batch == self._start_batch:
             self._start_trace()
+        self._end_step_span()  # (a step that met the end of the data began, never ended)
         if self._is_tracing:  # (each profiled step a span of the profile, as tf_keras's)
             self._step_span = _summary().profiler.Trace(
                 "train", epoch_num=self._epoch, step_num=batch, _r=1).__enter__()
@@ -1377,9 +1384,7 @@ class TensorBoard(Callback):
         self._train_step += 1
         if not self._graph_written:
             self._write_train_graph()
-        if self._step_span is not None:
-            self._step_span.__exit__(None, None, None)
-            self._step_span = None
+        self._end_step_span()
         if self._is_tracing and self._global_train_batch >= self._stop_batch:
             self._stop_trace()
         if self.update_freq == "epoch":

@@ -100,7 +100,7 @@ class _Arrays:
     def __init__(self, data, batch_size, shuffle, single_batch=False, epochs=None,
                  steps_per_epoch=None):
         self._epochs = epochs  # (the passes TF's repeated dataset makes: None, endless)
-        self.insufficient = False
+        self.insufficient = self.ran_past_end = False
         self.data = nest.map_structure(_as_array, data)
         sizes = {int(a.shape[0]) for a in nest.flatten(self.data) if len(a.shape)}
         if len(sizes) > 1:
@@ -129,7 +129,7 @@ class _Arrays:
             if batch is None:
                 if limit is not None:
                     _warn_ran_out(self._epochs * limit)
-                    self.insufficient = True
+                    self.insufficient = self.ran_past_end = True
                 return
             yield batch
 
@@ -203,7 +203,7 @@ class _Iterable:
     def __init__(self, data, steps, class_weight=None, shuffle=False, epochs=1, model=None):
         self.data = data
         self._epochs = epochs
-        self.insufficient = False
+        self.insufficient = self.ran_past_end = False
         self.steps = len(data) if isinstance(data, Sequence) else steps
         self._class_weight = class_weight
         self._shuffle = shuffle
@@ -263,7 +263,7 @@ class _Iterable:
                 if isinstance(self.data, Sequence):
                     if limit is not None:  # (fewer batches than `steps_per_epoch`, as TF)
                         _warn_ran_out(self._epochs * limit)
-                        self.insufficient = True
+                        self.insufficient = self.ran_past_end = True
                 elif not self.reiterable:
                     self._ran_out(count)
                 return
@@ -278,7 +278,9 @@ class _Iterable:
 
     def _ran_out(self, count):
         """As Keras: a generator's first pass tells how many batches an epoch has; one that
-        runs out later ends training after this epoch."""
+        runs out later ends training after this epoch. Either way TF's loop ran one step
+        more to meet the end."""
+        self.ran_past_end = True
         if self.steps is None:
             self.steps = count
             return
@@ -352,7 +354,7 @@ class _DatasetAdapter:
             except StopIteration:
                 if limit is not None:
                     _warn_ran_out(self._epochs * limit)
-                    self.insufficient = True
+                    self.insufficient = self.ran_past_end = True
                 elif self.steps is None and not self.learned_steps:
                     # TF runs its step once more to find the end of data of unknown size
                     # (only in the first epoch: it then knows the number of steps)
@@ -477,6 +479,14 @@ class DataHandler:
             self._adapter.start()
         elif isinstance(self._adapter, _Arrays):
             self._adapter.restart()
+
+    def ran_past_end(self):
+        """Whether the last epoch's batches ended where TF's loop runs one step more, which
+        meets the end of the data (of unknown size, or fewer batches than the steps asked
+        for); the flag is cleared for the next epoch."""
+        ran = getattr(self._adapter, "ran_past_end", False)
+        self._adapter.ran_past_end = False
+        return ran
 
     @property
     def insufficient(self):

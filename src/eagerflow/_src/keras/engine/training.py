@@ -759,7 +759,9 @@ class Model(Layer):
             batches = handler.batches()
             if initial_step and handler.inferred_steps is not None:
                 batches = itertools.islice(batches, max(handler.inferred_steps - initial_step, 0))
+            next_step = initial_step
             for step, end_step, group in _executions(batches, per_execution, initial_step):
+                next_step = end_step + 1
                 callbacks.on_train_batch_begin(step)
                 for batch in group:
                     if step == initial_step and batch is group[0]:
@@ -770,11 +772,11 @@ class Model(Layer):
                                                                           train))
                 if self.stop_training:
                     break
-            if getattr(handler._adapter, "ran_past_end", False):
-                handler._adapter.ran_past_end = False
-                # TF's step that met the end of the data still ran the updates that
-                # wait on no input (an optimizer iteration, sparse slots' decay), which
-                # the next steps see
+            if handler.ran_past_end():
+                # TF's step that met the end of the data began (its callbacks saw it) and
+                # still ran the updates that wait on no input (an optimizer iteration,
+                # sparse slots' decay), which the next steps see
+                callbacks.on_train_batch_begin(next_step)
                 if logs is not None:
                     self._step_without_input()
             if logs is None:  # no batch ever came
@@ -846,7 +848,9 @@ class Model(Layer):
         handler.start()
         # (none once the data ran out in an earlier validation of the same fit)
         source = () if handler.insufficient else handler.batches()
+        next_step = 0
         for step, end_step, batches in _executions(source, per_execution):
+            next_step = end_step + 1
             callbacks.on_test_batch_begin(step)
             for batch in batches:
                 if step == 0 and batch is batches[0]:
@@ -855,6 +859,8 @@ class Model(Layer):
                 counter.assign_add(1, read_value=False)
             losses.batch_logs(logs, batches, end_step, test)
             callbacks.on_test_batch_end(end_step, logs)
+        if handler.ran_past_end():  # (TF's step that met the end of the data began)
+            callbacks.on_test_batch_begin(next_step)
         handler.end_epoch()
         values = losses.results(logs)
         logs = _to_python(logs)
@@ -894,7 +900,9 @@ class Model(Layer):
         handler.start()
         # (none once the data ran out in an earlier validation of the same fit)
         source = () if handler.insufficient else handler.batches()
+        next_step = 0
         for step, end_step, batches in _executions(source, per_execution):
+            next_step = end_step + 1
             callbacks.on_predict_batch_begin(step)
             outs = []
             for batch in batches:
@@ -907,6 +915,8 @@ class Model(Layer):
             out = outs[0] if len(outs) == 1 else nest.map_structure(
                 lambda *parts: concat(list(parts), 0), *outs)
             callbacks.on_predict_batch_end(end_step, {"outputs": out})
+        if handler.ran_past_end():  # (TF's step that met the end of the data began)
+            callbacks.on_predict_batch_begin(next_step)
         handler.end_epoch()
         if not outputs:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
