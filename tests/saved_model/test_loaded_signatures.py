@@ -475,3 +475,35 @@ def test_arguments_a_loaded_function_cannot_bind_raise_tfs_type_error(tmp_path):
                                         r"`missing a required argument: 'x'`\. Received args: "
                                         r"\(\) and kwargs: \{\} for signature: "):
         f()
+
+
+def test_keras_serving_outputs_are_named_as_tf_keras_names_them(tmp_path):
+    # TF 2.21 + tf_keras: a functional model's serving outputs are named by its output
+    # layers, a dict of outputs too (paired in flattened order); a subclassed model's by
+    # their paths, nested ones joined by "_"
+    inp = tf.keras.Input((3,), name="feats")
+    zz = tf.keras.layers.Dense(2, name="zz")(inp)
+    aa = tf.keras.layers.Dense(1, name="aa")(inp)
+    model = tf.keras.Model(inp, {"a": zz, "b": aa})
+    model.save(str(tmp_path / "functional"), save_format="tf")
+    outputs = tf.saved_model.load(str(tmp_path / "functional")) \
+        .signatures["serving_default"].structured_outputs
+    assert outputs == {"zz": tf.TensorSpec([None, 2], tf.float32, name="zz"),
+                       "aa": tf.TensorSpec([None, 1], tf.float32, name="aa")}
+
+    class Nested(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.dense(x), [self.dense(x) * 2, {"k": x}]
+
+    nested = Nested()
+    assert nested.output_names is None
+    nested(np.ones((1, 3), "float32"))
+    nested.save(str(tmp_path / "subclassed"), save_format="tf")
+    outputs = tf.saved_model.load(str(tmp_path / "subclassed")) \
+        .signatures["serving_default"].structured_outputs
+    assert {k: v.shape.as_list() for k, v in outputs.items()} == {
+        "output_1": [None, 2], "output_2_1": [None, 2], "output_2_2_k": [None, 3]}

@@ -201,3 +201,20 @@ def test_legacy_optimizer_checkpoint_into_a_new_optimizer_raises(tmp_path):
     with pytest.raises(ValueError, match="^You are trying to restore a checkpoint from a legacy "
                                          "TF-Keras optimizer into a v2.11\\+ Optimizer"):
         _legacy_adam_model(legacy=False).load_weights(str(tmp_path / "ckpt"))
+
+
+def test_saved_model_without_the_optimizer_loads_uncompiled(tmp_path):
+    # tf_keras 2.21: `include_optimizer=False` leaves out the optimizer's variables and the
+    # compile arguments (the loaded model has no optimizer); the model keeps its optimizer
+    model = _model()
+    x = np.ones((2, 4), "float32")
+    model.fit(x, np.zeros((2, 2)), verbose=0)
+    model.save(tmp_path / "m_sm", include_optimizer=False)
+    assert model.optimizer is not None and model.optimizer.iterations.numpy() == 1
+    saved = tf.train.list_variables(str(tmp_path / "m_sm/variables/variables"))
+    assert not [name for name, _ in saved if name.startswith("optimizer")]
+    loaded = keras.models.load_model(tmp_path / "m_sm")
+    assert loaded.optimizer is None
+    np.testing.assert_allclose(loaded(x).numpy(), model(x).numpy())
+    model.save(tmp_path / "with_sm")  # (by default it is saved)
+    assert keras.models.load_model(tmp_path / "with_sm").optimizer is not None

@@ -38,7 +38,7 @@ class _Outputs:
     def __init__(self, y_pred, output_names):
         self.count = len(nest.flatten(y_pred))
         self.names = output_names if output_names is not None and \
-            len(output_names) == self.count else _pseudo_names(y_pred)
+            len(output_names) == self.count else pseudo_output_names(y_pred)
         self.keys = sorted(y_pred) if isinstance(y_pred, dict) else None
 
     def conform(self, struct):
@@ -126,13 +126,34 @@ def check_targets(model, y):
                     f"targets to have the same shape as the output.")
 
 
-def _pseudo_names(y_pred):
-    """``output_1``, ``output_2``, ... for a list of outputs; a dict's keys for a dict."""
+def pseudo_output_names(y_pred):
+    """The names tf_keras gives the outputs of a model with no output names (a subclassed
+    one), one per flattened output: its path joined by ``_``, list positions counted from 1
+    and a path starting at a position prefixed ``output_``: ``output_1`` for a single
+    output, ``output_1, output_2`` for a list, a dict's keys for a dict, ``output_2_1`` or
+    ``output_2_2_k`` inside nested ones."""
     if not nest.is_nested(y_pred):
         return ["output_1"]
-    if isinstance(y_pred, dict):
-        return [str(key) for key in sorted(y_pred)]
-    return [f"output_{i + 1}" for i in range(len(nest.flatten(y_pred)))]
+    names = []
+    for path in _flat_paths(y_pred, ()):
+        name = "_".join(str(p) for p in path)
+        names.append(f"output_{name}" if isinstance(path[0], int) else name)
+    return names
+
+
+def _flat_paths(value, path):
+    """The path of each leaf of `value`, in `nest.flatten`'s order (list positions from 1)."""
+    if not nest.is_nested(value):
+        yield path
+    elif isinstance(value, dict):
+        for key in sorted(value):
+            yield from _flat_paths(value[key], path + (key,))
+    elif hasattr(value, "_fields"):  # a namedtuple: its fields by name
+        for key, child in zip(value._fields, value):
+            yield from _flat_paths(child, path + (key,))
+    else:
+        for i, child in enumerate(value):
+            yield from _flat_paths(child, path + (i + 1,))
 
 
 def _copy(value):

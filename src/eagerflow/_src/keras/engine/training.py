@@ -217,6 +217,7 @@ class Model(Layer):
         object.__setattr__(self, "_compile_arguments", None)
         object.__setattr__(self, "_steps_per_execution", None)
         self.inputs = self.outputs = None
+        self.output_names = None  # (a functional model's output layers' names)
 
     # -- structure ------------------------------------------------------------------
     @property
@@ -1102,16 +1103,15 @@ class Model(Layer):
         if call is None:
             return None
         from eagerflow._src.function.polymorphic_function import function  # noqa: PLC0415
-        output_names = list(getattr(self, "output_names", None) or [])
+        output_names = self.output_names
 
         def serve(inputs):
             outputs = call(inputs)
-            if isinstance(outputs, dict):  # (named by its keys, as tf_keras names them)
-                return dict(outputs)
-            flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
-            # (a subclassed model's outputs as tf_keras names them: output_1, ...)
-            names = output_names or [f"output_{i + 1}" for i in range(len(flat))]
-            return dict(zip(names, flat))
+            # As tf_keras: a functional model's outputs (a dict's too) are named by the
+            # layers giving them, a subclassed model's by their paths (output_1, a dict's
+            # keys, ...).
+            names = output_names or compile_utils.pseudo_output_names(outputs)
+            return dict(zip(names, nest.flatten(outputs)))
 
         return function(serve).get_concrete_function(self.save_spec()[0][0])
 

@@ -138,15 +138,25 @@ def _model_config(model, compile_config):
 def _save_saved_model(model, filepath, kwargs):
     """`save_model` to a SavedModel directory, with tf_keras's metadata of each layer."""
     from eagerflow._src.saved_model import save as saved_model  # noqa: PLC0415 (above Keras)
-    config = _model_config(model, _compile_config(model))  # (its current optimizer's config)
+    optimizer = vars(model).get("optimizer")
+    # As tf_keras, `include_optimizer=False` saves neither the optimizer's variables nor the
+    # compile arguments: the model loads uncompiled.
+    include_optimizer = kwargs.get("include_optimizer", True) or optimizer is None
+    config = _model_config(model, _compile_config(model) if include_optimizer else None)
     _check_inputs_known(model)
     identifier = type(model)._saved_model_identifier[0]
-    config.update(_saved_model_metadata(model, config))
-    metadata = json.dumps(config, default=_json_default)
-    saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
-                     root_metadata=metadata, root_identifier=identifier,
-                     object_metadata=lambda obj: (
-                         (identifier, metadata) if obj is model else _object_metadata(obj)))
+    try:
+        if not include_optimizer:
+            object.__setattr__(model, "optimizer", None)
+        config.update(_saved_model_metadata(model, config))
+        metadata = json.dumps(config, default=_json_default)
+        saved_model.save(model, filepath, kwargs.get("signatures"), kwargs.get("options"),
+                         root_metadata=metadata, root_identifier=identifier,
+                         object_metadata=lambda obj: (
+                             (identifier, metadata) if obj is model else _object_metadata(obj)))
+    finally:
+        if not include_optimizer:
+            object.__setattr__(model, "optimizer", optimizer)
     for path, obj in _asset_holders(model).items():  # (vocabularies, for load_model)
         table = getattr(getattr(obj, "lookup_table", None), "resource_handle", None)
         if table is not None and not getattr(table._data, "initialized", True):
