@@ -100,17 +100,17 @@ def _sequential(ufunc, blocks, axis):
     # half precision, a step runs on whole vectors. It rounds the same: a float32 sum or
     # product of two halves (or bfloat16s) rounds to the narrow type as the exact one does,
     # float32's 24 bits being at least twice the narrow type's, plus two.
-    wide = np.moveaxis(blocks, axis, 0)
-    total = wide[0].astype(np.float32)
+    wide = np.moveaxis(blocks, axis, 0).astype(np.float32, order="C")  # (steps contiguous)
+    total = wide[0].copy()
     if blocks.dtype == np.float16:
         scratch = np.empty(total.shape, np.int32)
         for step in wide[1:]:
-            ufunc(total, step, out=total, casting="unsafe")
+            ufunc(total, step, out=total)
             _round_half(total, scratch)
         return total.astype(blocks.dtype)
     narrow = np.empty(total.shape, blocks.dtype)  # (bfloat16 converts fast on its own)
     for step in wide[1:]:
-        ufunc(total, step, out=total, casting="unsafe")
+        ufunc(total, step, out=total)
         np.copyto(narrow, total, casting="unsafe")
         np.copyto(total, narrow)
     return narrow
