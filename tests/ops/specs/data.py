@@ -25,6 +25,15 @@ def _optional_rows(x):
         IG.get_next_as_optional(resource, spec).has_value()
 
 
+def _made_optionals(x):
+    """has_value and value of an optional made from `x`, and has_value of an empty one."""
+    full = tf.experimental.Optional.from_value(x)
+    empty = tf.experimental.Optional.empty(tf.TensorSpec(x.shape, x.dtype))
+    full, empty = [IG.OptionalSpec(o.element_spec)._from_components(
+        IG.OptionalSpec(o.element_spec)._to_components(o)) for o in (full, empty)]
+    return full.has_value(), full.get_value(), empty.has_value()
+
+
 def _first_row_by_handle(x):
     """The first row, through an iterator found by its string handle."""
     spec = tf.TensorSpec(x.shape[1:], x.dtype)
@@ -47,6 +56,10 @@ SPECS = [
     OpSpec(name, _optional_rows, [rand(2, 4, dtype=np.int32)],
            lambda x: (np.bool_(True), x[0], np.bool_(False)), grad=_NO_GRAD)
     for name in ("IteratorGetNextAsOptional", "OptionalHasValue", "OptionalGetValue")
+] + [
+    OpSpec(name, _made_optionals, [rand(2, 3)], lambda x: (np.bool_(True), x, np.bool_(False)),
+           grad="an optional")
+    for name in ("OptionalFromValue", "OptionalNone")
 ] + [
     OpSpec(name, _first_row_by_handle, [rand(3, 2)], lambda x: x[0], grad=_NO_GRAD)
     for name in ("IteratorToStringHandle", "IteratorFromStringHandleV2")

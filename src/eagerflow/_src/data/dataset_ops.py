@@ -613,7 +613,7 @@ def _element_arrays(element):
     if any(map(structure.is_composite, flat)):  # (each travels as one value)
         if not all(isinstance(c, EagerTensor) for t in flat for c in structure.components(t)):
             return element, None
-        return element, tuple(t if structure.is_composite(t) else t._data for t in flat)
+        return element, tuple(map(structure.flat_value, flat))
     if not all(isinstance(t, EagerTensor) for t in flat):
         # Values known while tracing (constants written in the function) are values.
         known = [get_static_value(t) for t in flat]

@@ -184,6 +184,14 @@ def _has_value(xp, optional):
     return np.array(optional.flat is not None)
 
 
+def _from_value(xp, *components):
+    return OptionalValue(tuple(components))
+
+
+def _optional_none(xp):
+    return OptionalValue(None)
+
+
 def _get_value(xp, optional, *, output_types, output_shapes):
     if optional.flat is None:
         raise op_error(errors.InvalidArgumentError, "OptionalGetValue",
@@ -244,6 +252,14 @@ _HAS_VALUE = register("OptionalHasValue", _has_value,
                       lambda optional: (TensorShape([]), _d.bool), tied=(),
                       not_differentiable="a boolean")
 tf_args[_HAS_VALUE] = None
+# (an optional's value made in a function: its variant, which functions return and
+# branches join)
+_FROM_VALUE = register("OptionalFromValue", _from_value, lambda *components: _SCALAR_VARIANT,
+                       tied=(), not_differentiable="an optional")
+tf_args[_FROM_VALUE] = None
+_NONE = register("OptionalNone", _optional_none, lambda: _SCALAR_VARIANT, tied=(),
+                 not_differentiable="an optional")
+tf_args[_NONE] = None
 _GET_VALUE = register(
     "OptionalGetValue", _get_value,
     lambda optional, *, output_types, output_shapes: _specs(output_types, output_shapes),
@@ -263,7 +279,7 @@ _SINGLE_ELEMENT = register(
                                                                     output_shapes),
     multi=True, tied=(), stateful=True, not_differentiable="the elements of a dataset")
 tf_args[_SINGLE_ELEMENT] = None
-batching_rules.assign(PER_ELEMENT, _HAS_VALUE, _GET_VALUE)
+batching_rules.assign(PER_ELEMENT, _HAS_VALUE, _GET_VALUE, _FROM_VALUE, _NONE)
 
 
 def _dataset_of_tensors(own):

@@ -5,6 +5,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec
 from eagerflow._src.core.composite_tensor import CompositeTensor
 
@@ -90,13 +91,18 @@ class OptionalSpec(FieldSpec):
         return cls(value.element_spec)
 
     def _to_components(self, value):
+        from eagerflow._src.core.dispatch import dispatch  # noqa: PLC0415
         from eagerflow._src.data import structure  # noqa: PLC0415
-        from eagerflow._src.data.iterator_graph import OptionalValue, _wrap  # noqa: PLC0415
+        from eagerflow._src.data import iterator_graph  # noqa: PLC0415
         variant = getattr(value, "_variant_tensor", None)
-        if variant is None:  # an optional made eagerly holds its value
-            flat = (tuple(t._data for t in structure.flatten(value._value))
-                    if value._has_value else None)
-            variant = _wrap(OptionalValue(flat))
+        if variant is None:  # an optional made from its value (or none) holds it
+            if not value._has_value:
+                return (dispatch(iterator_graph._NONE, ()),)
+            flat = structure.flatten(value._value)
+            if not all(isinstance(t, Tensor) for t in flat):
+                raise TypeError(f"An optional of {self._element_spec!r} has no tensor "
+                                f"form: only optionals of dense tensors do.")
+            variant = dispatch(iterator_graph._FROM_VALUE, tuple(flat))
         return (variant,)
 
     def _from_components(self, components):

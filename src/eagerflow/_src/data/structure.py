@@ -24,6 +24,7 @@ from eagerflow._src.core.tensor_spec import NoneTensorSpec, TensorSpec, TypeSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import extension_type
 from eagerflow._src.ops.extension_type import ExtensionType, ExtensionTypeSpec
+from eagerflow._src.data.optional_ops import Optional, OptionalSpec
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
@@ -131,7 +132,7 @@ def to_tensor(value):
         return None
     if isinstance(value, Variable):
         return value.read_value()
-    if isinstance(value, (Tensor, SparseTensor, RaggedTensor)):
+    if isinstance(value, (Tensor, SparseTensor, RaggedTensor, Optional)):
         return value
     return convert_to_tensor(value)
 
@@ -153,25 +154,46 @@ def leaf_spec(t):
         return SparseTensorSpec(t.shape, t.dtype)
     if isinstance(t, RaggedTensor):
         return RaggedTensorSpec.from_value(t)
+    if isinstance(t, Optional):
+        return OptionalSpec(t.element_spec)
     return TensorSpec(t.shape, t.dtype)
 
 
-COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec, NoneTensorSpec)
+# (an optional is one variant: it travels as the variant's value, see `flat_value`)
+COMPOSITE_SPECS = (SparseTensorSpec, RaggedTensorSpec, NoneTensorSpec, OptionalSpec)
 
 
 def is_composite(value):
-    """Whether `value` travels as one value made of several arrays (sparse, ragged) or of
-    none (None)."""
-    return value is None or isinstance(value, (SparseTensor, RaggedTensor))
+    """Whether `value` travels as one value made of several arrays (sparse, ragged), of
+    none (None), or as its variant (an optional)."""
+    return value is None or isinstance(value, (SparseTensor, RaggedTensor, Optional))
 
 
 def components(value):
     """The tensors a leaf value is made of: its own for a composite, none for None."""
     if value is None:
         return ()
-    if isinstance(value, (SparseTensor, RaggedTensor)):
+    if isinstance(value, (SparseTensor, RaggedTensor, Optional)):
         return value._type_spec._to_components(value)
     return (value,)
+
+
+def flat_value(t):
+    """What eager leaf `t` travels as in a flat tuple: its array, the sparse or ragged
+    tensor itself, None, or an optional's variant value."""
+    if t is None or isinstance(t, (SparseTensor, RaggedTensor)):
+        return t
+    if isinstance(t, Optional):
+        return components(t)[0]._data
+    return t._data
+
+
+def eager_optional(spec, value):
+    """The eager `Optional` of `spec` (an `OptionalSpec`) whose variant value is `value`."""
+    if value.flat is None:
+        return Optional.empty(spec.element_spec)
+    element = pack(spec.element_spec, [wrap(a) for a in value.flat])
+    return Optional(element, spec.element_spec, True)
 
 
 def wrap(array):
@@ -212,6 +234,7 @@ class Packer:
         return pack(self.spec, [wrap(v) if isinstance(s, TensorSpec) else
                                 _uniform_rows(v, s.shape[1:s.ragged_rank + 1])
                                 if isinstance(s, RaggedTensorSpec) and s.shape.rank is not None
+                                else eager_optional(s, v) if isinstance(s, OptionalSpec)
                                 else v for s, v in zip(specs, flat)])
 
 

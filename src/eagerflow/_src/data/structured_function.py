@@ -20,6 +20,7 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
+from eagerflow._src.data.optional_ops import Optional, OptionalSpec
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.function.polymorphic_function import Function
 from eagerflow._src.ops.extension_type import ExtensionType
@@ -54,7 +55,8 @@ def _normalize_output(value):
             return type(v)((k, fix(x)) for k, x in v.items())
         if isinstance(v, Variable):
             return v.read_value()
-        if v is None or isinstance(v, (Tensor, SparseTensor, RaggedTensor, ExtensionType)):
+        if v is None or isinstance(v, (Tensor, SparseTensor, RaggedTensor, ExtensionType,
+                                       Optional)):
             return v
         return convert_to_tensor(v)
     return fix(value)
@@ -373,11 +375,9 @@ def _op_states(graph):
 
 
 def _eager_leaf(t):
-    if t is None or isinstance(t, RaggedTensor):
-        return t
     if isinstance(t, SparseTensor):
         return structure.sparse_value(*(c._data for c in (t.indices, t.values, t.dense_shape)))
-    return t._data
+    return structure.flat_value(t)
 
 
 def _components(spec):
@@ -391,7 +391,8 @@ def _leaves(leaf_specs, args):
     return [sparse_argument(s, (next(it), next(it), next(it)))
             if isinstance(s, SparseTensorSpec) else
             s._from_components([next(it) for _ in s._component_specs])
-            if isinstance(s, (RaggedTensorSpec, structure.NoneTensorSpec)) else next(it)
+            if isinstance(s, (RaggedTensorSpec, structure.NoneTensorSpec, OptionalSpec))
+            else next(it)
             for s in leaf_specs]
 
 
