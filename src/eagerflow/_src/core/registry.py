@@ -370,11 +370,11 @@ PER_ELEMENT = "per element"
 # list of (array, whether it has a leading batch axis), with the batch axis leading every
 # output; it returns None where it does not apply (then the op runs per element), or is
 # `PER_ELEMENT`. Elementwise ops and reductions batch by their property, ops shaped like
-# their input (`same_shape`) as elementwise ones when they have no attrs, and a stateful
-# op runs once per element (its effects happen in order).
+# their input (`same_shape`, or two inputs of `one_shape`) as elementwise ones when they
+# have no attrs, and a stateful op runs once per element (its effects happen in order).
 batching_rules = RuleTable(
     "batching", lambda op: op.elementwise or op.reduction or op.shape is same_shape
-    or op.stateful)
+    or getattr(op.shape, "one_shape", False) or op.stateful)
 # Runs (graph.vectorize, for a map's function run on a chunk of elements at once): what
 # `n` successive runs of a stateful op give when none of its inputs has a batch axis,
 # ``rule(op, arrays, n) -> output arrays`` each with a leading axis of n (a random op's
