@@ -117,7 +117,7 @@ class AdamOptimizer(_Coefficients):
             self._c("learning_rate", d), self._c("beta1", d), self._c("beta2", d),
             self._c("epsilon", d), grad))]
 
-    def _finish(self, update_ops):
+    def _more_updates(self, update_ops):
         graph = graph_mode.v1_graph()
         ops = []
         with graph.control_dependencies(update_ops) if graph is not None else _nothing():
