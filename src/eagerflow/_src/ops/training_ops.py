@@ -103,6 +103,8 @@ def _check_dense(var, grad, what="grad"):
 def _check_rows(xp, var, values, indices):
     """TF's checks of a sparse update's gradient `values` and `indices` against `var`."""
     shape = var.value.shape
+    if not shape:
+        raise errors.InvalidArgumentError(None, None, "var must be at least 1 dimensional")
     if indices.ndim != 1:
         raise errors.InvalidArgumentError(None, None, "indices must be one-dimensional")
     if values.shape[:1] != indices.shape:
