@@ -150,6 +150,13 @@ def test_proximal_optimizers_refuse_a_float64_variable_as_tf_does():
                 opt.minimize(tf.reduce_sum(w * w))
     with pytest.raises(ValueError, match="initial_accumulator_value must be positive: 0.0"):
         tf1.train.ProximalAdagradOptimizer(0.1, 0.0)
+    # eagerly the kernel refuses it as it runs
+    w = tf.Variable([1.0, 2.0], dtype=tf.float64)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute ResourceApplyProximalAdagrad as input "
+                             r"#5\(zero-based\) was expected to be a float tensor but is a "
+                             r"double tensor"):
+        tf1.train.ProximalAdagradOptimizer(0.1).minimize(lambda: tf.reduce_sum(w * w))
 
 
 # TF 2.21's AdagradDAOptimizer(0.3, step, 0.2, l1, l2) after each of three eager steps of a
