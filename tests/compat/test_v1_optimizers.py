@@ -361,3 +361,16 @@ def test_a_tf1_optimizer_subclass_trains_in_a_graph():
                 sess.run(step)
             np.testing.assert_allclose(sess.run(w), [0.062, 0.124], rtol=1e-5)
             assert sess.run(opt._get_non_slot_variable("counter", graph=graph)) == 4.0
+
+
+def test_eager_slot_names_are_new_in_the_program():
+    # TF makes a slot in a variable scope named by default: eagerly its counts are the
+    # program's, so a second optimizer's slots of a variable named alike take new suffixes
+    names = []
+    for _ in range(2):
+        w = tf.Variable([1.0, 2.0], name="slotted")
+        opt = tf1.train.AdamOptimizer(0.1)
+        opt.minimize(lambda: tf.reduce_sum(w * w), var_list=[w])
+        names.append([opt.get_slot(w, "m").name, opt.get_slot(w, "v").name])
+    assert names == [["slotted/Adam:0", "slotted/Adam_1:0"],
+                     ["slotted/Adam_2:0", "slotted/Adam_3:0"]]

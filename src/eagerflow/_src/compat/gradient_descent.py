@@ -394,9 +394,15 @@ class Optimizer:
             elif callable(value):
                 value = value()
             # A variable's slots are named after the optimizer, numbered from its second on
-            # (Adam's ``w/Adam``, ``w/Adam_1``), eagerly as in a graph.
-            taken = sum(id(var) in made for made in self._slots.values())
-            name = var.name.split(":")[0] + "/" + self._name + (f"_{taken}" if taken else "")
+            # (Adam's ``w/Adam``, ``w/Adam_1``); eagerly each name is new in the program, as
+            # TF makes a slot in a variable scope of that default name (a second optimizer's
+            # ``w/Adam_2``)
+            prefix = var.name.split(":")[0] + "/" + self._name
+            if graph_mode.v1_graph() is None:
+                name = variable_scope.enter_unused_scope(prefix)
+            else:
+                taken = sum(id(var) in made for made in self._slots.values())
+                name = prefix + (f"_{taken}" if taken else "")
             slots[id(var)] = self._new_variable(value, name)
             self._slot_owners[id(var)] = var
             module_lib.tracked(self)  # a checkpoint restored before the slot existed
