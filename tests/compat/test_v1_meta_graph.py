@@ -122,3 +122,19 @@ def test_max_to_keep_removes_the_old_meta_graphs_too(tmp_path):
                 saver.save(sess, str(tmp_path / "model"), global_step=step)
     assert sorted(os.listdir(tmp_path)) == ["checkpoint", "model-2.data-00000-of-00001",
                                             "model-2.index", "model-2.meta"]
+
+
+def test_imports_and_runs_tfs_sparse_training_ops():
+    # TF's sparse update nodes carry their indices' dtype (Tindices) apart from T
+    with open(os.path.join(DATA, "sparse_train.json")) as f:
+        recorded = json.load(f)
+    with tf1.Graph().as_default() as g:
+        tf1.train.import_meta_graph(os.path.join(DATA, "sparse_train.meta"))
+        ops = sorted({op.type for op in g.get_operations() if "Apply" in op.type})
+        assert ops == recorded["ops"]
+        with tf1.Session() as sess:
+            sess.run(tf1.get_collection("init")[0])
+            for op in tf1.get_collection("train_ops"):
+                sess.run(op)
+            np.testing.assert_allclose(sess.run("emb/Read/ReadVariableOp:0"),
+                                       recorded["embedding"], rtol=1e-6)

@@ -150,6 +150,13 @@ def test_proximal_optimizers_refuse_a_float64_variable_as_tf_does():
                 opt.minimize(tf.reduce_sum(w * w))
     with pytest.raises(ValueError, match="initial_accumulator_value must be positive: 0.0"):
         tf1.train.ProximalAdagradOptimizer(0.1, 0.0)
+    # eagerly the kernel refuses it as it runs
+    w = tf.Variable([1.0, 2.0], dtype=tf.float64)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute ResourceApplyProximalAdagrad as input "
+                             r"#5\(zero-based\) was expected to be a float tensor but is a "
+                             r"double tensor"):
+        tf1.train.ProximalAdagradOptimizer(0.1).minimize(lambda: tf.reduce_sum(w * w))
 
 
 # TF 2.21's AdagradDAOptimizer(0.3, step, 0.2, l1, l2) after each of three eager steps of a
@@ -292,3 +299,78 @@ def test_compute_gradients_refuses_an_unknown_gate():
         opt = tf1.train.GradientDescentOptimizer(0.1)
         with pytest.raises(ValueError, match="gate_gradients must be one of"):
             opt.compute_gradients(tf.reduce_sum(w * w), var_list=[w], gate_gradients=7)
+
+
+class _CountingMomentum(tf1.train.Optimizer):
+    """A TF 1 optimizer written as TF's subclasses are."""
+
+    def __init__(self, lr=0.1, mu=0.9):
+        super().__init__(False, "CountingMomentum")
+        self._lr, self._mu = lr, mu
+
+    def _create_slots(self, var_list):
+        first = min(var_list, key=lambda x: x.name)
+        self._create_non_slot_variable(initial_value=1.0, name="counter", colocate_with=first)
+        for v in var_list:
+            self._zeros_slot(v, "vel", self._name)
+
+    def _prepare(self):
+        self._lr_t = tf.convert_to_tensor(self._call_if_callable(self._lr))
+
+    def _resource_apply_dense(self, grad, var):
+        vel = self.get_slot(var, "vel")
+        new = vel * self._mu + grad
+        return tf.group(vel.assign(new), var.assign_sub(self._lr_t * new))
+
+    def _resource_apply_sparse(self, grad, var, indices):
+        assert len(set(np.asarray(indices).tolist())) == len(indices)
+        dense = tf.math.unsorted_segment_sum(grad, indices, tf.shape(var)[0])
+        return self._resource_apply_dense(dense, var)
+
+    def _finish(self, update_ops, name_scope):
+        graph = None if tf.executing_eagerly() else tf1.get_default_graph()
+        counter = self._get_non_slot_variable("counter", graph=graph)
+        with tf.control_dependencies(update_ops):
+            return tf.group(*update_ops, counter.assign_add(1.0), name=name_scope)
+
+
+def test_a_tf1_optimizer_subclass_trains_eagerly():
+    w = tf.Variable([1.0, 2.0], name="w")
+    emb = tf.Variable(np.ones((3, 2), np.float32), name="emb")
+    opt = _CountingMomentum()
+    for _ in range(3):
+        opt.minimize(lambda: tf.reduce_sum(w * w) + tf.reduce_sum(tf.gather(emb, [0, 2, 2])),
+                     var_list=[w, emb])
+    np.testing.assert_allclose(w.numpy(), [0.062, 0.124], rtol=1e-6)
+    np.testing.assert_allclose(emb.numpy(), [[0.439, 0.439], [1.0, 1.0], [-0.122, -0.122]],
+                               rtol=1e-5)
+    assert opt.get_slot_names() == ["vel"]
+    assert [v.name for v in opt.variables()] == ["counter:0", "emb/CountingMomentum:0",
+                                                 "w/CountingMomentum:0"]
+    assert float(opt._get_non_slot_variable("counter")) == 4.0
+
+
+def test_a_tf1_optimizer_subclass_trains_in_a_graph():
+    with tf.Graph().as_default() as graph:
+        w = tf1.get_variable("w", initializer=[1.0, 2.0])
+        opt = _CountingMomentum()
+        step = opt.minimize(tf.reduce_sum(w * w))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            for _ in range(3):
+                sess.run(step)
+            np.testing.assert_allclose(sess.run(w), [0.062, 0.124], rtol=1e-5)
+            assert sess.run(opt._get_non_slot_variable("counter", graph=graph)) == 4.0
+
+
+def test_eager_slot_names_are_new_in_the_program():
+    # TF makes a slot in a variable scope named by default: eagerly its counts are the
+    # program's, so a second optimizer's slots of a variable named alike take new suffixes
+    names = []
+    for _ in range(2):
+        w = tf.Variable([1.0, 2.0], name="slotted")
+        opt = tf1.train.AdamOptimizer(0.1)
+        opt.minimize(lambda: tf.reduce_sum(w * w), var_list=[w])
+        names.append([opt.get_slot(w, "m").name, opt.get_slot(w, "v").name])
+    assert names == [["slotted/Adam:0", "slotted/Adam_1:0"],
+                     ["slotted/Adam_2:0", "slotted/Adam_3:0"]]

@@ -37,6 +37,10 @@ def test_sparse_apply_index_out_of_range():
         tf.raw_ops.ResourceSparseApplyMomentum(
             var=v.handle, accum=a.handle, lr=0.1, grad=tf.ones((2, 2)),
             indices=tf.constant([0, 5]), momentum=0.9)
+    s, sa = tf.Variable(1.0), tf.Variable(0.0)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="var must be at least 1 dimensional"):
+        tf.raw_ops.ResourceSparseApplyMomentum(var=s.handle, accum=sa.handle, lr=0.1,
+                                               grad=tf.constant([1.0]), indices=[0], momentum=0.9)
     with pytest.raises(tf.errors.InvalidArgumentError, match="indices must be one-dimensional"):
         tf.raw_ops.ResourceSparseApplyMomentum(
             var=v.handle, accum=a.handle, lr=0.1, grad=tf.ones((1, 2)),

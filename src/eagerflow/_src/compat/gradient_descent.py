@@ -118,8 +118,27 @@ class Optimizer:
     `minimize` computes gradients and applies them: in a graph it returns the training
     operation (slots are graph variables that `global_variables_initializer` sets up);
     eagerly the loss must be a callable and the update runs at once. Subclasses give
-    `_create_slots`, `_prepare` and `_apply_dense` (the update ops of one variable, None
-    eagerly), and optionally `_finish`.
+    `_create_slots`, `_prepare` and either TF's ``_resource_apply_dense(grad, var)`` (and
+    optionally ``_resource_apply_sparse(values, var, indices)``, given distinct indices)
+    or `_apply_dense` (the update ops of one variable, None eagerly), and optionally TF's
+    ``_finish(update_ops, name_scope)``. Slots come from `_zeros_slot`,
+    `_get_or_make_slot` or `_get_or_make_slot_with_initializer`, other variables from
+    `_create_non_slot_variable`, as in TF.
+
+    >>> class Momentum(tf.compat.v1.train.Optimizer):
+    ...     def __init__(self):
+    ...         super().__init__(False, "Momentum")
+    ...     def _create_slots(self, var_list):
+    ...         for v in var_list:
+    ...             self._zeros_slot(v, "velocity", self._name)
+    ...     def _resource_apply_dense(self, grad, var):
+    ...         velocity = self.get_slot(var, "velocity")
+    ...         velocity.assign(velocity * 0.9 + grad)
+    ...         return var.assign_sub(velocity * 0.1)
+    >>> w = tf.Variable(1.0)
+    >>> Momentum().minimize(lambda: w * w)
+    >>> print(round(float(w), 4))
+    0.8
     """
     GATE_NONE = 0
     GATE_OP = 1
@@ -197,11 +216,14 @@ class Optimizer:
             self._prepare()
             for g, v in pairs:
                 with _update_scope(graph, v):  # (TF's ``GradientDescent/update_w/...``)
-                    made = (self._apply_sparse(deduplicated(g), v)
-                            if isinstance(g, IndexedSlices)
-                            else self._apply_dense(convert_to_tensor(g), v))
+                    made = self._apply_one(g, v)
+                if made is not None and not isinstance(made, (list, tuple)):
+                    made = [made]
                 updates.extend(op for op in (made or ()) if op is not None)
-            updates.extend(self._finish(updates) or ())
+            updates.extend(self._more_updates(updates) or ())
+            if type(self)._finish is not Optimizer._finish:
+                finished = self._finish(updates, name or self._name)
+                updates = [finished] if graph is not None and finished is not None else []
             if graph is None:
                 if global_step is not None:
                     global_step.assign_add(convert_to_tensor(1, global_step.dtype))
@@ -259,15 +281,85 @@ class Optimizer:
 
     # -- for subclasses --
 
+    def _apply_one(self, grad, var):
+        """The update ops of `var` by `grad`: TF's ``_resource_apply_*`` methods where a
+        subclass gives them (the values of repeated indices summed first), else
+        `_apply_dense` or `_apply_sparse`."""
+        sparse = isinstance(grad, IndexedSlices)
+        if type(self)._resource_apply_dense is not Optimizer._resource_apply_dense:
+            if sparse:
+                return self._resource_apply_sparse_duplicate_indices(grad.values, var,
+                                                                     grad.indices)
+            return self._resource_apply_dense(convert_to_tensor(grad), var)
+        if sparse:
+            return self._apply_sparse(deduplicated(grad), var)
+        return self._apply_dense(convert_to_tensor(grad), var)
+
     def _create_slots(self, var_list):
         pass
 
     def _prepare(self):
         pass
 
-    def _finish(self, update_ops):
+    def _more_updates(self, update_ops):
         """More update ops, run after `update_ops`."""
         return []
+
+    def _finish(self, update_ops, name_scope):
+        """TF's hook for a subclass: the operation that finishes the step after
+        `update_ops` (a subclass's is called; this one is never)."""
+        return graph_mode.group(*update_ops, name=name_scope)
+
+    def _apply_dense(self, grad, var):
+        raise NotImplementedError()
+
+    def _resource_apply_dense(self, grad, handle):
+        """TF's hook for a subclass: the update of variable `handle` by dense `grad`."""
+        raise NotImplementedError()
+
+    def _resource_apply_sparse_duplicate_indices(self, grad, handle, indices):
+        """The values of repeated `indices` summed, then `_resource_apply_sparse`."""
+        unique = deduplicated(IndexedSlices(grad, indices))
+        return self._resource_apply_sparse(unique.values, handle, unique.indices)
+
+    def _resource_apply_sparse(self, grad, handle, indices):
+        """TF's hook for a subclass: the update of the rows `indices` (distinct) of variable
+        `handle` by `grad`."""
+        raise NotImplementedError()
+
+    # -- TF's helpers for subclasses --
+
+    @staticmethod
+    def _call_if_callable(param):
+        return param() if callable(param) else param
+
+    def _zeros_slot(self, var, slot_name, op_name):
+        """`var`'s slot `slot_name`, made of zeros the first time."""
+        return self._slot(var, slot_name)
+
+    def _get_or_make_slot(self, var, val, slot_name, op_name):
+        """`var`'s slot `slot_name`, made from the tensor `val` the first time."""
+        return self._slot(var, slot_name, value=val)
+
+    def _get_or_make_slot_with_initializer(self, var, initializer, shape, dtype, slot_name,
+                                           op_name):
+        """`var`'s slot `slot_name`, made by `initializer` (of `shape` and `dtype`) the
+        first time."""
+        return self._slot(var, slot_name, value=lambda: initializer(
+            shape.as_list() if hasattr(shape, "as_list") else shape, dtype=dtype))
+
+    def _create_non_slot_variable(self, initial_value, name, colocate_with):
+        """The optimizer's variable `name` of the current graph, made from `initial_value`
+        the first time."""
+        return self._non_slot(name, initial_value)
+
+    def _get_non_slot_variable(self, name, graph=None):
+        """The optimizer's variable `name` of `graph` (the current one), or None."""
+        graph = graph_mode.v1_graph() if graph is None else graph
+        return self._non_slots.get((name, id(graph)))
+
+    def _non_slot_variables(self):
+        return list(self._non_slots.values())
 
     def _apply_sparse(self, grad, var):
         """The update ops of `var` for `grad`, an `IndexedSlices` of distinct indices (an
@@ -292,15 +384,25 @@ class Optimizer:
         self._made.append((graph, var))
         return var
 
-    def _slot(self, var, slot_name, fill=0.0):
-        """`var`'s slot `slot_name` (made filled with `fill` the first time)."""
+    def _slot(self, var, slot_name, fill=0.0, value=None):
+        """`var`'s slot `slot_name` (made filled with `fill`, or from `value`, a tensor or a
+        callable giving one, the first time)."""
         slots = self._slots.setdefault(slot_name, {})
         if id(var) not in slots:
-            value = np.full(var.shape.as_list(), fill, var.dtype.as_numpy_dtype)
+            if value is None:
+                value = np.full(var.shape.as_list(), fill, var.dtype.as_numpy_dtype)
+            elif callable(value):
+                value = value()
             # A variable's slots are named after the optimizer, numbered from its second on
-            # (Adam's ``w/Adam``, ``w/Adam_1``), eagerly as in a graph.
-            taken = sum(id(var) in made for made in self._slots.values())
-            name = var.name.split(":")[0] + "/" + self._name + (f"_{taken}" if taken else "")
+            # (Adam's ``w/Adam``, ``w/Adam_1``); eagerly each name is new in the program, as
+            # TF makes a slot in a variable scope of that default name (a second optimizer's
+            # ``w/Adam_2``)
+            prefix = var.name.split(":")[0] + "/" + self._name
+            if graph_mode.v1_graph() is None:
+                name = variable_scope.enter_unused_scope(prefix)
+            else:
+                taken = sum(id(var) in made for made in self._slots.values())
+                name = prefix + (f"_{taken}" if taken else "")
             slots[id(var)] = self._new_variable(value, name)
             self._slot_owners[id(var)] = var
             module_lib.tracked(self)  # a checkpoint restored before the slot existed

@@ -17,7 +17,9 @@ from eagerflow._src.compat import graph_mode
 from eagerflow._src.compat.gradient_descent import Optimizer, _nothing
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core import context
 from eagerflow._src.core import variables as _variables
+from eagerflow._src.core.registry import kernel_type_name
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, training_ops
 
@@ -117,7 +119,7 @@ class AdamOptimizer(_Coefficients):
             self._c("learning_rate", d), self._c("beta1", d), self._c("beta2", d),
             self._c("epsilon", d), grad))]
 
-    def _finish(self, update_ops):
+    def _more_updates(self, update_ops):
         graph = graph_mode.v1_graph()
         ops = []
         with graph.control_dependencies(update_ops) if graph is not None else _nothing():
@@ -322,10 +324,17 @@ def _initial(value, dtype):
 
 
 
-def _uncast(optimizer, var, op, grad_name, rate_name):
+def _uncast(optimizer, var, op, grad_name, rate_name, grad_at):
     """TF's dense proximal kernels take the rates as they are: a variable of another dtype
-    than theirs fails (the sparse kernels cast them)."""
+    than theirs fails (the sparse kernels cast them), when the op runs eagerly (input
+    `grad_at` is the gradient) or is made in a graph."""
     rate = optimizer._tensors["learning_rate"]
+    if rate.dtype != var.dtype.base_dtype and context.executing_eagerly():
+        raise errors.op_error(
+            errors.InvalidArgumentError, op,
+            f"cannot compute {op} as input #{grad_at}(zero-based) was expected to be a "
+            f"{kernel_type_name(rate.dtype)} tensor but is a "
+            f"{kernel_type_name(var.dtype.base_dtype)} tensor")
     if rate.dtype != var.dtype.base_dtype:
         raise TypeError(f"Input '{grad_name}' of '{op}' Op has type {var.dtype.name} that does "
                         f"not match type {rate.dtype.name} of argument '{rate_name}'.")
@@ -373,7 +382,7 @@ class ProximalGradientDescentOptimizer(_Proximal):
         return self._proximal(value, grad, self._c("learning_rate", dtype), dtype)
 
     def _apply_dense(self, grad, var):
-        _uncast(self, var, "ResourceApplyProximalGradientDescent", "delta", "alpha")
+        _uncast(self, var, "ResourceApplyProximalGradientDescent", "delta", "alpha", 4)
         return [self._update(_variables._ASSIGN,
                              (var, self._step(var.read_value(), grad, var.dtype)))]
 
@@ -403,7 +412,7 @@ class ProximalAdagradOptimizer(_Proximal):
         return self._proximal(value, grad, lr, dtype)
 
     def _apply_dense(self, grad, var):
-        _uncast(self, var, "ResourceApplyProximalAdagrad", "grad", "lr")
+        _uncast(self, var, "ResourceApplyProximalAdagrad", "grad", "lr", 5)
         slot = self.get_slot(var, "accumulator")
         accum = slot.read_value() + math_ops.square(grad)
         return [self._update(_variables._ASSIGN, (slot, accum)),

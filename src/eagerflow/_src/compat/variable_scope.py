@@ -476,10 +476,7 @@ class variable_scope:  # noqa: N801 (TF's public name)
             if self._name is not None:
                 name = (outer.name + "/" if outer.name else "") + self._name
             else:
-                raw = (outer.name + "/" if outer.name else "") + self._default
-                name, index = raw, 1
-                while counts.get(name, 0):
-                    name, index = f"{raw}_{index}", index + 1
+                name = _unused_scope((outer.name + "/" if outer.name else "") + self._default)
         counts[name] = counts.get(name, 0) + 1
         self._entered = name
         self._saved = dict(counts) if isinstance(self._name, VariableScope) else None
@@ -524,6 +521,25 @@ class variable_scope:  # noqa: N801 (TF's public name)
             for key in counts:
                 if key.startswith(below):
                     counts[key] = 0
+
+
+def _unused_scope(raw):
+    """`raw`, or with the first suffix ``_1``, ``_2``... that makes it the full name of a
+    variable scope not entered yet (of the current graph: eagerly, of the program)."""
+    counts = graph_mode.default_v1_graph()._scopes
+    name, index = raw, 1
+    while counts.get(name, 0):
+        name, index = f"{raw}_{index}", index + 1
+    return name
+
+
+def enter_unused_scope(raw):
+    """The name `_unused_scope` gives, counted as entered (the name of a slot variable,
+    which TF makes in a variable scope of that default name)."""
+    name = _unused_scope(raw)
+    counts = graph_mode.default_v1_graph()._scopes
+    counts[name] = counts.get(name, 0) + 1
+    return name
 
 
 def _last(name):

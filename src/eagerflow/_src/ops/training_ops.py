@@ -103,6 +103,8 @@ def _check_dense(var, grad, what="grad"):
 def _check_rows(xp, var, values, indices):
     """TF's checks of a sparse update's gradient `values` and `indices` against `var`."""
     shape = var.value.shape
+    if not shape:
+        raise errors.InvalidArgumentError(None, None, "var must be at least 1 dimensional")
     if indices.ndim != 1:
         raise errors.InvalidArgumentError(None, None, "indices must be one-dimensional")
     if values.shape[:1] != indices.shape:
@@ -736,7 +738,7 @@ tf_args[ADAGRAD_DA] = ("var", "gradient_accumulator", "gradient_squared_accumula
                        "lr", "l1", "l2", "global_step")
 
 
-def _register_sparse(name, kernel, tied, grad_index, args, decays=(), dtypes=FLOAT):
+def _register_sparse(name, kernel, tied, grad_index, args, decays=(), dtypes=FLOAT, cast=()):
     """The sparse form of dense update `kernel` (see `_on_rows`): indices follow the
     gradient; `args` TF's input names, None for eagerflow's own op (which sums the values
     of a repeated index)."""
@@ -744,6 +746,9 @@ def _register_sparse(name, kernel, tied, grad_index, args, decays=(), dtypes=FLO
                    [i if i <= grad_index else i + 1 for i in tied], _sparse_rule_at(grad_index),
                    (grad_index, grad_index + 1), dtypes)
     tf_args[op] = args
+    if args is not None:  # (TF's node types the indices apart; `cast`: as `NodeForm`'s)
+        tf_nodes[op] = NodeForm(types={"T": grad_index, "Tindices": grad_index + 1},
+                                cast=cast)
     return op
 
 
@@ -756,15 +761,15 @@ SPARSE_MOMENTUM = _register_sparse(
 SPARSE_RMS_PROP = _register_sparse(
     "ResourceSparseApplyRMSProp", _rms_prop, (3, 5, 6, 7), 7,
     ("var", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"),
-    dtypes=FLOAT_COMPLEX)
+    dtypes=FLOAT_COMPLEX, cast=(4,))
 SPARSE_CENTERED_RMS_PROP = _register_sparse(
     "ResourceSparseApplyCenteredRMSProp", _centered_rms_prop, (4, 6, 7, 8), 8,
     ("var", "mg", "ms", "mom", "lr", "rho", "momentum", "epsilon", "grad", "indices"),
-    dtypes=FLOAT_COMPLEX)
+    dtypes=FLOAT_COMPLEX, cast=(5,))
 SPARSE_ADADELTA = _register_sparse(
     "ResourceSparseApplyAdadelta", _adadelta, (3, 5, 6), 6,
     ("var", "accum", "accum_update", "lr", "rho", "epsilon", "grad", "indices"),
-    dtypes=FLOAT_COMPLEX)
+    dtypes=FLOAT_COMPLEX, cast=(4,))
 SPARSE_ADAGRAD_V2 = _register_sparse(
     "ResourceSparseApplyAdagradV2", _adagrad_v2, (2, 3, 4), 4,
     ("var", "accum", "lr", "epsilon", "grad", "indices"),
@@ -801,6 +806,5 @@ tf_args[KERAS_WEIGHT_DECAY] = None  # eagerflow's own op: TF has none of this na
 # TF types those rates by T: a GraphDef casts them
 for _op, _rates in ((ADAM, (6, 7)), (ADAM_WITH_AMSGRAD, (7, 8)), (ADA_MAX, (5,)),
                     (RMS_PROP, (4,)), (CENTERED_RMS_PROP, (5,)), (ADADELTA, (4,)),
-                    (SPARSE_RMS_PROP, (4,)), (SPARSE_CENTERED_RMS_PROP, (5,)),
-                    (SPARSE_ADADELTA, (4,)), (SPARSE_ADA_MAX, (5,))):
+                    (SPARSE_ADA_MAX, (5,))):
     tf_nodes[_op] = NodeForm(cast=_rates)
