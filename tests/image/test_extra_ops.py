@@ -217,3 +217,20 @@ def test_padded_nms_in_a_batched_map():
     want = tf.image.non_max_suppression_padded(extra_cases.NMS_BOXES, extra_cases.NMS_SCORES, 4,
                                                0.5, pad_to_max_output_size=True)[0]
     np.testing.assert_array_equal(got, want.numpy())
+
+
+def test_padded_nms_at_iou_threshold_zero_suppresses_nothing_as_tfs():
+    # recorded from TF: its tiled suppression keeps every box at threshold 0
+    boxes = np.array([[0, 0, 1, 1], [0, 0, 1, 0.5], [0, 0, 2, 2], [3, 3, 4, 4]], np.float32)
+    scores = np.array([0.9, 0.8, 0.7, 0.95], np.float32)
+    for threshold, want, count in [(float("-inf"), [3, 0, 1, 2], 4), (0.75, [3, 0, 1, 0], 3)]:
+        indices, valid = tf.image.non_max_suppression_padded(
+            boxes, scores, 4, 0.0, threshold, pad_to_max_output_size=True)
+        assert indices.numpy().tolist() == want and int(valid) == count
+    fn = tf.function(lambda b, s: tf.image.non_max_suppression_padded(
+        b, s, 4, 0.0, pad_to_max_output_size=True), input_signature=[
+        tf.TensorSpec([None, None, 4]), tf.TensorSpec([None, None])])
+    assert fn(boxes[None], scores[None])[0].numpy().tolist() == [[3, 0, 1, 2]]
+    indices, _ = tf.image.non_max_suppression_padded(boxes, scores, 4, 0.3,
+                                                     pad_to_max_output_size=True)
+    assert indices.numpy().tolist() == [3, 0, 2, 0]

@@ -495,8 +495,13 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     if rank is None and not pad_to_max_output_size:
         raise ValueError(f"non_max_suppression_padded needs the rank of the boxes known "
                          f"before run time when not padding, got shape {boxes.shape}")
-    thresholds = [convert_to_tensor(iou_threshold, _d.float32),
-                  convert_to_tensor(score_threshold, _d.float32)]
+    iou_threshold = convert_to_tensor(iou_threshold, _d.float32)
+    # TF's tiled suppression counts a pair as overlapping at IoU >= the threshold, and a box
+    # suppresses others only while nothing overlaps it: at threshold 0 every box is
+    # overlapped, so none suppresses (greedy suppression at IoU > 1 keeps every box too)
+    iou_threshold = array_ops.where(math_ops.equal(iou_threshold, 0.0),
+                                    convert_to_tensor(1.0, _d.float32), iou_threshold)
+    thresholds = [iou_threshold, convert_to_tensor(score_threshold, _d.float32)]
     if rank is None or not boxes.shape[:-2].is_fully_defined():  # (a batch of any size)
         indices, counts = dispatch(_PADDED_NMS, (
             boxes, scores, convert_to_tensor(max_output_size, _d.int32), *thresholds), name=name)
