@@ -456,3 +456,28 @@ def test_string_input_ops_refuse_a_tensor_of_another_dtype(op_name, call):
                        match=rf"cannot compute {op_name} as input #0\(zero-based\) was expected "
                              r"to be a string tensor but is a int32 tensor"):
         call(tf.constant([1, 2, 3]))
+
+
+def _float_proto(dims, values=(), content=b"", unknown_rank=False):
+    proto = tf.make_tensor_proto(0.0)
+    proto.tensor_shape.unknown_rank = unknown_rank
+    for d in dims:
+        proto.tensor_shape.dim.add(size=d)
+    proto.float_val[:] = values
+    proto.tensor_content = content
+    return proto.SerializeToString()
+
+
+def test_parse_tensor_reads_a_tensor_proto_as_tfs_kernel_does():
+    # (values recorded from TF 2.21): more values than the shape holds are cut to it, a
+    # shape of unknown rank is a scalar's; both raised InvalidArgumentError
+    parse = tf.io.parse_tensor
+    assert parse(_float_proto([1], [1.0, 2.0]), tf.float32).numpy().tolist() == [1.0]
+    assert parse(_float_proto([], [1.0], unknown_rank=True), tf.float32).numpy() == 1.0
+    assert parse(_float_proto([4], [1.0, 2.0]), tf.float32).numpy().tolist() == [1, 2, 2, 2]
+    assert parse(_float_proto([2, 2]), tf.float32).numpy().tolist() == [[0, 0], [0, 0]]
+    for bad in (_float_proto([3], content=np.array([1, 2], np.float32).tobytes()),
+                _float_proto([-1], [1.0])):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Cannot parse tensor from proto"):
+            parse(bad, tf.float32)

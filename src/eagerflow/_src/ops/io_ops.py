@@ -207,7 +207,17 @@ def _parse_tensor(xp, serialized, out_type):
         from eagerflow._src.core.registry import kernel_type_name  # noqa: PLC0415
         raise _invalid(f"Type mismatch between parsed tensor ({kernel_type_name(dtype)}) and "
                        f"dtype ({kernel_type_name(out_type)})")
-    array = tensor_from_proto(proto)
+    dims = proto.tensor_shape
+    if dims.unknown_rank:  # TF reads a shape of unknown rank as a scalar's
+        dims.Clear()
+    np_type = np.dtype(dtype.as_numpy_dtype)
+    count = int(np.prod([d.size for d in dims.dim]))
+    if any(d.size < 0 for d in dims.dim) or (proto.tensor_content and np_type != object
+                                             and len(proto.tensor_content) !=
+                                             np_type.itemsize * count):
+        raise _invalid("Cannot parse tensor from proto: a shape with an unknown dim, or "
+                       "tensor_content of another size than the shape's")
+    array = tensor_from_proto(proto, truncate=True)
     return array.astype(object) if dtype == _d.string else array
 
 
