@@ -467,3 +467,17 @@ def test_raw_parse_example_and_parse_single_example_of_tf_1():
     op = next(op for op in traced.get_concrete_function().graph.get_operations()
               if op.type == "ParseExample")
     assert (op.get_attr("Nsparse"), op.get_attr("Ndense")) == (1, 1)
+
+
+def test_a_sequence_features_default_is_one_padding_value():
+    batch = [_example(a=[1, 2, 3, 4]), _example(a=[5, 6])]
+    for default in (9, [9], tf.constant(9, tf.int64)):
+        got = tf.io.parse_example(batch, {"a": tf.io.FixedLenSequenceFeature(
+            [2], tf.int64, allow_missing=True, default_value=default)})["a"]
+        assert got.numpy().tolist() == [[[1, 2], [3, 4]], [[5, 6], [9, 9]]]
+    # TF reshapes the default to a scalar first (the kernel's own message came instead)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input to reshape is a tensor with 2 values, but the requested "
+                             "shape has 1"):
+        tf.io.parse_example(batch, {"a": tf.io.FixedLenSequenceFeature(
+            [2], tf.int64, allow_missing=True, default_value=[9, 9])})

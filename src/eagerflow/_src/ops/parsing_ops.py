@@ -473,9 +473,12 @@ def _split_features(features):
                 if None in shape:
                     raise ValueError(f"All dimensions of shape for feature {key} need to be "
                                      f"known but received {shape}.")
-                default = feature.default_value
-                default = np.asarray(_default_fill(dtype) if default is None else default,
-                                     object if dtype == _d.string else dtype.as_numpy_dtype)
+                if feature.default_value is None:
+                    default = np.asarray(_default_fill(dtype),
+                                         object if dtype == _d.string else dtype.as_numpy_dtype)
+                else:  # the one value that pads: a scalar, as TF reshapes it
+                    default = array_ops.reshape(convert_to_tensor(feature.default_value, dtype),
+                                                [])
                 dense.append((key, dtype, (None,) + tuple(shape), default))
                 continue
             if None in shape:
