@@ -481,3 +481,19 @@ def test_parse_tensor_reads_a_tensor_proto_as_tfs_kernel_does():
         with pytest.raises(tf.errors.InvalidArgumentError,
                            match="Cannot parse tensor from proto"):
             parse(bad, tf.float32)
+
+
+@pytest.mark.parametrize("indices, shape, text", [
+    ([[2, 0], [0, 1]], [3, 2], r"indices\[1\] = \[0,1\] is out of order. Many sparse ops "
+                               r"require sorted indices."),
+    ([[0, 1], [0, 0]], [1, 2], r"indices\[1\] = \[0,0\] is out of order"),
+    ([[0, 1], [0, 1]], [1, 2], r"indices\[1\] = \[0,1\] is repeated"),
+    ([[5, 1]], [1, 2], r"indices\[0\] = \[5,1\] is out of bounds: need 0 <= index < \[1,2\]"),
+])
+def test_serialize_many_sparse_refuses_indices_out_of_order_or_bounds(indices, shape, text):
+    # They were taken: entries out of bounds were dropped, unsorted ones reordered.
+    st = tf.SparseTensor(indices, list(range(len(indices))), shape)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+        tf.io.serialize_many_sparse(st)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+        tf.function(tf.io.serialize_many_sparse)(st)

@@ -31,7 +31,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import file_system, shape_rules, string_ops
-from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.sparse_tensor import SparseTensor, check_indices
 
 _NO_GRAD = "io op"
 
@@ -272,6 +272,7 @@ def _serialize_many_sparse(xp, indices, values, dense_shape, out_type=_d.string)
     if dense_shape.size <= 1:
         raise _invalid(f"Rank of input SparseTensor should be > 1, but saw rank: "
                        f"{dense_shape.size}")
+    check_indices(indices, dense_shape)  # (TF groups the entries by row: they must be sorted)
     rows = [indices[:, 0] == i for i in range(int(dense_shape[0]))]
     out = np.empty((len(rows), 3), object)
     for i, row in enumerate(rows):  # each row's entries, in their order, without the row
