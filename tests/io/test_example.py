@@ -153,6 +153,8 @@ def test_bad_specs():
         tf.io.parse_example([S1], {})
     with pytest.raises(ValueError, match="cannot be None or falsy. Got None"):
         tf.io.parse_single_example(S1, None)
+    with pytest.raises(TypeError, match="expected string or bytes-like object, got 'int'"):
+        tf.io.parse_single_example(S1, {1: tf.io.FixedLenFeature([2], tf.int64)})
     with pytest.raises(ValueError, match="Missing shape for feature a. Received feature="
                                          "FixedLenFeature"):
         tf.io.parse_example([S1], {"a": tf.io.FixedLenFeature(None, tf.int64)})

@@ -558,6 +558,10 @@ def _check_keys(features):
     both as dense and sparse, dense and ragged, or ragged and sparse (a `SparseFeature`'s
     index and value keys are sparse, a `RaggedFeature`'s value and partition keys ragged)."""
     dense, sparse, ragged = [], {}, {}
+    for key in features or {}:
+        if not isinstance(key, (str, bytes)):  # (a key names a feature of the protos)
+            raise TypeError(f"expected string or bytes-like object, got "
+                            f"'{type(key).__name__}'")
 
     def add(table, key, kinds):
         if key not in table:
