@@ -153,6 +153,8 @@ def test_bad_specs():
         tf.io.parse_example([S1], {})
     with pytest.raises(ValueError, match="cannot be None or falsy. Got None"):
         tf.io.parse_single_example(S1, None)
+    with pytest.raises(TypeError, match="expected string or bytes-like object, got 'int'"):
+        tf.io.parse_single_example(S1, {1: tf.io.FixedLenFeature([2], tf.int64)})
     with pytest.raises(ValueError, match="Missing shape for feature a. Received feature="
                                          "FixedLenFeature"):
         tf.io.parse_example([S1], {"a": tf.io.FixedLenFeature(None, tf.int64)})
@@ -467,3 +469,17 @@ def test_raw_parse_example_and_parse_single_example_of_tf_1():
     op = next(op for op in traced.get_concrete_function().graph.get_operations()
               if op.type == "ParseExample")
     assert (op.get_attr("Nsparse"), op.get_attr("Ndense")) == (1, 1)
+
+
+def test_a_sequence_features_default_is_one_padding_value():
+    batch = [_example(a=[1, 2, 3, 4]), _example(a=[5, 6])]
+    for default in (9, [9], tf.constant(9, tf.int64)):
+        got = tf.io.parse_example(batch, {"a": tf.io.FixedLenSequenceFeature(
+            [2], tf.int64, allow_missing=True, default_value=default)})["a"]
+        assert got.numpy().tolist() == [[[1, 2], [3, 4]], [[5, 6], [9, 9]]]
+    # TF reshapes the default to a scalar first (the kernel's own message came instead)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Input to reshape is a tensor with 2 values, but the requested "
+                             "shape has 1"):
+        tf.io.parse_example(batch, {"a": tf.io.FixedLenSequenceFeature(
+            [2], tf.int64, allow_missing=True, default_value=[9, 9])})

@@ -476,3 +476,44 @@ def test_gfile_local_names_are_cleaned_and_folders_blocked_by_files(tmp_path):
     assert g.mkdir(f"{d}/a.txt") is None and not g.isdir(f"{d}/a.txt")
     with pytest.raises(TypeError, match="^Expected binary or unicode string, got 3$"):
         g.exists(3)
+
+
+def _float_proto(dims, values=(), content=b"", unknown_rank=False):
+    proto = tf.make_tensor_proto(0.0)
+    proto.tensor_shape.unknown_rank = unknown_rank
+    for d in dims:
+        proto.tensor_shape.dim.add(size=d)
+    proto.float_val[:] = values
+    proto.tensor_content = content
+    return proto.SerializeToString()
+
+
+def test_parse_tensor_reads_a_tensor_proto_as_tfs_kernel_does():
+    # (values recorded from TF 2.21): more values than the shape holds are cut to it, a
+    # shape of unknown rank is a scalar's; both raised InvalidArgumentError
+    parse = tf.io.parse_tensor
+    assert parse(_float_proto([1], [1.0, 2.0]), tf.float32).numpy().tolist() == [1.0]
+    assert parse(_float_proto([], [1.0], unknown_rank=True), tf.float32).numpy() == 1.0
+    assert parse(_float_proto([4], [1.0, 2.0]), tf.float32).numpy().tolist() == [1, 2, 2, 2]
+    assert parse(_float_proto([2, 2]), tf.float32).numpy().tolist() == [[0, 0], [0, 0]]
+    for bad in (_float_proto([3], content=np.array([1, 2], np.float32).tobytes()),
+                _float_proto([-1], [1.0])):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Cannot parse tensor from proto"):
+            parse(bad, tf.float32)
+
+
+@pytest.mark.parametrize("indices, shape, text", [
+    ([[2, 0], [0, 1]], [3, 2], r"indices\[1\] = \[0,1\] is out of order. Many sparse ops "
+                               r"require sorted indices."),
+    ([[0, 1], [0, 0]], [1, 2], r"indices\[1\] = \[0,0\] is out of order"),
+    ([[0, 1], [0, 1]], [1, 2], r"indices\[1\] = \[0,1\] is repeated"),
+    ([[5, 1]], [1, 2], r"indices\[0\] = \[5,1\] is out of bounds: need 0 <= index < \[1,2\]"),
+])
+def test_serialize_many_sparse_refuses_indices_out_of_order_or_bounds(indices, shape, text):
+    # They were taken: entries out of bounds were dropped, unsorted ones reordered.
+    st = tf.SparseTensor(indices, list(range(len(indices))), shape)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+        tf.io.serialize_many_sparse(st)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=text):
+        tf.function(tf.io.serialize_many_sparse)(st)

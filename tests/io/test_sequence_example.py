@@ -229,3 +229,49 @@ def test_raw_parse_sequence_example_v2_refuses_attrs_that_disagree(attrs, messag
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         _raw_sequence([S1, S2], **attrs)
     assert op_text(info.value) == message + " [Op:ParseSequenceExampleV2]"
+
+
+def test_raw_parse_single_sequence_example_of_tf_1():
+    # TF 1's op (graphs exported by TF 1 hold it) was missing.
+    out = tf.raw_ops.ParseSingleSequenceExample(
+        serialized=S1, feature_list_dense_missing_assumed_empty=["gone"],
+        context_sparse_keys=["name"], context_dense_keys=["len", "opt"],
+        feature_list_sparse_keys=["ids"], feature_list_dense_keys=["val", "gone"],
+        context_dense_defaults=[tf.constant([], tf.int64), tf.constant([7.5])],
+        debug_name="s1", context_sparse_types=[tf.string], context_dense_shapes=[[], [1]],
+        feature_list_sparse_types=[tf.int64], feature_list_dense_types=[tf.float32, tf.int64],
+        feature_list_dense_shapes=[[2], []])
+    assert _sparse(tf.SparseTensor(out.context_sparse_indices[0], out.context_sparse_values[0],
+                                   out.context_sparse_shapes[0])) == [[[0]], [b"a"], [1]]
+    assert [v.numpy().tolist() for v in out.context_dense_values] == [2, [7.5]]
+    assert _sparse(tf.SparseTensor(out.feature_list_sparse_indices[0],
+                                   out.feature_list_sparse_values[0],
+                                   out.feature_list_sparse_shapes[0])) == [
+        [[0, 0], [1, 0], [1, 1]], [1, 2, 3], [2, 2]]
+    assert out.feature_list_dense_values[0].numpy().tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert out.feature_list_dense_values[1].shape == (0,)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Name: s1, Feature list 'gone' is required"):
+        tf.raw_ops.ParseSingleSequenceExample(
+            serialized=S1, feature_list_dense_missing_assumed_empty=[], context_sparse_keys=[],
+            context_dense_keys=[], feature_list_sparse_keys=[], feature_list_dense_keys=["gone"],
+            context_dense_defaults=[], debug_name="s1", feature_list_dense_types=[tf.int64],
+            feature_list_dense_shapes=[[]])
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.string)])
+    def traced(x):
+        got = tf.raw_ops.ParseSingleSequenceExample(
+            serialized=x, feature_list_dense_missing_assumed_empty=[], context_sparse_keys=[],
+            context_dense_keys=["len"], feature_list_sparse_keys=[],
+            feature_list_dense_keys=["tok"], context_dense_defaults=[tf.constant([], tf.int64)],
+            debug_name="", feature_list_dense_types=[tf.string], context_dense_shapes=[[]],
+            feature_list_dense_shapes=[[]])
+        assert got.feature_list_dense_values[0].shape.as_list() == [None]
+        return got.context_dense_values[0], got.feature_list_dense_values[0]
+
+    length, tokens = traced(tf.constant(S2))
+    assert length.numpy() == 3 and tokens.numpy().tolist() == [b"x", b"y", b"z"]
+    op = next(op for op in traced.get_concrete_function().graph.get_operations()
+              if op.type == "ParseSingleSequenceExample")
+    assert [op.get_attr(a) for a in ("Ncontext_sparse", "Ncontext_dense",
+                                     "Nfeature_list_sparse", "Nfeature_list_dense")] == [0, 1, 0, 1]

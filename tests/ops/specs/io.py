@@ -53,6 +53,19 @@ def _parsed_single(serialized):
             out.sparse_shapes[0])
 
 
+def _parsed_single_sequence(serialized):
+    # TF 1's op, as graphs written by TF 1 hold it
+    out = tf.raw_ops.ParseSingleSequenceExample(
+        serialized=serialized, feature_list_dense_missing_assumed_empty=["d"],
+        context_sparse_keys=[], context_dense_keys=["n"], feature_list_sparse_keys=["w"],
+        feature_list_dense_keys=["d"], context_dense_defaults=[tf.constant([], tf.int64)],
+        debug_name="", feature_list_dense_types=[tf.int64], context_dense_shapes=[[]],
+        feature_list_dense_shapes=[[]], feature_list_sparse_types=[tf.int64])
+    return (out.context_dense_values[0], out.feature_list_sparse_indices[0],
+            out.feature_list_sparse_values[0], out.feature_list_sparse_shapes[0],
+            out.feature_list_dense_values[0])
+
+
 def _to_dense(values):
     return tf.sparse.to_dense(tf.SparseTensor([[0, 1], [2, 0]], values, [3, 2]))
 
@@ -168,6 +181,11 @@ SPECS.append(OpSpec(
                                            [1, 1, 0], [1, 1, 1]]),
                np.array([4, 5, 6, 4, 5, 6]), np.array([2, 2, 2]), np.zeros((2, 0), np.int64),
                np.array([0, 0])), grad=_NO_GRAD))
+SPECS.append(OpSpec(
+    "ParseSingleSequenceExample", _parsed_single_sequence,
+    [np.array(_sequence_example(), object)],
+    lambda s: (np.array(2), np.array([[0, 0], [1, 0], [1, 1]]), np.array([4, 5, 6]),
+               np.array([2, 2]), np.zeros(0, np.int64)), grad=_NO_GRAD))
 
 SPECS += [
     OpSpec("EncodeBase64", lambda x: tf.io.encode_base64(x, pad=True),

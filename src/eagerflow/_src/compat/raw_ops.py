@@ -49,6 +49,15 @@ _LIST_OUTPUTS = {"ParseExample": (
     "ParseSingleExample": (
     ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
     ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense")),
+    "ParseSingleSequenceExample": (
+        ("context_sparse_indices", "context_sparse_types"),
+        ("context_sparse_values", "context_sparse_types"),
+        ("context_sparse_shapes", "context_sparse_types"),
+        ("context_dense_values", "Tcontext_dense"),
+        ("feature_list_sparse_indices", "feature_list_sparse_types"),
+        ("feature_list_sparse_values", "feature_list_sparse_types"),
+        ("feature_list_sparse_shapes", "feature_list_sparse_types"),
+        ("feature_list_dense_values", "feature_list_dense_types")),
     "ParseExampleV2": (
     ("sparse_indices", "num_sparse"), ("sparse_values", "sparse_types"),
     ("sparse_shapes", "num_sparse"), ("dense_values", "Tdense"),

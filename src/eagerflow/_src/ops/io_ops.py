@@ -31,7 +31,7 @@ from eagerflow._src.core.registry import PER_ELEMENT, attr_dtype_error, batching
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import file_system, shape_rules, string_ops
-from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.sparse_tensor import SparseTensor, check_indices
 
 _NO_GRAD = "io op"
 
@@ -205,7 +205,17 @@ def _parse_tensor(xp, serialized, out_type):
         from eagerflow._src.core.registry import kernel_type_name  # noqa: PLC0415
         raise _invalid(f"Type mismatch between parsed tensor ({kernel_type_name(dtype)}) and "
                        f"dtype ({kernel_type_name(out_type)})")
-    array = tensor_from_proto(proto)
+    dims = proto.tensor_shape
+    if dims.unknown_rank:  # TF reads a shape of unknown rank as a scalar's
+        dims.Clear()
+    np_type = np.dtype(dtype.as_numpy_dtype)
+    count = int(np.prod([d.size for d in dims.dim]))
+    if any(d.size < 0 for d in dims.dim) or (proto.tensor_content and np_type != object
+                                             and len(proto.tensor_content) !=
+                                             np_type.itemsize * count):
+        raise _invalid("Cannot parse tensor from proto: a shape with an unknown dim, or "
+                       "tensor_content of another size than the shape's")
+    array = tensor_from_proto(proto, truncate=True)
     return array.astype(object) if dtype == _d.string else array
 
 
@@ -260,6 +270,7 @@ def _serialize_many_sparse(xp, indices, values, dense_shape, out_type=_d.string)
     if dense_shape.size <= 1:
         raise _invalid(f"Rank of input SparseTensor should be > 1, but saw rank: "
                        f"{dense_shape.size}")
+    check_indices(indices, dense_shape)  # (TF groups the entries by row: they must be sorted)
     rows = [indices[:, 0] == i for i in range(int(dense_shape[0]))]
     out = np.empty((len(rows), 3), object)
     for i, row in enumerate(rows):  # each row's entries, in their order, without the row

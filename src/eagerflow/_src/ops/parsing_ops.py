@@ -473,9 +473,12 @@ def _split_features(features):
                 if None in shape:
                     raise ValueError(f"All dimensions of shape for feature {key} need to be "
                                      f"known but received {shape}.")
-                default = feature.default_value
-                default = np.asarray(_default_fill(dtype) if default is None else default,
-                                     object if dtype == _d.string else dtype.as_numpy_dtype)
+                if feature.default_value is None:
+                    default = np.asarray(_default_fill(dtype),
+                                         object if dtype == _d.string else dtype.as_numpy_dtype)
+                else:  # the one value that pads: a scalar, as TF reshapes it
+                    default = array_ops.reshape(convert_to_tensor(feature.default_value, dtype),
+                                                [])
                 dense.append((key, dtype, (None,) + tuple(shape), default))
                 continue
             if None in shape:
@@ -555,6 +558,10 @@ def _check_keys(features):
     both as dense and sparse, dense and ragged, or ragged and sparse (a `SparseFeature`'s
     index and value keys are sparse, a `RaggedFeature`'s value and partition keys ragged)."""
     dense, sparse, ragged = [], {}, {}
+    for key in features or {}:
+        if not isinstance(key, (str, bytes)):  # (a key names a feature of the protos)
+            raise TypeError(f"expected string or bytes-like object, got "
+                            f"'{type(key).__name__}'")
 
     def add(table, key, kinds):
         if key not in table:
@@ -998,6 +1005,97 @@ tf_defaults[_PARSE_SEQUENCE_EXAMPLE_V2] = {"Tcontext_dense": input_dtypes(9),
                                            "feature_list_ragged_value_types": (),
                                            "feature_list_ragged_split_types": (),
                                            "feature_list_dense_shapes": ()}
+
+
+
+# -- ParseSingleSequenceExample (TF 1's op, as graphs written then hold it) ---------------------
+
+def _single_sequence_lists(lists, context_sparse_types, context_dense_shapes,
+                           feature_list_sparse_types, feature_list_dense_types):
+    """The key lists, the context defaults and the debug name of a ParseSingleSequenceExample's
+    inputs (given one list after the other: each as long as its attr's list)."""
+    counts = (len(context_sparse_types), len(context_dense_shapes),
+              len(feature_list_sparse_types), len(feature_list_dense_types))
+    if len(lists) != sum(counts) + counts[1] + 1:
+        raise _invalid(f"Expected {counts[0]} context sparse keys, {counts[1]} context dense "
+                       f"keys and defaults, {counts[2]} feature list sparse keys and "
+                       f"{counts[3]} feature list dense keys (as their types and shapes "
+                       f"say), then debug_name, but got {len(lists)} inputs")
+    out, at = [], 0
+    for n in counts:
+        out.append(_keys([k.item() for k in lists[at:at + n]]))
+        at += n
+    return out, lists[at:at + counts[1]], lists[-1]
+
+
+def _parse_single_sequence_example(xp, serialized, missing_assumed_empty, *lists,
+                                   context_sparse_types, Tcontext_dense, context_dense_shapes,
+                                   feature_list_sparse_types, feature_list_dense_types,
+                                   feature_list_dense_shapes):
+    (context_sparse, context_dense, list_sparse, list_dense), defaults, debug_name = \
+        _single_sequence_lists(lists, context_sparse_types, context_dense_shapes,
+                               feature_list_sparse_types, feature_list_dense_types)
+    if serialized.ndim != 0:
+        raise _invalid(f"Expected serialized to be a scalar, got shape: "
+                       f"{errors.shape_text(serialized.shape)}")
+    # (TF 1 names the feature lists that may be missing; ParseSequenceExampleV2 flags them)
+    missing = set(missing_assumed_empty.reshape(-1).tolist())
+    flags = np.array([k in missing for k in list_dense], bool)
+    out = _parse_sequence_example_v2(
+        xp, serialized, debug_name, context_sparse, context_dense, _keys([]), list_sparse,
+        list_dense, _keys([]), flags, *defaults, Ncontext_sparse=len(context_sparse_types),
+        Tcontext_dense=Tcontext_dense, context_sparse_types=context_sparse_types,
+        context_ragged_value_types=(), context_ragged_split_types=(),
+        context_dense_shapes=context_dense_shapes,
+        Nfeature_list_sparse=len(feature_list_sparse_types),
+        Nfeature_list_dense=len(feature_list_dense_types),
+        feature_list_dense_types=feature_list_dense_types,
+        feature_list_sparse_types=feature_list_sparse_types, feature_list_ragged_value_types=(),
+        feature_list_ragged_split_types=(), feature_list_dense_shapes=feature_list_dense_shapes)
+    # (TF 1's op has no lengths of the dense feature lists: they are the last outputs here)
+    return out[:len(out) - len(feature_list_dense_types)]
+
+
+def _parse_single_sequence_example_rule(serialized, missing_assumed_empty, *lists,
+                                        context_sparse_types, Tcontext_dense,
+                                        context_dense_shapes, feature_list_sparse_types,
+                                        feature_list_dense_types, feature_list_dense_shapes):
+    out = _parse_sequence_example_v2_rule(
+        serialized, Ncontext_sparse=len(context_sparse_types), Tcontext_dense=Tcontext_dense,
+        context_sparse_types=context_sparse_types, context_dense_shapes=context_dense_shapes,
+        Nfeature_list_sparse=len(feature_list_sparse_types),
+        feature_list_dense_types=feature_list_dense_types,
+        feature_list_sparse_types=feature_list_sparse_types,
+        feature_list_dense_shapes=feature_list_dense_shapes)
+    return out[:len(out) - len(feature_list_dense_types)]
+
+
+def _single_sequence_counts(attrs, inputs):
+    """TF's attrs of a ParseSingleSequenceExample node: its counts of each kind of key."""
+    return {**attrs, "Ncontext_sparse": len(attrs["context_sparse_types"]),
+            "Ncontext_dense": len(attrs["context_dense_shapes"]),
+            "Nfeature_list_sparse": len(attrs["feature_list_sparse_types"]),
+            "Nfeature_list_dense": len(attrs["feature_list_dense_types"])}
+
+
+_PARSE_SINGLE_SEQUENCE_EXAMPLE = register(
+    "ParseSingleSequenceExample", _parse_single_sequence_example,
+    _parse_single_sequence_example_rule, multi=True, tied=(), not_differentiable=_NO_GRAD)
+batching_rules[_PARSE_SINGLE_SEQUENCE_EXAMPLE] = PER_ELEMENT
+tf_nodes[_PARSE_SINGLE_SEQUENCE_EXAMPLE] = NodeForm(
+    types={}, ignored=("Ncontext_sparse", "Ncontext_dense", "Nfeature_list_sparse",
+                       "Nfeature_list_dense"), rewrite=_single_sequence_counts)
+tf_args[_PARSE_SINGLE_SEQUENCE_EXAMPLE] = (
+    "serialized", "feature_list_dense_missing_assumed_empty", "*context_sparse_keys",
+    "*context_dense_keys", "*feature_list_sparse_keys", "*feature_list_dense_keys",
+    "*context_dense_defaults", "debug_name")
+tf_defaults[_PARSE_SINGLE_SEQUENCE_EXAMPLE] = {
+    "Tcontext_dense": lambda inputs, attrs: tuple(t.dtype for t in inputs[
+        2 + sum(len(attrs.get(k, ())) for k in (
+            "context_sparse_types", "context_dense_shapes", "feature_list_sparse_types",
+            "feature_list_dense_types")):-1]),
+    "context_sparse_types": (), "context_dense_shapes": (), "feature_list_sparse_types": (),
+    "feature_list_dense_types": (), "feature_list_dense_shapes": ()}
 
 
 def _sequence_specs(context_features, sequence_features):

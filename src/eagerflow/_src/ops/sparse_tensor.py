@@ -196,6 +196,33 @@ def _index_text(row):
     return "[" + ",".join(str(int(v)) for v in row) + "]"
 
 
+def check_indices(indices, shape):
+    """TF's error for `indices` (an [n, rank] array) of a sparse tensor of dense `shape` that
+    are not in row-major order, repeat one, or lie outside `shape`: the first such index is
+    named (one out of order or repeated before the first out of bounds)."""
+    n = indices.shape[0]
+    if not n:
+        return
+    shape = tuple(int(d) for d in shape)
+    bad = np.nonzero(((indices < 0) | (indices >= np.asarray(shape, np.int64))).any(axis=1))[0]
+    flat = np.ravel_multi_index(indices.T, shape, mode="clip") if shape else np.zeros(n)
+    order = np.diff(flat)
+    first_bad = bad[0] if bad.size else n
+    wrong = np.nonzero(order[:max(first_bad - 1, 0)] <= 0)[0]
+    if wrong.size:
+        i = wrong[0] + 1
+        what = "is repeated" if order[wrong[0]] == 0 else (
+            "is out of order. Many sparse ops require sorted indices.\n    Use "
+            "`tf.sparse.reorder` to create a correctly ordered copy.\n\n")
+        raise errors.InvalidArgumentError(None, None,
+                                          f"indices[{i}] = {_index_text(indices[i])} {what}")
+    if bad.size:
+        i = bad[0]
+        raise errors.InvalidArgumentError(
+            None, None, f"indices[{i}] = {_index_text(indices[i])} is out of bounds: need 0 <= "
+                        f"index < {_index_text(shape)}")
+
+
 def _sparse_to_dense(xp, indices, output_shape, values, default_value, validate_indices):
     if default_value.size != 1 or default_value.ndim:
         raise errors.InvalidArgumentError(
@@ -214,28 +241,11 @@ def _sparse_to_dense(xp, indices, output_shape, values, default_value, validate_
         raise errors.InvalidArgumentError(
             None, None, f"output_shape has incorrect number of elements: {len(shape)} should "
                         f"be: {indices.shape[1]}")
-    dims = np.asarray(shape, np.int64)
-    bad = np.nonzero(((indices < 0) | (indices >= dims)).any(axis=1))[0]
-    if validate_indices and n:
-        flat = np.ravel_multi_index(indices.T, shape, mode="clip") if shape else np.zeros(n)
-        order = np.diff(flat)
-        first_bad = bad[0] if bad.size else n
-        wrong = np.nonzero(order[:max(first_bad - 1, 0)] <= 0)[0]
-        if wrong.size:
-            i = wrong[0] + 1
-            what = "is repeated" if order[wrong[0]] == 0 else (
-                "is out of order. Many sparse ops require sorted indices.\n    Use "
-                "`tf.sparse.reorder` to create a correctly ordered copy.\n\n")
-            raise errors.InvalidArgumentError(None, None,
-                                              f"indices[{i}] = {_index_text(indices[i])} {what}")
-    if bad.size and not validate_indices:
+    if validate_indices:
+        check_indices(indices, shape)
+    elif ((indices < 0) | (indices >= np.asarray(shape, np.int64))).any():
         raise errors.InvalidArgumentError(
             None, None, f"Indices are not valid (out of bounds).  Shape: {_index_text(shape)}")
-    if bad.size:
-        i = bad[0]
-        raise errors.InvalidArgumentError(
-            None, None, f"indices[{i}] = {_index_text(indices[i])} is out of bounds: need 0 <= "
-                        f"index < {_index_text(shape)}")
     default = default_value.reshape(())
     if values.dtype != object and not default.any():
         out = np.zeros(shape, values.dtype)  # (fresh zeroed pages: faster than filling)

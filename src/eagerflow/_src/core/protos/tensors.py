@@ -57,9 +57,10 @@ def tensor_proto(array, dtype=None):
     return proto
 
 
-def tensor_from_proto(proto):
+def tensor_from_proto(proto, truncate=False):
     """The NumPy array a `TensorProto` holds (as TF reads it: a short ``*_val`` list is
-    filled out with its last value)."""
+    filled out with its last value). `truncate`: a long one is cut to the shape's size, as
+    TF's kernels read it (``tf.make_ndarray`` refuses it)."""
     dtype = _d.as_dtype(proto.dtype)
     shape = shape_from_proto(proto.tensor_shape).as_list()
     size = int(np.prod(shape, dtype=np.int64))
@@ -89,6 +90,8 @@ def tensor_from_proto(proto):
         return values.reshape(shape)
     if values.size == 0:
         return np.zeros(shape, np_type) if np_type is not object else np.full(shape, b"", object)
+    if values.size > size and truncate:
+        return values[:size].reshape(shape)
     if values.size > size:
         raise errors.InvalidArgumentError(None, None, f"A TensorProto of shape {shape} holds "
                                                       f"{values.size} values.")
