@@ -39,6 +39,7 @@ def test_argument_names_are_tfs(name):
 UNLIKE_TF = {
     **dict.fromkeys(["AnonymousIteratorV3", "MakeIterator", "IteratorGetNext",
                      "IteratorGetNextAsOptional", "OptionalGetValue", "OptionalHasValue",
+                     "OptionalFromValue", "OptionalNone",
                      "DatasetCardinality", "DatasetToSingleElement",
                      "IteratorToStringHandle", "IteratorFromStringHandleV2"],
                     "datasets and iterators are Python objects, not variant tensors"),
