@@ -392,3 +392,38 @@ def test_total_loss_is_tf_2s_missing_attribute_outside_tf_1s_graph_mode():
                                              "'total_loss'"):
         model.total_loss  # noqa: B018
     assert not hasattr(model, "total_loss")
+
+
+def test_evaluate_losses_as_tf1s_test_loop_adds_them():
+    # TF 2.21 (recorded): each test batch's logs hold its own loss, the test loop's end gets
+    # no logs, and the loss is the batches' losses summed in float32 over the samples or
+    # steps: a float64 only where the loop counted a dataset of known size itself
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_test_batch_end(self, batch, logs=None):
+            seen.append(dict(logs))
+
+        def on_test_end(self, logs=None):
+            seen.append(logs)
+
+    loss, accuracy = model.evaluate(x, y, batch_size=8, verbose=0, callbacks=[Record()])
+    assert type(loss) is np.float32 and loss == pytest.approx(0.5780829, rel=1e-6)
+    assert [(s["batch"], s["size"], s["accuracy"]) for s in seen[:3]] == \
+        [(0, 8, 0.375), (1, 8, 0.6875), (2, 4, 0.75)]
+    np.testing.assert_allclose([s["loss"] for s in seen[:3]],
+                               [0.6812544465065002, 0.5329219102859497, 0.4620617926120758],
+                               rtol=1e-6)
+    assert seen[3] == {}
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    for data, steps, kind, value in ((dataset, None, np.float64, 0.5587460597356161),
+                                     (dataset, 2, np.float32, 0.6070882),
+                                     (dataset.filter(lambda a, b: True), None, np.float32,
+                                      0.55874604)):
+        loss, _ = model.evaluate(data, steps=steps, verbose=0)
+        assert type(loss) is kind and loss == pytest.approx(value, rel=1e-6)
+    history = model.fit(x, y, batch_size=8, epochs=1, verbose=0, validation_data=dataset,
+                        shuffle=False)
+    assert history.history["val_loss"] == pytest.approx([0.5440712769826254], rel=1e-6)

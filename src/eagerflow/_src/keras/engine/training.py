@@ -839,7 +839,7 @@ class Model(Layer):
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
         test = self.make_test_function()
-        losses = session_steps.EpochLosses(self, x)
+        losses = session_steps.EpochLosses(self, x, steps)
         self.reset_metrics()
         counter = self._counter("test")
         counter.assign(0)
@@ -857,14 +857,14 @@ class Model(Layer):
                     _trace_for_every_batch(test, handler, batch)
                 logs = test(batch)
                 counter.assign_add(1, read_value=False)
-            losses.batch_logs(logs, batches, end_step, test)
-            callbacks.on_test_batch_end(end_step, logs)
+            callbacks.on_test_batch_end(end_step, losses.batch_logs(logs, batches, end_step, test))
         if handler.ran_past_end():  # (TF's step that met the end of the data began)
             callbacks.on_test_batch_begin(next_step)
         handler.end_epoch()
         values = losses.results(logs)
-        logs = _to_python(logs)
-        callbacks.on_test_end(logs)
+        logs = _to_python(values)
+        # (TF 1's loop gives the end of its test loop no logs)
+        callbacks.on_test_end(logs if session_steps.graph_of(self) is None else {})
         if return_dict or in_fit is not None:
             return logs
         if session_steps.graph_of(self) is not None:  # (NumPy scalars, as TF 1's loop)
