@@ -427,3 +427,38 @@ def test_evaluate_losses_as_tf1s_test_loop_adds_them():
     history = model.fit(x, y, batch_size=8, epochs=1, verbose=0, validation_data=dataset,
                         shuffle=False)
     assert history.history["val_loss"] == pytest.approx([0.5440712769826254], rel=1e-6)
+
+
+def test_batch_hooks_get_tf1s_batch_logs_and_predict_joins_several_batches():
+    # TF 2.21 (recorded): TF 1's loop gives each batch hook the batch's number and size, and
+    # predict's batch end hook a list of the outputs; predict joins its batches' arrays
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_train_batch_begin(self, batch, logs=None):
+            seen.append(("train", batch, logs))
+
+        def on_test_batch_begin(self, batch, logs=None):
+            seen.append(("test", batch, logs))
+
+        def on_predict_batch_begin(self, batch, logs=None):
+            seen.append(("predict", batch, logs))
+
+        def on_predict_batch_end(self, batch, logs=None):
+            seen.append(("predict_end", batch, sorted(logs), type(logs["outputs"]),
+                         [o.shape for o in logs["outputs"]]))
+
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False, callbacks=[Record()])
+    model.evaluate(x, y, batch_size=16, verbose=0, callbacks=[Record()])
+    outputs = model.predict(x, batch_size=12, verbose=0, callbacks=[Record()])
+    assert seen == [("train", 0, {"batch": 0, "size": 8}), ("train", 1, {"batch": 1, "size": 8}),
+                    ("train", 2, {"batch": 2, "size": 4}), ("test", 0, {"batch": 0, "size": 16}),
+                    ("test", 1, {"batch": 1, "size": 4}),
+                    ("predict", 0, {"batch": 0, "size": 12}),
+                    ("predict_end", 0, ["batch", "outputs", "size"], list, [(12, 1)]),
+                    ("predict", 1, {"batch": 1, "size": 8}),
+                    ("predict_end", 1, ["batch", "outputs", "size"], list, [(8, 1)])]
+    np.testing.assert_allclose(outputs, model.predict(x, batch_size=20, verbose=0), rtol=1e-6)
+    assert outputs.shape == (20, 1)

@@ -116,12 +116,28 @@ class EpochLosses:
         self._count = np.int64 if known and self._float32 else int
         self._totals, self._seen = {}, 0
 
+    def _size(self, batches):
+        return len(batches) if self._by_steps else \
+            sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+
+    def begin_logs(self, batches, batch):
+        """The logs the begin hook of `batches` gets: in the session, their number and size."""
+        if graph_of(self._model) is None:
+            return None
+        return {"batch": batch, "size": self._size(batches)}
+
+    def predict_logs(self, outputs, batches, batch):
+        """The logs of `predict`'s batch end hook: the `outputs`; in the session, as TF 1's
+        loop gives them, a list of them, after the batches' number and size."""
+        if graph_of(self._model) is None:
+            return {"outputs": outputs}
+        return {"batch": batch, "size": self._size(batches), "outputs": nest.flatten(outputs)}
+
     def batch_logs(self, logs, batches, batch, step):
         """The logs of `batches` (the last run of `step`) the callbacks get."""
         if graph_of(self._model) is None or not isinstance(logs, dict):
             return logs
-        size = len(batches) if self._by_steps else \
-            sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+        size = self._size(batches)
         losses = getattr(step, "batch_losses", {})
         self._seen += size
         for name, value in losses.items():
