@@ -462,3 +462,27 @@ def test_batch_hooks_get_tf1s_batch_logs_and_predict_joins_several_batches():
                     ("predict_end", 1, ["batch", "outputs", "size"], list, [(8, 1)])]
     np.testing.assert_allclose(outputs, model.predict(x, batch_size=20, verbose=0), rtol=1e-6)
     assert outputs.shape == (20, 1)
+
+
+def test_tf_format_weights_save_and_load_in_the_keras_session(tmp_path):
+    # as tf_keras: the values are those of the Keras session (which initializes them), so
+    # save_weights and a ModelCheckpoint of TF checkpoints work before and after fit (they
+    # raised FailedPreconditionError), and load_weights restores into the session at once
+    x, y = _data()
+    model = _model()
+    model.save_weights(str(tmp_path / "before" / "ck"))
+    checkpoint = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "t" / "ck"),
+                                                    save_weights_only=True)
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0, shuffle=False, callbacks=[checkpoint])
+    assert tf.train.latest_checkpoint(str(tmp_path / "t")) == str(tmp_path / "t" / "ck")
+    trained = model.get_weights()
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0, shuffle=False)
+    model.load_weights(str(tmp_path / "t" / "ck"))
+    for got, want in zip(model.get_weights(), trained):
+        np.testing.assert_array_equal(got, want)
+    plain = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                       input_shape=(2,))])
+    plain.save_weights(str(tmp_path / "plain" / "ck"))
+    plain.set_weights([np.full((2, 1), 3.0, "float32"), np.zeros(1, "float32")])
+    plain.load_weights(str(tmp_path / "plain" / "ck"))
+    np.testing.assert_array_equal(plain.get_weights()[0], np.ones((2, 1)))
