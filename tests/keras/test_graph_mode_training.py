@@ -392,3 +392,97 @@ def test_total_loss_is_tf_2s_missing_attribute_outside_tf_1s_graph_mode():
                                              "'total_loss'"):
         model.total_loss  # noqa: B018
     assert not hasattr(model, "total_loss")
+
+
+def test_evaluate_losses_as_tf1s_test_loop_adds_them():
+    # TF 2.21 (recorded): each test batch's logs hold its own loss, the test loop's end gets
+    # no logs, and the loss is the batches' losses summed in float32 over the samples or
+    # steps: a float64 only where the loop counted a dataset of known size itself
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_test_batch_end(self, batch, logs=None):
+            seen.append(dict(logs))
+
+        def on_test_end(self, logs=None):
+            seen.append(logs)
+
+    loss, accuracy = model.evaluate(x, y, batch_size=8, verbose=0, callbacks=[Record()])
+    assert type(loss) is np.float32 and loss == pytest.approx(0.5780829, rel=1e-6)
+    assert [(s["batch"], s["size"], s["accuracy"]) for s in seen[:3]] == \
+        [(0, 8, 0.375), (1, 8, 0.6875), (2, 4, 0.75)]
+    np.testing.assert_allclose([s["loss"] for s in seen[:3]],
+                               [0.6812544465065002, 0.5329219102859497, 0.4620617926120758],
+                               rtol=1e-6)
+    assert seen[3] == {}
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(8)
+    for data, steps, kind, value in ((dataset, None, np.float64, 0.5587460597356161),
+                                     (dataset, 2, np.float32, 0.6070882),
+                                     (dataset.filter(lambda a, b: True), None, np.float32,
+                                      0.55874604)):
+        loss, _ = model.evaluate(data, steps=steps, verbose=0)
+        assert type(loss) is kind and loss == pytest.approx(value, rel=1e-6)
+    history = model.fit(x, y, batch_size=8, epochs=1, verbose=0, validation_data=dataset,
+                        shuffle=False)
+    assert history.history["val_loss"] == pytest.approx([0.5440712769826254], rel=1e-6)
+
+
+def test_batch_hooks_get_tf1s_batch_logs_and_predict_joins_several_batches():
+    # TF 2.21 (recorded): TF 1's loop gives each batch hook the batch's number and size, and
+    # predict's batch end hook a list of the outputs; predict joins its batches' arrays
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Record(tf.keras.callbacks.Callback):
+        def on_train_batch_begin(self, batch, logs=None):
+            seen.append(("train", batch, logs))
+
+        def on_test_batch_begin(self, batch, logs=None):
+            seen.append(("test", batch, logs))
+
+        def on_predict_batch_begin(self, batch, logs=None):
+            seen.append(("predict", batch, logs))
+
+        def on_predict_batch_end(self, batch, logs=None):
+            seen.append(("predict_end", batch, sorted(logs), type(logs["outputs"]),
+                         [o.shape for o in logs["outputs"]]))
+
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False, callbacks=[Record()])
+    model.evaluate(x, y, batch_size=16, verbose=0, callbacks=[Record()])
+    outputs = model.predict(x, batch_size=12, verbose=0, callbacks=[Record()])
+    assert seen == [("train", 0, {"batch": 0, "size": 8}), ("train", 1, {"batch": 1, "size": 8}),
+                    ("train", 2, {"batch": 2, "size": 4}), ("test", 0, {"batch": 0, "size": 16}),
+                    ("test", 1, {"batch": 1, "size": 4}),
+                    ("predict", 0, {"batch": 0, "size": 12}),
+                    ("predict_end", 0, ["batch", "outputs", "size"], list, [(12, 1)]),
+                    ("predict", 1, {"batch": 1, "size": 8}),
+                    ("predict_end", 1, ["batch", "outputs", "size"], list, [(8, 1)])]
+    np.testing.assert_allclose(outputs, model.predict(x, batch_size=20, verbose=0), rtol=1e-6)
+    assert outputs.shape == (20, 1)
+
+
+def test_tf_format_weights_save_and_load_in_the_keras_session(tmp_path):
+    # as tf_keras: the values are those of the Keras session (which initializes them), so
+    # save_weights and a ModelCheckpoint of TF checkpoints work before and after fit (they
+    # raised FailedPreconditionError), and load_weights restores into the session at once
+    x, y = _data()
+    model = _model()
+    model.save_weights(str(tmp_path / "before" / "ck"))
+    checkpoint = tf.keras.callbacks.ModelCheckpoint(str(tmp_path / "t" / "ck"),
+                                                    save_weights_only=True)
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0, shuffle=False, callbacks=[checkpoint])
+    assert tf.train.latest_checkpoint(str(tmp_path / "t")) == str(tmp_path / "t" / "ck")
+    trained = model.get_weights()
+    model.fit(x, y, batch_size=5, epochs=1, verbose=0, shuffle=False)
+    model.load_weights(str(tmp_path / "t" / "ck"))
+    for got, want in zip(model.get_weights(), trained):
+        np.testing.assert_array_equal(got, want)
+    plain = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                       input_shape=(2,))])
+    plain.save_weights(str(tmp_path / "plain" / "ck"))
+    plain.set_weights([np.full((2, 1), 3.0, "float32"), np.zeros(1, "float32")])
+    plain.load_weights(str(tmp_path / "plain" / "ck"))
+    np.testing.assert_array_equal(plain.get_weights()[0], np.ones((2, 1)))

@@ -102,42 +102,64 @@ class EpochLosses:
     logs hold its number (``batch``) and size (its samples, or 1 where the loop counts steps:
     a dataset), its own losses (not their means so far) and the metrics as they stand; the
     epoch's losses are the means of the batches' losses over the samples (or steps), in
-    float64."""
+    float64. With `steps` (those `evaluate` was asked for, or None), the losses are those of
+    TF 1's test loop: summed in float32, and divided by the samples or steps, or, where the
+    loop counted a dataset of known size itself, by its cardinality, an int64 (the mean is
+    then a float64, else a float32)."""
 
-    def __init__(self, model, x):
+    def __init__(self, model, x, steps=False):
         self._model = model
         self._by_steps = samples(model, x) is None
+        self._float32 = steps is not False
+        known = self._by_steps and steps in (None, -1) and \
+            getattr(x, "_cardinality", lambda: -1)() >= 0
+        self._count = np.int64 if known and self._float32 else int
         self._totals, self._seen = {}, 0
+
+    def _size(self, batches):
+        return len(batches) if self._by_steps else \
+            sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+
+    def begin_logs(self, batches, batch):
+        """The logs the begin hook of `batches` gets: in the session, their number and size."""
+        if graph_of(self._model) is None:
+            return None
+        return {"batch": batch, "size": self._size(batches)}
+
+    def predict_logs(self, outputs, batches, batch):
+        """The logs of `predict`'s batch end hook: the `outputs`; in the session, as TF 1's
+        loop gives them, a list of them, after the batches' number and size."""
+        if graph_of(self._model) is None:
+            return {"outputs": outputs}
+        return {"batch": batch, "size": self._size(batches), "outputs": nest.flatten(outputs)}
 
     def batch_logs(self, logs, batches, batch, step):
         """The logs of `batches` (the last run of `step`) the callbacks get."""
         if graph_of(self._model) is None or not isinstance(logs, dict):
             return logs
-        size = len(batches) if self._by_steps else \
-            sum(int(np.shape(nest.flatten(b)[0])[0]) for b in batches)
+        size = self._size(batches)
         losses = getattr(step, "batch_losses", {})
         self._seen += size
         for name, value in losses.items():
-            self._totals[name] = self._totals.get(name, 0.0) + float(value) * size
+            # (as TF 1's test loop adds the session's results: in NumPy float32 arithmetic)
+            value = np.float32(value) if self._float32 else float(value)
+            self._totals[name] = self._totals.get(name, 0.0) + value * size
         out = {"batch": batch, "size": size}
         out.update((k, _python(losses.get(k, v))) for k, v in logs.items())
         return out
 
     def epoch_logs(self, logs):
-        """The epoch's `logs` with its losses' means over the samples."""
-        if not self._seen:
-            return logs
-        means = {k: logs[k] if k not in self._totals else self._totals[k] / self._seen
-                 for k in logs}
+        """The epoch's `logs` with its losses' means over the samples (or steps)."""
+        means = {k: _python(v) for k, v in self.results(logs).items()}
         self._totals, self._seen = {}, 0
         return means
 
     def results(self, logs):
-        """`evaluate`'s results: where the loop counts steps, the losses' means over them as
-        float64 NumPy scalars (the metrics' results as they are)."""
-        if not self._by_steps or not self._seen:
+        """The loop's `logs` with its losses' means over the samples (or steps), as NumPy
+        scalars (the metrics' results as they are)."""
+        if not self._seen:
             return logs
-        return {k: np.float64(self._totals[k] / self._seen) if k in self._totals else v
+        return {k: self._totals[k] / self._count(self._seen) if k in self._totals else v
                 for k, v in logs.items()}
 
 

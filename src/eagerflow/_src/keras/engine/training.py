@@ -763,7 +763,7 @@ class Model(Layer):
             next_step = initial_step
             for step, end_step, group in _executions(batches, per_execution, initial_step):
                 next_step = end_step + 1
-                callbacks.on_train_batch_begin(step)
+                callbacks.on_train_batch_begin(step, losses.begin_logs(group, step))
                 for batch in group:
                     if step == initial_step and batch is group[0]:
                         _trace_for_every_batch(train, handler, batch)
@@ -840,7 +840,7 @@ class Model(Layer):
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
         test = self.make_test_function()
-        losses = session_steps.EpochLosses(self, x)
+        losses = session_steps.EpochLosses(self, x, steps)
         self.reset_metrics()
         counter = self._counter("test")
         counter.assign(0)
@@ -852,20 +852,20 @@ class Model(Layer):
         next_step = 0
         for step, end_step, batches in _executions(source, per_execution):
             next_step = end_step + 1
-            callbacks.on_test_batch_begin(step)
+            callbacks.on_test_batch_begin(step, losses.begin_logs(batches, step))
             for batch in batches:
                 if step == 0 and batch is batches[0]:
                     _trace_for_every_batch(test, handler, batch)
                 logs = test(batch)
                 counter.assign_add(1, read_value=False)
-            losses.batch_logs(logs, batches, end_step, test)
-            callbacks.on_test_batch_end(end_step, logs)
+            callbacks.on_test_batch_end(end_step, losses.batch_logs(logs, batches, end_step, test))
         if handler.ran_past_end():  # (TF's step that met the end of the data began)
             callbacks.on_test_batch_begin(next_step)
         handler.end_epoch()
         values = losses.results(logs)
-        logs = _to_python(logs)
-        callbacks.on_test_end(logs)
+        logs = _to_python(values)
+        # (TF 1's loop gives the end of its test loop no logs)
+        callbacks.on_test_end(logs if session_steps.graph_of(self) is None else {})
         if return_dict or in_fit is not None:
             return logs
         if session_steps.graph_of(self) is not None:  # (NumPy scalars, as TF 1's loop)
@@ -894,6 +894,7 @@ class Model(Layer):
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self,
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
         predict = self.make_predict_function()
+        losses = session_steps.EpochLosses(self, x)  # (only for the logs of TF 1's loop)
         counter = self._counter("predict")
         counter.assign(0)
         callbacks.on_predict_begin()
@@ -904,7 +905,7 @@ class Model(Layer):
         next_step = 0
         for step, end_step, batches in _executions(source, per_execution):
             next_step = end_step + 1
-            callbacks.on_predict_batch_begin(step)
+            callbacks.on_predict_batch_begin(step, losses.begin_logs(batches, step))
             outs = []
             for batch in batches:
                 if step == 0 and batch is batches[0]:
@@ -915,7 +916,7 @@ class Model(Layer):
             # (one execution's outputs together, as Keras gives them)
             out = outs[0] if len(outs) == 1 else nest.map_structure(
                 lambda *parts: concat(list(parts), 0), *outs)
-            callbacks.on_predict_batch_end(end_step, {"outputs": out})
+            callbacks.on_predict_batch_end(end_step, losses.predict_logs(out, batches, end_step))
         if handler.ran_past_end():  # (TF's step that met the end of the data began)
             callbacks.on_predict_batch_begin(next_step)
         handler.end_epoch()
@@ -1177,7 +1178,9 @@ def _joined_batches(*parts):
         return sparse_ops.concat(0, list(parts))
     if isinstance(parts[0], RaggedTensor):
         return concat(list(parts), 0)
-    arrays = [part.numpy() for part in parts]
+    # (NumPy arrays already where TF 1's session loop ran the steps)
+    arrays = [np.asarray(part.numpy() if isinstance(part, (Tensor, Variable)) else part)
+              for part in parts]
     if arrays[0].ndim == 0:
         return np.stack(arrays)
     inner = [a.shape[1:] for a in arrays]

@@ -23,6 +23,7 @@ assigns only when all match.
 >>> status = load_weights(model, path)
 """
 import collections
+import contextlib
 import json
 import os
 import re
@@ -37,6 +38,7 @@ from eagerflow._src.core import context, errors
 from eagerflow._src.core.protos import checkpoint as pb
 from eagerflow._src.core.module import leaves
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.optimizers.legacy import OptimizerV2
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
@@ -164,12 +166,29 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
         # As TF's checkpoint writer: missing directories of the prefix are created.
         file_system.makedirs(file_system.dirname(filepath) or ".")
         if tf_format:
-            checkpoint.save_objects(model, [], filepath)
+            with _keras_session_values(model):
+                checkpoint.save_objects(model, [], filepath)
             management.update_checkpoint_state(file_system.dirname(filepath), filepath,
                                                [filepath])
         else:
             tensors, metadata = weights_file(model)
             safetensors_format.save_file(tensors, filepath, metadata)
+
+
+def _keras_session(model):
+    """The Keras session (which initializes them) where `model`'s variables are those of a
+    TF 1 graph, as tf_keras saves and restores them there; else None."""
+    if not model.built or not any(trackable.in_session(v) for v in model.weights):
+        return None
+    from eagerflow._src.compat import session  # noqa: PLC0415 (a peer of keras)
+    return session.get_session()
+
+
+def _keras_session_values(model):
+    """A context in which `model`'s variables have their values in its Keras session."""
+    keras_session = _keras_session(model)
+    return contextlib.nullcontext() if keras_session is None else \
+        trackable.session_scope(keras_session)
 
 
 def _weights_format(filepath, save_format):
@@ -298,8 +317,12 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
         # hang off the object graph): its weights and its optimizer's slots get their values
         # as they are created, matched through the checkpoint's object graph as TF does.
         # (one written by name, TF 1's `Saver`, matches the variables by their names)
-        return checkpoint.load_status(checkpoint.restore_objects(model, [], filepath),
-                                      (model, []))
+        status = checkpoint.load_status(checkpoint.restore_objects(model, [], filepath),
+                                        (model, []))
+        keras_session = _keras_session(model)
+        if keras_session is not None:  # (as tf_keras: the restore runs in its session now)
+            status.run_restore_ops(keras_session)
+        return status
     tensors, metadata = read_weights(filepath)
     # (a TF checkpoint restores what matches, as TF's does: the status tells the rest)
     partial = _is_tf_format(filepath) and bundle.exists(filepath)
@@ -357,8 +380,8 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False, partia
         return _restore_on_creation(model, tensors)
     matched = (_match_by_name(model, tensors, metadata, skip_mismatch) if by_name
                else _match_by_key(model, tensors, partial))
-    for _, variable, value in matched:
-        variable.assign(value)
+    # (one session run in TF 1's graph mode, as the HDF5 loader's)
+    backend.batch_set_value([(variable, value) for _, variable, value in matched])
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Normalization)
     unbound = [v for k, v in checkpoint_keys(model).items()
                if partial and not k.startswith(_OPTIMIZER) and k not in tensors]
