@@ -9,7 +9,8 @@ F32 = np.float32
 
 _ACTIVATION_GRADS = [("ReluGrad", "features"), ("Relu6Grad", "features"),
                      ("LeakyReluGrad", "features"), ("EluGrad", "outputs"),
-                     ("SeluGrad", "outputs"), ("SoftsignGrad", "features")]
+                     ("SeluGrad", "outputs"), ("SoftsignGrad", "features"),
+                     ("SoftplusGrad", "features")]
 
 
 @pytest.mark.parametrize("op, second", _ACTIVATION_GRADS)
@@ -185,3 +186,19 @@ def test_older_fused_batch_norms_and_their_gradients(version):
     for got, expected in zip(hessian_products(loss, x, scale),
                              hessian_products(loss_v3, x, scale)):
         np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_softplus_grad_is_tfs_op():
+    # TF 2.21's values: gradients * sigmoid(features), saturating at +-inf
+    got = tf.raw_ops.SoftplusGrad(gradients=[1.0, 2.0, 3.0, 4.0],
+                                  features=[np.inf, -np.inf, 0.0, np.nan])
+    assert got.dtype == tf.float32 and got.numpy()[:3].tolist() == [1.0, 0.0, 1.5]
+    assert np.isnan(got.numpy()[3])
+    g, x = tf.constant([0.5, -1.0, 2.0], tf.float64), tf.constant([-1.0, 0.3, 2.5], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([g, x])
+        z = tf.reduce_sum(tf.raw_ops.SoftplusGrad(gradients=g, features=x) ** 2)
+    dg, dx = tape.gradient(z, [g, x])
+    s = 1 / (1 + np.exp(-x.numpy()))
+    np.testing.assert_allclose(dg.numpy(), 2 * g.numpy() * s * s)
+    np.testing.assert_allclose(dx.numpy(), 2 * g.numpy() ** 2 * s * s * (1 - s))

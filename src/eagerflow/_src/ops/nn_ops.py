@@ -224,6 +224,13 @@ def _softsign_grad(xp, gradients, features):
     return xp.divide(gradients, d, out=d)
 
 
+def _softplus_grad(xp, gradients, features):
+    # as TF's kernel: gradients / (1 + exp(-features)), gradients * sigmoid(features)
+    d = xp.exp(xp.negative(features))
+    d += 1
+    return xp.divide(gradients, d, out=d)
+
+
 def _activation_grad_op(tf_name, kernel, dtypes=NN_FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
     def checked(xp, gradients, features, **attrs):
@@ -246,6 +253,9 @@ _SELU_GRAD = _activation_grad_op("SeluGrad", _selu_grad)
 tf_args[_SELU_GRAD] = ("gradients", "outputs")
 _SOFTSIGN_GRAD = _activation_grad_op("SoftsignGrad", _softsign_grad)
 tf_args[_SOFTSIGN_GRAD] = ("gradients", "features")
+# (TF's softplus gradient is the product with sigmoid; the op is a raw op and GraphDef node)
+_SOFTPLUS_GRAD = _activation_grad_op("SoftplusGrad", _softplus_grad)
+tf_args[_SOFTPLUS_GRAD] = ("gradients", "features")
 
 
 def relu6_grad(gradients, features, name=None):
@@ -1501,6 +1511,16 @@ def _softsign_grad_grad(op, ddz):
                           math_ops.multiply(math_ops.sign(features), -2.0)),
         math_ops.multiply(math_ops.square(denominator), denominator))
     return softsign_grad(ddz, features), d_features
+
+
+@register_gradient("SoftplusGrad")
+def _softplus_grad_grad(op, ddz):
+    # z = g sigmoid(x): dz/dg = sigmoid(x), dz/dx = g sigmoid(x) (1 - sigmoid(x))
+    gradients, features = op.inputs
+    s = math_ops.sigmoid(features)
+    return (math_ops.multiply(ddz, s),
+            math_ops.multiply(math_ops.multiply(ddz, gradients),
+                              math_ops.multiply(s, math_ops.subtract(1.0, s))))
 
 
 _activation_grad("L2Loss", lambda x, y, dy, a: math_ops.multiply(x, dy))
