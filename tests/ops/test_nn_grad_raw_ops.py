@@ -202,3 +202,32 @@ def test_softplus_grad_is_tfs_op():
     s = 1 / (1 + np.exp(-x.numpy()))
     np.testing.assert_allclose(dg.numpy(), 2 * g.numpy() * s * s)
     np.testing.assert_allclose(dx.numpy(), 2 * g.numpy() ** 2 * s * s * (1 - s))
+
+
+def test_lrn_grad_is_tfs_op_without_a_gradient():
+    x = np.arange(2 * 2 * 2 * 7, dtype=F32).reshape(2, 2, 2, 7) / 10
+    dy = np.cos(np.arange(x.size)).reshape(x.shape).astype(F32)
+    window = dict(depth_radius=2, bias=1.0, alpha=0.3, beta=0.6)
+    y = tf.raw_ops.LRN(input=x, **window)
+    got = tf.raw_ops.LRNGrad(input_grads=dy, input_image=x, output_image=y, **window)
+    np.testing.assert_allclose(got.numpy()[0, 0, 1],  # TF 2.21's values
+                               [0.5760072, -0.0408502, -0.4951010, -0.3954332, -0.0435913,
+                                0.3281620, 0.3017807], rtol=1e-5, atol=1e-6)
+    v = tf.constant(x)
+    with tf.GradientTape() as tape:  # the gradient of LRN gives the same
+        tape.watch(v)
+        out = tf.raw_ops.LRN(input=v, **window)
+    np.testing.assert_allclose(tape.gradient(out, v, output_gradients=dy).numpy(), got.numpy(),
+                               rtol=1e-5, atol=1e-6)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="input_grads, input_image, and out_image should have the same "
+                             "shape"):
+        tf.raw_ops.LRNGrad(input_grads=dy[:1], input_image=x, output_image=y, **window)
+    with pytest.raises(ValueError, match="Shape must be rank 4 but is rank 3"):
+        tf.function(lambda: tf.raw_ops.LRNGrad(input_grads=dy[0], input_image=x[0],
+                                               output_image=y[0]))()
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        z = tf.raw_ops.LRNGrad(input_grads=dy, input_image=v, output_image=y, **window)
+    with pytest.raises(LookupError, match="gradient registry has no entry for: LRNGrad"):
+        tape.gradient(z, v)

@@ -683,6 +683,27 @@ _LRN = [
     for i, a in enumerate([(5, 1.0, 1.0, 0.5), (2, 1.5, 0.3, 0.75), (1, 2.0, 0.5, 1.0)])
     for dt in (F32, np.float16)]
 
+
+def _lrn_grad_ref(dy, x, r, bias, alpha, beta):
+    """The vector-Jacobian product of `_lrn_ref` in float64: the adjoint of each output's
+    dependence on its own input and on the squares in its window."""
+    dy64, x64 = dy.astype(F64), x.astype(F64)
+    pad = [(0, 0)] * 3 + [(r, r)]
+    window = lambda t: sum(np.pad(t, pad)[..., k:k + x.shape[-1]] for k in range(2 * r + 1))
+    norm = bias + alpha * window(x64 ** 2)
+    y = x64 * norm ** -beta
+    return (dy64 * norm ** -beta - 2 * alpha * beta * x64 * window(dy64 * y / norm)).astype(
+        x.dtype)
+
+
+_LRN += [
+    OpSpec("LRNGrad", lambda dy, x, a=a: tf.raw_ops.LRNGrad(
+        input_grads=dy, input_image=x, output_image=tf.nn.local_response_normalization(x, *a),
+        depth_radius=a[0], bias=a[1], alpha=a[2], beta=a[3]),
+        [rand(2, 3, 2, 6, seed=1), rand(2, 3, 2, 6)], lambda dy, x, a=a: _lrn_grad_ref(dy, x, *a),
+        rtol=1e-4, atol=1e-5, grad="TF registers no gradient for it", name=f"LRNGrad-{i}")
+    for i, a in enumerate([(5, 1.0, 1.0, 0.5), (2, 1.5, 0.3, 0.75)])]
+
 def _pool_argmax_ref(x, k, s, padding, with_batch=False):
     n, h, w, c = x.shape
     if padding == "SAME":

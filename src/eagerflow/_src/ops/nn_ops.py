@@ -1631,6 +1631,47 @@ tf_defaults[_LRN] = {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5}
 batching_rules[_LRN] = PER_ELEMENT
 
 
+@widened
+def _lrn_grad_kernel(xp, input_grads, input_image, output_image, depth_radius, bias, alpha,
+                     beta):
+    """TF's LRNGrad, the gradient of LRN (see `_lrn_grad`) given its input and output."""
+    if not input_grads.ndim == input_image.ndim == output_image.ndim == 4:
+        raise _invalid("inputs must be 4-dimensional")
+    if not input_grads.shape == input_image.shape == output_image.shape:
+        raise _invalid("input_grads, input_image, and out_image should have the same shape")
+    dtype = input_image.dtype
+    norm = _lrn_window_sum(xp, input_image * input_image, depth_radius)
+    norm = norm * xp.asarray(alpha, dtype) + xp.asarray(bias, dtype)
+    spread = _lrn_window_sum(xp, input_grads * output_image / norm, depth_radius)
+    return (input_grads * xp.power(norm, xp.asarray(-beta, dtype))
+            - xp.asarray(2 * alpha * beta, dtype) * input_image * spread)
+
+
+def _lrn_grad_rule(input_grads, input_image, output_image, **_):
+    inputs = (input_grads, input_image, output_image)
+    for i in range(3):
+        rules.check_rank("LRNGrad", inputs, i, rank=4)
+    shape = TensorShape([None] * 4)
+    for t in inputs:
+        if not shape.is_compatible_with(t.shape):
+            raise rules.shape_error("LRNGrad", rules.merge_failure(shape, t.shape),
+                                    [t.shape for t in inputs])
+        shape = shape.merge_with(t.shape)
+    return shape, input_grads.dtype
+
+
+# TF computes LRN's gradient with this op and registers no gradient for it; eagerflow's
+# gradient of LRN is made of ops (it has second derivatives), this op is for raw calls and
+# GraphDefs that hold it
+_LRN_GRAD_INPUTS = ("input_grads", "input_image", "output_image")
+_LRN_GRAD = register("LRNGrad", _lrn_grad_kernel, _lrn_grad_rule, tied=(0, 1, 2),
+                     dtypes=_LRN_TYPES, input_names=_LRN_GRAD_INPUTS)
+tf_args[_LRN_GRAD] = _LRN_GRAD_INPUTS
+tf_defaults[_LRN_GRAD] = tf_defaults.get(_LRN)
+batching_rules[_LRN_GRAD] = PER_ELEMENT
+registry.no_gradient_entry("LRNGrad")
+
+
 def _lrn_window_sum_ops(t, radius):
     padded = array_ops.pad(t, [[0, 0]] * 3 + [[radius, radius]])
     total = None
