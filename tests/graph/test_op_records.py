@@ -104,6 +104,7 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
     assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "Einsum": ("inputs",),
                         "InTopKV2": ("targets", "k"),
                         "LRNGrad": ("input_grads", "input_image", "output_image"),
+                        "MaxPoolGradWithArgmax": ("input", "grad"),
                         "RaggedTensorToTensor": ("values", "default_value"),
                         "RaggedRange": ("starts", "limits", "deltas"),
                         "RaggedBincount": ("values", "size"),

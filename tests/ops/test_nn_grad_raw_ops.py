@@ -231,3 +231,31 @@ def test_lrn_grad_is_tfs_op_without_a_gradient():
         z = tf.raw_ops.LRNGrad(input_grads=dy, input_image=v, output_image=y, **window)
     with pytest.raises(LookupError, match="gradient registry has no entry for: LRNGrad"):
         tape.gradient(z, v)
+
+
+def test_max_pool_with_argmax_gradient_is_tfs_op():
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal((2, 4, 4, 3)).astype(F32))
+    window = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    y, argmax = tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")
+    g = np.ones(y.shape, F32)
+    got = tf.raw_ops.MaxPoolGradWithArgmax(input=x, grad=g, argmax=argmax, **window)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    np.testing.assert_array_equal(got.numpy(), tape.gradient(out, x).numpy())
+    for name, kwargs in (("grad", dict(grad=g[:, :1], argmax=argmax)),
+                         ("argmax", dict(grad=g, argmax=argmax[:, :1]))):
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=rf"Expected {name} shape to be \[2,2,2,3\], but got "
+                                 r"\[2,1,2,3\]"):
+            tf.raw_ops.MaxPoolGradWithArgmax(input=x, **kwargs, **window)
+    with pytest.raises(errors.InvalidArgumentError, match="Invalid output gradient index"):
+        tf.raw_ops.MaxPoolGradWithArgmax(input=x, grad=g, argmax=argmax + 1000, **window)
+
+    @tf.function
+    def grads(x):
+        return tf.gradients(tf.nn.max_pool_with_argmax(x, 2, 2, "SAME")[0], x)
+    types = {op.type for op in grads.get_concrete_function(
+        tf.TensorSpec([None, 4, 4, 3])).graph.get_operations()}
+    assert "MaxPoolGradWithArgmax" in types

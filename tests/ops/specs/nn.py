@@ -734,6 +734,27 @@ _POOL_ARGMAX = [
         x, 2, 1, "VALID", include_batch_in_index=True)), [rand(2, 3, 4, 2, dtype=F64)],
         lambda x: _pool_argmax_ref(x, 2, 1, "VALID", True), name="MaxPoolWithArgmax-batch")]
 
+
+def _grad_argmax_ref(x, dy, k, s, padding, with_batch=False):
+    """Each of `dy` added at its window's argmax (overlapping windows add up)."""
+    flat = _pool_argmax_ref(x, k, s, padding, with_batch)[1]
+    if not with_batch:
+        flat = flat + (np.arange(x.shape[0]) * (x.size // x.shape[0]))[:, None, None, None]
+    dx = np.zeros(x.size, dy.dtype)
+    np.add.at(dx, flat.ravel(), dy.ravel())
+    return dx.reshape(x.shape)
+
+
+_POOL_ARGMAX += [
+    OpSpec("MaxPoolGradWithArgmax", lambda x, dy, a=a: tf.raw_ops.MaxPoolGradWithArgmax(
+        input=x, grad=dy, argmax=tf.nn.max_pool_with_argmax(
+            x, a[0], a[1], a[2], include_batch_in_index=a[3]).argmax,
+        ksize=[1, a[0], a[0], 1], strides=[1, a[1], a[1], 1], padding=a[2],
+        include_batch_in_index=a[3]),
+        [rand(2, 5, 6, 3, dtype=F64), rand(2, *shape, 3, dtype=F64, seed=1)],
+        lambda x, dy, a=a: _grad_argmax_ref(x, dy, *a), name=f"MaxPoolGradWithArgmax-{a}")
+    for a, shape in [((2, 2, "VALID", False), (2, 3)), ((3, 1, "SAME", True), (5, 6))]]
+
 def _isotonic(x):
     """The non-increasing least-squares fit by its min-max formula, row by row:
     ``y[i] = min over j <= i of max over k >= i of mean(x[j..k])``."""
