@@ -259,3 +259,26 @@ def test_max_pool_with_argmax_gradient_is_tfs_op():
     types = {op.type for op in grads.get_concrete_function(
         tf.TensorSpec([None, 4, 4, 3])).graph.get_operations()}
     assert "MaxPoolGradWithArgmax" in types
+
+
+def test_max_pool_v2_takes_its_window_as_inputs():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 4, 5, 2)).astype(F32)
+    window = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+    y = tf.raw_ops.MaxPoolV2(input=x, **window)
+    np.testing.assert_array_equal(y.numpy(), tf.raw_ops.MaxPool(input=x, **window).numpy())
+    np.testing.assert_allclose(y.numpy().ravel()[:4], [0.6404, 0.1049, 1.3040, 0.9471],
+                               atol=1e-4)  # TF 2.21's values
+    g = rng.standard_normal(y.shape).astype(F32)
+    np.testing.assert_array_equal(
+        tf.raw_ops.MaxPoolGradV2(orig_input=x, orig_output=y, grad=g, **window).numpy(),
+        tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=y, grad=g, **window).numpy())
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Expected grad shape to be \[1,2,3,2\], but got \[1,1,3,2\]"):
+        tf.raw_ops.MaxPoolGradV2(orig_input=x, orig_output=y, grad=g[:, :1], **window)
+
+    @tf.function
+    def grads(x):
+        return tf.gradients(tf.raw_ops.MaxPoolV2(input=x, **window), x)
+    concrete = grads.get_concrete_function(tf.TensorSpec([None, 4, 5, 2]))
+    assert {"MaxPoolV2", "MaxPoolGradV2"} <= {op.type for op in concrete.graph.get_operations()}

@@ -635,6 +635,27 @@ def _pool_grad_specs(kind, x_shape, ksize, strides, padding, dtype=F64):
                name=f"{op}Grad-{name}")]
 
 
+def _max_pool_v2_specs():
+    """MaxPoolV2 and its gradient ops, ksize and strides given as inputs, through the tape."""
+    window = dict(ksize=[1, 3, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+    pads = _pads("SAME", (5, 6), (3, 2), (2, 2))
+
+    def pool(x):
+        return tf.raw_ops.MaxPoolV2(input=x, **window)
+    x = rand(2, 5, 6, 3, dtype=F64, low=-9, high=9)
+    dy = rand(2, 3, 3, 3, dtype=F64, seed=1)
+    return [
+        OpSpec("MaxPoolV2", pool, [x], lambda x: ref_pool(x, (3, 2), (2, 2), pads, "max"),
+               name="MaxPoolV2-SAME"),
+        OpSpec("MaxPoolGradV2", lambda x, dy: _vjp(pool, x, dy), [x, dy],
+               lambda x, dy: ref_pool_grad(x, dy, (3, 2), (2, 2), pads, "max"),
+               name="MaxPoolGradV2-SAME"),
+        OpSpec("MaxPoolGradGradV2", lambda x, dy, ddx: _vjp(lambda d: _vjp(pool, x, d), dy, ddx),
+               [x, dy, rand(2, 5, 6, 3, dtype=F64, seed=2)],
+               lambda x, dy, ddx: ref_max_pool_grad_grad(x, ddx, (3, 3), (3, 2), (2, 2), pads),
+               name="MaxPoolGradGradV2-SAME")]
+
+
 def _conv3d_grad_specs(x_shape, w_shape, strides, padding, dilations=(1, 1, 1)):
     """Specs of Conv3D's input and filter gradient ops, run through the tape."""
     x, w = rand(*x_shape, dtype=F64), rand(*w_shape, dtype=F64, seed=1)
@@ -663,6 +684,7 @@ _GRADIENT_OPS = [
     *_pool_grad_specs("avg", (2, 5, 6, 3), (3, 3), (2, 2), "SAME"),
     *_pool_grad_specs("avg", (1, 5, 5, 2), (2, 3), (2, 1), "VALID", dtype=F32),
     *_pool_grad_specs("avg", (1, 4, 5, 3, 2), (2, 3, 2), (1, 2, 2), "SAME"),
+    *_max_pool_v2_specs(),
     *_conv3d_grad_specs((1, 4, 5, 3, 2), (2, 3, 2, 2, 3), (1, 2, 1), "SAME"),
     *_conv3d_grad_specs((2, 5, 4, 4, 1), (2, 2, 2, 1, 2), (2, 1, 1), "VALID", (1, 2, 1)),
 ]

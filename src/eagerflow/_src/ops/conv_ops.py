@@ -1222,6 +1222,24 @@ tf_args[_MAX_POOL3D_GRAD] = ("orig_input", "orig_output", "grad")
 tf_defaults[_MAX_POOL3D_GRAD] = {"data_format": "NDHWC"}
 tf_args[_MAX_POOL3D_GRAD_GRAD] = ("orig_input", "orig_output", "grad")
 tf_defaults[_MAX_POOL3D_GRAD_GRAD] = {"data_format": "NDHWC"}
+# MaxPoolV2 and its gradients take ksize and strides as inputs (constants here): V1's kernels
+_MAX_POOL_V2 = register("MaxPoolV2", _pool_kernel(_max_windows, False), _pool_rule,
+                        dtypes=_MAX_POOL_TYPES)
+_MAX_POOL_GRAD_V2 = register("MaxPoolGradV2",
+                             _pool_grad_kernel(_max_scatter, _native_max_grad),
+                             _pool_grad_rule(0), tied=(0, 1, 2), dtypes=_MAX_POOL_TYPES)
+_MAX_POOL_GRAD_GRAD_V2 = register("MaxPoolGradGradV2",
+                                  _pool_grad_kernel(_max_gather, grad_like_input=True),
+                                  _pool_grad_rule(1, "MaxPoolGradGradV2"), tied=(0, 1, 2),
+                                  dtypes=_MAX_POOL_TYPES)
+_WINDOW_INPUTS = (AttrInput("ksize", type_attr=None), AttrInput("strides", type_attr=None))
+tf_nodes[_MAX_POOL_V2] = NodeForm(inputs=(0, *_WINDOW_INPUTS), outputs=("output",))
+tf_args[_MAX_POOL_V2] = ("input", "ksize", "strides")
+tf_defaults[_MAX_POOL_V2] = {"data_format": "NHWC"}
+for _op in (_MAX_POOL_GRAD_V2, _MAX_POOL_GRAD_GRAD_V2):
+    tf_nodes[_op] = NodeForm(inputs=(0, 1, 2, *_WINDOW_INPUTS), outputs=("output",))
+    tf_args[_op] = ("orig_input", "orig_output", "grad", "ksize", "strides")
+    tf_defaults[_op] = {"data_format": "NHWC"}
 for _op in (_AVG_POOL_GRAD, _AVG_POOL3D_GRAD):
     tf_nodes[_op] = NodeForm(inputs=(AttrInput("orig_input_shape", type_attr=None,
                                                runtime=True), 0),
@@ -2156,6 +2174,7 @@ for _family_ops in _FAMILIES:
 
 _POOL_ATTRS = ("ksize", "strides", "padding", "data_format", "explicit_paddings")
 _POOL_GRADS = {"MaxPool": _MAX_POOL_GRAD, "MaxPool3D": _MAX_POOL3D_GRAD,
+               "MaxPoolV2": _MAX_POOL_GRAD_V2,
                "AvgPool": _AVG_POOL_GRAD, "AvgPool3D": _AVG_POOL3D_GRAD}
 
 
@@ -2192,6 +2211,9 @@ def _linear_grad(pool_op):
 
 register_gradient("MaxPool")(_max_pool_grad)
 register_gradient("MaxPool3D")(_max_pool_grad)
+register_gradient("MaxPoolV2")(_max_pool_grad)
+register_gradient("MaxPoolGradV2")(_routing_grad(_MAX_POOL_GRAD_GRAD_V2))
+register_gradient("MaxPoolGradGradV2")(_routing_grad(_MAX_POOL_GRAD_V2))
 register_gradient("MaxPoolGrad")(_routing_grad(_MAX_POOL_GRAD_GRAD))
 register_gradient("MaxPoolGradGrad")(_routing_grad(_MAX_POOL_GRAD))
 register_gradient("MaxPool3DGrad")(_routing_grad(_MAX_POOL3D_GRAD_GRAD))
@@ -2207,4 +2229,5 @@ batching_rules.assign(PER_ELEMENT, _AVG_POOL, _AVG_POOL3D, _CONV2D, _BACKPROP_FI
                       _BACKPROP_INPUT, _CONV3D, _BACKPROP_FILTER3D, _BACKPROP_INPUT3D, _DEPTHWISE,
                       _DEPTHWISE_INPUT, _DEPTHWISE_FILTER,
                       _MAX_POOL, _MAX_POOL3D, _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD,
-                      _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD)
+                      _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD, _MAX_POOL_V2,
+                      _MAX_POOL_GRAD_V2, _MAX_POOL_GRAD_GRAD_V2)
