@@ -132,8 +132,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.
-FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
-         "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
+FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "BiasAddV1",
+         "Sigmoid", "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
          "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "SoftplusGrad", "Exp", "Log",
          "Tanh", "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
          "FusedBatchNormGradV3", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormGrad",

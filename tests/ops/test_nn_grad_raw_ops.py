@@ -282,3 +282,23 @@ def test_max_pool_v2_takes_its_window_as_inputs():
         return tf.gradients(tf.raw_ops.MaxPoolV2(input=x, **window), x)
     concrete = grads.get_concrete_function(tf.TensorSpec([None, 4, 5, 2]))
     assert {"MaxPoolV2", "MaxPoolGradV2"} <= {op.type for op in concrete.graph.get_operations()}
+
+
+def test_bias_add_v1_and_bias_add_rank_errors():
+    x, b = np.arange(24, dtype=F32).reshape(2, 3, 4), np.array([1, 2, 3, 4], F32)
+    assert tf.raw_ops.BiasAddV1(value=x, bias=b).numpy().ravel()[:4].tolist() == [1, 3, 5, 7]
+    xv, bv = tf.constant(x), tf.constant(b)
+    with tf.GradientTape() as tape:
+        tape.watch([xv, bv])
+        y = tf.reduce_sum(tf.raw_ops.BiasAddV1(value=xv, bias=bv) ** 2)
+    assert tape.gradient(y, bv).numpy().tolist() == [132, 156, 180, 204]  # TF 2.21's
+    # the input's rank is checked before the bias's, as TF's kernel and shape function do
+    one_d, two_d_bias = np.ones(4, F32), np.ones((1, 1), F32)
+    for fn in (tf.nn.bias_add, lambda v, b: tf.raw_ops.BiasAddV1(value=v, bias=b)):
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=r"Input tensor must be at least 2D: \[4\]"):
+            fn(one_d, two_d_bias)
+    with pytest.raises(ValueError, match="Shape must be at least rank 2 but is rank 1"):
+        tf.function(lambda: tf.nn.bias_add(one_d, two_d_bias))()
+    with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+        tf.function(lambda: tf.nn.bias_add(np.ones((2, 4), F32), np.ones((1, 4), F32)))()

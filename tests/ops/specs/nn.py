@@ -331,6 +331,9 @@ _BIAS_ADD = [
     OpSpec("BiasAdd", lambda x, b: tf.nn.bias_add(x, b, data_format="NCHW"),
            [rand(2, 3, 4, 5, dtype=F64), rand(3, dtype=F64, seed=1)],
            lambda x, b: x + b[:, None, None], name="BiasAdd-NCHW"),
+    OpSpec("BiasAddV1", lambda x, b: tf.raw_ops.BiasAddV1(value=x, bias=b),
+           [rand(2, 3, 4, dtype=F64), rand(4, dtype=F64, seed=1)], lambda x, b: x + b,
+           name="BiasAddV1"),
     *[OpSpec("BiasAddGrad", n.bias_add_grad, [rand(2, 3, 4, dtype=d)],
              lambda dy: dy.sum((0, 1), dy.dtype), name=f"BiasAddGrad-{np.dtype(d).name}")
       for d in FLOATS + (np.int32,)],

@@ -691,12 +691,12 @@ register_gradient("SpaceToDepth")(lambda op, dy: depth_to_space(
 
 def _bias_axis(x_dims, bias_dims, data_format):
     """Checks `bias_add` shapes (None: unknown rank); returns the input's channel axis."""
+    if x_dims is not None and len(x_dims) < 2:  # (the input is checked first, as TF's kernel)
+        raise _invalid(f"Input tensor must be at least 2D: {shape_text(x_dims)}")
     if bias_dims is not None and len(bias_dims) != 1:
         raise _invalid(f"Biases must be 1D: {shape_text(bias_dims)}")
     if x_dims is None:
         return None
-    if len(x_dims) < 2:
-        raise _invalid(f"Input tensor must be at least 2D: {shape_text(x_dims)}")
     axis = 1 if data_format == "NCHW" else len(x_dims) - 1
     if bias_dims is not None and None not in (x_dims[axis], bias_dims[0]) \
             and x_dims[axis] != bias_dims[0]:
@@ -711,7 +711,9 @@ def _bias_add(xp, value, bias, data_format):
     return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
 
 
-def _bias_add_rule(value, bias, data_format):
+def _bias_add_rule(value, bias, data_format, op_name="BiasAdd"):
+    rules.check_rank(op_name, [value, bias], 0, at_least=2)  # TF's shape function's words
+    rules.check_rank(op_name, [value, bias], 1, rank=1)
     dims = None if value.shape.rank is None else list(value.shape)
     bias_dims = None if bias.shape.rank is None else list(bias.shape)
     axis = _bias_axis(dims, bias_dims, data_format)
@@ -727,6 +729,13 @@ _BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=N
 tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
 tf_args[_BIAS_ADD] = ("value", "bias")
 tf_defaults[_BIAS_ADD] = {"data_format": "NHWC"}
+# BiasAdd's first version, as older graphs hold it: channels last, no data_format
+_BIAS_ADD_V1 = register("BiasAddV1", lambda xp, value, bias: _bias_add(xp, value, bias, "NHWC"),
+                        lambda value, bias: _bias_add_rule(value, bias, "NHWC", "BiasAddV1"),
+                        tied=(0, 1),
+                        dtypes=NUMBER_TYPES, fresh=True)
+tf_nodes[_BIAS_ADD_V1] = NodeForm(outputs=("output",))
+tf_args[_BIAS_ADD_V1] = ("value", "bias")
 
 
 @export("nn.bias_add")
@@ -1545,6 +1554,9 @@ def _log_softmax_grad(op, dy):
 
 
 register_gradient("BiasAdd")(lambda op, dy: (dy, bias_add_grad(dy, op.attrs["data_format"])))
+# (as TF's: a sum over all but the last axis, not BiasAddGrad)
+register_gradient("BiasAddV1")(lambda op, dy: (dy, reduction_ops.reduce_sum(
+    dy, array_ops.range(array_ops.rank(dy) - 1))))
 
 
 @register_gradient("BiasAddGrad")
@@ -1715,6 +1727,6 @@ name_functions(globals())
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
-batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
+batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_V1, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
                       _SOFTMAX, _SOFTMAX_XENT, _SPARSE_SOFTMAX_XENT)
 
