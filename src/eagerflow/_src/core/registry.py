@@ -374,7 +374,8 @@ PER_ELEMENT = "per element"
 # op runs once per element (its effects happen in order).
 batching_rules = RuleTable(
     "batching", lambda op: op.elementwise or op.reduction or op.shape is same_shape
-    or op.stateful)
+    # (`one_shape`: a rule of inputs of one shape, as ``ops.shape_rules.same_shapes`` makes)
+    or getattr(op.shape, "one_shape", False) or op.stateful)
 # Runs (graph.vectorize, for a map's function run on a chunk of elements at once): what
 # `n` successive runs of a stateful op give when none of its inputs has a batch axis,
 # ``rule(op, arrays, n) -> output arrays`` each with a leading axis of n (a random op's
