@@ -36,8 +36,8 @@ SAME_SHAPE = {
     "LeakyReluGrad", "Lgamma", "Log", "Log1p", "MatrixBandPart", "OnesLike", "Reciprocal",
     "ReciprocalGrad", "Relu6", "Relu6Grad", "ReluGrad", "Rint", "Round", "Rsqrt",
     "RsqrtGrad", "Selu", "SeluGrad", "Sigmoid", "SigmoidGrad", "Sign", "Sin", "Softplus",
-    "Softsign", "SoftsignGrad", "Spence", "SqrtGrad", "StopGradient", "PreventGradient", "Tanh",
-    "TanhGrad",
+    "Softsign", "SoftsignGrad", "SoftplusGrad", "Spence", "SqrtGrad", "StopGradient",
+    "PreventGradient", "Tanh", "TanhGrad",
     "ZerosLike", "Inv", "InvGrad"}
 REDUCTIONS = {"All", "Any", "EuclideanNorm", "Max", "Mean", "Min", "Prod", "ReduceJoin", "Sum"}
 # Their own rules, for their static forms (inputs: shape and permutation as attrs).
@@ -103,6 +103,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
                 if op.input_names}
     assert declared == {"MatMul": ("a", "b"), "AddN": ("inputs",), "Einsum": ("inputs",),
                         "InTopKV2": ("targets", "k"),
+                        "LRNGrad": ("input_grads", "input_image", "output_image"),
+                        "MaxPoolGradWithArgmax": ("input", "grad"),
                         "RaggedTensorToTensor": ("values", "default_value"),
                         "RaggedRange": ("starts", "limits", "deltas"),
                         "RaggedBincount": ("values", "size"),
@@ -130,10 +132,10 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.
-FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "Sigmoid",
-         "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
-         "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "Exp", "Log", "Tanh",
-         "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
+FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "BiasAddV1",
+         "Sigmoid", "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
+         "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "SoftplusGrad", "Exp", "Log",
+         "Tanh", "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
          "FusedBatchNormGradV3", "FusedBatchNorm", "FusedBatchNormV2", "FusedBatchNormGrad",
          "FusedBatchNormGradV2", "_FusedBatchNormEx", "_FusedBatchNormGradEx",
          "_BroadcastReluGrad", "AddN", "InvGrad", "BatchMatMul"}

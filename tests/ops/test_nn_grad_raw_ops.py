@@ -9,7 +9,8 @@ F32 = np.float32
 
 _ACTIVATION_GRADS = [("ReluGrad", "features"), ("Relu6Grad", "features"),
                      ("LeakyReluGrad", "features"), ("EluGrad", "outputs"),
-                     ("SeluGrad", "outputs"), ("SoftsignGrad", "features")]
+                     ("SeluGrad", "outputs"), ("SoftsignGrad", "features"),
+                     ("SoftplusGrad", "features")]
 
 
 @pytest.mark.parametrize("op, second", _ACTIVATION_GRADS)
@@ -185,3 +186,119 @@ def test_older_fused_batch_norms_and_their_gradients(version):
     for got, expected in zip(hessian_products(loss, x, scale),
                              hessian_products(loss_v3, x, scale)):
         np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_softplus_grad_is_tfs_op():
+    # TF 2.21's values: gradients * sigmoid(features), saturating at +-inf
+    got = tf.raw_ops.SoftplusGrad(gradients=[1.0, 2.0, 3.0, 4.0],
+                                  features=[np.inf, -np.inf, 0.0, np.nan])
+    assert got.dtype == tf.float32 and got.numpy()[:3].tolist() == [1.0, 0.0, 1.5]
+    assert np.isnan(got.numpy()[3])
+    g, x = tf.constant([0.5, -1.0, 2.0], tf.float64), tf.constant([-1.0, 0.3, 2.5], tf.float64)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([g, x])
+        z = tf.reduce_sum(tf.raw_ops.SoftplusGrad(gradients=g, features=x) ** 2)
+    dg, dx = tape.gradient(z, [g, x])
+    s = 1 / (1 + np.exp(-x.numpy()))
+    np.testing.assert_allclose(dg.numpy(), 2 * g.numpy() * s * s)
+    np.testing.assert_allclose(dx.numpy(), 2 * g.numpy() ** 2 * s * s * (1 - s))
+
+
+def test_lrn_grad_is_tfs_op_without_a_gradient():
+    x = np.arange(2 * 2 * 2 * 7, dtype=F32).reshape(2, 2, 2, 7) / 10
+    dy = np.cos(np.arange(x.size)).reshape(x.shape).astype(F32)
+    window = dict(depth_radius=2, bias=1.0, alpha=0.3, beta=0.6)
+    y = tf.raw_ops.LRN(input=x, **window)
+    got = tf.raw_ops.LRNGrad(input_grads=dy, input_image=x, output_image=y, **window)
+    np.testing.assert_allclose(got.numpy()[0, 0, 1],  # TF 2.21's values
+                               [0.5760072, -0.0408502, -0.4951010, -0.3954332, -0.0435913,
+                                0.3281620, 0.3017807], rtol=1e-5, atol=1e-6)
+    v = tf.constant(x)
+    with tf.GradientTape() as tape:  # the gradient of LRN gives the same
+        tape.watch(v)
+        out = tf.raw_ops.LRN(input=v, **window)
+    np.testing.assert_allclose(tape.gradient(out, v, output_gradients=dy).numpy(), got.numpy(),
+                               rtol=1e-5, atol=1e-6)
+    with pytest.raises(errors.InvalidArgumentError,
+                       match="input_grads, input_image, and out_image should have the same "
+                             "shape"):
+        tf.raw_ops.LRNGrad(input_grads=dy[:1], input_image=x, output_image=y, **window)
+    with pytest.raises(ValueError, match="Shape must be rank 4 but is rank 3"):
+        tf.function(lambda: tf.raw_ops.LRNGrad(input_grads=dy[0], input_image=x[0],
+                                               output_image=y[0]))()
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        z = tf.raw_ops.LRNGrad(input_grads=dy, input_image=v, output_image=y, **window)
+    with pytest.raises(LookupError, match="gradient registry has no entry for: LRNGrad"):
+        tape.gradient(z, v)
+
+
+def test_max_pool_with_argmax_gradient_is_tfs_op():
+    rng = np.random.default_rng(0)
+    x = tf.constant(rng.standard_normal((2, 4, 4, 3)).astype(F32))
+    window = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    y, argmax = tf.nn.max_pool_with_argmax(x, 2, 2, "VALID")
+    g = np.ones(y.shape, F32)
+    got = tf.raw_ops.MaxPoolGradWithArgmax(input=x, grad=g, argmax=argmax, **window)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        out = tf.nn.max_pool2d(x, 2, 2, "VALID")
+    np.testing.assert_array_equal(got.numpy(), tape.gradient(out, x).numpy())
+    for name, kwargs in (("grad", dict(grad=g[:, :1], argmax=argmax)),
+                         ("argmax", dict(grad=g, argmax=argmax[:, :1]))):
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=rf"Expected {name} shape to be \[2,2,2,3\], but got "
+                                 r"\[2,1,2,3\]"):
+            tf.raw_ops.MaxPoolGradWithArgmax(input=x, **kwargs, **window)
+    with pytest.raises(errors.InvalidArgumentError, match="Invalid output gradient index"):
+        tf.raw_ops.MaxPoolGradWithArgmax(input=x, grad=g, argmax=argmax + 1000, **window)
+
+    @tf.function
+    def grads(x):
+        return tf.gradients(tf.nn.max_pool_with_argmax(x, 2, 2, "SAME")[0], x)
+    types = {op.type for op in grads.get_concrete_function(
+        tf.TensorSpec([None, 4, 4, 3])).graph.get_operations()}
+    assert "MaxPoolGradWithArgmax" in types
+
+
+def test_max_pool_v2_takes_its_window_as_inputs():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((1, 4, 5, 2)).astype(F32)
+    window = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+    y = tf.raw_ops.MaxPoolV2(input=x, **window)
+    np.testing.assert_array_equal(y.numpy(), tf.raw_ops.MaxPool(input=x, **window).numpy())
+    np.testing.assert_allclose(y.numpy().ravel()[:4], [0.6404, 0.1049, 1.3040, 0.9471],
+                               atol=1e-4)  # TF 2.21's values
+    g = rng.standard_normal(y.shape).astype(F32)
+    np.testing.assert_array_equal(
+        tf.raw_ops.MaxPoolGradV2(orig_input=x, orig_output=y, grad=g, **window).numpy(),
+        tf.raw_ops.MaxPoolGrad(orig_input=x, orig_output=y, grad=g, **window).numpy())
+    with pytest.raises(errors.InvalidArgumentError,
+                       match=r"Expected grad shape to be \[1,2,3,2\], but got \[1,1,3,2\]"):
+        tf.raw_ops.MaxPoolGradV2(orig_input=x, orig_output=y, grad=g[:, :1], **window)
+
+    @tf.function
+    def grads(x):
+        return tf.gradients(tf.raw_ops.MaxPoolV2(input=x, **window), x)
+    concrete = grads.get_concrete_function(tf.TensorSpec([None, 4, 5, 2]))
+    assert {"MaxPoolV2", "MaxPoolGradV2"} <= {op.type for op in concrete.graph.get_operations()}
+
+
+def test_bias_add_v1_and_bias_add_rank_errors():
+    x, b = np.arange(24, dtype=F32).reshape(2, 3, 4), np.array([1, 2, 3, 4], F32)
+    assert tf.raw_ops.BiasAddV1(value=x, bias=b).numpy().ravel()[:4].tolist() == [1, 3, 5, 7]
+    xv, bv = tf.constant(x), tf.constant(b)
+    with tf.GradientTape() as tape:
+        tape.watch([xv, bv])
+        y = tf.reduce_sum(tf.raw_ops.BiasAddV1(value=xv, bias=bv) ** 2)
+    assert tape.gradient(y, bv).numpy().tolist() == [132, 156, 180, 204]  # TF 2.21's
+    # the input's rank is checked before the bias's, as TF's kernel and shape function do
+    one_d, two_d_bias = np.ones(4, F32), np.ones((1, 1), F32)
+    for fn in (tf.nn.bias_add, lambda v, b: tf.raw_ops.BiasAddV1(value=v, bias=b)):
+        with pytest.raises(errors.InvalidArgumentError,
+                           match=r"Input tensor must be at least 2D: \[4\]"):
+            fn(one_d, two_d_bias)
+    with pytest.raises(ValueError, match="Shape must be at least rank 2 but is rank 1"):
+        tf.function(lambda: tf.nn.bias_add(one_d, two_d_bias))()
+    with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+        tf.function(lambda: tf.nn.bias_add(np.ones((2, 4), F32), np.ones((1, 4), F32)))()

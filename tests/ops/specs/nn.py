@@ -202,6 +202,10 @@ _ACTIVATIONS = [
     *[OpSpec("SoftsignGrad", n.softsign_grad, [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt)],
              _cast_like(lambda dy, x: dy / (1 + np.abs(x)) ** 2),
              name=f"SoftsignGrad-{np.dtype(dt).name}") for dt in FLOATS],
+    *[OpSpec("SoftplusGrad", lambda dy, x: tf.raw_ops.SoftplusGrad(gradients=dy, features=x),
+             [rand(3, 4, dtype=dt, seed=1), rand(3, 4, dtype=dt, low=-8, high=8)],
+             _cast_like(lambda dy, x: dy / (1 + np.exp(-x))),
+             name=f"SoftplusGrad-{np.dtype(dt).name}") for dt in FLOATS],
     *_unary("Relu6", tf.nn.relu6, lambda x: np.clip(x, 0, 6).astype(x.dtype),
             data=lambda *s, dtype: rand(*s, dtype=dtype, low=-8, high=8),
             dtypes=FLOATS + (np.int32,)),
@@ -327,6 +331,9 @@ _BIAS_ADD = [
     OpSpec("BiasAdd", lambda x, b: tf.nn.bias_add(x, b, data_format="NCHW"),
            [rand(2, 3, 4, 5, dtype=F64), rand(3, dtype=F64, seed=1)],
            lambda x, b: x + b[:, None, None], name="BiasAdd-NCHW"),
+    OpSpec("BiasAddV1", lambda x, b: tf.raw_ops.BiasAddV1(value=x, bias=b),
+           [rand(2, 3, 4, dtype=F64), rand(4, dtype=F64, seed=1)], lambda x, b: x + b,
+           name="BiasAddV1"),
     *[OpSpec("BiasAddGrad", n.bias_add_grad, [rand(2, 3, 4, dtype=d)],
              lambda dy: dy.sum((0, 1), dy.dtype), name=f"BiasAddGrad-{np.dtype(d).name}")
       for d in FLOATS + (np.int32,)],
@@ -631,6 +638,27 @@ def _pool_grad_specs(kind, x_shape, ksize, strides, padding, dtype=F64):
                name=f"{op}Grad-{name}")]
 
 
+def _max_pool_v2_specs():
+    """MaxPoolV2 and its gradient ops, ksize and strides given as inputs, through the tape."""
+    window = dict(ksize=[1, 3, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+    pads = _pads("SAME", (5, 6), (3, 2), (2, 2))
+
+    def pool(x):
+        return tf.raw_ops.MaxPoolV2(input=x, **window)
+    x = rand(2, 5, 6, 3, dtype=F64, low=-9, high=9)
+    dy = rand(2, 3, 3, 3, dtype=F64, seed=1)
+    return [
+        OpSpec("MaxPoolV2", pool, [x], lambda x: ref_pool(x, (3, 2), (2, 2), pads, "max"),
+               name="MaxPoolV2-SAME"),
+        OpSpec("MaxPoolGradV2", lambda x, dy: _vjp(pool, x, dy), [x, dy],
+               lambda x, dy: ref_pool_grad(x, dy, (3, 2), (2, 2), pads, "max"),
+               name="MaxPoolGradV2-SAME"),
+        OpSpec("MaxPoolGradGradV2", lambda x, dy, ddx: _vjp(lambda d: _vjp(pool, x, d), dy, ddx),
+               [x, dy, rand(2, 5, 6, 3, dtype=F64, seed=2)],
+               lambda x, dy, ddx: ref_max_pool_grad_grad(x, ddx, (3, 3), (3, 2), (2, 2), pads),
+               name="MaxPoolGradGradV2-SAME")]
+
+
 def _conv3d_grad_specs(x_shape, w_shape, strides, padding, dilations=(1, 1, 1)):
     """Specs of Conv3D's input and filter gradient ops, run through the tape."""
     x, w = rand(*x_shape, dtype=F64), rand(*w_shape, dtype=F64, seed=1)
@@ -659,6 +687,7 @@ _GRADIENT_OPS = [
     *_pool_grad_specs("avg", (2, 5, 6, 3), (3, 3), (2, 2), "SAME"),
     *_pool_grad_specs("avg", (1, 5, 5, 2), (2, 3), (2, 1), "VALID", dtype=F32),
     *_pool_grad_specs("avg", (1, 4, 5, 3, 2), (2, 3, 2), (1, 2, 2), "SAME"),
+    *_max_pool_v2_specs(),
     *_conv3d_grad_specs((1, 4, 5, 3, 2), (2, 3, 2, 2, 3), (1, 2, 1), "SAME"),
     *_conv3d_grad_specs((2, 5, 4, 4, 1), (2, 2, 2, 1, 2), (2, 1, 1), "VALID", (1, 2, 1)),
 ]
@@ -678,6 +707,27 @@ _LRN = [
            atol=1e-6 if dt == F32 else 2e-3, grad=True if dt == F32 else "float16")
     for i, a in enumerate([(5, 1.0, 1.0, 0.5), (2, 1.5, 0.3, 0.75), (1, 2.0, 0.5, 1.0)])
     for dt in (F32, np.float16)]
+
+
+def _lrn_grad_ref(dy, x, r, bias, alpha, beta):
+    """The vector-Jacobian product of `_lrn_ref` in float64: the adjoint of each output's
+    dependence on its own input and on the squares in its window."""
+    dy64, x64 = dy.astype(F64), x.astype(F64)
+    pad = [(0, 0)] * 3 + [(r, r)]
+    window = lambda t: sum(np.pad(t, pad)[..., k:k + x.shape[-1]] for k in range(2 * r + 1))
+    norm = bias + alpha * window(x64 ** 2)
+    y = x64 * norm ** -beta
+    return (dy64 * norm ** -beta - 2 * alpha * beta * x64 * window(dy64 * y / norm)).astype(
+        x.dtype)
+
+
+_LRN += [
+    OpSpec("LRNGrad", lambda dy, x, a=a: tf.raw_ops.LRNGrad(
+        input_grads=dy, input_image=x, output_image=tf.nn.local_response_normalization(x, *a),
+        depth_radius=a[0], bias=a[1], alpha=a[2], beta=a[3]),
+        [rand(2, 3, 2, 6, seed=1), rand(2, 3, 2, 6)], lambda dy, x, a=a: _lrn_grad_ref(dy, x, *a),
+        rtol=1e-4, atol=1e-5, grad="TF registers no gradient for it", name=f"LRNGrad-{i}")
+    for i, a in enumerate([(5, 1.0, 1.0, 0.5), (2, 1.5, 0.3, 0.75)])]
 
 def _pool_argmax_ref(x, k, s, padding, with_batch=False):
     n, h, w, c = x.shape
@@ -708,6 +758,27 @@ _POOL_ARGMAX = [
     OpSpec("MaxPoolWithArgmax", lambda x: tuple(tf.nn.max_pool_with_argmax(
         x, 2, 1, "VALID", include_batch_in_index=True)), [rand(2, 3, 4, 2, dtype=F64)],
         lambda x: _pool_argmax_ref(x, 2, 1, "VALID", True), name="MaxPoolWithArgmax-batch")]
+
+
+def _grad_argmax_ref(x, dy, k, s, padding, with_batch=False):
+    """Each of `dy` added at its window's argmax (overlapping windows add up)."""
+    flat = _pool_argmax_ref(x, k, s, padding, with_batch)[1]
+    if not with_batch:
+        flat = flat + (np.arange(x.shape[0]) * (x.size // x.shape[0]))[:, None, None, None]
+    dx = np.zeros(x.size, dy.dtype)
+    np.add.at(dx, flat.ravel(), dy.ravel())
+    return dx.reshape(x.shape)
+
+
+_POOL_ARGMAX += [
+    OpSpec("MaxPoolGradWithArgmax", lambda x, dy, a=a: tf.raw_ops.MaxPoolGradWithArgmax(
+        input=x, grad=dy, argmax=tf.nn.max_pool_with_argmax(
+            x, a[0], a[1], a[2], include_batch_in_index=a[3]).argmax,
+        ksize=[1, a[0], a[0], 1], strides=[1, a[1], a[1], 1], padding=a[2],
+        include_batch_in_index=a[3]),
+        [rand(2, 5, 6, 3, dtype=F64), rand(2, *shape, 3, dtype=F64, seed=1)],
+        lambda x, dy, a=a: _grad_argmax_ref(x, dy, *a), name=f"MaxPoolGradWithArgmax-{a}")
+    for a, shape in [((2, 2, "VALID", False), (2, 3)), ((3, 1, "SAME", True), (5, 6))]]
 
 def _isotonic(x):
     """The non-increasing least-squares fit by its min-max formula, row by row:

@@ -1222,6 +1222,24 @@ tf_args[_MAX_POOL3D_GRAD] = ("orig_input", "orig_output", "grad")
 tf_defaults[_MAX_POOL3D_GRAD] = {"data_format": "NDHWC"}
 tf_args[_MAX_POOL3D_GRAD_GRAD] = ("orig_input", "orig_output", "grad")
 tf_defaults[_MAX_POOL3D_GRAD_GRAD] = {"data_format": "NDHWC"}
+# MaxPoolV2 and its gradients take ksize and strides as inputs (constants here): V1's kernels
+_MAX_POOL_V2 = register("MaxPoolV2", _pool_kernel(_max_windows, False), _pool_rule,
+                        dtypes=_MAX_POOL_TYPES)
+_MAX_POOL_GRAD_V2 = register("MaxPoolGradV2",
+                             _pool_grad_kernel(_max_scatter, _native_max_grad),
+                             _pool_grad_rule(0), tied=(0, 1, 2), dtypes=_MAX_POOL_TYPES)
+_MAX_POOL_GRAD_GRAD_V2 = register("MaxPoolGradGradV2",
+                                  _pool_grad_kernel(_max_gather, grad_like_input=True),
+                                  _pool_grad_rule(1, "MaxPoolGradGradV2"), tied=(0, 1, 2),
+                                  dtypes=_MAX_POOL_TYPES)
+_WINDOW_INPUTS = (AttrInput("ksize", type_attr=None), AttrInput("strides", type_attr=None))
+tf_nodes[_MAX_POOL_V2] = NodeForm(inputs=(0, *_WINDOW_INPUTS), outputs=("output",))
+tf_args[_MAX_POOL_V2] = ("input", "ksize", "strides")
+tf_defaults[_MAX_POOL_V2] = {"data_format": "NHWC"}
+for _op in (_MAX_POOL_GRAD_V2, _MAX_POOL_GRAD_GRAD_V2):
+    tf_nodes[_op] = NodeForm(inputs=(0, 1, 2, *_WINDOW_INPUTS), outputs=("output",))
+    tf_args[_op] = ("orig_input", "orig_output", "grad", "ksize", "strides")
+    tf_defaults[_op] = {"data_format": "NHWC"}
 for _op in (_AVG_POOL_GRAD, _AVG_POOL3D_GRAD):
     tf_nodes[_op] = NodeForm(inputs=(AttrInput("orig_input_shape", type_attr=None,
                                                runtime=True), 0),
@@ -2003,22 +2021,63 @@ tf_defaults[_MAX_POOL_ARGMAX] = {"Targmax": _d.int64, "include_batch_in_index": 
 batching_rules[_MAX_POOL_ARGMAX] = PER_ELEMENT  # (flat indices count from each image)
 
 
+def _max_pool_grad_argmax(xp, x, grad, argmax, ksize, strides, padding,
+                          include_batch_in_index=False):
+    """TF's MaxPoolGradWithArgmax: each of `grad` added at its window's flat argmax."""
+    if x.ndim != 4:
+        raise _invalid(f"tensor_in must be 4-dimensional ({x.ndim})")
+    n, h, w, c = x.shape
+    (oh, ow), _ = _window([h, w], ksize[1:3], strides[1:3], [1, 1], padding)
+    pooled = (n, oh, ow, c)
+    for name, array in (("grad", grad), ("argmax", argmax)):
+        if array.shape != pooled:
+            raise _invalid(f"Expected {name} shape to be {shape_text(pooled)}, but got "
+                           f"{shape_text(array.shape)}")
+    flat = argmax.astype(np.int64)
+    if not include_batch_in_index:  # each image's indices count from its start
+        flat = flat + (np.arange(n) * h * w * c)[:, None, None, None]
+    if flat.size and (flat.min() < 0 or flat.max() >= x.size):
+        raise _invalid(f"Invalid output gradient index: {flat.max()}, 0, {x.size}")
+    dx = np.zeros(x.size, grad.dtype)
+    np.add.at(dx, flat.reshape(-1), grad.reshape(-1))
+    return dx.reshape(x.shape)
+
+
+_MAX_POOL_GRAD_ARGMAX = register(
+    "MaxPoolGradWithArgmax", _max_pool_grad_argmax,
+    lambda x, grad, argmax, **_: (x.shape if x.shape.rank is not None
+                                  else TensorShape([None] * 4), x.dtype),
+    tied=(0, 1), dtypes=FLOAT, input_names=("input", "grad"))
+tf_nodes[_MAX_POOL_GRAD_ARGMAX] = NodeForm(types={"T": 0, "Targmax": 2})
+tf_args[_MAX_POOL_GRAD_ARGMAX] = ("input", "grad", "argmax")
+tf_defaults[_MAX_POOL_GRAD_ARGMAX] = {"include_batch_in_index": False}
+batching_rules[_MAX_POOL_GRAD_ARGMAX] = PER_ELEMENT
+
+
+def _argmax_attrs(op):
+    return {k: op.attrs[k] for k in ("ksize", "strides", "padding", "include_batch_in_index")}
+
+
 @register_gradient("MaxPoolWithArgmax")
 def _max_pool_argmax_grad(op, dy, _):
     """TF's MaxPoolGradWithArgmax: each output's gradient added at its argmax."""
-    x, argmax = op.inputs[0], op.outputs[1]
     if dy is None:
         return None
+    return dispatch(_MAX_POOL_GRAD_ARGMAX, (op.inputs[0], dy, op.outputs[1]), _argmax_attrs(op))
+
+
+@register_gradient("MaxPoolGradWithArgmax")
+def _max_pool_grad_argmax_grad(op, g):
+    """(TF has none.) The routed gradient's: `g` read at each argmax; the argmax indices
+    are piecewise constant in the input (a zero gradient)."""
+    x, _, argmax = op.inputs
     dims = array_ops.shape(x, out_type=_d.int64)
-    size = reduction_ops.reduce_prod(dims)
     flat = cast_ops.cast(argmax, _d.int64)
     if not op.attrs["include_batch_in_index"]:
-        per_image = size // dims[0]
+        per_image = reduction_ops.reduce_prod(dims) // dims[0]
         batch = array_ops.reshape(array_ops.range(dims[0], dtype=_d.int64), [-1, 1, 1, 1])
         flat = flat + batch * per_image
-    summed = reduction_ops.unsorted_segment_sum(array_ops.reshape(dy, [-1]),
-                                                array_ops.reshape(flat, [-1]), size)
-    return array_ops.reshape(summed, dims)
+    return (array_ops.zeros_like(x), array_ops.gather(array_ops.reshape(g, [-1]), flat), None)
 
 
 _MaxPoolArgmax = collections.namedtuple("MaxPoolWithArgmax", ["output", "argmax"])
@@ -2115,6 +2174,7 @@ for _family_ops in _FAMILIES:
 
 _POOL_ATTRS = ("ksize", "strides", "padding", "data_format", "explicit_paddings")
 _POOL_GRADS = {"MaxPool": _MAX_POOL_GRAD, "MaxPool3D": _MAX_POOL3D_GRAD,
+               "MaxPoolV2": _MAX_POOL_GRAD_V2,
                "AvgPool": _AVG_POOL_GRAD, "AvgPool3D": _AVG_POOL3D_GRAD}
 
 
@@ -2151,6 +2211,9 @@ def _linear_grad(pool_op):
 
 register_gradient("MaxPool")(_max_pool_grad)
 register_gradient("MaxPool3D")(_max_pool_grad)
+register_gradient("MaxPoolV2")(_max_pool_grad)
+register_gradient("MaxPoolGradV2")(_routing_grad(_MAX_POOL_GRAD_GRAD_V2))
+register_gradient("MaxPoolGradGradV2")(_routing_grad(_MAX_POOL_GRAD_V2))
 register_gradient("MaxPoolGrad")(_routing_grad(_MAX_POOL_GRAD_GRAD))
 register_gradient("MaxPoolGradGrad")(_routing_grad(_MAX_POOL_GRAD))
 register_gradient("MaxPool3DGrad")(_routing_grad(_MAX_POOL3D_GRAD_GRAD))
@@ -2166,4 +2229,5 @@ batching_rules.assign(PER_ELEMENT, _AVG_POOL, _AVG_POOL3D, _CONV2D, _BACKPROP_FI
                       _BACKPROP_INPUT, _CONV3D, _BACKPROP_FILTER3D, _BACKPROP_INPUT3D, _DEPTHWISE,
                       _DEPTHWISE_INPUT, _DEPTHWISE_FILTER,
                       _MAX_POOL, _MAX_POOL3D, _MAX_POOL_GRAD, _MAX_POOL_GRAD_GRAD, _AVG_POOL_GRAD,
-                      _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD)
+                      _MAX_POOL3D_GRAD, _MAX_POOL3D_GRAD_GRAD, _AVG_POOL3D_GRAD, _MAX_POOL_V2,
+                      _MAX_POOL_GRAD_V2, _MAX_POOL_GRAD_GRAD_V2)

@@ -224,6 +224,13 @@ def _softsign_grad(xp, gradients, features):
     return xp.divide(gradients, d, out=d)
 
 
+def _softplus_grad(xp, gradients, features):
+    # as TF's kernel: gradients / (1 + exp(-features)), gradients * sigmoid(features)
+    d = xp.exp(xp.negative(features))
+    d += 1
+    return xp.divide(gradients, d, out=d)
+
+
 def _activation_grad_op(tf_name, kernel, dtypes=NN_FLOAT):
     """Registers ``kernel(xp, gradients, features_or_outputs, **attrs)`` as an op."""
     def checked(xp, gradients, features, **attrs):
@@ -246,6 +253,9 @@ _SELU_GRAD = _activation_grad_op("SeluGrad", _selu_grad)
 tf_args[_SELU_GRAD] = ("gradients", "outputs")
 _SOFTSIGN_GRAD = _activation_grad_op("SoftsignGrad", _softsign_grad)
 tf_args[_SOFTSIGN_GRAD] = ("gradients", "features")
+# (TF's softplus gradient is the product with sigmoid; the op is a raw op and GraphDef node)
+_SOFTPLUS_GRAD = _activation_grad_op("SoftplusGrad", _softplus_grad)
+tf_args[_SOFTPLUS_GRAD] = ("gradients", "features")
 
 
 def relu6_grad(gradients, features, name=None):
@@ -681,12 +691,12 @@ register_gradient("SpaceToDepth")(lambda op, dy: depth_to_space(
 
 def _bias_axis(x_dims, bias_dims, data_format):
     """Checks `bias_add` shapes (None: unknown rank); returns the input's channel axis."""
+    if x_dims is not None and len(x_dims) < 2:  # (the input is checked first, as TF's kernel)
+        raise _invalid(f"Input tensor must be at least 2D: {shape_text(x_dims)}")
     if bias_dims is not None and len(bias_dims) != 1:
         raise _invalid(f"Biases must be 1D: {shape_text(bias_dims)}")
     if x_dims is None:
         return None
-    if len(x_dims) < 2:
-        raise _invalid(f"Input tensor must be at least 2D: {shape_text(x_dims)}")
     axis = 1 if data_format == "NCHW" else len(x_dims) - 1
     if bias_dims is not None and None not in (x_dims[axis], bias_dims[0]) \
             and x_dims[axis] != bias_dims[0]:
@@ -701,7 +711,9 @@ def _bias_add(xp, value, bias, data_format):
     return value + bias.reshape((-1,) + (1,) * (value.ndim - axis - 1))
 
 
-def _bias_add_rule(value, bias, data_format):
+def _bias_add_rule(value, bias, data_format, op_name="BiasAdd"):
+    rules.check_rank(op_name, [value, bias], 0, at_least=2)  # TF's shape function's words
+    rules.check_rank(op_name, [value, bias], 1, rank=1)
     dims = None if value.shape.rank is None else list(value.shape)
     bias_dims = None if bias.shape.rank is None else list(bias.shape)
     axis = _bias_axis(dims, bias_dims, data_format)
@@ -717,6 +729,13 @@ _BIAS_ADD = register("BiasAdd", _bias_add, _bias_add_rule, tied=(0, 1), dtypes=N
 tf_nodes[_BIAS_ADD] = NodeForm(outputs=("output",))
 tf_args[_BIAS_ADD] = ("value", "bias")
 tf_defaults[_BIAS_ADD] = {"data_format": "NHWC"}
+# BiasAdd's first version, as older graphs hold it: channels last, no data_format
+_BIAS_ADD_V1 = register("BiasAddV1", lambda xp, value, bias: _bias_add(xp, value, bias, "NHWC"),
+                        lambda value, bias: _bias_add_rule(value, bias, "NHWC", "BiasAddV1"),
+                        tied=(0, 1),
+                        dtypes=NUMBER_TYPES, fresh=True)
+tf_nodes[_BIAS_ADD_V1] = NodeForm(outputs=("output",))
+tf_args[_BIAS_ADD_V1] = ("value", "bias")
 
 
 @export("nn.bias_add")
@@ -1503,6 +1522,16 @@ def _softsign_grad_grad(op, ddz):
     return softsign_grad(ddz, features), d_features
 
 
+@register_gradient("SoftplusGrad")
+def _softplus_grad_grad(op, ddz):
+    # z = g sigmoid(x): dz/dg = sigmoid(x), dz/dx = g sigmoid(x) (1 - sigmoid(x))
+    gradients, features = op.inputs
+    s = math_ops.sigmoid(features)
+    return (math_ops.multiply(ddz, s),
+            math_ops.multiply(math_ops.multiply(ddz, gradients),
+                              math_ops.multiply(s, math_ops.subtract(1.0, s))))
+
+
 _activation_grad("L2Loss", lambda x, y, dy, a: math_ops.multiply(x, dy))
 
 
@@ -1525,6 +1554,9 @@ def _log_softmax_grad(op, dy):
 
 
 register_gradient("BiasAdd")(lambda op, dy: (dy, bias_add_grad(dy, op.attrs["data_format"])))
+# (as TF's: a sum over all but the last axis, not BiasAddGrad)
+register_gradient("BiasAddV1")(lambda op, dy: (dy, reduction_ops.reduce_sum(
+    dy, array_ops.range(array_ops.rank(dy) - 1))))
 
 
 @register_gradient("BiasAddGrad")
@@ -1611,6 +1643,47 @@ tf_defaults[_LRN] = {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5}
 batching_rules[_LRN] = PER_ELEMENT
 
 
+@widened
+def _lrn_grad_kernel(xp, input_grads, input_image, output_image, depth_radius, bias, alpha,
+                     beta):
+    """TF's LRNGrad, the gradient of LRN (see `_lrn_grad`) given its input and output."""
+    if not input_grads.ndim == input_image.ndim == output_image.ndim == 4:
+        raise _invalid("inputs must be 4-dimensional")
+    if not input_grads.shape == input_image.shape == output_image.shape:
+        raise _invalid("input_grads, input_image, and out_image should have the same shape")
+    dtype = input_image.dtype
+    norm = _lrn_window_sum(xp, input_image * input_image, depth_radius)
+    norm = norm * xp.asarray(alpha, dtype) + xp.asarray(bias, dtype)
+    spread = _lrn_window_sum(xp, input_grads * output_image / norm, depth_radius)
+    return (input_grads * xp.power(norm, xp.asarray(-beta, dtype))
+            - xp.asarray(2 * alpha * beta, dtype) * input_image * spread)
+
+
+def _lrn_grad_rule(input_grads, input_image, output_image, **_):
+    inputs = (input_grads, input_image, output_image)
+    for i in range(3):
+        rules.check_rank("LRNGrad", inputs, i, rank=4)
+    shape = TensorShape([None] * 4)
+    for t in inputs:
+        if not shape.is_compatible_with(t.shape):
+            raise rules.shape_error("LRNGrad", rules.merge_failure(shape, t.shape),
+                                    [t.shape for t in inputs])
+        shape = shape.merge_with(t.shape)
+    return shape, input_grads.dtype
+
+
+# TF computes LRN's gradient with this op and registers no gradient for it; eagerflow's
+# gradient of LRN is made of ops (it has second derivatives), this op is for raw calls and
+# GraphDefs that hold it
+_LRN_GRAD_INPUTS = ("input_grads", "input_image", "output_image")
+_LRN_GRAD = register("LRNGrad", _lrn_grad_kernel, _lrn_grad_rule, tied=(0, 1, 2),
+                     dtypes=_LRN_TYPES, input_names=_LRN_GRAD_INPUTS)
+tf_args[_LRN_GRAD] = _LRN_GRAD_INPUTS
+tf_defaults[_LRN_GRAD] = tf_defaults.get(_LRN)
+batching_rules[_LRN_GRAD] = PER_ELEMENT
+registry.no_gradient_entry("LRNGrad")
+
+
 def _lrn_window_sum_ops(t, radius):
     padded = array_ops.pad(t, [[0, 0]] * 3 + [[radius, radius]])
     total = None
@@ -1654,6 +1727,6 @@ name_functions(globals())
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
-batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
+batching_rules.assign(PER_ELEMENT, _BIAS_ADD, _BIAS_ADD_V1, _BIAS_ADD_GRAD, _IN_TOP_K, _L2_LOSS, _LOG_SOFTMAX,
                       _SOFTMAX, _SOFTMAX_XENT, _SPARSE_SOFTMAX_XENT)
 
