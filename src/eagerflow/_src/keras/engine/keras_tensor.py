@@ -453,6 +453,8 @@ class Node:
 
     def _own(self, outputs):
         for i, out in enumerate(nest.flatten(outputs)):
+            if out is None:  # (an output a layer leaves out, ``return x, None``)
+                continue
             if isinstance(out, ExtensionType):  # (immutable: its Keras marks set around that)
                 object.__setattr__(out, "_keras_history", KerasHistory(self.layer, self.index, i))
                 object.__setattr__(out, "node", self)
@@ -471,7 +473,7 @@ class Node:
         """Makes `outputs` the node's outputs in place of the current ones."""
         kept = {id(t) for t in nest.flatten(outputs)}
         for out in nest.flatten(self.outputs):
-            if id(out) not in kept:
+            if out is not None and id(out) not in kept:
                 _disown(out)
         self.outputs = outputs
         self._own(outputs)
@@ -484,7 +486,8 @@ class Node:
             if producer is not None:
                 producer[0]._outbound_nodes.remove(self)
         for out in nest.flatten(self.outputs):
-            _disown(out)
+            if out is not None:
+                _disown(out)
 
     call_args = property(lambda self: [] if self.is_input else self.args)
     call_kwargs = property(lambda self: self.kwargs)
@@ -572,6 +575,8 @@ def _call_symbolically(graph, layer, inputs, args, kwargs):
     taken.update(id(c) for x in nest.flatten((inputs, args, kwargs)) for c in _components(x))
 
     def own(t):
+        if t is None:  # (an output the layer leaves out stays None)
+            return None
         if isinstance(t, ExtensionType) and hasattr(t, "shape"):  # (its own, as tf_keras's)
             if id(t) in taken or hasattr(t, "_keras_history"):
                 t = t._type_spec._from_components([_fresh(p) for p in
