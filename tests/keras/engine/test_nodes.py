@@ -66,3 +66,23 @@ def test_a_layer_may_leave_an_output_none():
     rebuilt = keras.Model.from_config(config, custom_objects={"Pair": Pair})
     rebuilt.set_weights(model.get_weights())
     np.testing.assert_allclose(rebuilt(np.ones((1, 3), "float32")), [[6.0]])
+
+
+def test_keras_tensors_have_no_length_or_truth_and_iterate_over_a_known_first_dimension():
+    import numpy as np
+    import pytest
+
+    x = keras.Input((3,))
+    for use in (len, bool):
+        with pytest.raises(TypeError, match="Keras symbolic inputs/outputs do not implement "
+                                            "`__len__`"):
+            use(x)
+    with pytest.raises(TypeError, match="^Cannot iterate over a Tensor with unknown first "
+                                        "dimension.$"):
+        iter(x)
+    fixed = keras.Input(batch_shape=(2, 3))
+    first, second = fixed
+    assert first._keras_history.layer.name.startswith("tf.__operators__.getitem")
+    model = keras.Model(fixed, [first, second])
+    data = np.arange(6, dtype="float32").reshape(2, 3)
+    np.testing.assert_allclose(model(data)[1], data[1])

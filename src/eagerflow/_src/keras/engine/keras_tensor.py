@@ -84,9 +84,41 @@ class KerasTensor(SymbolicTensor):
     def __hash__(self):
         return id(self)
 
+    # Outside a layer's call, as Keras's symbolic tensors: no length (nor truth value, which
+    # Python would take from it), and iteration over the first dimension when it is known,
+    # as slices (a layer each). Inside a call they are graph tensors.
+    def __len__(self):
+        if building_symbolically():
+            return super().__len__()
+        raise TypeError(_NO_LEN)
+
+    def __bool__(self):
+        if building_symbolically():
+            return super().__bool__()
+        raise TypeError(_NO_LEN)
+
+    def __iter__(self):
+        if building_symbolically():
+            return super().__iter__()
+        shape = self.shape
+        if shape.rank is None:
+            raise TypeError("Cannot iterate over a Tensor with unknown shape.")
+        if shape.rank == 0:
+            raise TypeError("Cannot iterate over a scalar.")
+        if shape[0] is None:
+            raise TypeError("Cannot iterate over a Tensor with unknown first dimension.")
+        return (self[i] for i in range(shape[0]))
+
     def __array__(self, dtype=None, copy=None):
         # what an API without dispatch support meets when it reads the tensor's value
         raise TypeError(_not_dispatchable(self))
+
+
+_NO_LEN = ("Keras symbolic inputs/outputs do not implement `__len__`. You may be trying to "
+           "pass TF-Keras symbolic inputs/outputs to a TF API that does not register "
+           "dispatching, preventing TF-Keras from automatically converting the API call to a "
+           "lambda layer in the Functional Model. This error will also get raised if you try "
+           "asserting a symbolic input/output directly.")
 
 
 def _operator(name):
