@@ -27,6 +27,8 @@ from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.extension_type import ExtensionType
@@ -254,7 +256,18 @@ class Functional(Model):
         return flat
 
     def compute_output_shape(self, input_shape):
-        return nest.map_structure(lambda x: x.shape, self._nested_outputs)
+        """The shapes of the outputs for inputs of `input_shape` (the batch size too), in the
+        outputs' structure; found by running the model on placeholders of the inputs'
+        dtypes."""
+        shapes = _flat_shapes(input_shape)
+        inputs = nest.flatten(self._nested_inputs)
+        if len(shapes) != len(inputs):
+            raise ValueError(f"Invalid `input_shape` argument {input_shape}: the model expects "
+                             f"{len(inputs)} input tensors.")
+        specs = [TensorSpec(TensorShape(shape), x.dtype) for shape, x in zip(shapes, inputs)]
+        signature = nest.pack_sequence_as(self._nested_inputs, specs)
+        return nest.map_structure(lambda spec: spec.shape,
+                                  keras_tensor.infer_output_signature(self, signature))
 
     def compute_mask(self, inputs, mask=None):
         """The masks of the outputs for `inputs` masked by `mask`, as the layers give them
@@ -350,6 +363,16 @@ class Functional(Model):
                                   for t in nest.flatten(node.outputs)],
                                  order=[layer for layer, _, _ in pending])
         return model
+
+
+def _flat_shapes(shapes):
+    """The shapes in a structure of them (one shape, or lists, tuples and dicts of shapes),
+    in `nest.flatten`'s order."""
+    if keras_tensor._is_shape(shapes):
+        return [shapes]
+    if isinstance(shapes, dict):
+        return [s for key in sorted(shapes) for s in _flat_shapes(shapes[key])]
+    return [s for part in shapes for s in _flat_shapes(part)]
 
 
 class AddLoss(Layer):
