@@ -315,6 +315,21 @@ class Functional(Model):
     @classmethod
     def from_config(cls, config, custom_objects=None, _created_layers=None):
         # (`_created_layers`: layers by name to call instead of new ones, for clone_model)
+        if not all(key in config for key in ("name", "layers", "input_layers",
+                                             "output_layers")) or not _revivable(cls):
+            # as Keras: a subclass with a constructor of its own (or a config of its own) is
+            # made by its constructor from the config
+            try:
+                return cls(**config)
+            except TypeError as e:
+                raise TypeError(
+                    "Unable to revive model from config. When overriding the `get_config()` "
+                    "method, make sure that the returned config contains all items used as "
+                    f"arguments in the  constructor to {cls}, which is the default behavior. "
+                    "You can override this default behavior by defining a "
+                    "`from_config(cls, config)` class method to specify how to create an "
+                    f"instance of {cls.__name__} from its config.\n\nReceived config="
+                    f"{config}\n\nError encountered during deserialization: {e}") from None
         custom_objects = {**tf_op_layers.CLASSES, "AddLoss": AddLoss, "AddMetric": AddMetric,
                           **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
@@ -363,6 +378,19 @@ class Functional(Model):
                                   for t in nest.flatten(node.outputs)],
                                  order=[layer for layer, _, _ in pending])
         return model
+
+
+def _revivable(cls):
+    """Whether a functional config makes a model of `cls` (a class built as `Functional` is,
+    or one taking any arguments), as Keras decides."""
+    if cls in (Functional, Model):
+        return True
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    named = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+    if named == ["inputs", "outputs", "name", "trainable"]:
+        return True
+    return any(p.kind is p.VAR_POSITIONAL and p.name == "args" for p in params) and \
+        any(p.kind is p.VAR_KEYWORD and p.name == "kwargs" for p in params)
 
 
 def _flat_shapes(shapes):
