@@ -75,3 +75,36 @@ def test_other_models_and_layers_are_remade_from_their_config():
     with pytest.raises(ValueError, match="Arguments clone_function and input_tensors are only "
                                          "supported for Sequential models or Functional"):
         keras.models.clone_model(Sub(3), clone_function=lambda layer: layer)
+
+
+class _Built(keras.Model):
+    """A model built functionally in its constructor, with a config of its own."""
+
+    def __init__(self, units=2, **kwargs):
+        inputs = keras.Input((3,))
+        super().__init__(inputs, keras.layers.Dense(units)(inputs), **kwargs)
+        self.units = units
+
+    def get_config(self):
+        return {"units": self.units, "name": self.name}
+
+
+def test_a_functional_subclass_with_its_own_config_is_remade_by_its_constructor():
+    model = _Built(4, name="fm")
+    again = _Built.from_config(model.get_config())
+    assert (type(again), again.name, again.units, again.output_shape) == (
+        _Built, "fm", 4, (None, 4))
+    clone = keras.models.clone_model(model)
+    assert type(clone) is _Built and clone.units == 4
+    with pytest.raises(TypeError, match="Unable to revive model from config"):
+        _Built.from_config({"units": 2, "nope": 1})
+
+
+def test_a_functional_config_makes_a_model_of_a_class_built_as_functional():
+    class Plain(keras.Model):
+        pass
+
+    inputs = keras.Input((3,))
+    config = Plain(inputs, keras.layers.Dense(2)(inputs)).get_config()
+    assert type(Plain.from_config(config)) is Plain
+    assert type(keras.Model.from_config(config)).__name__ == "Functional"

@@ -393,3 +393,22 @@ def test_a_sequential_built_for_a_list_of_inputs_builds_its_layers():
     model = tf.keras.Sequential([tf.keras.layers.Concatenate(), tf.keras.layers.Dense(2)])
     model.build([(None, 3), (None, 3)])
     assert [tuple(w.shape) for w in model.weights] == [(6, 2), (2,)]
+
+
+def test_compute_output_shape_of_a_model_follows_the_given_input_shape():
+    # (tf_keras's values: the batch size and the other dimensions given reach the outputs)
+    keras = tf.keras
+    x = keras.Input((None, 3))
+    model = keras.Model(x, keras.layers.Dense(2)(x))
+    assert model.compute_output_shape((5, 7, 3)).as_list() == [5, 7, 2]
+    a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
+    two = keras.Model({"a": a, "b": b}, [keras.layers.concatenate([a, b]), a])
+    assert [s.as_list() for s in two.compute_output_shape({"a": (4, 3), "b": (4, 2)})] == [
+        [4, 5], [4, 3]]
+    with pytest.raises(ValueError, match="the model expects 2 input tensors"):
+        two.compute_output_shape((4, 3))
+    tokens = keras.Input((None,), dtype="int32")  # (placeholders of the inputs' dtypes)
+    embedded = keras.Model(tokens, keras.layers.Embedding(10, 4)(tokens))
+    assert embedded.compute_output_shape((7, 5)).as_list() == [7, 5, 4]
+    unbuilt = keras.Sequential([keras.layers.Dense(2)])  # (layer by layer, unbuilt too)
+    assert tuple(unbuilt.compute_output_shape((5, 3))) == (5, 2)

@@ -47,3 +47,42 @@ def test_keras_history_names_its_fields():
     assert (history.layer.name, history.node_index, history.tensor_index) == ("d", 0, 0)
     layer, node_index, tensor_index = b._keras_history
     assert (layer.name, node_index, tensor_index) == ("b", 0, 0)
+
+
+def test_a_layer_may_leave_an_output_none():
+    import numpy as np
+
+    class Pair(keras.layers.Layer):
+        def call(self, x):
+            return None, x * 2
+
+    inputs = keras.Input((3,))
+    missing, doubled = Pair(name="pair")(inputs)
+    assert missing is None and doubled._keras_history.tensor_index == 1
+    model = keras.Model(inputs, keras.layers.Dense(1, kernel_initializer="ones")(doubled))
+    np.testing.assert_allclose(model(np.ones((1, 3), "float32")), [[6.0]])
+    config = model.get_config()
+    assert config["layers"][2]["inbound_nodes"] == [[["pair", 0, 1, {}]]]
+    rebuilt = keras.Model.from_config(config, custom_objects={"Pair": Pair})
+    rebuilt.set_weights(model.get_weights())
+    np.testing.assert_allclose(rebuilt(np.ones((1, 3), "float32")), [[6.0]])
+
+
+def test_keras_tensors_have_no_length_or_truth_and_iterate_over_a_known_first_dimension():
+    import numpy as np
+    import pytest
+
+    x = keras.Input((3,))
+    for use in (len, bool):
+        with pytest.raises(TypeError, match="Keras symbolic inputs/outputs do not implement "
+                                            "`__len__`"):
+            use(x)
+    with pytest.raises(TypeError, match="^Cannot iterate over a Tensor with unknown first "
+                                        "dimension.$"):
+        iter(x)
+    fixed = keras.Input(batch_shape=(2, 3))
+    first, second = fixed
+    assert first._keras_history.layer.name.startswith("tf.__operators__.getitem")
+    model = keras.Model(fixed, [first, second])
+    data = np.arange(6, dtype="float32").reshape(2, 3)
+    np.testing.assert_allclose(model(data)[1], data[1])

@@ -42,7 +42,11 @@ def clone_model(model, input_tensors=None, clone_function=None):
     ['x']
     """
     with serialization.in_memory_configs():  # Lambda layers keep their functions
-        if isinstance(model, (Sequential, Functional)):
+        # (as Keras: a functional model with a config of its own is remade from it, unless
+        # layers or inputs are to be made anew)
+        if isinstance(model, Sequential) or isinstance(model, Functional) and (
+                type(model).get_config is Functional.get_config or clone_function
+                or input_tensors is not None):
             return _clone(model, input_tensors, clone_function)
         # as Keras: any other model (or layer) is remade from its config, which needs no
         # layer made anew and no new inputs

@@ -27,6 +27,8 @@ from eagerflow._src.core import nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import DType
 from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.extension_type import ExtensionType
@@ -254,7 +256,18 @@ class Functional(Model):
         return flat
 
     def compute_output_shape(self, input_shape):
-        return nest.map_structure(lambda x: x.shape, self._nested_outputs)
+        """The shapes of the outputs for inputs of `input_shape` (the batch size too), in the
+        outputs' structure; found by running the model on placeholders of the inputs'
+        dtypes."""
+        shapes = _flat_shapes(input_shape)
+        inputs = nest.flatten(self._nested_inputs)
+        if len(shapes) != len(inputs):
+            raise ValueError(f"Invalid `input_shape` argument {input_shape}: the model expects "
+                             f"{len(inputs)} input tensors.")
+        specs = [TensorSpec(TensorShape(shape), x.dtype) for shape, x in zip(shapes, inputs)]
+        signature = nest.pack_sequence_as(self._nested_inputs, specs)
+        return nest.map_structure(lambda spec: spec.shape,
+                                  keras_tensor.infer_output_signature(self, signature))
 
     def compute_mask(self, inputs, mask=None):
         """The masks of the outputs for `inputs` masked by `mask`, as the layers give them
@@ -302,6 +315,21 @@ class Functional(Model):
     @classmethod
     def from_config(cls, config, custom_objects=None, _created_layers=None):
         # (`_created_layers`: layers by name to call instead of new ones, for clone_model)
+        if not all(key in config for key in ("name", "layers", "input_layers",
+                                             "output_layers")) or not _revivable(cls):
+            # as Keras: a subclass with a constructor of its own (or a config of its own) is
+            # made by its constructor from the config
+            try:
+                return cls(**config)
+            except TypeError as e:
+                raise TypeError(
+                    "Unable to revive model from config. When overriding the `get_config()` "
+                    "method, make sure that the returned config contains all items used as "
+                    f"arguments in the  constructor to {cls}, which is the default behavior. "
+                    "You can override this default behavior by defining a "
+                    "`from_config(cls, config)` class method to specify how to create an "
+                    f"instance of {cls.__name__} from its config.\n\nReceived config="
+                    f"{config}\n\nError encountered during deserialization: {e}") from None
         custom_objects = {**tf_op_layers.CLASSES, "AddLoss": AddLoss, "AddMetric": AddMetric,
                           **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor
@@ -350,6 +378,29 @@ class Functional(Model):
                                   for t in nest.flatten(node.outputs)],
                                  order=[layer for layer, _, _ in pending])
         return model
+
+
+def _revivable(cls):
+    """Whether a functional config makes a model of `cls` (a class built as `Functional` is,
+    or one taking any arguments), as Keras decides."""
+    if cls in (Functional, Model):
+        return True
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    named = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+    if named == ["inputs", "outputs", "name", "trainable"]:
+        return True
+    return any(p.kind is p.VAR_POSITIONAL and p.name == "args" for p in params) and \
+        any(p.kind is p.VAR_KEYWORD and p.name == "kwargs" for p in params)
+
+
+def _flat_shapes(shapes):
+    """The shapes in a structure of them (one shape, or lists, tuples and dicts of shapes),
+    in `nest.flatten`'s order."""
+    if keras_tensor._is_shape(shapes):
+        return [shapes]
+    if isinstance(shapes, dict):
+        return [s for key in sorted(shapes) for s in _flat_shapes(shapes[key])]
+    return [s for part in shapes for s in _flat_shapes(part)]
 
 
 class AddLoss(Layer):

@@ -84,9 +84,41 @@ class KerasTensor(SymbolicTensor):
     def __hash__(self):
         return id(self)
 
+    # Outside a layer's call, as Keras's symbolic tensors: no length (nor truth value, which
+    # Python would take from it), and iteration over the first dimension when it is known,
+    # as slices (a layer each). Inside a call they are graph tensors.
+    def __len__(self):
+        if building_symbolically():
+            return super().__len__()
+        raise TypeError(_NO_LEN)
+
+    def __bool__(self):
+        if building_symbolically():
+            return super().__bool__()
+        raise TypeError(_NO_LEN)
+
+    def __iter__(self):
+        if building_symbolically():
+            return super().__iter__()
+        shape = self.shape
+        if shape.rank is None:
+            raise TypeError("Cannot iterate over a Tensor with unknown shape.")
+        if shape.rank == 0:
+            raise TypeError("Cannot iterate over a scalar.")
+        if shape[0] is None:
+            raise TypeError("Cannot iterate over a Tensor with unknown first dimension.")
+        return (self[i] for i in range(shape[0]))
+
     def __array__(self, dtype=None, copy=None):
         # what an API without dispatch support meets when it reads the tensor's value
         raise TypeError(_not_dispatchable(self))
+
+
+_NO_LEN = ("Keras symbolic inputs/outputs do not implement `__len__`. You may be trying to "
+           "pass TF-Keras symbolic inputs/outputs to a TF API that does not register "
+           "dispatching, preventing TF-Keras from automatically converting the API call to a "
+           "lambda layer in the Functional Model. This error will also get raised if you try "
+           "asserting a symbolic input/output directly.")
 
 
 def _operator(name):
@@ -453,6 +485,8 @@ class Node:
 
     def _own(self, outputs):
         for i, out in enumerate(nest.flatten(outputs)):
+            if out is None:  # (an output a layer leaves out, ``return x, None``)
+                continue
             if isinstance(out, ExtensionType):  # (immutable: its Keras marks set around that)
                 object.__setattr__(out, "_keras_history", KerasHistory(self.layer, self.index, i))
                 object.__setattr__(out, "node", self)
@@ -471,7 +505,7 @@ class Node:
         """Makes `outputs` the node's outputs in place of the current ones."""
         kept = {id(t) for t in nest.flatten(outputs)}
         for out in nest.flatten(self.outputs):
-            if id(out) not in kept:
+            if out is not None and id(out) not in kept:
                 _disown(out)
         self.outputs = outputs
         self._own(outputs)
@@ -484,7 +518,8 @@ class Node:
             if producer is not None:
                 producer[0]._outbound_nodes.remove(self)
         for out in nest.flatten(self.outputs):
-            _disown(out)
+            if out is not None:
+                _disown(out)
 
     call_args = property(lambda self: [] if self.is_input else self.args)
     call_kwargs = property(lambda self: self.kwargs)
@@ -572,6 +607,8 @@ def _call_symbolically(graph, layer, inputs, args, kwargs):
     taken.update(id(c) for x in nest.flatten((inputs, args, kwargs)) for c in _components(x))
 
     def own(t):
+        if t is None:  # (an output the layer leaves out stays None)
+            return None
         if isinstance(t, ExtensionType) and hasattr(t, "shape"):  # (its own, as tf_keras's)
             if id(t) in taken or hasattr(t, "_keras_history"):
                 t = t._type_spec._from_components([_fresh(p) for p in

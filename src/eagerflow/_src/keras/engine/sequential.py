@@ -190,6 +190,14 @@ class Sequential(Functional):
         self._input_layer = None
         self._self_tracked_layers = self._stack()
 
+    def compute_output_shape(self, input_shape):
+        # as Keras: each layer's output shape for the one before it (the model need not be
+        # built)
+        shape = input_shape
+        for layer in self._stack():
+            shape = layer.compute_output_shape(shape)
+        return shape
+
     def build(self, input_shape=None):
         """Builds the layers for inputs of `input_shape` (batch dimension included)."""
         if self._graph_ready:
