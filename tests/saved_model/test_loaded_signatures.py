@@ -536,3 +536,26 @@ def test_restored_function_matches_python_numbers_by_value_and_lists_by_type(tmp
     assert loaded.pair_sum((tf.constant(1.0), tf.constant(5.0))).numpy() == 6.0
     with pytest.raises(ValueError, match="^Could not find matching concrete function"):
         loaded.pair_sum([tf.constant(1.0), tf.constant(5.0)])
+
+
+def test_keras_layer_holding_a_loaded_object_counts_none_of_its_variables(tmp_path):
+    # TF 2.21: a loaded object is no tf.Module, so a layer holding it has no weights of it;
+    # the model's fit trains only its own (it raised AttributeError reading the weights)
+    tf.saved_model.save(_Model(), str(tmp_path))
+
+    class Holder(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.obj = tf.saved_model.load(str(tmp_path))
+
+        def call(self, x):
+            return self.obj(x)["out"]
+
+    holder = Holder()
+    model = tf.keras.Sequential([tf.keras.Input((2,), name="x"), holder,
+                                 tf.keras.layers.Dense(1, name="head")])
+    assert [v.name for v in model.trainable_variables] == ["head/kernel:0", "head/bias:0"]
+    assert holder.weights == []
+    model.compile("sgd", "mse")
+    model.fit(np.ones((2, 2), "float32"), np.ones((2, 1), "float32"), verbose=0)
+    np.testing.assert_array_equal(holder.obj.v.numpy(), [[1.0, 2.0], [3.0, 4.0]])

@@ -102,6 +102,10 @@ _CONTAINERS = {"trackable_list_wrapper": list, "trackable_tuple_wrapper": list,
 class _UserObject(Module):
     """A restored object: its children as attributes (TF's ``_UserObject``)."""
 
+    # (TF's is no `tf.Module`: a Keras layer holding it counts none of its variables among
+    # its weights)
+    _NOT_A_MODULE = True
+
     def __init__(self):
         super().__init__(name=None)
 
