@@ -143,3 +143,22 @@ def test_functional_savedmodel_with_unknown_layer_class_revives_it(tmp_path):
     assert not isinstance(layer, CustomLayer)
     assert layer.get_config()["units"] == 3
     np.testing.assert_array_equal(loaded(x).numpy(), np.full((2, 3), 4.0))
+
+
+def test_sequential_savedmodel_with_unknown_layer_class_revives_each_layer_once(tmp_path):
+    # tf_keras 2.21: layers ['cl', 'd'], weights ['cl/w:0', 'd/kernel:0', 'd/bias:0'], and
+    # fit trains them all (each layer was revived twice: its weights too, some untrained)
+    model = tf.keras.Sequential([tf.keras.Input((4,)), CustomLayer(3, name="cl"),
+                                 tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                       name="d")])
+    model.compile("sgd", "mse")
+    path = str(tmp_path / "sm")
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert [layer.name for layer in loaded.layers] == ["cl", "d"]
+    assert [w.name for w in loaded.weights] == ["cl/w:0", "d/kernel:0", "d/bias:0"]
+    x = np.ones((2, 4), "float32")
+    np.testing.assert_array_equal(loaded(x).numpy(), [[12.0], [12.0]])
+    loaded.fit(x, np.zeros((2, 1), "float32"), verbose=0)
+    assert not np.array_equal(loaded.get_layer("d").weights[0].numpy(), np.ones((3, 1)))
+    assert not np.array_equal(loaded.get_layer("cl").weights[0].numpy(), np.ones((4, 3)))

@@ -243,8 +243,14 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
     from eagerflow._src.saved_model import load  # noqa: PLC0415 (above Keras)
 
     revived = {}  # node id -> revived (not rebuilt) layer
+    layers = {}  # node id -> its layer, made once (a Sequential's child is named twice)
 
     def make(i):
+        if i not in layers:
+            layers[i] = make_new(i)
+        return layers[i]
+
+    def make_new(i):
         identifier, config = metadata[i]
         names = [nodes[r.node_id].variable.name for r in nodes[i].children
                  if nodes[r.node_id].WhichOneof("kind") == "variable"]
