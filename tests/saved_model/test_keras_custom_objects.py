@@ -1,5 +1,6 @@
 """Loading Keras models with custom layers: the errors tf_keras 2.21 raises when the class is
 not given (a `.keras` archive: TypeError; an `.h5` file: ValueError), and the load when it is."""
+import numpy as np
 import pytest
 
 import eagerflow as tf
@@ -127,3 +128,37 @@ def test_layer_with_add_metric_saves_its_metric_with_the_call_functions(tmp_path
             if "total" in n or "count" in n] == [
         "keras_api/metrics/0/count/.ATTRIBUTES/VARIABLE_VALUE",
         "keras_api/metrics/0/total/.ATTRIBUTES/VARIABLE_VALUE"]
+
+
+def test_functional_savedmodel_with_unknown_layer_class_revives_it(tmp_path):
+    # tf_keras 2.21: a functional SavedModel whose layer class is not known where it loads
+    # revives that layer from its saved functions, its config as saved (it raised TypeError)
+    inputs = tf.keras.Input((4,), name="x")
+    model = tf.keras.Model(inputs, CustomLayer(3, name="cl")(inputs))
+    path = str(tmp_path / "sm")
+    model.save(path)
+    x = np.ones((2, 4), "float32")
+    loaded = tf.keras.models.load_model(path)  # (CustomLayer is registered nowhere)
+    layer = loaded.get_layer("cl")
+    assert not isinstance(layer, CustomLayer)
+    assert layer.get_config()["units"] == 3
+    np.testing.assert_array_equal(loaded(x).numpy(), np.full((2, 3), 4.0))
+
+
+def test_sequential_savedmodel_with_unknown_layer_class_revives_each_layer_once(tmp_path):
+    # tf_keras 2.21: layers ['cl', 'd'], weights ['cl/w:0', 'd/kernel:0', 'd/bias:0'], and
+    # fit trains them all (each layer was revived twice: its weights too, some untrained)
+    model = tf.keras.Sequential([tf.keras.Input((4,)), CustomLayer(3, name="cl"),
+                                 tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                       name="d")])
+    model.compile("sgd", "mse")
+    path = str(tmp_path / "sm")
+    model.save(path)
+    loaded = tf.keras.models.load_model(path)
+    assert [layer.name for layer in loaded.layers] == ["cl", "d"]
+    assert [w.name for w in loaded.weights] == ["cl/w:0", "d/kernel:0", "d/bias:0"]
+    x = np.ones((2, 4), "float32")
+    np.testing.assert_array_equal(loaded(x).numpy(), [[12.0], [12.0]])
+    loaded.fit(x, np.zeros((2, 1), "float32"), verbose=0)
+    assert not np.array_equal(loaded.get_layer("d").weights[0].numpy(), np.ones((3, 1)))
+    assert not np.array_equal(loaded.get_layer("cl").weights[0].numpy(), np.ones((4, 3)))

@@ -507,3 +507,55 @@ def test_keras_serving_outputs_are_named_as_tf_keras_names_them(tmp_path):
         .signatures["serving_default"].structured_outputs
     assert {k: v.shape.as_list() for k, v in outputs.items()} == {
         "output_1": [None, 2], "output_2_1": [None, 2], "output_2_2_k": [None, 3]}
+
+
+class _Traced(tf.Module):
+    @tf.function
+    def scaled(self, x, scale=1.0):
+        return x * scale
+
+    @tf.function
+    def pair_sum(self, pair):
+        return pair[0] + pair[1]
+
+
+def test_restored_function_matches_python_numbers_by_value_and_lists_by_type(tmp_path):
+    m = _Traced()
+    m.scaled(tf.constant(1.0), 3.0)
+    m.scaled(tf.constant(1.0))
+    m.pair_sum((tf.constant(1.0), tf.constant(2.0)))
+    tf.saved_model.save(m, str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    # TF 2.21: 3 calls the trace of 3.0, True and 1 that of 1.0 (equal values); 0 none
+    assert loaded.scaled(tf.constant(2.0), 3).numpy() == 6.0
+    assert loaded.scaled(tf.constant(2.0), True).numpy() == 2.0
+    assert loaded.scaled(tf.constant(2.0), 1).numpy() == 2.0
+    with pytest.raises(ValueError, match="^Could not find matching concrete function"):
+        loaded.scaled(tf.constant(2.0), 0)
+    # a tuple traced takes no list: TF's ValueError (not a TypeError from the call)
+    assert loaded.pair_sum((tf.constant(1.0), tf.constant(5.0))).numpy() == 6.0
+    with pytest.raises(ValueError, match="^Could not find matching concrete function"):
+        loaded.pair_sum([tf.constant(1.0), tf.constant(5.0)])
+
+
+def test_keras_layer_holding_a_loaded_object_counts_none_of_its_variables(tmp_path):
+    # TF 2.21: a loaded object is no tf.Module, so a layer holding it has no weights of it;
+    # the model's fit trains only its own (it raised AttributeError reading the weights)
+    tf.saved_model.save(_Model(), str(tmp_path))
+
+    class Holder(tf.keras.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.obj = tf.saved_model.load(str(tmp_path))
+
+        def call(self, x):
+            return self.obj(x)["out"]
+
+    holder = Holder()
+    model = tf.keras.Sequential([tf.keras.Input((2,), name="x"), holder,
+                                 tf.keras.layers.Dense(1, name="head")])
+    assert [v.name for v in model.trainable_variables] == ["head/kernel:0", "head/bias:0"]
+    assert holder.weights == []
+    model.compile("sgd", "mse")
+    model.fit(np.ones((2, 2), "float32"), np.ones((2, 1), "float32"), verbose=0)
+    np.testing.assert_array_equal(holder.obj.v.numpy(), [[1.0, 2.0], [3.0, 4.0]])

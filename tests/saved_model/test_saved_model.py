@@ -1030,6 +1030,24 @@ def test_save_options_namespace_whitelist_is_tfs():
         tf.saved_model.SaveOptions(namespace_whitelist="a")
 
 
+def test_variable_policy_of_the_options_is_tfs_enum():
+    # TF 2.21: both options hold a VariablePolicy, made from None, a member, its value or name
+    policy = tf.saved_model.experimental.VariablePolicy
+    assert [p.name for p in policy] == ["NONE", "SAVE_VARIABLE_DEVICES",
+                                        "EXPAND_DISTRIBUTED_VARIABLES"]
+    assert tf.saved_model.SaveOptions().experimental_variable_policy is policy.NONE
+    assert tf.saved_model.LoadOptions().experimental_variable_policy is policy.NONE
+    options = tf.saved_model.SaveOptions(experimental_variable_policy="save_variable_devices")
+    assert options.experimental_variable_policy is policy.SAVE_VARIABLE_DEVICES
+    assert str(options.experimental_variable_policy) == "VariablePolicy.SAVE_VARIABLE_DEVICES"
+    options = tf.saved_model.LoadOptions(
+        experimental_variable_policy=policy.EXPAND_DISTRIBUTED_VARIABLES)
+    assert options.experimental_variable_policy is policy.EXPAND_DISTRIBUTED_VARIABLES
+    assert policy.from_obj("SAVE_VARIABLE_DEVICES") is policy.SAVE_VARIABLE_DEVICES
+    with pytest.raises(ValueError, match="^Received invalid VariablePolicy value: bogus.$"):
+        tf.saved_model.SaveOptions(experimental_variable_policy="bogus")
+
+
 def test_tf_loaded_our_tables_of_vectors_and_gave_their_lookups(tmp_path):
     """TF loaded data/ours_vector_tables (make_ours.py vector_tables: tables whose values are
     vectors) and recorded its lookups (load_ours_in_tf.py vector_tables); what eagerflow

@@ -826,3 +826,33 @@ def test_fit_after_freezing_without_compile_still_trains():
     model.fit(_X, _Y, verbose=0)
     assert not model.trainable and not model.layers[0].layers[0].trainable
     np.testing.assert_allclose(model.layers[1].bias.numpy(), [0.02], atol=1e-6)
+
+
+
+def test_nested_outputs_take_targets_and_losses_nested_alike():
+    # tf_keras 2.21 (seed 1): a subclassed model returning (a, [b, {"k": c}]) takes targets
+    # and losses nested so, one per output, named by the outputs' paths
+    class Nested(tf.keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.d = tf.keras.layers.Dense(2)
+
+        def call(self, x):
+            return self.d(x), [self.d(x) * 2, {"k": x}]
+
+    tf.keras.utils.set_random_seed(1)
+    model = Nested()
+    x = np.ones((4, 3), "float32")
+    y = (np.ones((4, 2)), [np.ones((4, 2)), {"k": np.ones((4, 3))}])
+    model.compile("sgd", "mse")
+    history = model.fit(x, y, verbose=0).history
+    np.testing.assert_allclose(
+        [history[k][0] for k in ("loss", "output_1_loss", "output_2_1_loss",
+                                 "output_2_2_k_loss")],
+        [6.27963, 2.25477, 4.02487, 0.0], atol=1e-4)
+    model.compile("sgd", ["mse", ["mae", {"k": "mse"}]])
+    history = model.fit(x, y, verbose=0).history
+    np.testing.assert_allclose(
+        [history[k][0] for k in ("loss", "output_1_loss", "output_2_1_loss",
+                                 "output_2_2_k_loss")],
+        [3.19894, 1.64126, 1.55768, 0.0], atol=1e-4)

@@ -19,6 +19,7 @@ TensorFlow's SavedModel format.
 >>> loaded.signatures["serving_default"](x=tf.constant([1.0]))
 {'output_0': <tf.Tensor: shape=(1,), dtype=float32, numpy=array([3.], dtype=float32)>}
 """
+import enum
 import os
 
 from eagerflow._src.backend.api_export import export
@@ -53,6 +54,42 @@ for _name in ("SERVING", "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "PREDICT_METHOD_NA
     export(f"saved_model.{_name}").export_constant(__name__, _name)
 
 
+@export("saved_model.experimental.VariablePolicy")
+class VariablePolicy(enum.Enum):
+    """How `save` and `load` treat variables' devices and distributed variables
+    (`SaveOptions` and `LoadOptions` take a member, its value or its name).
+
+    >>> tf.saved_model.experimental.VariablePolicy.from_obj("save_variable_devices")
+    <VariablePolicy.SAVE_VARIABLE_DEVICES: 'save_variable_devices'>
+    >>> tf.saved_model.SaveOptions().experimental_variable_policy
+    <VariablePolicy.NONE: None>
+    """
+
+    NONE = None
+    SAVE_VARIABLE_DEVICES = "save_variable_devices"
+    EXPAND_DISTRIBUTED_VARIABLES = "expand_distributed_variables"
+
+    def _save_variable_devices(self):
+        return self != VariablePolicy.NONE
+
+    def _expand_distributed_variables(self):
+        return self == VariablePolicy.EXPAND_DISTRIBUTED_VARIABLES
+
+    @staticmethod
+    def from_obj(obj):
+        """The policy `obj` names: a policy, None (`NONE`), or a policy's value or name in
+        any case; ValueError for anything else."""
+        if obj is None:
+            return VariablePolicy.NONE
+        if isinstance(obj, VariablePolicy):
+            return obj
+        key = str(obj).lower()
+        for policy in VariablePolicy:
+            if policy.value == key:
+                return policy
+        raise ValueError(f"Received invalid VariablePolicy value: {obj}.")
+
+
 @export("saved_model.SaveOptions", "compat.v1.saved_model.SaveOptions")
 class SaveOptions:
     """Options of `save`: `function_aliases` ({alias: tf.function}) are recorded in the
@@ -81,7 +118,7 @@ class SaveOptions:
         self.function_aliases = function_aliases if function_aliases else {}
         self.experimental_debug_stripper = experimental_debug_stripper
         self.experimental_io_device = experimental_io_device
-        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
         self.experimental_custom_gradients = experimental_custom_gradients
         self.experimental_image_format = experimental_image_format
         self.experimental_skip_saver = experimental_skip_saver
@@ -103,7 +140,7 @@ class LoadOptions:
         self.allow_partial_checkpoint = allow_partial_checkpoint
         self.experimental_io_device = experimental_io_device
         self.experimental_skip_checkpoint = experimental_skip_checkpoint
-        self.experimental_variable_policy = experimental_variable_policy
+        self.experimental_variable_policy = VariablePolicy.from_obj(experimental_variable_policy)
         self.experimental_load_function_aliases = experimental_load_function_aliases
 
 

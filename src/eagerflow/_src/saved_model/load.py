@@ -5,6 +5,7 @@ GraphDef's function library on eagerflow's kernels, without the Python code that
 import collections.abc
 import copy
 import inspect
+import numbers
 import os
 
 import numpy as np
@@ -100,6 +101,10 @@ _CONTAINERS = {"trackable_list_wrapper": list, "trackable_tuple_wrapper": list,
 
 class _UserObject(Module):
     """A restored object: its children as attributes (TF's ``_UserObject``)."""
+
+    # (TF's is no `tf.Module`: a Keras layer holding it counts none of its variables among
+    # its weights)
+    _NOT_A_MODULE = True
 
     def __init__(self):
         super().__init__(name=None)
@@ -396,10 +401,16 @@ def _matches(value, signature):
         return (isinstance(value, dict) and set(value) == set(signature) and
                 all(_matches(value[k], signature[k]) for k in signature))
     if isinstance(signature, (tuple, list)):
-        return (isinstance(value, (tuple, list)) and len(value) == len(signature) and
+        # (a list traced takes a list, a tuple a tuple, as in TF)
+        return (isinstance(value, (tuple, list)) and
+                isinstance(value, list) == isinstance(signature, list) and
+                len(value) == len(signature) and
                 all(_matches(v, s) for v, s in zip(value, signature)))
-    try:
-        return bool(value == signature) and type(value) is type(signature)
+    if not (type(value) is type(signature) or
+            isinstance(value, numbers.Number) and isinstance(signature, numbers.Number)):
+        return False
+    try:  # (Python numbers equal as values: 3 takes the trace of 3.0, True that of 1, as in TF)
+        return bool(value == signature)
     except (TypeError, ValueError):
         return False
 

@@ -325,7 +325,7 @@ class Layer(Module):
                 for leaf in leaves(value):
                     if leaf is obj or isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:
                         continue
-                    if isinstance(leaf, Module):
+                    if isinstance(leaf, Module) and not getattr(leaf, "_NOT_A_MODULE", False):
                         yield from visit(leaf)
         return list(visit(self))
 

@@ -40,6 +40,7 @@ class _Outputs:
         self.names = output_names if output_names is not None and \
             len(output_names) == self.count else pseudo_output_names(y_pred)
         self.keys = sorted(y_pred) if isinstance(y_pred, dict) else None
+        self.structure = y_pred
 
     def conform(self, struct):
         """`struct` as one entry per output (None for an output it leaves out)."""
@@ -56,6 +57,8 @@ class _Outputs:
             return [struct.get(name) for name in self.names]
         if not nest.is_nested(struct):
             return [struct] * self.count
+        if _same_nesting(self.structure, struct):  # (nested outputs: one entry per leaf)
+            return nest.flatten(struct)
         # Entries pair with outputs in order; those without a partner are left out.
         return (list(struct) + [None] * self.count)[:self.count]
 
@@ -124,6 +127,21 @@ def check_targets(model, y):
                     f"A target array with shape {shape} was passed for an output of shape "
                     f"{output_shape} while using as loss `{loss.name}`. This loss expects "
                     f"targets to have the same shape as the output.")
+
+
+def _same_nesting(y_pred, struct):
+    """Whether `struct` nests as outputs nested deeper than a list or dict do (lists and
+    tuples alike): it then gives one entry per output."""
+    if not nest.is_nested(y_pred):
+        return False
+    children = y_pred.values() if isinstance(y_pred, dict) else y_pred
+    if not any(nest.is_nested(child) for child in children):
+        return False  # (flat outputs: their entries pair in order)
+    try:
+        nest.assert_same_structure(y_pred, struct, check_types=False)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def pseudo_output_names(y_pred):

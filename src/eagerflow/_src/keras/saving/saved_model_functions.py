@@ -217,6 +217,12 @@ class _RevivedCall:
         self.add_loss(losses)
         return outputs
 
+    def get_config(self):
+        """The config the layer was saved with (its class's own arguments too), as tf_keras's
+        revived layers give it."""
+        saved = self.__dict__.get("_revived_config")
+        return dict(saved) if saved else super().get_config()
+
 
 def _variables(weights):
     """The variables among a layer's `weights` (not an adapted vocabulary's handler)."""
@@ -237,8 +243,14 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
     from eagerflow._src.saved_model import load  # noqa: PLC0415 (above Keras)
 
     revived = {}  # node id -> revived (not rebuilt) layer
+    layers = {}  # node id -> its layer, made once (a Sequential's child is named twice)
 
     def make(i):
+        if i not in layers:
+            layers[i] = make_new(i)
+        return layers[i]
+
+    def make_new(i):
         identifier, config = metadata[i]
         names = [nodes[r.node_id].variable.name for r in nodes[i].children
                  if nodes[r.node_id].WhichOneof("kind") == "variable"]
@@ -252,6 +264,7 @@ def revive(path, nodes, metadata, rebuild, model_class, layer_class):
         cls = type(config.get("class_name") or base.__name__, (_RevivedCall, base), {})
         obj = revived[i] = cls(name=config.get("name"), trainable=config.get("trainable", True))
         obj.built = True
+        obj.__dict__["_revived_config"] = config.get("config")
         shape = config.get("build_input_shape")
         if shape is not None:
             obj._build_input_shape = shape

@@ -470,7 +470,8 @@ def _load_saved_model(path, custom_objects, compile):
         try:
             model = layers_mod.deserialize({"class_name": config["class_name"],
                                             "config": config["config"]})
-        except ValueError:  # a class not known here: revived from its saved functions
+        except (ValueError, TypeError):  # a class not known here: revived from its saved
+            # functions (a functional model naming one raises TypeError, as tf_keras)
             model = _revive(path, nodes, config)
             if model is None:
                 raise
