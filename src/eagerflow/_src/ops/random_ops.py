@@ -156,6 +156,8 @@ def get_seed(op_seed):
     global_seed = _STATE.global_seed if graph is None else graph.seed
     if global_seed is not None:
         if op_seed is None:
+            if graph is not None:  # (a dataset function then warns that it took its seed)
+                graph.seed_used = True
             op_seed = (_STATE.next_op_seed() if graph is None
                        else _STATE.next_graph_op_seed(graph))
         seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
