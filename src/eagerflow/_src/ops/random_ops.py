@@ -1548,6 +1548,14 @@ def _words(value):
     return [int(v) & _U64 for v in values.reshape(-1).tolist()]
 
 
+def _state_array(state, size):
+    """`state` (of `size` 64-bit words) as the int64 array a Generator's variable holds."""
+    shape = tuple(state.shape) if isinstance(state, (Tensor, Variable)) else np.shape(state)
+    if shape != (size,):
+        raise ValueError(f"Shapes {shape} and [{size}] are incompatible")
+    return np.array(_words(state), np.uint64).view(np.int64)
+
+
 @export("random.Generator", "random.experimental.Generator")
 class Generator:
     """A random number generator whose state (a Philox key and counter) advances with each
@@ -1571,9 +1579,9 @@ class Generator:
         self._lock = threading.Lock()
         size = _state_size(self._alg)
         # TF's state variable: ops read and assign it; each call's draw advances it in place
-        self._state_var = Variable(np.zeros(size, np.int64), trainable=False,
+        # (made with its first value: a TF 1 graph's session sets it by its initializer)
+        self._state_var = Variable(_state_array(state, size), trainable=False,
                                    name="StateVar")
-        self.reset(state)
 
     @classmethod
     def from_seed(cls, seed, alg=None):
@@ -1607,13 +1615,9 @@ class Generator:
     def reset(self, state):
         """Replaces the state: Philox's ``[counter low, counter high, key]``, ThreeFry's
         ``[counter, key]`` (64 bits each)."""
-        size = self._state_var.shape[0]
-        shape = tuple(state.shape) if isinstance(state, (Tensor, Variable)) else np.shape(state)
-        if shape != (size,):
-            raise ValueError(f"Shapes {shape} and [{size}] are incompatible")
-        words = _words(state)
+        array = _state_array(state, self._state_var.shape[0])
         with self._lock:
-            self._write(words[0] | words[1] << 64 if size == 3 else words[0], words[-1])
+            self._state_var.handle.value = array
 
     def reset_from_seed(self, seed):
         self.reset(_state_from_seed(seed, self._state_var.shape[0]))
