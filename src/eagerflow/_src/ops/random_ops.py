@@ -643,6 +643,12 @@ def _shaped_like_param(param, *_, shape, dtype=None, **__):
 def _index_shuffle_rule(index, seed, max_index, **_):
     """A scalar for a scalar index and bound and one seed, else a vector (one per output)."""
     ranks = (index.shape.rank, seed.shape.rank, max_index.shape.rank)
+    width = seed.shape[-1] if seed.shape.rank in (1, 2) else None
+    if width is not None and width != 3:  # (TF's shape function checks a known seed)
+        raise shape_rules.shape_error(
+            "RandomIndexShuffle", f"Seed must have shape [3] or [n, 3] but got "
+                                  f"{shape_text(seed.shape.as_list())}.",
+            [index.shape, seed.shape, max_index.shape])
     if ranks == (0, 1, 0):
         return TensorShape([]), index.dtype
     if None in ranks:
