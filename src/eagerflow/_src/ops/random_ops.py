@@ -132,7 +132,9 @@ def set_seed(seed):
     >>> bool(tf.random.normal([1]).numpy()[0] == x.numpy()[0])
     True
     """
-    seed = None if seed is None else int(seed)
+    # (a string is kept, as TF keeps it: its ops then fail taking it modulo 2**31 - 1)
+    if seed is not None and not isinstance(seed, str):
+        seed = int(seed)
     graph = context.get().graph
     if graph is not None:  # (building a graph: as TF's, the seed is that graph's alone)
         graph.seed = seed
@@ -160,9 +162,9 @@ def get_seed(op_seed):
                 graph.seed_used = True
             op_seed = (_STATE.next_op_seed() if graph is None
                        else _STATE.next_graph_op_seed(graph))
-        seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+        seeds = int(global_seed % _MAXINT32), int(op_seed % _MAXINT32)
     elif op_seed is not None:
-        seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+        seeds = DEFAULT_GRAPH_SEED, int(op_seed % _MAXINT32)
     elif config._settings["op_determinism"]:  # (TF's: no unseeded draws then)
         raise RuntimeError("Random ops require a seed to be set when determinism is enabled. "
                            "Please set a seed before running the op, e.g. by calling "
