@@ -204,6 +204,7 @@ FALLBACK = {"compat.v1": "eagerflow", "compat.v2": "eagerflow", "compat.v1.nn": 
             "compat.v1.data.experimental": "eagerflow.data.experimental",
             "compat.v1.keras": "eagerflow.keras",
             "compat.v1.keras.backend": "eagerflow.keras.backend",
+            "compat.v1.keras.initializers": "eagerflow.keras.initializers",
             "compat.v1.keras.layers": "eagerflow.keras.layers",
             "compat.v1.keras.optimizers": "eagerflow.keras.optimizers",
             "compat.v1.keras.utils": "eagerflow.keras.utils",

@@ -68,3 +68,20 @@ def test_set_seed_inside_a_function_seeds_only_its_graph():
     assert f.get_concrete_function().graph.seed == 4
     tf.random.set_seed(3)
     np.testing.assert_array_equal(tf.random.uniform([1]).numpy(), x.numpy())
+
+
+def test_a_generator_in_a_graph_starts_from_its_seed_in_each_session():
+    g = tf.Graph()
+    with g.as_default():
+        gen = tf.random.Generator.from_seed(1)
+        a = gen.normal([2])
+        b = gen.uniform([2], 0, 10, tf.int32)
+        assert gen.state in v1.global_variables()
+        with v1.Session() as s:
+            s.run(v1.global_variables_initializer())
+            np.testing.assert_allclose(s.run(a), [0.43842274, -0.53439844], rtol=1e-6)
+            assert s.run(b).tolist() == [3, 5]
+            assert s.run(gen.state).tolist() == [1025, 0, 0]
+        with v1.Session() as s:
+            s.run(gen.state.initializer)
+            np.testing.assert_allclose(s.run(a), [0.43842274, -0.53439844], rtol=1e-6)

@@ -153,3 +153,21 @@ def test_get_variable_defaults_by_dtype_and_refuses_a_value_with_a_shape():
             with pytest.raises(ValueError, match="If initializer is a constant, do not "
                                                  "specify shape."):
                 tf1.get_variable("k", [2], initializer=value)
+
+
+def test_v1_keras_initializers_are_tf1s_with_keras_defaults():
+    # tf_keras's compat.v1 initializers draw with TF 1's ops and op seeds (TF 2.21's values)
+    import eagerflow as tf
+    m = tf.compat.v1.keras.initializers
+    tf.random.set_seed(3)
+    assert m.RandomNormal(seed=1).stddev == 0.05
+    np.testing.assert_allclose(m.RandomNormal(seed=1)([2]), [-0.00117679, -0.03540219],
+                               rtol=1e-5)
+    np.testing.assert_allclose(m.glorot_uniform(seed=1)([2]), [0.68112755, 0.01295412],
+                               rtol=1e-5)
+    assert m.RandomUniform().get_config() == {"minval": -0.05, "maxval": 0.05, "seed": None,
+                                              "dtype": "float32"}
+    assert type(m.he_normal(seed=2)).__name__ == "HeNormal"
+    assert m.he_normal(seed=2).get_config() == {"seed": 2}
+    assert m.glorot_uniform is tf1.glorot_uniform_initializer
+    assert m.get is tf.keras.initializers.get

@@ -132,3 +132,33 @@ def test_a_loop_in_a_function_is_an_iteration_of_its_own():
         return out.stack()
     assert differences().numpy().tolist() == [0.0] * 4
     assert differences().numpy().tolist() == [0.0] * 4
+
+
+def test_a_function_taking_the_outer_graphs_seed_warns():
+    tf.random.set_seed(3)
+
+    @tf.function
+    def total():
+        d = tf.data.Dataset.range(3).map(lambda x: x + tf.random.uniform([], 0, 9, tf.int64))
+        return d.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+
+    with pytest.warns(UserWarning, match=r"^Seed 3 from outer graph might be getting used by "
+                      r"function Dataset_map_lambda, if the random op has not been provided "
+                      r"any seed\. Explicitly set the seed in the function if this is not the "
+                      r"intended behavior\.$"):
+        total()
+
+
+@pytest.mark.parametrize("seeded", [False, True])
+def test_no_warning_eagerly_or_for_seeded_ops(seeded, recwarn):
+    tf.random.set_seed(3)
+    list(tf.data.Dataset.range(3).map(lambda x: tf.random.uniform([])))  # (eager: no outer graph)
+
+    @tf.function
+    def total():
+        d = tf.data.Dataset.range(3).map(
+            lambda x: tf.random.uniform([], seed=1) if seeded else tf.cast(x, tf.float32))
+        return d.reduce(0.0, lambda a, b: a + b)
+
+    total()
+    assert not [w for w in recwarn if "from outer graph" in str(w.message)]

@@ -678,3 +678,18 @@ print(tf.random.uniform([1]).shape)
                    '"set_global_generator" has already been called. Please call '
                    '"set_global_generator" first.',
                    "(1,) (1,)", "(1,)"]
+
+
+@pytest.mark.parametrize("set_seed,op_seed,message", [
+    ("3", None, "not all arguments converted during string formatting"),
+    (None, "a", "not all arguments converted during string formatting"),
+    (None, [1, 2], "unsupported operand type"),
+])
+def test_seeds_that_are_not_numbers_fail_as_the_op_takes_them(set_seed, op_seed, message):
+    # (TF keeps a global seed as given; an op takes its seeds modulo 2**31 - 1)
+    tf.random.set_seed(set_seed)
+    try:
+        with pytest.raises(TypeError, match=message):
+            tf.random.uniform([1], seed=op_seed)
+    finally:
+        tf.random.set_seed(None)

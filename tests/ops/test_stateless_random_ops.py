@@ -442,3 +442,11 @@ def test_float_seed_in_a_function_is_tfs_type_error():
     with pytest.raises(TypeError, match="Value passed to parameter 'seed' has DataType "
                                         "float32 not in list of allowed values: int32, int64"):
         f()
+
+
+def test_index_shuffle_seed_of_a_wrong_size_fails_as_the_function_traces():
+    # (TF's index_shuffle pads a seed by one: a seed of 3 becomes one of 4, for 3 words)
+    f = tf.function(lambda: tf.random.experimental.index_shuffle(tf.range(3), [1, 2, 3], 5))
+    with pytest.raises(ValueError, match=r"ValueError: Seed must have shape \[3\] or \[n, 3\] "
+                                         r"but got \[4\]\. for '\{\{node RandomIndexShuffle"):
+        f()

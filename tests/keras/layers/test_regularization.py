@@ -158,3 +158,30 @@ def test_noise_values_are_tf_keras_and_seeds_count_up_per_call():
             [-1.4095544815063477, -0.5366827845573425, -0.5652378797531128]))
     finally:
         tf.random.set_seed(None)
+
+
+@pytest.fixture
+def tf_random_generator():
+    backend.experimental.enable_tf_random_generator()
+    yield
+    backend.experimental.disable_tf_random_generator()
+
+
+def test_random_layers_draw_from_generators_when_enabled(tf_random_generator):
+    # tf_keras 2.21's values: Dropout(seed=3) masks from Generator.from_seed(3).uniform
+    tf.keras.utils.set_random_seed(2)
+    drop = tf.keras.layers.Dropout(0.5, seed=3)
+    close(drop(tf.ones([6]), training=True), [0.0, 2.0, 2.0, 2.0, 0.0, 0.0])
+    close(drop(tf.ones([6]), training=True), [0.0, 0.0, 2.0, 0.0, 0.0, 2.0])
+    close(tf.keras.layers.Dropout(0.5)(tf.ones([6]), training=True),
+          [2.0, 2.0, 2.0, 2.0, 0.0, 2.0])
+
+
+def test_random_layers_take_their_seeds_when_built(tf_random_generator):
+    # (an unseeded layer's generator is made at build, between its neighbours' initializers)
+    tf.keras.utils.set_random_seed(1)
+    noise = GaussianNoise(0.3)
+    m = tf.keras.Sequential([tf.keras.layers.Dense(8, input_shape=(4,)), noise,
+                             tf.keras.layers.Dense(1)])
+    close(noise._random_generator._generator.state, [611178003, 0, 0], rtol=0, atol=0)
+    close(m.layers[2].kernel.numpy()[:3, 0], [0.00399029, -0.17065042, -0.81005234])

@@ -10,6 +10,7 @@ graph then runs for every element on flat tuples of arrays.
 import contextlib
 import copy
 import threading
+import warnings
 
 import numpy as np
 
@@ -174,6 +175,8 @@ class StructuredFunction:
         self._concrete = self._function.get_concrete_function(*specs)
         self._n_out = len(structure.flatten(self.output_spec))
         graph = getattr(self._concrete, "graph", None)
+        if graph is not None and flat_specs is None:
+            self._warn_of_outer_seed(graph)
         if graph is not None:
             # (keys naming each random op alike in every trace of the function: a dataset
             # iterator keeps its ops' states under them, see `random_ops.draw_scope`)
@@ -182,6 +185,21 @@ class StructuredFunction:
             for i, state in enumerate(states):
                 state._key = (code, i)
         return self
+
+    def _warn_of_outer_seed(self, graph):
+        """TF's warning when a function made inside a graph of a seed (a `tf.function`'s
+        under `set_seed`, or a TF 1 graph's) has random ops of no seed, which take it."""
+        outer = context.get().graph
+        outer_seed = None if outer is None else outer.seed
+        if outer_seed and graph.seed == outer_seed and graph.seed_used:
+            name = getattr(self._func, "__name__", type(self._func).__name__)
+            name = f"{self._name.replace('.', '_')[:-2]}_{name}"
+            for symbol in "<>\\' ":
+                name = name.replace(symbol, "")
+            warnings.warn(f"Seed {outer_seed} from outer graph might be getting used by "
+                          f"function {name}, if the random op has not been provided any "
+                          f"seed. Explicitly set the seed in the function if this is not the "
+                          f"intended behavior.", stacklevel=5)
 
     def __call__(self, arrays):
         """The flat tuple of arrays of the function applied to one element's arrays.

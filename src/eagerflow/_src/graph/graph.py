@@ -195,6 +195,8 @@ class Graph:
     building_function = True  # (a TF 1 graph is not a function's)
     control_flow_body = False  # (a branch's or a loop's: see `control_flow`)
 
+    seed_used = False  # (whether a random op took its seed from the graph's, given none)
+
     @property
     def seed(self):
         """The graph-level random seed (or None): its random ops' seeds come from it."""

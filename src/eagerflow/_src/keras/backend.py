@@ -919,14 +919,17 @@ class RandomGenerator:
     `keras.utils.set_random_seed` makes (else from Python's `random`), so each call gives
     the same values. ``"stateful"`` (the image augmentation layers): a `tf.random.Generator`
     made from that seed at first use, each draw taking the next of its values.
-    ``"legacy_stateful"`` (layers, the default): the global-seed ops with op seed `seed`,
-    counting up by one at every call.
+    ``"legacy_stateful"``: the global-seed ops with op seed `seed`, counting up by one at
+    every call. None (layers): ``"stateful"`` if `enable_tf_random_generator` is in effect
+    when it is made, else ``"legacy_stateful"``.
 
     >>> RandomGenerator(0, "stateless").random_uniform((2,)).numpy()
     array([0.21101546, 0.70601   ], dtype=float32)
     """
 
-    def __init__(self, seed=None, rng_type="legacy_stateful"):
+    def __init__(self, seed=None, rng_type=None):
+        if rng_type is None:
+            rng_type = "stateful" if is_tf_random_generator_enabled() else "legacy_stateful"
         if rng_type not in ("stateless", "stateful", "legacy_stateful"):
             raise ValueError(f'Invalid `rng_type` received. Valid `rng_type` are ["stateless", '
                              f'"stateful", "legacy_stateful"]. Got: {rng_type}')
@@ -943,6 +946,15 @@ class RandomGenerator:
             self._generator = random_ops.Generator.from_seed(
                 self._user_seed(), alg=random_ops.Algorithm.AUTO_SELECT)
         return self._generator
+
+    def _maybe_init(self):
+        """Takes the seed now (and makes the stateful type's generator), as a random layer's
+        build does in tf_keras: an unseeded layer's seed comes from `set_random_seed`'s
+        sequence in the order layers are built."""
+        if self._rng_type == "stateful":
+            self._stateful()
+        elif self._rng_type == "stateless":
+            self._user_seed()
 
     def make_seed_for_stateless_op(self):
         """``[seed, 0]`` (the seed drawn at the first call when none was given); with a
@@ -967,6 +979,18 @@ class RandomGenerator:
         if nonce:
             seed = random_ops.fold_in(seed, nonce)
         return getattr(random_ops, "stateless_" + name)(seed=seed, **kwargs)
+
+    def dropout(self, inputs, rate, noise_shape=None):
+        """`inputs` with a `rate` fraction zeroed (and the rest scaled), its mask drawn as
+        this generator's type draws."""
+        if self._rng_type == "stateful":
+            return nn_ops.general_dropout(inputs, rate=rate, noise_shape=noise_shape,
+                                          uniform_sampler=self._stateful().uniform)
+        if self._rng_type == "stateless":
+            return nn_ops.stateless_dropout(inputs, rate=rate, noise_shape=noise_shape,
+                                            seed=self.make_seed_for_stateless_op())
+        return nn_ops.dropout(inputs, rate=rate, noise_shape=noise_shape,
+                              seed=self.make_legacy_seed())
 
     def random_normal(self, shape, mean=0.0, stddev=1.0, dtype=None, nonce=None):
         return self._draw("normal", nonce, shape=shape, mean=mean, stddev=stddev,

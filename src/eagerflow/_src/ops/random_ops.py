@@ -132,7 +132,9 @@ def set_seed(seed):
     >>> bool(tf.random.normal([1]).numpy()[0] == x.numpy()[0])
     True
     """
-    seed = None if seed is None else int(seed)
+    # (a string is kept, as TF keeps it: its ops then fail taking it modulo 2**31 - 1)
+    if seed is not None and not isinstance(seed, str):
+        seed = int(seed)
     graph = context.get().graph
     if graph is not None:  # (building a graph: as TF's, the seed is that graph's alone)
         graph.seed = seed
@@ -156,11 +158,13 @@ def get_seed(op_seed):
     global_seed = _STATE.global_seed if graph is None else graph.seed
     if global_seed is not None:
         if op_seed is None:
+            if graph is not None:  # (a dataset function then warns that it took its seed)
+                graph.seed_used = True
             op_seed = (_STATE.next_op_seed() if graph is None
                        else _STATE.next_graph_op_seed(graph))
-        seeds = global_seed % _MAXINT32, int(op_seed) % _MAXINT32
+        seeds = int(global_seed % _MAXINT32), int(op_seed % _MAXINT32)
     elif op_seed is not None:
-        seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+        seeds = DEFAULT_GRAPH_SEED, int(op_seed % _MAXINT32)
     elif config._settings["op_determinism"]:  # (TF's: no unseeded draws then)
         raise RuntimeError("Random ops require a seed to be set when determinism is enabled. "
                            "Please set a seed before running the op, e.g. by calling "
@@ -641,6 +645,12 @@ def _shaped_like_param(param, *_, shape, dtype=None, **__):
 def _index_shuffle_rule(index, seed, max_index, **_):
     """A scalar for a scalar index and bound and one seed, else a vector (one per output)."""
     ranks = (index.shape.rank, seed.shape.rank, max_index.shape.rank)
+    width = seed.shape[-1] if seed.shape.rank in (1, 2) else None
+    if width is not None and width != 3:  # (TF's shape function checks a known seed)
+        raise shape_rules.shape_error(
+            "RandomIndexShuffle", f"Seed must have shape [3] or [n, 3] but got "
+                                  f"{shape_text(seed.shape.as_list())}.",
+            [index.shape, seed.shape, max_index.shape])
     if ranks == (0, 1, 0):
         return TensorShape([]), index.dtype
     if None in ranks:
@@ -1546,6 +1556,14 @@ def _words(value):
     return [int(v) & _U64 for v in values.reshape(-1).tolist()]
 
 
+def _state_array(state, size):
+    """`state` (of `size` 64-bit words) as the int64 array a Generator's variable holds."""
+    shape = tuple(state.shape) if isinstance(state, (Tensor, Variable)) else np.shape(state)
+    if shape != (size,):
+        raise ValueError(f"Shapes {shape} and [{size}] are incompatible")
+    return np.array(_words(state), np.uint64).view(np.int64)
+
+
 @export("random.Generator", "random.experimental.Generator")
 class Generator:
     """A random number generator whose state (a Philox key and counter) advances with each
@@ -1569,9 +1587,9 @@ class Generator:
         self._lock = threading.Lock()
         size = _state_size(self._alg)
         # TF's state variable: ops read and assign it; each call's draw advances it in place
-        self._state_var = Variable(np.zeros(size, np.int64), trainable=False,
+        # (made with its first value: a TF 1 graph's session sets it by its initializer)
+        self._state_var = Variable(_state_array(state, size), trainable=False,
                                    name="StateVar")
-        self.reset(state)
 
     @classmethod
     def from_seed(cls, seed, alg=None):
@@ -1605,13 +1623,9 @@ class Generator:
     def reset(self, state):
         """Replaces the state: Philox's ``[counter low, counter high, key]``, ThreeFry's
         ``[counter, key]`` (64 bits each)."""
-        size = self._state_var.shape[0]
-        shape = tuple(state.shape) if isinstance(state, (Tensor, Variable)) else np.shape(state)
-        if shape != (size,):
-            raise ValueError(f"Shapes {shape} and [{size}] are incompatible")
-        words = _words(state)
+        array = _state_array(state, self._state_var.shape[0])
         with self._lock:
-            self._write(words[0] | words[1] << 64 if size == 3 else words[0], words[-1])
+            self._state_var.handle.value = array
 
     def reset_from_seed(self, seed):
         self.reset(_state_from_seed(seed, self._state_var.shape[0]))

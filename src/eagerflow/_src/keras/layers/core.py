@@ -134,7 +134,13 @@ class Dropout(Layer):
                              f"between 0 and 1.")
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
         self.supports_masking = True
-        self._random_generator = backend.RandomGenerator(seed)  # seed, seed + 1, ... per call
+        # (op seeds seed, seed + 1, ... per call; or a `tf.random.Generator` of `seed` when
+        # `enable_tf_random_generator` is in effect)
+        self._random_generator = backend.RandomGenerator(seed)
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        self._random_generator._maybe_init()
 
     def _get_noise_shape(self, inputs):
         if self.noise_shape is None:
@@ -146,9 +152,8 @@ class Dropout(Layer):
         if self.rate == 0:
             return cast_ops.identity(inputs)
         return backend.in_train_phase(
-            lambda: nn_ops.dropout(inputs, rate=self.rate,
-                                   noise_shape=self._get_noise_shape(inputs),
-                                   seed=self._random_generator.make_legacy_seed()),
+            lambda: self._random_generator.dropout(inputs, self.rate,
+                                                   self._get_noise_shape(inputs)),
             lambda: cast_ops.identity(inputs), training)
 
     def compute_output_shape(self, input_shape):

@@ -25,9 +25,14 @@ class _TrainingNoise(Layer):
     def __init__(self, seed=None, **kwargs):
         super().__init__(**kwargs)
         self.seed = seed
-        # Each call draws with the next op seed: seed, seed + 1, ... (unseeded: None).
+        # Each call draws with the next op seed: seed, seed + 1, ... (unseeded: None); or
+        # from a `tf.random.Generator` of `seed` when `enable_tf_random_generator` is on.
         self._random_generator = backend.RandomGenerator(seed)
         self.supports_masking = True
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        self._random_generator._maybe_init()
 
     def compute_output_shape(self, input_shape):
         return TensorShape(input_shape)
