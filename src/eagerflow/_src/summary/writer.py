@@ -156,14 +156,12 @@ class _EventFile:
                 gfile.makedirs(logdir)
             except errors.AlreadyExistsError:  # (a file in the way: TF's writer says so)
                 raise errors.FailedPreconditionError(None, None, "Not a directory") from None
-            except errors.FailedPreconditionError:  # (a file among its parents: named)
-                parent = os.path.dirname(logdir.rstrip("/"))
-                while parent and not os.path.isfile(parent):
-                    parent = os.path.dirname(parent)
-                if not parent:
-                    raise
-                raise errors.FailedPreconditionError(
-                    None, None, f"{parent} is not a directory") from None
+            except errors.FailedPreconditionError as e:
+                # (gfile names the file in the way; TF's writer names one among the
+                # parents, and says no more of the directory itself)
+                text = ("Not a directory" if os.path.isfile(logdir.rstrip("/"))
+                        else e.message)
+                raise errors.FailedPreconditionError(None, None, text) from None
         unique = f".{os.getpid()}.{uid}" if process_unique else ""
         if process_unique and not filename_suffix.startswith("."):
             filename_suffix = "." + filename_suffix  # (as TF 2: ".<id>." without a suffix)
