@@ -103,7 +103,9 @@ def attr_value(value, library=None):
     if isinstance(value, (list, tuple)):
         out = pb.AttrValue(list=pb.AttrValue.ListValue())
         for v in value:
-            one = attr_value(v, library)
+            # (a list inside a list is a shape: TF's list attrs hold no lists, and raw ops
+            # take list(shape) attrs as lists of dimensions)
+            one = attr_value(TensorShape(v) if isinstance(v, (list, tuple)) else v, library)
             kind = one.WhichOneof("value")
             target = getattr(out.list, kind)
             if kind in ("shape", "tensor", "func"):

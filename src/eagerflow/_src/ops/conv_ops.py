@@ -2048,7 +2048,7 @@ _MAX_POOL_GRAD_ARGMAX = register(
     lambda x, grad, argmax, **_: (x.shape if x.shape.rank is not None
                                   else TensorShape([None] * 4), x.dtype),
     tied=(0, 1), dtypes=FLOAT, input_names=("input", "grad"))
-tf_nodes[_MAX_POOL_GRAD_ARGMAX] = NodeForm(types={"T": 0, "Targmax": 2})
+tf_nodes[_MAX_POOL_GRAD_ARGMAX] = NodeForm(types={"T": 0, "Targmax": 2}, outputs=("output",))
 tf_args[_MAX_POOL_GRAD_ARGMAX] = ("input", "grad", "argmax")
 tf_defaults[_MAX_POOL_GRAD_ARGMAX] = {"include_batch_in_index": False}
 batching_rules[_MAX_POOL_GRAD_ARGMAX] = PER_ELEMENT
