@@ -218,3 +218,19 @@ def test_saved_model_without_the_optimizer_loads_uncompiled(tmp_path):
     np.testing.assert_allclose(loaded(x).numpy(), model(x).numpy())
     model.save(tmp_path / "with_sm")  # (by default it is saved)
     assert keras.models.load_model(tmp_path / "with_sm").optimizer is not None
+
+
+def test_save_weights_of_an_adapted_lookup_layer_after_a_tf1_session(tmp_path):
+    # (a TF 1 session used before in the process: save_weights looks for session-held
+    # variables among the weights, where a lookup layer's table handler is no variable)
+    with tf.Graph().as_default():
+        v = tf.compat.v1.get_variable("v", [], initializer=tf.compat.v1.zeros_initializer())
+        with tf.compat.v1.Session() as session:
+            session.run(v.initializer)
+    lookup = tf.keras.layers.StringLookup()
+    lookup.adapt(["a", "b", "b", "c"])
+    inputs = tf.keras.Input((1,), dtype="string")
+    model = tf.keras.Model(inputs, tf.keras.layers.Embedding(5, 2)(lookup(inputs)))
+    model.save_weights(str(tmp_path / "model"))
+    names = [name for name, _ in tf.train.list_variables(str(tmp_path / "model"))]
+    assert "layer_with_weights-0/token_counts/.ATTRIBUTES/table-keys" in names

@@ -292,8 +292,10 @@ SESSION_HANDLES = ()
 
 
 def in_session(variable):
-    """Whether `variable` is a TF 1 graph's (its value kept by a session)."""
-    return bool(SESSION_HANDLES) and isinstance(variable.handle, SESSION_HANDLES)
+    """Whether `variable` is a TF 1 graph's (its value kept by a session); a model's other
+    weights (a lookup layer's table handler) are not."""
+    return bool(SESSION_HANDLES) and isinstance(getattr(variable, "handle", None),
+                                                SESSION_HANDLES)
 
 
 def session_scope(session=None):
