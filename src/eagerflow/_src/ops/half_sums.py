@@ -102,18 +102,24 @@ def _sequential(ufunc, blocks, axis):
     # float32's 24 bits being at least twice the narrow type's, plus two.
     wide = np.moveaxis(blocks, axis, 0).astype(np.float32, order="C")  # (steps contiguous)
     total = wide[0].copy()
-    if blocks.dtype == np.float16:
-        scratch = np.empty(total.shape, np.int32)
-        for step in wide[1:]:
-            ufunc(total, step, out=total)
-            _round_half(total, scratch)
-        return total.astype(blocks.dtype)
-    narrow = np.empty(total.shape, blocks.dtype)  # (bfloat16 converts fast on its own)
+    round_narrow = _rounding(blocks.dtype, total.shape)
     for step in wide[1:]:
         ufunc(total, step, out=total)
-        np.copyto(narrow, total, casting="unsafe")
-        np.copyto(total, narrow)
-    return narrow
+        round_narrow(total)
+    return total.astype(blocks.dtype)
+
+
+def _rounding(dtype, shape):
+    """``round(t)``: float32 array `t` (of `shape`) rounded in place to `dtype`'s precision."""
+    if dtype == np.float16:
+        scratch = np.empty(shape, np.int32)
+        return lambda t: _round_half(t, scratch)
+    narrow = np.empty(shape, dtype)  # (bfloat16 converts fast on its own)
+
+    def round_trip(t):
+        np.copyto(narrow, t, casting="unsafe")
+        np.copyto(t, narrow)
+    return round_trip
 
 
 _EXPONENT = np.int32(0x7F800000)
