@@ -84,16 +84,22 @@ def getitem(var, slice_spec):
     return value
 
 
+def _written_back(variable, update, args, op_name, name):
+    """``update(value, *args)`` of `variable`'s value assigned back to it, the read and the
+    write one update (eagerly); errors name TF's op `op_name`."""
+    with UPDATE_LOCK:
+        try:
+            value = update(variable.value(), *args)
+        except errors.OpError as e:
+            raise errors.renamed(e, op_name) from None
+        return variable.assign(value, name=name)
+
+
 def _scatter_nd(update, op_name):
     """A Variable method writing ``update(value, indices, updates)`` back to the variable;
     its errors name TF's op `op_name`."""
     def method(self, indices, updates, name=None):
-        with UPDATE_LOCK:  # (eagerly, the read and the write are one update)
-            try:
-                value = update(self.value(), indices, updates)
-            except errors.OpError as e:
-                raise errors.renamed(e, op_name) from None
-            return self.assign(value, name=name)
+        return _written_back(self, update, (indices, updates), op_name, name)
     method.__doc__ = f"Assigns `{update.__name__}` of the variable's value; returns the variable."
     return method
 
@@ -179,12 +185,7 @@ def _scatter_rows(update, op_name):
     def method(self, sparse_delta, use_locking=False, name=None):
         rows, values = _sparse_delta_rows(sparse_delta)
         _check_rows(self, sparse_delta.indices, op_name)
-        with UPDATE_LOCK:  # (eagerly, the read and the write are one update)
-            try:
-                value = update(self.value(), rows, values)
-            except errors.OpError as e:
-                raise errors.renamed(e, op_name) from None
-            return self.assign(value, name=name)
+        return _written_back(self, update, (rows, values), op_name, name)
     method.__doc__ = (f"Applies `sparse_delta`'s rows to the variable with `{update.__name__}`;"
                       " returns the variable.")
     return method
