@@ -358,6 +358,20 @@ class Distribution:
                 setattr(cls, name, property(operator.attrgetter("_" + name),
                                             doc=f"The `{name}` parameter (a tensor)."))
 
+    def _init_params(self, parameters, name, checks=None):
+        """Sets up a distribution of the `_broadcast_params` given in `parameters`: each
+        becomes a tensor of its own, all of one float dtype, read after `checks()` (the
+        argument assertions, made only when `validate_args`)."""
+        validate_args = parameters["validate_args"]
+        with graph_mode.name_scope(name) as name:
+            deps = checks() if validate_args and checks is not None else []
+            values = [_param(parameters[p], p, deps) for p in self._broadcast_params]
+            debugging_ops.assert_same_float_dtype(values)
+        for p, value in zip(self._broadcast_params, values):
+            setattr(self, "_" + p, value)
+        Distribution.__init__(self, values[0].dtype, FULLY_REPARAMETERIZED, validate_args,
+                              parameters["allow_nan_stats"], parameters, values, name)
+
     @classmethod
     def _param_shapes(cls, sample_shape):
         if not cls._broadcast_params:
@@ -770,14 +784,8 @@ class Normal(Distribution):
     _scalar_events = True
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Normal"):
-        parameters = dict(locals())
-        with graph_mode.name_scope(name) as name:
-            checks = [debugging_ops.assert_positive(scale)] if validate_args else []
-            self._loc = _param(loc, "loc", checks)
-            self._scale = _param(scale, "scale", checks)
-            debugging_ops.assert_same_float_dtype([self._loc, self._scale])
-        super().__init__(self._scale.dtype, FULLY_REPARAMETERIZED, validate_args,
-                         allow_nan_stats, parameters, [self._loc, self._scale], name)
+        self._init_params(dict(locals()), name,
+                          lambda: [debugging_ops.assert_positive(scale)])
 
     _broadcast_params = ("loc", "scale")
 
@@ -1002,15 +1010,9 @@ class Gamma(Distribution):
 
     def __init__(self, concentration, rate, validate_args=False, allow_nan_stats=True,
                  name="Gamma"):
-        parameters = dict(locals())
-        with graph_mode.name_scope(name) as name:
-            checks = ([debugging_ops.assert_positive(concentration),
-                       debugging_ops.assert_positive(rate)] if validate_args else [])
-            self._concentration = _param(concentration, "concentration", checks)
-            self._rate = _param(rate, "rate", checks)
-            debugging_ops.assert_same_float_dtype([self._concentration, self._rate])
-        super().__init__(self._concentration.dtype, FULLY_REPARAMETERIZED, validate_args,
-                         allow_nan_stats, parameters, [self._concentration, self._rate], name)
+        self._init_params(dict(locals()), name,
+                          lambda: [debugging_ops.assert_positive(concentration),
+                                   debugging_ops.assert_positive(rate)])
 
     _broadcast_params = ("concentration", "rate")
 
@@ -1327,14 +1329,8 @@ class Laplace(Distribution):
     _scalar_events = True
 
     def __init__(self, loc, scale, validate_args=False, allow_nan_stats=True, name="Laplace"):
-        parameters = dict(locals())
-        with graph_mode.name_scope(name) as name:
-            checks = [debugging_ops.assert_positive(scale)] if validate_args else []
-            self._loc = _param(loc, "loc", checks)
-            self._scale = _param(scale, "scale", checks)
-            debugging_ops.assert_same_float_dtype([self._loc, self._scale])
-            super().__init__(self._loc.dtype, FULLY_REPARAMETERIZED, validate_args,
-                             allow_nan_stats, parameters, [self._loc, self._scale], name)
+        self._init_params(dict(locals()), name,
+                          lambda: [debugging_ops.assert_positive(scale)])
 
     _broadcast_params = ("loc", "scale")
 
@@ -1481,16 +1477,8 @@ class StudentT(Distribution):
 
     def __init__(self, df, loc, scale, validate_args=False, allow_nan_stats=True,
                  name="StudentT"):
-        parameters = dict(locals())
-        with graph_mode.name_scope(name) as name:
-            checks = [debugging_ops.assert_positive(df)] if validate_args else []
-            self._df = _param(df, "df", checks)
-            self._loc = _param(loc, "loc", checks)
-            self._scale = _param(scale, "scale", checks)
-            debugging_ops.assert_same_float_dtype((self._df, self._loc, self._scale))
-        super().__init__(self._scale.dtype, FULLY_REPARAMETERIZED, validate_args,
-                         allow_nan_stats, parameters, [self._df, self._loc, self._scale],
-                         name)
+        self._init_params(dict(locals()), name,
+                          lambda: [debugging_ops.assert_positive(df)])
 
     _broadcast_params = ("df", "loc", "scale")
 
@@ -1559,16 +1547,8 @@ class Uniform(Distribution):
 
     def __init__(self, low=0.0, high=1.0, validate_args=False, allow_nan_stats=True,
                  name="Uniform"):
-        parameters = dict(locals())
-        with graph_mode.name_scope(name) as name:
-            checks = ([debugging_ops.assert_less(
-                low, high, message="uniform not defined when low >= high.")]
-                if validate_args else [])
-            self._low = _param(low, "low", checks)
-            self._high = _param(high, "high", checks)
-            debugging_ops.assert_same_float_dtype([self._low, self._high])
-        super().__init__(self._low.dtype, FULLY_REPARAMETERIZED, validate_args,
-                         allow_nan_stats, parameters, [self._low, self._high], name)
+        self._init_params(dict(locals()), name, lambda: [debugging_ops.assert_less(
+            low, high, message="uniform not defined when low >= high.")])
 
     _broadcast_params = ("low", "high")
 
