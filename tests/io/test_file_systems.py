@@ -213,3 +213,61 @@ def test_keras_saved_models_h5_files_and_weights_in_ram(ram, tmp_path, monkeypat
         dense.load_weights(path)
         assert dense.layers[0].kernel.numpy().sum() == 6.0
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("root", ["local", "ram"])
+def test_gfile_reads_and_writes_through_two_streams(root, tmp_path):
+    # TF's GFile reads and writes through separate streams: the first write truncates
+    # (even in "r+"), "a+" reads from the start, and a writer that never writes leaves
+    # the file alone.
+    base = str(tmp_path) if root == "local" else f"ram://gfile-{uuid.uuid4().hex}"
+    path = base + "/a.txt"
+
+    def reset():
+        with tf.io.gfile.GFile(path, "w") as f:
+            f.write("hello world\n")
+
+    def content():
+        with tf.io.gfile.GFile(path) as f:
+            return f.read()
+
+    reset()
+    with tf.io.gfile.GFile(path, "r+") as f:
+        assert f.read(5) == "hello"
+        f.write("XY")
+    assert content() == "XY"
+    reset()
+    with tf.io.gfile.GFile(path, "a+") as f:
+        assert f.read() == "hello world\n"
+        f.write("Z")
+        assert f.tell() == 12  # (the reading position)
+    assert content() == "hello world\nZ"
+    reset()
+    tf.io.gfile.GFile(path, "w").close()
+    assert content() == "hello world\n"
+    with tf.io.gfile.GFile(path, "w") as f:
+        with pytest.raises(tf.errors.PermissionDeniedError, match="open for reading"):
+            f.seek(0)
+        assert f.tell() == 0
+        f.write(b"ab")
+        assert f.tell() == 2
+    with tf.io.gfile.GFile(path, "rb") as f:
+        f.seek(-1, 2)
+        assert f.read() == b"b"
+        f.seek(position=0)
+        assert f.read(1) == b"a"
+        with pytest.raises(tf.errors.OutOfRangeError):
+            f.seek(5, 1)
+        with pytest.raises(tf.errors.PermissionDeniedError, match="open for writing"):
+            f.write("x")
+
+
+def test_gfile_opened_for_writing_is_created_on_first_write(tmp_path):
+    path = str(tmp_path / "new.txt")
+    tf.io.gfile.GFile(path, "w").close()
+    assert not os.path.exists(path)
+    with tf.io.gfile.GFile(path, "w+") as f:
+        with pytest.raises(tf.errors.NotFoundError):
+            f.read()
+        f.write("x")
+    assert open(path).read() == "x"

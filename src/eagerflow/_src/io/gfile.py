@@ -11,6 +11,7 @@ directory``) rather than Python's `OSError`s.
 >>> tf.io.gfile.listdir(folder), list(tf.io.gfile.GFile(os.path.join(folder, "a.txt")))
 (['a.txt'], ['one\\n', 'two\\n'])
 """
+import io
 import os
 import shutil
 
@@ -210,60 +211,70 @@ class GFile:
     """A file of `name` opened in `mode` ("r", "w", "a", with "+" and "b" options).
 
     Text modes read and write `str` (UTF-8); binary ones `bytes`. Writes also take the
-    other kind. The file opens on first use, so a missing file raises NotFoundError
-    when read, as in TF.
+    other kind. As in TF, reading and writing are two streams, each opened on first use:
+    a missing file raises NotFoundError when first read, and the first write truncates
+    the file (or appends, in "a" modes) even in "r+" mode; `seek` and `tell` move the
+    reading position where the mode reads.
+
+    >>> path = tf.io.gfile.join(tf.compat.v1.test.get_temp_dir(), "gfile_doc.txt")
+    >>> with tf.io.gfile.GFile(path, "w") as f:
+    ...     f.write("one\\ntwo\\n")
+    >>> with tf.io.gfile.GFile(path) as f:
+    ...     f.readlines()
+    ['one\\n', 'two\\n']
     """
 
     def __init__(self, name, mode="r"):
-        self._file = None
-        if mode.replace("b", "") not in ("r", "w", "a", "r+", "w+", "a+"):
+        self._reader = self._writer = None
+        base = mode.replace("b", "")
+        if base not in _MODES:
             raise errors.InvalidArgumentError(
                 None, None, "mode is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+'")
         self._name = _path(name)
         self._fs, self._local_name = resolve(self._name)
         self._mode = mode
         self._binary = "b" in mode
-        self._file = None
+        self._readable = base.startswith("r") or "+" in base
+        self._writable = base != "r"
+        self._append = base.startswith("a")
 
     name = property(lambda self: self._name)
     mode = property(lambda self: self._mode)
 
-    def _open(self):
-        if self._file is None:
-            base = self._mode.replace("b", "")
-            try:
-                self._file = self._fs.open(self._local_name, base + "b")
-            except OSError as e:
-                raise os_error(e, self._name) from None
-        return self._file
+    def _open(self, mode):
+        try:
+            return self._fs.open(self._local_name, mode)
+        except OSError as e:
+            raise os_error(e, self._name) from None
+
+    def _read_stream(self):
+        if self._reader is None:
+            if not self._readable:
+                raise errors.PermissionDeniedError(None, None, "File isn't open for reading")
+            self._reader = self._open("rb")
+        return self._reader
+
+    def _write_stream(self):
+        if self._writer is None:
+            if not self._writable:
+                raise errors.PermissionDeniedError(None, None, "File isn't open for writing")
+            self._writer = self._open("ab" if self._append else "wb")
+        return self._writer
 
     def _text(self, data):
         return data if self._binary else data.decode("utf-8")
 
-    def _check(self, kind):
-        base = self._mode.replace("b", "")
-        if base not in _MODES:
-            raise errors.InvalidArgumentError(
-                None, None, "mode is not 'r' or 'w' or 'a' or 'r+' or 'w+' or 'a+'")
-        if kind == "r" and not (base.startswith("r") or "+" in base):
-            raise errors.PermissionDeniedError(None, None, "File isn't open for reading")
-        if kind == "w" and base == "r":
-            raise errors.PermissionDeniedError(None, None, "File isn't open for writing")
-
     def read(self, n=-1):
         """Up to `n` bytes (all that is left for -1), as str in text modes."""
-        self._check("r")
-        return self._text(self._open().read(-1 if n is None else n))
+        return self._text(self._read_stream().read(-1 if n is None else n))
 
     def readline(self):
         """The next line, with its newline and without any carriage return (as TF's line
         reader skips them); empty at the end."""
-        self._check("r")
-        return self._text(_without_returns(self._open().readline()))
+        return self._text(_without_returns(self._read_stream().readline()))
 
     def readlines(self):
-        self._check("r")
-        lines = (_without_returns(line) for line in self._open().readlines())
+        lines = (_without_returns(line) for line in self._read_stream().readlines())
         return [self._text(line) for line in lines if line]
 
     def __iter__(self):
@@ -279,36 +290,48 @@ class GFile:
 
     def write(self, file_content):
         """Writes `file_content` (str as UTF-8, or bytes)."""
-        self._check("w")
         if isinstance(file_content, str):
             file_content = file_content.encode("utf-8")
-        self._open().write(file_content)
+        self._write_stream().write(file_content)
 
     def seek(self, offset=None, whence=0, position=None):
+        """Moves the reading position to `offset` from the start (`whence` 0), the current
+        position (1) or the end (2); past the end raises OutOfRangeError."""
         if position is not None:
             offset = position
-        self._open().seek(offset, whence)
+        f = self._read_stream()
+        here = f.tell()
+        end = f.seek(0, io.SEEK_END)
+        target = offset + (0, here, end)[whence] if whence in (0, 1, 2) else None
+        if target is None:
+            f.seek(here)
+            raise errors.InvalidArgumentError(None, None,
+                                              f"Invalid whence argument: {whence}. "
+                                              "Valid values are 0, 1, or 2.")
+        if target > end:
+            raise errors.OutOfRangeError(None, None, "reached end of file")
+        f.seek(max(target, 0))
 
     def tell(self):
-        return self._open().tell()
+        """The reading position in modes that read, else the writing one."""
+        return (self._read_stream() if self._readable else self._write_stream()).tell()
 
     def size(self):
-        """The file's length in bytes."""
-        if self._file is not None:
-            self._file.flush()
+        """The file's length in bytes (as stored: writes not yet flushed don't count)."""
         return stat(self._name).length
 
     def seekable(self):
         return True
 
     def flush(self):
-        if self._file is not None:
-            self._file.flush()
+        if self._writer is not None:
+            self._writer.flush()
 
     def close(self):
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        for f in (self._reader, self._writer):
+            if f is not None:
+                f.close()
+        self._reader = self._writer = None
 
     def __enter__(self):
         return self
