@@ -266,6 +266,23 @@ def test_loop_with_a_python_then_a_tensor_condition_raises():
         tf.function(f)(tf.constant(2))
 
 
+def test_while_else_whose_break_depends_on_a_tensor_is_refused_as_tf_refuses_it():
+    def f(x):
+        i = 0
+        while i < 10:
+            i += 1
+            if i > x:  # a tensor condition: the loop would become a graph loop
+                break
+        else:
+            i = -1
+        return i
+
+    # TF leaves a function with a loop/else unconverted, so the tensor test fails in Python
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="else clause"):
+        tf.function(f)(tf.constant(3))
+    assert tf.function(f)(30) == -1
+
+
 # -- errors ------------------------------------------------------------------------------------
 
 def _one_sided(x):

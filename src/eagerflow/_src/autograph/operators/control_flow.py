@@ -197,6 +197,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     while True:
         go = test()
         if _is_tensor_loop(go):
+            _no_else(opts)
             if not first:  # TF decides the kind of loop once, on the first test
                 raise NotImplementedError(
                     "The condition of while loop started as non-Tensor, then changed to Tensor. "
@@ -215,14 +216,19 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         body()
 
 
-def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
-    """Runs the loop as one ``while_loop`` whose loop variables are the state; the user's
-    `statement` condition is checked to be a scalar bool."""
+def _no_else(opts):
+    """A loop/else (which TF leaves unconverted) can't become a graph loop."""
     if opts.get("has_else"):
         raise errors.OperatorNotAllowedInGraphError(
             "A loop over a tensor (or with a tensor condition) cannot have an else clause: "
             "for/else and while/else run only in Python. Move the else body after the loop, "
             "guarded by a flag the loop's break sets.")
+
+
+def _graph_loop(test, body, get_state, set_state, names, opts, statement=None):
+    """Runs the loop as one ``while_loop`` whose loop variables are the state; the user's
+    `statement` condition is checked to be a scalar bool."""
+    _no_else(opts)
     initial, shaped = _defined_before(list(get_state()), body, set_state, get_state, names)
     if shaped:  # the stand-ins of variables the loop defines loop with the body's shapes
         opts = {**opts, "shape_invariants": [*opts.get("shape_invariants", ()), *shaped]}
