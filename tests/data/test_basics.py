@@ -372,6 +372,15 @@ def test_group_by_window_and_buckets():
                                [[10, 10, 0], [11, 11, 11]]]
 
 
+
+def test_bucket_boundaries_need_not_be_sorted():
+    # TensorFlow takes the first interval [lower, upper) holding the length, the lower
+    # bounds being [int32 min] + boundaries and the upper ones boundaries + [int32 max].
+    ds = tf.data.Dataset.from_tensor_slices([1, 3, 4, 7, 2]).map(lambda x: tf.fill([x], x))
+    buckets = ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [6, 3], [2, 2, 2])
+    assert values(buckets) == [[[1, 0, 0], [3, 3, 3]], [[4, 4, 4, 4], [2, 2, 0, 0]],
+                               [[7, 7, 7, 7, 7, 7, 7]]]
+
 def test_scan_take_while_unique_shard_cache():
     ds = tf.data.Dataset.range(5)
     assert values(ds.scan(np.int64(0), lambda s, x: (s + x, s * 2))) == [0, 0, 2, 6, 12]

@@ -702,8 +702,6 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
         raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` "
                          f"but `len(bucket_batch_sizes)={len(sizes)}` and "
                          f"`len(bucket_boundaries)={len(boundaries)}`.")
-    if boundaries != sorted(boundaries):
-        raise ValueError("`bucket_boundaries` must be sorted.")
     from eagerflow._src.ops import array_ops, math_ops, reduction_ops  # noqa: PLC0415
     from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
 
