@@ -321,6 +321,12 @@ def test_padding_values_convert_on_their_own():
     assert values(small) == [[[-1, -1], [0, -1], [0, 1]]]
 
 
+def test_a_none_padding_value_keeps_the_default():
+    ds = tf.data.Dataset.range(3).map(lambda x: (tf.range(x), tf.strings.as_string(tf.range(x))))
+    batches = ds.padded_batch(3, padding_values=(tf.constant(7, tf.int64), None))
+    assert values(batches) == [([[7, 7], [0, 7], [0, 1]], [[b"", b""], [b"0", b""], [b"0", b"1"]])]
+
+
 def test_map_of_elements_of_differing_shapes_then_padded_batch():
     ints = tf.data.Dataset.range(3).map(lambda x: tf.range(x))
     assert values(ints.map(lambda r: r * 2).padded_batch(3)) == [[[0, 0], [0, 0], [0, 2]]]

@@ -192,6 +192,9 @@ class _PaddedBatchDataset(_UnaryDataset):
             pads = []
             for s, v in zip(specs, _flatten_like(spec, padding_values, "padding_values",
                                                  lambda v, s: v)):
+                if v is None:  # (a None part of the structure keeps its default padding)
+                    pads.append(_default_padding(s))
+                    continue
                 if not isinstance(v, Tensor):
                     # Converted on its own, as TF does: a Python int is int32, so it only
                     # pads int32 components.
