@@ -43,6 +43,9 @@ def test_range_and_cardinality():
     assert int(ds.batch(3, drop_remainder=True).cardinality()) == 3
     assert int(ds.repeat().cardinality()) == tf.data.INFINITE_CARDINALITY
     assert int(ds.filter(lambda x: True).cardinality()) == tf.data.UNKNOWN_CARDINALITY
+    # (repeated forever, a dataset of unknown size is infinite unless it is empty)
+    assert int(ds.filter(lambda x: True).repeat().cardinality()) == tf.data.INFINITE_CARDINALITY
+    assert int(ds.filter(lambda x: True).repeat().take(4).cardinality()) == 4
     assert len(ds.skip(7)) == 3
     with pytest.raises(TypeError, match="The dataset is infinite."):
         len(ds.repeat())
