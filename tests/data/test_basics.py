@@ -43,6 +43,9 @@ def test_range_and_cardinality():
     assert int(ds.batch(3, drop_remainder=True).cardinality()) == 3
     assert int(ds.repeat().cardinality()) == tf.data.INFINITE_CARDINALITY
     assert int(ds.filter(lambda x: True).cardinality()) == tf.data.UNKNOWN_CARDINALITY
+    # (repeated forever, a dataset of unknown size is infinite unless it is empty)
+    assert int(ds.filter(lambda x: True).repeat().cardinality()) == tf.data.INFINITE_CARDINALITY
+    assert int(ds.filter(lambda x: True).repeat().take(4).cardinality()) == 4
     assert len(ds.skip(7)) == 3
     with pytest.raises(TypeError, match="The dataset is infinite."):
         len(ds.repeat())
@@ -321,6 +324,12 @@ def test_padding_values_convert_on_their_own():
     assert values(small) == [[[-1, -1], [0, -1], [0, 1]]]
 
 
+def test_a_none_padding_value_keeps_the_default():
+    ds = tf.data.Dataset.range(3).map(lambda x: (tf.range(x), tf.strings.as_string(tf.range(x))))
+    batches = ds.padded_batch(3, padding_values=(tf.constant(7, tf.int64), None))
+    assert values(batches) == [([[7, 7], [0, 7], [0, 1]], [[b"", b""], [b"0", b""], [b"0", b"1"]])]
+
+
 def test_map_of_elements_of_differing_shapes_then_padded_batch():
     ints = tf.data.Dataset.range(3).map(lambda x: tf.range(x))
     assert values(ints.map(lambda r: r * 2).padded_batch(3)) == [[[0, 0], [0, 0], [0, 2]]]
@@ -371,6 +380,15 @@ def test_group_by_window_and_buckets():
                                [[7, 7, 0], [8, 8, 8]], [[3], [6], [9]],
                                [[10, 10, 0], [11, 11, 11]]]
 
+
+
+def test_bucket_boundaries_need_not_be_sorted():
+    # TensorFlow takes the first interval [lower, upper) holding the length, the lower
+    # bounds being [int32 min] + boundaries and the upper ones boundaries + [int32 max].
+    ds = tf.data.Dataset.from_tensor_slices([1, 3, 4, 7, 2]).map(lambda x: tf.fill([x], x))
+    buckets = ds.bucket_by_sequence_length(lambda x: tf.shape(x)[0], [6, 3], [2, 2, 2])
+    assert values(buckets) == [[[1, 0, 0], [3, 3, 3]], [[4, 4, 4, 4], [2, 2, 0, 0]],
+                               [[7, 7, 7, 7, 7, 7, 7]]]
 
 def test_scan_take_while_unique_shard_cache():
     ds = tf.data.Dataset.range(5)

@@ -384,6 +384,24 @@ def test_datasets_of_constants_written_in_the_function():
     assert int(total()) == 6
 
 
+def test_datasets_of_ragged_and_sparse_tensors_made_in_the_function():
+    @tf.function
+    def ragged_total(scale):
+        s = tf.constant(0)
+        for r in tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[1, 2], [3]]) * scale):
+            s += tf.reduce_sum(r)
+        return s
+
+    @tf.function
+    def sparse_total():
+        ds = tf.data.Dataset.from_tensors(tf.sparse.from_dense([[1, 0], [0, 3]]))
+        return ds.reduce(tf.constant(0), lambda a, st: a + tf.sparse.reduce_sum(st))
+
+    assert int(ragged_total(tf.constant(1))) == 6
+    assert int(ragged_total(tf.constant(2))) == 12
+    assert int(sparse_total()) == 4
+
+
 def test_len_of_a_dataset_inside_a_function_is_its_cardinality():
     @tf.function
     def sizes():

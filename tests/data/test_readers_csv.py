@@ -32,6 +32,19 @@ def test_csv_dataset_types_defaults_and_quotes(tmp_path):
     assert [type(v) for v in rows[0]] == [np.int32, np.float32, bytes, np.int64]
 
 
+def test_record_defaults_naming_a_type_make_required_fields(tmp_path):
+    # As in TF, a default equal to a CSV type's enum number (float32 1, float64 2, int32 3,
+    # string 7, int64 9, so 1.0 too) or name is that type, its field required.
+    path = _csv(tmp_path, "1,2,3,4,5,6\n")
+    ds = tf.data.experimental.CsvDataset(path, [7, 1.0, 3, 9, "float64", 5])
+    assert [s.dtype for s in ds.element_spec] == [tf.string, tf.float32, tf.int32, tf.int64,
+                                                  tf.float64, tf.int32]
+    assert _values(ds) == [(b"1", 2.0, 3, 4, 5.0, 6)]
+    missing = tf.data.experimental.CsvDataset(_csv(tmp_path, ",\n", "b.csv"), [0, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Field 1 is required"):
+        _values(missing)
+
+
 def test_csv_dataset_select_and_exclude_columns(tmp_path):
     path = _csv(tmp_path, TEXT)
     assert _values(tf.data.experimental.CsvDataset(path, [0.0, tf.string], header=True,

@@ -38,6 +38,22 @@ def test_shards_and_reader_func(tmp_path):
     assert values(ordered) == [0, 3, 6, 9, 1, 4, 7, 2, 5, 8]  # TensorFlow's order
 
 
+def test_shard_func_must_give_one_int64(tmp_path):
+    ds = tf.data.Dataset.range(3)
+    for fn in (lambda x: tf.cast(x, tf.int32), lambda x: (x, x)):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="`shard_func` must return a scalar int64"):
+            ds.save(str(tmp_path / "bad"), shard_func=fn)
+    snapshot = ds.snapshot(str(tmp_path / "snap"), shard_func=lambda x: tf.cast(x, tf.int32))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="`shard_func` must return a scalar int64"):
+        values(snapshot)
+    # (one value in a tensor of shape [1] will do, as in TF)
+    path = str(tmp_path / "one")
+    ds.save(path, shard_func=lambda x: tf.reshape(x % 2, [1]))
+    assert sorted(values(tf.data.Dataset.load(path))) == [0, 1, 2]
+
+
 def test_load_missing_directory(tmp_path):
     with pytest.raises(tf.errors.NotFoundError, match="element_spec file not found"):
         tf.data.Dataset.load(str(tmp_path / "nothing"))

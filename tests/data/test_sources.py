@@ -94,6 +94,13 @@ def test_from_generator_arguments_arrive_as_numpy_values():
     assert type(seen[0][0]) is np.int32 and seen[0][1] == b"ab"
 
 
+def test_from_generator_values_out_of_range_wrap_as_in_tensorflow():
+    ds = tf.data.Dataset.from_generator(lambda: iter([(3000000000, [1.7, 300])]),
+                                        output_signature=(tf.TensorSpec([], tf.int32),
+                                                          tf.TensorSpec([2], tf.uint8)))
+    assert values(ds) == [(-1294967296, [1, 44])]
+
+
 @pytest.mark.parametrize("items, kwargs, message", [
     ([[1, 2]], dict(output_types=(tf.int32, tf.int32)),
      "did not match the expected structure. The expected structure was (tf.int32, tf.int32), "

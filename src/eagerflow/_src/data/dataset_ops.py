@@ -1333,7 +1333,7 @@ class _RepeatDataset(_UnaryDataset):
         if self._count == 0:
             return 0
         if self._count < 0:
-            return 0 if n == 0 else (n if n == UNKNOWN else INFINITE)
+            return 0 if n == 0 else INFINITE  # (an input of unknown size too)
         if n < 0:
             return n
         return n * self._count

@@ -1,6 +1,4 @@
 """``tf.data.experimental``: the transformations TF kept there, as functions for `apply`."""
-import enum
-
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -357,35 +355,6 @@ def enable_debug_mode():
     Their element specs still come from tracing them once.
     """
     structured_function.debug_mode = True
-
-
-@export("data.experimental.AutoShardPolicy")
-class AutoShardPolicy(enum.IntEnum):
-    """How a distributed dataset is sharded (``tf.data.experimental.AutoShardPolicy``)."""
-    OFF = -1
-    AUTO = 0
-    FILE = 1
-    DATA = 2
-    HINT = 3
-
-
-@export("data.experimental.AutotuneAlgorithm")
-class AutotuneAlgorithm(enum.Enum):
-    """How tf.data's autotuner searches (``options.autotune.autotune_algorithm``); the
-    pipelines here size their parallelism from the thread budget whichever is set."""
-    DEFAULT = 0
-    HILL_CLIMB = 1
-    GRADIENT_DESCENT = 2
-    MAX_PARALLELISM = 3
-    STAGE_BASED = 4
-
-
-@export("data.experimental.ExternalStatePolicy")
-class ExternalStatePolicy(enum.Enum):
-    """What saving a dataset does with external state."""
-    WARN = 0
-    IGNORE = 1
-    FAIL = 2
 
 
 SHARD_HINT = -1

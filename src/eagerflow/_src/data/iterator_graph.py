@@ -34,6 +34,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
+from eagerflow._src.core.composite_tensor import CompositeTensor
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
@@ -627,6 +628,8 @@ def _leaves(value, datasets, tensors):
             tensors.append(value)
     elif isinstance(value, Variable):
         tensors.append(value)
+    elif isinstance(value, CompositeTensor):  # (a ragged or sparse tensor: its components)
+        _leaves(value._type_spec._to_components(value), datasets, tensors)
     elif isinstance(value, (tuple, list)):
         for v in value:
             _leaves(v, datasets, tensors)
@@ -668,8 +671,11 @@ def _functions(dataset):
 def _substitute(value, values, memo):
     if isinstance(value, Dataset):
         return _bound(value, values, memo)
-    if isinstance(value, (Tensor, Variable)) and id(value) in values:
-        return values[id(value)]
+    if isinstance(value, (Tensor, Variable)):
+        return values.get(id(value), value)
+    if isinstance(value, CompositeTensor):
+        spec = value._type_spec
+        return spec._from_components(_substitute(spec._to_components(value), values, memo))
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
         return type(value)(*(_substitute(v, values, memo) for v in value))
     if isinstance(value, (tuple, list)):

@@ -368,10 +368,29 @@ def _csv_records(data, delim, quoted):
         yield fields
 
 
+def _named_type(value):
+    """The CSV type a plain record default stands for, or None.
+
+    TF tests each default for membership in its CSV types, and a DType equals
+    whatever `as_dtype` maps to it: a dtype's name ("float32") or its enum number
+    (1 for float32, 7 for string, and so 1.0 or True as well) make a required
+    field of that type instead of a default value.
+    """
+    if isinstance(value, (Tensor, np.ndarray)):
+        return None
+    try:
+        if isinstance(value, (bool, int, float, np.number)) and value == int(value):
+            value = int(value)  # (TF's dtype table is keyed by ints, which 1.0 and True equal)
+        return next((t for t in _CSV_TYPES if t == value), None)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
 def _csv_default(value):
     """(dtype, default array or None when the field is required) of a record default."""
-    if isinstance(value, _d.DType):
-        dtype, array = value, None
+    named = _named_type(value)
+    if named is not None:
+        dtype, array = named, None
     else:
         tensor = value if isinstance(value, Tensor) else convert_to_tensor(value)
         dtype = tensor.dtype

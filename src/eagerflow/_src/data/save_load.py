@@ -13,8 +13,11 @@ import json
 import os
 import zlib
 
+import numpy as np
+
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -135,21 +138,33 @@ def _writing(dataset, path, compression, shard_func, what):
     if shard_func is not None:
         fn = StructuredFunction(shard_func, what, dataset.element_spec).trace()
         out = fn.output_spec
-        if not (isinstance(out, TensorSpec) and out.dtype == _d.int64 and out.shape.rank == 0):
-            raise ValueError(f"Invalid `shard_func`. `shard_func` must return a scalar int64 "
-                             f"tensor but its return type is {out}.")
+        # (TF asks for one int64 value: a tensor of shape [1] does, as one of unknown shape may)
+        if not (isinstance(out, TensorSpec) and out.dtype == _d.int64
+                and out.shape.is_compatible_with([1] * (out.shape.rank or 0))):
+            raise _shard_func_error(what)
         shard_of = fn
-    return _written(dataset, path, compression, opener, shard_of, spec_text)
+    return _written(dataset, path, compression, opener, shard_of, spec_text, what)
 
 
-def _written(dataset, path, compression, opener, shard_of, spec_text):
+def _shard_func_error(what):
+    # (TF's save op checks it as it starts; snapshot's, as its iterator reads)
+    op = "SaveDataset" if what == "Dataset.save()" else "IteratorGetNext"
+    return op_error(errors.InvalidArgumentError, op, "`shard_func` must return a scalar int64.")
+
+
+def _written(dataset, path, compression, opener, shard_of, spec_text, what):
     os.makedirs(os.path.join(path, _SHARDS), exist_ok=True)
     if os.path.exists(os.path.join(path, _METADATA)):
         os.remove(os.path.join(path, _METADATA))
     files, count = {}, 0
     try:
         for element in dataset._iterator():
-            index = 0 if shard_of is None else int(shard_of(element)[0])
+            index = 0
+            if shard_of is not None:
+                index = np.asarray(shard_of(element)[0]).reshape(-1)
+                if index.size != 1:
+                    raise _shard_func_error(what)
+                index = int(index[0])
             if index < 0:
                 raise errors.InvalidArgumentError(
                     None, None, f"The shard function returned a negative index: {index}.")

@@ -168,7 +168,12 @@ def _numpy_value(value, dtype):
         return t._data
     if isinstance(value, Tensor):
         value = value.numpy()
-    return np.asarray(value, dtype=dtype.as_numpy_dtype)
+    np_dtype = dtype.as_numpy_dtype
+    if np.issubdtype(np_dtype, np.number):
+        # (converted first, then cast: a Python int out of range wraps, as in TF, where
+        # NumPy's own conversion would raise OverflowError)
+        return np.asarray(value).astype(np_dtype)
+    return np.asarray(value, dtype=np_dtype)
 
 
 def from_generator(generator, output_types=None, output_shapes=None, args=None,

@@ -192,6 +192,9 @@ class _PaddedBatchDataset(_UnaryDataset):
             pads = []
             for s, v in zip(specs, _flatten_like(spec, padding_values, "padding_values",
                                                  lambda v, s: v)):
+                if v is None:  # (a None part of the structure keeps its default padding)
+                    pads.append(_default_padding(s))
+                    continue
                 if not isinstance(v, Tensor):
                     # Converted on its own, as TF does: a Python int is int32, so it only
                     # pads int32 components.
@@ -702,8 +705,6 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
         raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` "
                          f"but `len(bucket_batch_sizes)={len(sizes)}` and "
                          f"`len(bucket_boundaries)={len(boundaries)}`.")
-    if boundaries != sorted(boundaries):
-        raise ValueError("`bucket_boundaries` must be sorted.")
     from eagerflow._src.ops import array_ops, math_ops, reduction_ops  # noqa: PLC0415
     from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
 

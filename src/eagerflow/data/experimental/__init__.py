@@ -5,18 +5,18 @@ from eagerflow._src.data.dataset_ops import INFINITE as INFINITE_CARDINALITY  # 
 from eagerflow._src.data.dataset_ops import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from eagerflow._src.data.dataset_spec import DatasetSpec as DatasetStructure  # noqa: F401
 from eagerflow._src.data.experimental import (  # noqa: F401
-    AutoShardPolicy, AutotuneAlgorithm, Counter, DatasetInitializer, ExternalStatePolicy, Reducer,
-    SHARD_HINT, assert_cardinality, at, bucket_by_sequence_length, choose_from_datasets,
-    copy_to_device, dense_to_ragged_batch, dense_to_sparse_batch, enable_debug_mode,
-    enumerate_dataset, from_list, get_next_as_optional, get_single_element, get_structure,
-    group_by_reducer, group_by_window, ignore_errors, index_table_from_dataset, load, map_and_batch,
-    pad_to_cardinality, parallel_interleave, parse_example_dataset, prefetch_to_device,
-    rejection_resample, sample_from_datasets, save, scan, shuffle_and_repeat, snapshot,
-    table_from_dataset, take_while, unbatch, unique)
+    Counter, DatasetInitializer, Reducer, SHARD_HINT, assert_cardinality, at,
+    bucket_by_sequence_length, choose_from_datasets, copy_to_device, dense_to_ragged_batch,
+    dense_to_sparse_batch, enable_debug_mode, enumerate_dataset, from_list, get_next_as_optional,
+    get_single_element, get_structure, group_by_reducer, group_by_window, ignore_errors,
+    index_table_from_dataset, load, map_and_batch, pad_to_cardinality, parallel_interleave,
+    parse_example_dataset, prefetch_to_device, rejection_resample, sample_from_datasets, save, scan,
+    shuffle_and_repeat, snapshot, table_from_dataset, take_while, unbatch, unique)
 from eagerflow._src.data.experimental import RandomDatasetV2 as RandomDataset  # noqa: F401
 from eagerflow._src.data.optional_ops import Optional  # noqa: F401
 from eagerflow._src.data.options import (  # noqa: F401
-    AutotuneOptions, DistributeOptions, OptimizationOptions, ThreadingOptions)
+    AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, DistributeOptions, ExternalStatePolicy,
+    OptimizationOptions, ServiceOptions, ThreadingOptions)
 from eagerflow._src.data.readers import (  # noqa: F401
     CsvDataset, TFRecordWriter, make_batched_features_dataset, make_csv_dataset)
 from eagerflow._src.data.sql import SqlDataset  # noqa: F401
