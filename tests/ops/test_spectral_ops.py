@@ -325,3 +325,13 @@ def test_fftshift_of_an_axis_out_of_range_raises_tfs_error():
                        match=r"indices\[1\] = -1 is not in \[0, 2\)"):
         tf.signal.ifftshift(x, axes=(1, -3))
     np.testing.assert_array_equal(tf.signal.fftshift(x, axes=-1), [[2, 0, 1], [5, 3, 4]])
+
+
+def test_inverse_stft_window_is_zero_where_no_frame_covers_a_sample():
+    # frame_step >= frame_length: the Hann window's zero at 0 has nothing to divide by
+    close(tf.signal.inverse_stft_window_fn(10)(8, tf.float32),
+          [0.0, 6.828427, 2.0, 1.171573, 1.0, 1.171573, 2.0, 6.828427])
+    signal = tf.constant(np.arange(1.0, 17.0, dtype=np.float32))
+    back = tf.signal.inverse_stft(tf.signal.stft(signal, 8, 8), 8, 8,
+                                  window_fn=tf.signal.inverse_stft_window_fn(8))
+    close(back, [0.0] + list(range(2, 9)) + [0.0] + list(range(10, 17)))

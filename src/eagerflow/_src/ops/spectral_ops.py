@@ -103,7 +103,11 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=signal_ops.hann_window,
         denominator = reduction_ops.reduce_sum(array_ops.reshape(padded, [blocks, step]), 0,
                                                keepdims=True)
         denominator = array_ops.reshape(array_ops.tile(denominator, [blocks, 1]), [-1])
-        return forward / denominator[:frame_length]
+        denominator = denominator[:frame_length]
+        # a sample no frame covers (a zero of the window, frame_step >= frame_length) is
+        # given weight 0, not 0 / 0
+        return array_ops.where(math_ops.equal(denominator, 0.0),
+                               array_ops.zeros_like(forward), forward / denominator)
     return inverse_window
 
 
