@@ -335,3 +335,12 @@ def test_inverse_stft_window_is_zero_where_no_frame_covers_a_sample():
     back = tf.signal.inverse_stft(tf.signal.stft(signal, 8, 8), 8, 8,
                                   window_fn=tf.signal.inverse_stft_window_fn(8))
     close(back, [0.0] + list(range(2, 9)) + [0.0] + list(range(10, 17)))
+
+
+@pytest.mark.parametrize("norm", [None, "ortho"])
+def test_inverse_mdct_of_an_unknown_length_fails_as_tfs(norm):
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None])])
+    def inverse(mdcts):
+        return tf.signal.inverse_mdct(mdcts, norm=norm)
+    with pytest.raises(ValueError, match="None values not supported"):
+        inverse.get_concrete_function()

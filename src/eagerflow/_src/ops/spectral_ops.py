@@ -444,6 +444,8 @@ def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
     """
     mdcts = as_tensor(mdcts)
     half = mdcts.shape[-1]
+    if half is None:  # (the window needs its length when the function is traced)
+        raise ValueError("None values not supported.")
     if norm is None:
         halves = (0.5 / cast(half, mdcts.dtype)) * dct(mdcts, type=4)
     elif norm == "ortho":
