@@ -344,3 +344,21 @@ def test_inverse_mdct_of_an_unknown_length_fails_as_tfs(norm):
         return tf.signal.inverse_mdct(mdcts, norm=norm)
     with pytest.raises(ValueError, match="None values not supported"):
         inverse.get_concrete_function()
+
+
+def test_window_periodic_given_as_a_tensor_in_a_function_and_checked_as_tf():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.bool)])
+    def windows(periodic):
+        return (tf.signal.hann_window(6, periodic=periodic),
+                tf.signal.hamming_window(5, periodic=periodic))
+    hann, hamming = windows(tf.constant(True))
+    close(hann, [0.0, 0.25, 0.75, 1.0, 0.75, 0.25])
+    close(hamming, [0.08, 0.54, 1.0, 0.54, 0.08])
+    close(windows(tf.constant(False))[0], [0.0, 0.345492, 0.904508, 0.904508, 0.345492, 0.0])
+    # (a list or an int is no bool: TF refuses them rather than reading their truth)
+    with pytest.raises(ValueError, match="must have rank 0"):
+        tf.signal.hann_window(6, periodic=[False])
+    with pytest.raises(TypeError, match="Cannot convert 1 to EagerTensor of dtype bool"):
+        tf.signal.hann_window(6, periodic=1)
+    with pytest.raises(ValueError, match="periodic: Tensor conversion requested dtype bool"):
+        tf.signal.hamming_window(6, periodic=tf.constant(0))
