@@ -362,3 +362,12 @@ def test_window_periodic_given_as_a_tensor_in_a_function_and_checked_as_tf():
         tf.signal.hann_window(6, periodic=1)
     with pytest.raises(ValueError, match="periodic: Tensor conversion requested dtype bool"):
         tf.signal.hamming_window(6, periodic=tf.constant(0))
+
+
+def test_frame_steps_and_lengths_are_integer_scalars_as_in_tf():
+    with pytest.raises(ValueError, match=r"frame_step must be an integer. Got <dtype: 'float32'>"):
+        tf.signal.overlap_and_add(tf.ones([3, 4]), 2.0)
+    with pytest.raises(ValueError, match=r"Shape \(1,\) must have rank 0"):
+        tf.signal.overlap_and_add(tf.ones([3, 4]), [2])
+    with pytest.raises(ValueError, match=r"Shape \(2,\) must have rank 0"):
+        tf.signal.stft(tf.ones([2, 20]), [4, 4], 2)

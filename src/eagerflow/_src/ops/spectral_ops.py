@@ -22,8 +22,10 @@ from eagerflow._src.ops.wrappers import as_tensor
 
 def _int_or_tensor(value):
     """`value` as a Python int, or as an int32 tensor where a traced function knows it only
-    at run time."""
+    at run time; a scalar (ValueError otherwise, as TF's)."""
     tensor = convert_to_tensor(value)
+    if tensor.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {tensor.shape} must have rank 0")
     found = get_static_value(tensor)
     return cast(tensor, _d.int32) if found is None else int(found)
 
@@ -43,6 +45,11 @@ def overlap_and_add(signal, frame_step, name=None):
         summed = overlap_and_add(array_ops.reshape(
             signal, array_ops.stack([-1, shape[-2], shape[-1]])), frame_step)
         return array_ops.reshape(summed, array_ops.concat([shape[:-2], [-1]], 0))
+    frame_step = convert_to_tensor(frame_step)
+    if frame_step.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {frame_step.shape} must have rank 0")
+    if not frame_step.dtype.is_integer:
+        raise ValueError(f"frame_step must be an integer. Got {frame_step.dtype}")
     step = _int_or_tensor(frame_step)
     if isinstance(step, int) and step < 1:  # (TF fails as it pads by a negative amount)
         raise errors.InvalidArgumentError(
