@@ -344,6 +344,8 @@ def test_inverse_mdct_of_an_unknown_length_fails_as_tfs(norm):
         return tf.signal.inverse_mdct(mdcts, norm=norm)
     with pytest.raises(ValueError, match="None values not supported"):
         inverse.get_concrete_function()
+    with pytest.raises(ValueError, match=r"Shape \(4,\) must have rank at least 2"):
+        tf.signal.inverse_mdct(tf.ones([4]), norm=norm)
 
 
 def test_window_periodic_given_as_a_tensor_in_a_function_and_checked_as_tf():

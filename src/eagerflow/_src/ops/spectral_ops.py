@@ -450,6 +450,8 @@ def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
     TensorShape([8])
     """
     mdcts = as_tensor(mdcts)
+    if mdcts.shape.rank is not None and mdcts.shape.rank < 2:
+        raise ValueError(f"Shape {mdcts.shape} must have rank at least 2")
     half = mdcts.shape[-1]
     if half is None:  # (the window needs its length when the function is traced)
         raise ValueError("None values not supported.")
