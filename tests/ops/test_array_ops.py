@@ -323,6 +323,25 @@ def test_linspace_infinite_bounds_start_and_stop_exactly():
     np.testing.assert_array_equal(out.numpy(), [[0, 0.5, 1], [-inf, np.nan, 0]])
 
 
+def test_linspace_of_half_types_rounds_each_step_as_tf():
+    # TF rounds the step and each start + k * step to the type: its values, not float32's
+    # rounded once
+    np.testing.assert_array_equal(
+        tf.linspace(tf.constant(100.0, tf.float16), tf.constant(2000.0, tf.float16), 22),
+        np.array([100.0, 190.5, 281.0, 371.5, 462.0, 552.5, 643.0, 733.5, 824.0, 914.5, 1005.0,
+                  1096.0, 1186.0, 1276.0, 1367.0, 1458.0, 1548.0, 1638.0, 1729.0, 1820.0,
+                  1910.0, 2000.0], np.float16))
+    np.testing.assert_array_equal(
+        tf.linspace(tf.constant(1.0, tf.float16), tf.constant(0.0, tf.float16), 10),
+        np.array([1.0, 0.888671875, 0.77783203125, 0.6669921875, 0.5556640625, 0.4443359375,
+                  0.33349609375, 0.22265625, 0.111328125, 0.0], np.float16))
+    out = tf.linspace(tf.constant([[0.0, 5.0], [1.0, 2.0]], tf.bfloat16),
+                      tf.constant([10.3, 40.7], tf.bfloat16), 5, axis=1)
+    np.testing.assert_array_equal(tf.cast(out, tf.float32), np.reshape(
+        [0.0, 5.0, 2.578125, 13.9375, 5.15625, 22.875, 7.75, 31.75, 10.3125, 40.75,
+         1.0, 2.0, 3.328125, 11.6875, 5.65625, 21.375, 8.0, 31.0, 10.3125, 40.75], [2, 5, 2]))
+
+
 @pytest.mark.parametrize("kwargs, dtype, on, off", [
     ({}, tf.float32, 1, 0),
     ({"on_value": 5, "off_value": -1}, tf.int32, 5, -1),

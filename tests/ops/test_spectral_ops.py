@@ -325,3 +325,51 @@ def test_fftshift_of_an_axis_out_of_range_raises_tfs_error():
                        match=r"indices\[1\] = -1 is not in \[0, 2\)"):
         tf.signal.ifftshift(x, axes=(1, -3))
     np.testing.assert_array_equal(tf.signal.fftshift(x, axes=-1), [[2, 0, 1], [5, 3, 4]])
+
+
+def test_inverse_stft_window_is_zero_where_no_frame_covers_a_sample():
+    # frame_step >= frame_length: the Hann window's zero at 0 has nothing to divide by
+    close(tf.signal.inverse_stft_window_fn(10)(8, tf.float32),
+          [0.0, 6.828427, 2.0, 1.171573, 1.0, 1.171573, 2.0, 6.828427])
+    signal = tf.constant(np.arange(1.0, 17.0, dtype=np.float32))
+    back = tf.signal.inverse_stft(tf.signal.stft(signal, 8, 8), 8, 8,
+                                  window_fn=tf.signal.inverse_stft_window_fn(8))
+    close(back, [0.0] + list(range(2, 9)) + [0.0] + list(range(10, 17)))
+
+
+@pytest.mark.parametrize("norm", [None, "ortho"])
+def test_inverse_mdct_of_an_unknown_length_fails_as_tfs(norm):
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None])])
+    def inverse(mdcts):
+        return tf.signal.inverse_mdct(mdcts, norm=norm)
+    with pytest.raises(ValueError, match="None values not supported"):
+        inverse.get_concrete_function()
+    with pytest.raises(ValueError, match=r"Shape \(4,\) must have rank at least 2"):
+        tf.signal.inverse_mdct(tf.ones([4]), norm=norm)
+
+
+def test_window_periodic_given_as_a_tensor_in_a_function_and_checked_as_tf():
+    @tf.function(input_signature=[tf.TensorSpec([], tf.bool)])
+    def windows(periodic):
+        return (tf.signal.hann_window(6, periodic=periodic),
+                tf.signal.hamming_window(5, periodic=periodic))
+    hann, hamming = windows(tf.constant(True))
+    close(hann, [0.0, 0.25, 0.75, 1.0, 0.75, 0.25])
+    close(hamming, [0.08, 0.54, 1.0, 0.54, 0.08])
+    close(windows(tf.constant(False))[0], [0.0, 0.345492, 0.904508, 0.904508, 0.345492, 0.0])
+    # (a list or an int is no bool: TF refuses them rather than reading their truth)
+    with pytest.raises(ValueError, match="must have rank 0"):
+        tf.signal.hann_window(6, periodic=[False])
+    with pytest.raises(TypeError, match="Cannot convert 1 to EagerTensor of dtype bool"):
+        tf.signal.hann_window(6, periodic=1)
+    with pytest.raises(ValueError, match="periodic: Tensor conversion requested dtype bool"):
+        tf.signal.hamming_window(6, periodic=tf.constant(0))
+
+
+def test_frame_steps_and_lengths_are_integer_scalars_as_in_tf():
+    with pytest.raises(ValueError, match=r"frame_step must be an integer. Got <dtype: 'float32'>"):
+        tf.signal.overlap_and_add(tf.ones([3, 4]), 2.0)
+    with pytest.raises(ValueError, match=r"Shape \(1,\) must have rank 0"):
+        tf.signal.overlap_and_add(tf.ones([3, 4]), [2])
+    with pytest.raises(ValueError, match=r"Shape \(2,\) must have rank 0"):
+        tf.signal.stft(tf.ones([2, 20]), [4, 4], 2)

@@ -1743,14 +1743,31 @@ def _linspace_kernel(xp, start, stop, num, axis):
     if type(num) is not int:  # an input
         num = _run_time_count(num, "num must be a scalar, but got shape {}",
                               "Requires num >= 0, got {}")
-    dtype = start.dtype
-    wide = dtype if dtype.itemsize >= 4 else xp.dtype(xp.float32)  # half types: in float32
-    start, stop = xp.broadcast_arrays(start.astype(wide), stop.astype(wide))
+    start, stop = xp.broadcast_arrays(start, stop)
+    if start.dtype.itemsize < 4:
+        return _half_linspace(xp, start, stop, num, axis)
     with xp.errstate(invalid="ignore"):  # infinite bounds: NaN steps, as in TF
         out = xp.linspace(start, stop, num, axis=axis)
     if num:  # the first value is `start` itself, not start + 0 * step (NaN for an infinite step)
         xp.moveaxis(out, axis, 0)[0] = start
-    return out.astype(dtype, copy=False)
+    return out.astype(start.dtype, copy=False)
+
+
+def _half_linspace(xp, start, stop, num, axis):
+    """`linspace` of half types as TF computes it: start + k * ((stop - start) / (num - 1)),
+    each step rounded to the type (its values then differ from float32's rounded by an ulp
+    or two), the last value `stop` itself."""
+    dtype = start.dtype
+    k = xp.arange(num).astype(dtype).reshape((num,) + (1,) * start.ndim)
+    with xp.errstate(invalid="ignore", over="ignore"):  # (infinite steps: NaN, as in TF)
+        delta = (stop - start) / xp.asarray(max(num - 1, 1), dtype)
+        out = xp.moveaxis(xp.expand_dims(start, 0) + xp.expand_dims(delta, 0) * k, 0, axis)
+    moved = xp.moveaxis(out, axis, 0)
+    if num:
+        moved[0] = start
+    if num > 1:
+        moved[-1] = stop
+    return out
 
 
 def _linspace_rule(start, stop, num, axis):

@@ -868,8 +868,11 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
         window_length = convert_to_tensor(window_length, _d.int32, name="window_length")
         if window_length.shape.rank != 0:
             raise ValueError(f"Shape {window_length.shape} must have rank 0")
-    if isinstance(window_length, Tensor) and get_static_value(window_length) is None:
-        return _raised_cosine_of_tensor(window_length, periodic, dtype, a, b)
+    periodic = _periodic(periodic)
+    if isinstance(window_length, Tensor) and get_static_value(window_length) is None or \
+            isinstance(periodic, Tensor):
+        length = convert_to_tensor(window_length, _d.int32)
+        return _raised_cosine_of_tensor(length, periodic, dtype, a, b)
     length = _int(window_length, "window_length")
     if length == 1:
         return array_ops.ones([1], dtype)
@@ -879,6 +882,18 @@ def _raised_cosine(window_length, periodic, dtype, a, b):
     count = cast(array_ops.range(length), dtype)
     angle = convert_to_tensor(2 * np.pi, dtype) * count / cast(denominator, dtype)
     return convert_to_tensor(a, dtype) - convert_to_tensor(b, dtype) * math_ops.cos(angle)
+
+
+def _periodic(periodic):
+    """A window's `periodic` as a Python bool, or a bool scalar tensor where a traced function
+    knows it only at run time (anything else refused as TF's conversion to bool refuses it)."""
+    if isinstance(periodic, bool):
+        return periodic
+    tensor = convert_to_tensor(periodic, _d.bool, name="periodic")
+    if tensor.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {tensor.shape} must have rank 0")
+    found = get_static_value(tensor)
+    return tensor if found is None else bool(found)
 
 
 def _raised_cosine_of_tensor(length, periodic, dtype, a, b):

@@ -22,8 +22,10 @@ from eagerflow._src.ops.wrappers import as_tensor
 
 def _int_or_tensor(value):
     """`value` as a Python int, or as an int32 tensor where a traced function knows it only
-    at run time."""
+    at run time; a scalar (ValueError otherwise, as TF's)."""
     tensor = convert_to_tensor(value)
+    if tensor.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {tensor.shape} must have rank 0")
     found = get_static_value(tensor)
     return cast(tensor, _d.int32) if found is None else int(found)
 
@@ -43,6 +45,11 @@ def overlap_and_add(signal, frame_step, name=None):
         summed = overlap_and_add(array_ops.reshape(
             signal, array_ops.stack([-1, shape[-2], shape[-1]])), frame_step)
         return array_ops.reshape(summed, array_ops.concat([shape[:-2], [-1]], 0))
+    frame_step = convert_to_tensor(frame_step)
+    if frame_step.shape.rank not in (None, 0):
+        raise ValueError(f"Shape {frame_step.shape} must have rank 0")
+    if not frame_step.dtype.is_integer:
+        raise ValueError(f"frame_step must be an integer. Got {frame_step.dtype}")
     step = _int_or_tensor(frame_step)
     if isinstance(step, int) and step < 1:  # (TF fails as it pads by a negative amount)
         raise errors.InvalidArgumentError(
@@ -103,7 +110,11 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=signal_ops.hann_window,
         denominator = reduction_ops.reduce_sum(array_ops.reshape(padded, [blocks, step]), 0,
                                                keepdims=True)
         denominator = array_ops.reshape(array_ops.tile(denominator, [blocks, 1]), [-1])
-        return forward / denominator[:frame_length]
+        denominator = denominator[:frame_length]
+        # a sample no frame covers (a zero of the window, frame_step >= frame_length) is
+        # given weight 0, not 0 / 0
+        return array_ops.where(math_ops.equal(denominator, 0.0),
+                               array_ops.zeros_like(forward), forward / denominator)
     return inverse_window
 
 
@@ -439,7 +450,11 @@ def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
     TensorShape([8])
     """
     mdcts = as_tensor(mdcts)
+    if mdcts.shape.rank is not None and mdcts.shape.rank < 2:
+        raise ValueError(f"Shape {mdcts.shape} must have rank at least 2")
     half = mdcts.shape[-1]
+    if half is None:  # (the window needs its length when the function is traced)
+        raise ValueError("None values not supported.")
     if norm is None:
         halves = (0.5 / cast(half, mdcts.dtype)) * dct(mdcts, type=4)
     elif norm == "ortho":
