@@ -1509,3 +1509,25 @@ def test_ragged_stack_of_dense_tensors_keeps_tfs_structure():
     assert tf.ragged.stack([tf.constant([1, 2]), tf.constant([3])]).ragged_rank == 1
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.ragged.stack([tf.zeros((2, 3)), tf.ones((1, 3))], axis=1)
+
+
+def test_row_lengths_of_a_negative_axis_counts_from_the_last():
+    rt = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert rt.row_lengths(axis=-1).to_list() == [[2, 1], [], [3]]
+    assert rt.row_lengths(axis=-2).numpy().tolist() == [2, 0, 1]
+    assert int(rt.row_lengths(axis=-3)) == 3
+    for axis in (3, -4):
+        with pytest.raises(ValueError, match="out of bounds"):
+            rt.row_lengths(axis=axis)
+
+
+def test_with_values_of_another_length_raises():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    with pytest.raises(ValueError, match=r"Shapes \(6,\) and \(2,\) are incompatible"):
+        rt.with_values([1, 2])
+    with pytest.raises(ValueError, match="rank at least 1"):
+        rt.with_values(5)
+    nested = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    with pytest.raises(ValueError, match=r"Shapes \(6,\) and \(7,\)"):
+        nested.with_flat_values(tf.zeros([7]))
+    assert rt.with_values(tf.zeros([6, 2])).shape.as_list() == [4, None, 2]
