@@ -1531,3 +1531,12 @@ def test_with_values_of_another_length_raises():
     with pytest.raises(ValueError, match=r"Shapes \(6,\) and \(7,\)"):
         nested.with_flat_values(tf.zeros([7]))
     assert rt.with_values(tf.zeros([6, 2])).shape.as_list() == [4, None, 2]
+
+
+def test_a_variable_indexes_rows_as_its_value():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    v = tf.Variable(2)
+    assert rt[v].numpy().tolist() == [4, 5]
+    assert rt[tf.Variable(-1)].numpy().tolist() == [6]
+    assert int(rt[v, 1]) == 5
+    assert tf.function(lambda: rt[v])().numpy().tolist() == [4, 5]

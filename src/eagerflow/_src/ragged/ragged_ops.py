@@ -708,6 +708,9 @@ def getitem(rt, key):
     """``rt[key]``: integers, slices (and `Ellipsis`-free tuples of them)."""
     if not isinstance(key, tuple):
         key = (key,)
+    # (a variable indexes as its value does)
+    key = tuple(convert_to_tensor(k) if getattr(type(k), "__tf_tensor__", None) is not None
+                and not isinstance(k, Tensor) else k for k in key)
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # (by identity: keys hold tensors)
     if ellipses:
         if len(ellipses) > 1:
