@@ -1540,3 +1540,18 @@ def test_a_variable_indexes_rows_as_its_value():
     assert rt[tf.Variable(-1)].numpy().tolist() == [6]
     assert int(rt[v, 1]) == 5
     assert tf.function(lambda: rt[v])().numpy().tolist() == [4, 5]
+
+
+def test_tile_repeats_every_ragged_dimension():
+    rt = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert tf.tile(rt, [2, 1, 2]).to_list() == [
+        [[1, 2, 1, 2], [3, 3]], [], [[4, 5, 6, 4, 5, 6]],
+        [[1, 2, 1, 2], [3, 3]], [], [[4, 5, 6, 4, 5, 6]]]
+    assert tf.tile(rt, [1, 2, 1]).to_list() == [
+        [[1, 2], [3], [1, 2], [3]], [], [[4, 5, 6], [4, 5, 6]]]
+    deep = tf.ragged.constant([[[[1], [2]], [[3]]], [[[4, 5]]]])
+    assert tf.tile(deep, [1, 1, 2, 2]).to_list() == [
+        [[[1, 1], [2, 2], [1, 1], [2, 2]], [[3, 3], [3, 3]]], [[[4, 5, 4, 5], [4, 5, 4, 5]]]]
+    f = tf.function(lambda x: tf.tile(x, [1, 1, 3]),
+                    input_signature=[tf.RaggedTensorSpec([None, None, None], tf.int32)])
+    assert f(rt).to_list() == [[[1, 2, 1, 2, 1, 2], [3, 3, 3]], [], [[4, 5, 6] * 3]]

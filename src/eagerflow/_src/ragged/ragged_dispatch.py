@@ -565,12 +565,20 @@ def _tile(fn, arguments):
     m = _static_ints(multiples, "multiples")
     if len(m) != rt.shape.rank:
         raise ValueError(f"Expected multiples to have length {rt.shape.rank}, got {len(m)}")
+    return _tile_ragged(rt, m)
+
+
+def _tile_ragged(rt, m):
+    """`rt` tiled `m[d]` times along each dimension d: the rows, the elements of each row,
+    and (through `values`) every inner dimension, ragged or uniform."""
     if m[0] != 1:
         rt = ragged_ops.gather(rt, array_ops.tile(array_ops.range(rt.nrows()), [m[0]]))
-    if len(m) > 1 and m[1] != 1:
-        if rt.ragged_rank != 1:
-            raise ValueError("tile of an inner ragged dimension is supported for ragged "
-                             "rank 1 only")
+    inner = m[2:]
+    if any(v != 1 for v in inner):  # (each element tiled inside: rt.values' dimensions 1...)
+        values = rt.values
+        rt = rt.with_values(_tile_ragged(values, [1] + inner) if isinstance(
+            values, RaggedTensor) else array_ops.tile(values, [1] + inner))
+    if len(m) > 1 and m[1] != 1:  # (each row's elements repeated m[1] times, in order)
         lengths = rt.row_lengths()
         k = _constant(m[1], lengths.dtype)
         grown = ragged_ops.range(math_ops.multiply(lengths, k), row_splits_dtype=lengths.dtype)
@@ -579,10 +587,7 @@ def _tile(fn, arguments):
         where = math_ops.add(array_ops.gather(rt.row_splits, rows),
                              math_ops.floormod(grown.values, math_ops.maximum(
                                  length, array_ops.ones_like(length))))
-        rt = grown.with_values(array_ops.gather(rt.values, where))
-    rest = m[rt.ragged_rank + 1:]
-    if any(v != 1 for v in rest):
-        rt = rt.with_flat_values(array_ops.tile(rt.flat_values, [1] + rest))
+        rt = grown.with_values(ragged_ops.gather(rt.values, where))
     return rt
 
 
