@@ -188,6 +188,16 @@ def test_zeros_and_ones_of_a_ragged_shape():
     assert traced(rt).to_list() == zeros.to_list()
 
 
+def test_fill_of_a_ragged_shape():
+    rt = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    filled = tf.fill(tf.shape(rt), 7)
+    assert filled.to_list() == [[[7, 7], [7]], [], [[7, 7, 7]]] and filled.dtype == tf.int32
+    traced = tf.function(lambda x: tf.fill(tf.shape(x), 2.0))
+    assert traced(rt).to_list() == [[[2., 2.], [2.]], [], [[2., 2., 2.]]]
+    with pytest.raises(ValueError, match="RaggedTensor"):
+        tf.fill(rt, 3)
+
+
 def test_dynamic_ragged_shape_indexing_and_slicing():
     rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
     uniform = tf.shape(tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]], ragged_rank=1))

@@ -130,6 +130,14 @@ def _filled(fn, arguments):
     return shape.to_ragged(fn(shape.inner_shape, arguments["dtype"]))
 
 
+def _fill(fn, arguments):
+    """``fill`` of a `DynamicRaggedShape`: a ragged tensor of that shape holding `value`."""
+    dims, value = arguments["dims"], arguments["value"]
+    if not isinstance(dims, DynamicRaggedShape):
+        _not_convertible(_NotATensor(dims if isinstance(dims, RaggedTensor) else value))
+    return dims.to_ragged(fn(dims.inner_shape, value))
+
+
 def _unsorted_segment(fn, arguments):
     """TF's segment reductions of ragged data: ragged ids (the data's outer partition) on the
     flat values; dense ids group whole rows, aligned at their starts (each segment's row as
@@ -526,7 +534,7 @@ def _broadcast_to(fn, arguments):
 
 
 # (the functions taking a DynamicRaggedShape)
-_SHAPE_HANDLERS = (_reshape, _filled, _broadcast_to)
+_SHAPE_HANDLERS = (_reshape, _filled, _fill, _broadcast_to)
 
 
 def _where(fn, arguments):
@@ -926,7 +934,7 @@ def _register():
             _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
                "gather_nd": _gather_nd, "reshape": _reshape, "zeros": _filled,
-               "ones": _filled, "squeeze": _squeeze, "split": _split,
+               "ones": _filled, "fill": _fill, "squeeze": _squeeze, "split": _split,
                "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
                "sparse.bincount": _bincount, "strings.format": _format, "print": _print,
                "linalg.matmul": _matmul, "broadcast_to": _broadcast_to,
