@@ -1565,3 +1565,18 @@ def test_tile_repeats_every_ragged_dimension():
     f = tf.function(lambda x: tf.tile(x, [1, 1, 3]),
                     input_signature=[tf.RaggedTensorSpec([None, None, None], tf.int32)])
     assert f(rt).to_list() == [[[1, 2, 1, 2, 1, 2], [3, 3, 3]], [], [[4, 5, 6] * 3]]
+
+
+def test_matmul_of_ragged_batches_gives_ragged_columns_without_padding():
+    a = tf.ragged.constant([[[1., 2.]], [[3., 4.], [5., 6.]]], ragged_rank=1)
+    assert tf.matmul(a, a, transpose_b=True).to_list() == [[[5.]], [[25., 39.], [39., 61.]]]
+    b = tf.ragged.constant([[[1.], [2.]], [[1., 2.], [3., 4.]]])
+    assert tf.matmul(a, b).to_list() == [[[5.]], [[15., 22.], [23., 34.]]]
+    with pytest.raises(ValueError, match="`a` and `b` must have the same rank"):
+        tf.matmul(a, tf.ones([2, 3]))
+    x = tf.Variable([[1., 2.], [3., 4.], [5., 6.]])
+    with tf.GradientTape() as tape:
+        rt = tf.RaggedTensor.from_row_lengths(x, [1, 2])
+        loss = tf.reduce_sum(tf.matmul(rt, rt, transpose_b=True) ** 2)
+    np.testing.assert_allclose(tf.convert_to_tensor(tape.gradient(loss, x)).numpy(),
+                               [[20., 40.], [1080., 1336.], [1688., 2088.]])

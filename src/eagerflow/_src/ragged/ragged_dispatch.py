@@ -424,6 +424,9 @@ def _matmul(fn, arguments):
     flags = {k: arguments.get(k) for k in ("transpose_a", "transpose_b", "adjoint_a",
                                            "adjoint_b")}
     rank = (a if isinstance(a, RaggedTensor) else convert_to_tensor(a)).shape.rank
+    rank_b = (b if isinstance(b, RaggedTensor) else convert_to_tensor(b)).shape.rank
+    if None not in (rank, rank_b) and rank != rank_b:
+        raise ValueError("`a` and `b` must have the same rank.")
     if rank == 2:
         return fn(_uniform(a), _uniform(b), **flags)
     if rank != 3:
@@ -441,8 +444,14 @@ def _matmul(fn, arguments):
         k_rows = None
     ids = a.value_rowids()
     transposed = flags["transpose_b"] or flags["adjoint_b"]
+    widths = None  # (of each batch's product: b's heights when b is ragged and transposed)
     if isinstance(b, RaggedTensor):
-        heights = None if transposed else cast_ops.cast(b.row_lengths(), ids.dtype)
+        heights = cast_ops.cast(b.row_lengths(), ids.dtype)
+        if transposed:
+            heights, widths = None, heights
+        elif b.ragged_rank > 1:  # (each batch's matrix as wide as its rows)
+            widths = cast_ops.cast(math_ops.maximum(ragged_ops.reduce(
+                b.row_lengths(axis=2), "max", axis=1), 0), ids.dtype)
         b = b.to_tensor()
     else:
         b, heights = convert_to_tensor(b), None
@@ -462,6 +471,8 @@ def _matmul(fn, arguments):
         array_ops.stack([array_ops.zeros([], ids.dtype), math_ops.maximum(
             math_ops.subtract(k, width), array_ops.zeros([], ids.dtype))])]))
     product = array_ops.einsum("rk,rkm->rm", rows, array_ops.gather(b, ids))
+    if widths is not None:  # (each row cut to its batch's width: no padding columns)
+        product = RaggedTensor.from_tensor(product, lengths=array_ops.gather(widths, ids))
     return RaggedTensor.from_row_splits(product, a.row_splits, validate=False)
 
 
