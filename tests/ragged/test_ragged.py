@@ -1580,3 +1580,12 @@ def test_matmul_of_ragged_batches_gives_ragged_columns_without_padding():
         loss = tf.reduce_sum(tf.matmul(rt, rt, transpose_b=True) ** 2)
     np.testing.assert_allclose(tf.convert_to_tensor(tape.gradient(loss, x)).numpy(),
                                [[20., 40.], [1080., 1336.], [1688., 2088.]])
+
+
+def test_reduce_mean_of_small_integers_is_float32():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5]])
+    for dtype, want in ((tf.int8, tf.float32), (tf.uint16, tf.float32), (tf.int32, tf.float64),
+                        (tf.int64, tf.float64), (tf.float16, tf.float16)):
+        mean = tf.reduce_mean(tf.cast(rt, dtype), axis=1)
+        assert mean.dtype == want
+        np.testing.assert_array_equal(mean.numpy(), [2., np.nan, 4.5])
