@@ -61,6 +61,41 @@ def test_assert_shapes():
         tf.debugging.assert_shapes([(x, ("N",))])
 
 
+def test_assert_shapes_of_sizes_unknown_while_tracing_checks_when_run():
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32),
+                                  tf.TensorSpec([None, 2], tf.float32)])
+    def f(a, b):
+        tf.debugging.assert_shapes([(a, ("N", "D")), (b, ("N", 2))], message="mine")
+        return a
+
+    assert f(tf.ones([3, 2]), tf.ones([3, 2])).shape == [3, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor a:0 must have rank"):
+        f(tf.ones([3]), tf.ones([3, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"mine.*Specified by tensor a:0 dimension 0.*must have size"):
+        f(tf.ones([4, 2]), tf.ones([3, 2]))
+
+
+def test_assert_shapes_innermost_dims_and_scalars():
+    x = tf.ones([2, 3, 4])
+    tf.debugging.assert_shapes([(x, (..., "D")), (tf.ones([4]), ("D",))])
+    with pytest.raises(ValueError, match=r"Specified by tensor shape=\(2, 3, 4\).*dimension -1"):
+        tf.debugging.assert_shapes([(x, ("*", "D")), (tf.ones([5]), ("D",))])
+    with pytest.raises(ValueError, match="only allowed as the first entry"):
+        tf.debugging.assert_shapes([(x, ("N", "*", 4))])
+    # ("..." is a dimension's name, as any string but "*" and ".")
+    with pytest.raises(ValueError, match="must have rank 2"):
+        tf.debugging.assert_shapes([(x, ("...", 4))])
+    # (a scalar, and no dims, are one dimension of size 1)
+    tf.debugging.assert_shapes([(tf.constant(2.), [1])])
+    with pytest.raises(ValueError, match="dimension 0 must have size 1.  Received size 3"):
+        tf.debugging.assert_shapes([(tf.ones([3]), [])])
+    tf.debugging.assert_shapes([(tf.ones([2, 3]), ("2", None)), (tf.ones([2]), None)])
+    sparse = tf.sparse.SparseTensor([[0, 0]], [1.], [2, 3])
+    with pytest.raises(ValueError, match="dimension 1 must have size 4"):
+        tf.debugging.assert_shapes([(sparse, ("N", 4))])
+
+
 def test_check_numerics_and_assert():
     assert tf.debugging.check_numerics(tf.constant([1.0]), "ok").numpy().tolist() == [1.0]
     for values, found in (([float("nan")], "NaN"), ([float("inf")], "Inf"),

@@ -188,6 +188,16 @@ def test_zeros_and_ones_of_a_ragged_shape():
     assert traced(rt).to_list() == zeros.to_list()
 
 
+def test_fill_of_a_ragged_shape():
+    rt = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    filled = tf.fill(tf.shape(rt), 7)
+    assert filled.to_list() == [[[7, 7], [7]], [], [[7, 7, 7]]] and filled.dtype == tf.int32
+    traced = tf.function(lambda x: tf.fill(tf.shape(x), 2.0))
+    assert traced(rt).to_list() == [[[2., 2.], [2.]], [], [[2., 2., 2.]]]
+    with pytest.raises(ValueError, match="RaggedTensor"):
+        tf.fill(rt, 3)
+
+
 def test_dynamic_ragged_shape_indexing_and_slicing():
     rt = tf.ragged.constant([[3, 1, 2], [], [5, 4]])
     uniform = tf.shape(tf.ragged.constant([[[1, 2]], [], [[3, 4], [5, 6]]], ragged_rank=1))
@@ -1509,3 +1519,73 @@ def test_ragged_stack_of_dense_tensors_keeps_tfs_structure():
     assert tf.ragged.stack([tf.constant([1, 2]), tf.constant([3])]).ragged_rank == 1
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.ragged.stack([tf.zeros((2, 3)), tf.ones((1, 3))], axis=1)
+
+
+def test_row_lengths_of_a_negative_axis_counts_from_the_last():
+    rt = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert rt.row_lengths(axis=-1).to_list() == [[2, 1], [], [3]]
+    assert rt.row_lengths(axis=-2).numpy().tolist() == [2, 0, 1]
+    assert int(rt.row_lengths(axis=-3)) == 3
+    for axis in (3, -4):
+        with pytest.raises(ValueError, match="out of bounds"):
+            rt.row_lengths(axis=axis)
+
+
+def test_with_values_of_another_length_raises():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    with pytest.raises(ValueError, match=r"Shapes \(6,\) and \(2,\) are incompatible"):
+        rt.with_values([1, 2])
+    with pytest.raises(ValueError, match="rank at least 1"):
+        rt.with_values(5)
+    nested = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    with pytest.raises(ValueError, match=r"Shapes \(6,\) and \(7,\)"):
+        nested.with_flat_values(tf.zeros([7]))
+    assert rt.with_values(tf.zeros([6, 2])).shape.as_list() == [4, None, 2]
+
+
+def test_a_variable_indexes_rows_as_its_value():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    v = tf.Variable(2)
+    assert rt[v].numpy().tolist() == [4, 5]
+    assert rt[tf.Variable(-1)].numpy().tolist() == [6]
+    assert int(rt[v, 1]) == 5
+    assert tf.function(lambda: rt[v])().numpy().tolist() == [4, 5]
+
+
+def test_tile_repeats_every_ragged_dimension():
+    rt = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    assert tf.tile(rt, [2, 1, 2]).to_list() == [
+        [[1, 2, 1, 2], [3, 3]], [], [[4, 5, 6, 4, 5, 6]],
+        [[1, 2, 1, 2], [3, 3]], [], [[4, 5, 6, 4, 5, 6]]]
+    assert tf.tile(rt, [1, 2, 1]).to_list() == [
+        [[1, 2], [3], [1, 2], [3]], [], [[4, 5, 6], [4, 5, 6]]]
+    deep = tf.ragged.constant([[[[1], [2]], [[3]]], [[[4, 5]]]])
+    assert tf.tile(deep, [1, 1, 2, 2]).to_list() == [
+        [[[1, 1], [2, 2], [1, 1], [2, 2]], [[3, 3], [3, 3]]], [[[4, 5, 4, 5], [4, 5, 4, 5]]]]
+    f = tf.function(lambda x: tf.tile(x, [1, 1, 3]),
+                    input_signature=[tf.RaggedTensorSpec([None, None, None], tf.int32)])
+    assert f(rt).to_list() == [[[1, 2, 1, 2, 1, 2], [3, 3, 3]], [], [[4, 5, 6] * 3]]
+
+
+def test_matmul_of_ragged_batches_gives_ragged_columns_without_padding():
+    a = tf.ragged.constant([[[1., 2.]], [[3., 4.], [5., 6.]]], ragged_rank=1)
+    assert tf.matmul(a, a, transpose_b=True).to_list() == [[[5.]], [[25., 39.], [39., 61.]]]
+    b = tf.ragged.constant([[[1.], [2.]], [[1., 2.], [3., 4.]]])
+    assert tf.matmul(a, b).to_list() == [[[5.]], [[15., 22.], [23., 34.]]]
+    with pytest.raises(ValueError, match="`a` and `b` must have the same rank"):
+        tf.matmul(a, tf.ones([2, 3]))
+    x = tf.Variable([[1., 2.], [3., 4.], [5., 6.]])
+    with tf.GradientTape() as tape:
+        rt = tf.RaggedTensor.from_row_lengths(x, [1, 2])
+        loss = tf.reduce_sum(tf.matmul(rt, rt, transpose_b=True) ** 2)
+    np.testing.assert_allclose(tf.convert_to_tensor(tape.gradient(loss, x)).numpy(),
+                               [[20., 40.], [1080., 1336.], [1688., 2088.]])
+
+
+def test_reduce_mean_of_small_integers_is_float32():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5]])
+    for dtype, want in ((tf.int8, tf.float32), (tf.uint16, tf.float32), (tf.int32, tf.float64),
+                        (tf.int64, tf.float64), (tf.float16, tf.float16)):
+        mean = tf.reduce_mean(tf.cast(rt, dtype), axis=1)
+        assert mean.dtype == want
+        np.testing.assert_array_equal(mean.numpy(), [2., np.nan, 4.5])

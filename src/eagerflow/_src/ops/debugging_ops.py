@@ -538,43 +538,125 @@ def _described(x):
 
 def _label(x):
     """A tensor's graph name; an eager tensor captured by a graph has none, so its form."""
-    return _described(x) if isinstance(x, EagerTensor) else x.name
+    return _described(x) if isinstance(x, EagerTensor) or hasattr(x, "dense_shape") else \
+        x.name
 
 
 @export("debugging.assert_shapes")
 def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     """Asserts that tensors have the shapes in `shapes`: (tensor, dims) pairs (or a dict).
 
-    A dim is an int, a name that must mean the same size everywhere, or "." / "*"
-    for any size; a leading "..." stands for any number of dims.
+    A dim is an int, a name that must mean the same size everywhere, or "." / None for any
+    size; a first entry `...` (or "*") stands for any number of outer dims. A scalar, and
+    an empty dims, count as one dim of size 1. Sizes known while tracing are checked at
+    once (ValueError); unknown ones when the graph runs (InvalidArgumentError).
 
     >>> tf.debugging.assert_shapes([(tf.constant([[1, 2]]), ("N", 2))]) is None
     True
     """
     pairs = shapes.items() if isinstance(shapes, dict) else shapes
-    sizes = {}  # symbol -> (size, the tensor that fixed it, its dim)
+    prefix = f"{message}.  " if message else ""
+    entries = []  # (tensor, innermost only, its sizes, the dims asked)
     for x, spec in pairs:
-        x = as_tensor(getattr(x, "deref", lambda: x)())
-        spec = (spec,) if isinstance(spec, (str, int)) else tuple(spec)
-        ellipsis = bool(spec) and spec[0] == "..."
-        dims = spec[1:] if ellipsis else spec
-        rank = x.shape.rank
-        if rank < len(dims) or (not ellipsis and rank != len(dims)):
-            raise _rank_error(x, f"at least {len(dims)}" if ellipsis else len(dims), message)
-        for i, want in enumerate(dims, rank - len(dims)):
-            got = x.shape[i]
-            if want in (".", "*"):
+        if spec is None:  # (no constraint)
+            continue
+        x = getattr(x, "deref", lambda: x)()
+        if not hasattr(x, "dense_shape"):  # (a SparseTensor is checked by its dense shape)
+            x = as_tensor(x)
+        if not hasattr(spec, "__iter__") and not hasattr(spec, "__getitem__"):
+            raise ValueError(f"{prefix}Tensor {_label(x)}.  Specified shape must be an "
+                             f"iterable.  An iterable has the attribute `__iter__` or "
+                             f"`__getitem__`.  Received specified shape: {spec}")
+        spec = tuple(spec)
+        innermost = False
+        for i, symbol in enumerate(spec):
+            if symbol is Ellipsis or (isinstance(symbol, str) and symbol == "*"):
+                if i:
+                    raise ValueError(
+                        f"{prefix}Tensor {_label(x)} specified shape index {i}.  Symbol "
+                        f"`...` or `*` for a variable number of unspecified dimensions is "
+                        f"only allowed as the first entry")
+                innermost = True
+        dims = (spec[1:] if innermost else spec) or (1,)
+        if hasattr(x, "dense_shape"):  # (a SparseTensor's rank is known while tracing)
+            rank = x.shape.rank
+            wanted = (f"at least {len(dims)}" if innermost else "in (0, 1)" if len(dims) == 1
+                      else len(dims))
+            if rank is not None and (rank < len(dims) if innermost else rank > 1 if len(
+                    dims) == 1 else rank != len(dims)):
+                raise ValueError(f"{prefix}Tensor  must have rank {wanted}.  "
+                                 f"Received rank {rank}, shape {x.shape}")
+        elif innermost:
+            if len(dims) > 1:
+                assert_rank_at_least(x, len(dims), message)
+        elif len(dims) == 1:  # (a scalar is a dimension of size 1)
+            assert_rank_in(x, (0, 1), message)
+        else:
+            assert_rank(x, len(dims), message)
+        entries.append((x, innermost, _dimension_sizes(x), dims))
+    sizes = {}  # symbol -> (size, the tensor that fixed it, its dim)
+    for x, innermost, actual, dims in entries:
+        for i, symbol in enumerate(dims):
+            if symbol is None or (isinstance(symbol, str) and symbol == "."):
                 continue
-            if isinstance(want, str) and want not in sizes:
-                sizes[want] = (got, x, i)
+            dim = i - len(dims) if innermost else i
+            got = actual[dim]
+            explicit = _known_size(symbol)
+            if explicit is None and symbol not in sizes:
+                sizes[symbol] = (got, x, dim)
                 continue
-            size, source, dim = (want, None, None) if isinstance(want, int) else sizes[want]
-            if got != size:
-                origin = ("Specified explicitly." if source is None else
-                          f"Specified by tensor {_described(source)} dimension {dim}.")
-                text = (f"{origin}  Tensor {_described(x)} dimension {i} must have size "
-                        f"{size}.  Received size {got}, shape {x.shape}")
-                raise ValueError(f"{message}.  {text}" if message else text)
+            if explicit is not None:
+                size, origin = explicit, "Specified explicitly"
+            else:
+                size, source, at = sizes[symbol]
+                origin = f"Specified by tensor {_label(source)} dimension {at}"
+            if isinstance(got, int) and isinstance(size, int):
+                if got != size:
+                    raise ValueError(
+                        f"{prefix}{origin}.  Tensor {_label(x)} dimension {dim} must have "
+                        f"size {size}.  Received size {got}, shape {x.shape}")
+                continue
+            # (a size known only when the graph runs: TF's Assert op)
+            shape = x.dense_shape if hasattr(x, "dense_shape") else late.array_ops.shape(x)
+            Assert(math_ops.equal(as_tensor(got), as_tensor(size)), data if data is not None
+                   else [prefix, origin, f"Tensor {_label(x)} dimension", dim,
+                         "must have size", size, "Received shape: ", shape], summarize)
+    return context.no_outputs()
+
+
+def _dimension_sizes(x):
+    """The sizes of `x`'s dimensions: ints where known while tracing, else scalar tensors
+    (a scalar: one dimension of size 1)."""
+    if x.shape.rank == 0:
+        return (1,)
+    if hasattr(x, "dense_shape"):
+        dynamic = late.cast_ops.cast(x.dense_shape, _d.int32)
+    else:
+        dynamic = late.array_ops.shape(x)
+    if x.shape.rank is None:
+        return _DynamicSizes(dynamic)
+    return tuple(dynamic[i] if size is None else int(size)
+                 for i, size in enumerate(x.shape.as_list()))
+
+
+class _DynamicSizes:
+    """The sizes of a tensor of unknown rank, each taken from its shape when asked."""
+
+    def __init__(self, shape):
+        self._shape = shape
+
+    def __getitem__(self, dim):
+        return self._shape[dim]
+
+
+def _known_size(symbol):
+    """`symbol` as a size when it reads as an int (3, "3"), else None (a name)."""
+    if isinstance(symbol, Tensor):
+        symbol = get_static_value(symbol)
+    try:
+        return int(symbol)
+    except (TypeError, ValueError):
+        return None
 
 
 # -- CheckNumerics ------------------------------------------------------------------------------

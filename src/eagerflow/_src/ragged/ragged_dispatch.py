@@ -130,6 +130,14 @@ def _filled(fn, arguments):
     return shape.to_ragged(fn(shape.inner_shape, arguments["dtype"]))
 
 
+def _fill(fn, arguments):
+    """``fill`` of a `DynamicRaggedShape`: a ragged tensor of that shape holding `value`."""
+    dims, value = arguments["dims"], arguments["value"]
+    if not isinstance(dims, DynamicRaggedShape):
+        _not_convertible(_NotATensor(dims if isinstance(dims, RaggedTensor) else value))
+    return dims.to_ragged(fn(dims.inner_shape, value))
+
+
 def _unsorted_segment(fn, arguments):
     """TF's segment reductions of ragged data: ragged ids (the data's outer partition) on the
     flat values; dense ids group whole rows, aligned at their starts (each segment's row as
@@ -416,6 +424,9 @@ def _matmul(fn, arguments):
     flags = {k: arguments.get(k) for k in ("transpose_a", "transpose_b", "adjoint_a",
                                            "adjoint_b")}
     rank = (a if isinstance(a, RaggedTensor) else convert_to_tensor(a)).shape.rank
+    rank_b = (b if isinstance(b, RaggedTensor) else convert_to_tensor(b)).shape.rank
+    if None not in (rank, rank_b) and rank != rank_b:
+        raise ValueError("`a` and `b` must have the same rank.")
     if rank == 2:
         return fn(_uniform(a), _uniform(b), **flags)
     if rank != 3:
@@ -433,8 +444,14 @@ def _matmul(fn, arguments):
         k_rows = None
     ids = a.value_rowids()
     transposed = flags["transpose_b"] or flags["adjoint_b"]
+    widths = None  # (of each batch's product: b's heights when b is ragged and transposed)
     if isinstance(b, RaggedTensor):
-        heights = None if transposed else cast_ops.cast(b.row_lengths(), ids.dtype)
+        heights = cast_ops.cast(b.row_lengths(), ids.dtype)
+        if transposed:
+            heights, widths = None, heights
+        elif b.ragged_rank > 1:  # (each batch's matrix as wide as its rows)
+            widths = cast_ops.cast(math_ops.maximum(ragged_ops.reduce(
+                b.row_lengths(axis=2), "max", axis=1), 0), ids.dtype)
         b = b.to_tensor()
     else:
         b, heights = convert_to_tensor(b), None
@@ -454,6 +471,8 @@ def _matmul(fn, arguments):
         array_ops.stack([array_ops.zeros([], ids.dtype), math_ops.maximum(
             math_ops.subtract(k, width), array_ops.zeros([], ids.dtype))])]))
     product = array_ops.einsum("rk,rkm->rm", rows, array_ops.gather(b, ids))
+    if widths is not None:  # (each row cut to its batch's width: no padding columns)
+        product = RaggedTensor.from_tensor(product, lengths=array_ops.gather(widths, ids))
     return RaggedTensor.from_row_splits(product, a.row_splits, validate=False)
 
 
@@ -526,7 +545,7 @@ def _broadcast_to(fn, arguments):
 
 
 # (the functions taking a DynamicRaggedShape)
-_SHAPE_HANDLERS = (_reshape, _filled, _broadcast_to)
+_SHAPE_HANDLERS = (_reshape, _filled, _fill, _broadcast_to)
 
 
 def _where(fn, arguments):
@@ -565,12 +584,20 @@ def _tile(fn, arguments):
     m = _static_ints(multiples, "multiples")
     if len(m) != rt.shape.rank:
         raise ValueError(f"Expected multiples to have length {rt.shape.rank}, got {len(m)}")
+    return _tile_ragged(rt, m)
+
+
+def _tile_ragged(rt, m):
+    """`rt` tiled `m[d]` times along each dimension d: the rows, the elements of each row,
+    and (through `values`) every inner dimension, ragged or uniform."""
     if m[0] != 1:
         rt = ragged_ops.gather(rt, array_ops.tile(array_ops.range(rt.nrows()), [m[0]]))
-    if len(m) > 1 and m[1] != 1:
-        if rt.ragged_rank != 1:
-            raise ValueError("tile of an inner ragged dimension is supported for ragged "
-                             "rank 1 only")
+    inner = m[2:]
+    if any(v != 1 for v in inner):  # (each element tiled inside: rt.values' dimensions 1...)
+        values = rt.values
+        rt = rt.with_values(_tile_ragged(values, [1] + inner) if isinstance(
+            values, RaggedTensor) else array_ops.tile(values, [1] + inner))
+    if len(m) > 1 and m[1] != 1:  # (each row's elements repeated m[1] times, in order)
         lengths = rt.row_lengths()
         k = _constant(m[1], lengths.dtype)
         grown = ragged_ops.range(math_ops.multiply(lengths, k), row_splits_dtype=lengths.dtype)
@@ -579,10 +606,7 @@ def _tile(fn, arguments):
         where = math_ops.add(array_ops.gather(rt.row_splits, rows),
                              math_ops.floormod(grown.values, math_ops.maximum(
                                  length, array_ops.ones_like(length))))
-        rt = grown.with_values(array_ops.gather(rt.values, where))
-    rest = m[rt.ragged_rank + 1:]
-    if any(v != 1 for v in rest):
-        rt = rt.with_flat_values(array_ops.tile(rt.flat_values, [1] + rest))
+        rt = grown.with_values(ragged_ops.gather(rt.values, where))
     return rt
 
 
@@ -921,7 +945,7 @@ def _register():
             _HANDLERS[api_export.undispatched(fn)] = _elementwise_handler(params)
     special = {"where": _where, "concat": _concat, "stack": _stack, "gather": _gather,
                "gather_nd": _gather_nd, "reshape": _reshape, "zeros": _filled,
-               "ones": _filled, "squeeze": _squeeze, "split": _split,
+               "ones": _filled, "fill": _fill, "squeeze": _squeeze, "split": _split,
                "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
                "sparse.bincount": _bincount, "strings.format": _format, "print": _print,
                "linalg.matmul": _matmul, "broadcast_to": _broadcast_to,

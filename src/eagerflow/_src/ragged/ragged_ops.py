@@ -708,6 +708,9 @@ def getitem(rt, key):
     """``rt[key]``: integers, slices (and `Ellipsis`-free tuples of them)."""
     if not isinstance(key, tuple):
         key = (key,)
+    # (a variable indexes as its value does)
+    key = tuple(convert_to_tensor(k) if getattr(type(k), "__tf_tensor__", None) is not None
+                and not isinstance(k, Tensor) else k for k in key)
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # (by identity: keys hold tensors)
     if ellipses:
         if len(ellipses) > 1:
@@ -937,14 +940,14 @@ def reduce(rt, kind, axis=None, keepdims=False):
         return variance if kind == "variance" else map_flat_values(math_ops.sqrt, variance)
     if kind == "mean":
         total = reduce(rt, "sum", axis, keepdims)
-        ones = rt.with_flat_values(array_ops.ones_like(rt.flat_values, dtype=total.dtype
-                                                       if total.dtype.is_floating else _d.float64
-                                                       if not total.dtype.is_complex
-                                                       else total.dtype))
+        # (integers divide as TF's truediv casts them: up to 16 bits to float32, else float64)
+        target = total.dtype if total.dtype.is_floating or total.dtype.is_complex else \
+            _d.float32 if total.dtype.size <= 2 else _d.float64
+        ones = rt.with_flat_values(array_ops.ones_like(rt.flat_values, dtype=target))
         count = reduce(ones, "sum", axis, keepdims)
-        if not total.dtype.is_floating and not total.dtype.is_complex:
-            total = total.with_flat_values(cast_ops.cast(total.flat_values, _d.float64)) \
-                if isinstance(total, RaggedTensor) else cast_ops.cast(total, _d.float64)
+        if target != total.dtype:
+            total = total.with_flat_values(cast_ops.cast(total.flat_values, target)) \
+                if isinstance(total, RaggedTensor) else cast_ops.cast(total, target)
         return elementwise(math_ops.truediv, {"x": total, "y": count}, ("x", "y")) if \
             isinstance(total, RaggedTensor) else math_ops.truediv(total, count)
     if axis is None:

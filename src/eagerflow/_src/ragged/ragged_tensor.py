@@ -464,7 +464,17 @@ class RaggedTensor(NestedRows):
         return self._row_splits.dtype
 
     def row_lengths(self, axis=1, name=None):
-        """The length of each row (of dimension `axis`)."""
+        """The length of each row (of dimension `axis`; a negative `axis` counts from the
+        last dimension).
+
+        >>> tf.ragged.constant([[[1, 2], [3]], [[4]]]).row_lengths(axis=-1).to_list()
+        [[2, 1], [1]]
+        """
+        rank = None if axis in (0, 1) else self.shape.rank
+        if rank is not None:
+            if not -rank <= axis < rank:
+                raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+            axis %= rank
         if axis == 0:
             return self.nrows()
         if axis == 1:
@@ -559,6 +569,9 @@ class RaggedTensor(NestedRows):
         """This tensor's row partition over `new_values` (as many rows as `values`)."""
         if not isinstance(new_values, RaggedTensor):
             new_values = convert_to_tensor(new_values)
+        new_values.shape.with_rank_at_least(1)
+        # (a different number of values would cut the rows wrongly without a word)
+        self._values.shape[:1].assert_is_compatible_with(new_values.shape[:1])
         return RaggedTensor(new_values, self._row_splits, self._row_lengths,
                             self._value_rowids, self._nrows, internal=True,
                             uniform_row_length=self._uniform_row_length)
