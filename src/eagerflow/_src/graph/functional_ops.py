@@ -25,7 +25,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, sparse_ops
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops
 from eagerflow._src.ops.extension_type import ExtensionTypeBatchEncoder
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
@@ -382,10 +382,30 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         return fn(nest.pack_sequence_as(elems, values, expand))
 
     mapped = [flat[i] for i in positions]
-    signature = _traced_signature(call, mapped)
+    # TF vectorizes `fn`: its random ops draw for all rows at once (see `RowDraws`)
+    draws = random_ops.RowDraws()
+    if draws.nested():
+        with draws.off():
+            signature = _traced_signature(call, mapped)
+            if signature is None:
+                return None
+            return map_fn(call, mapped, fn_output_signature=signature)
+    with draws.recording():
+        signature = _traced_signature(call, mapped)
     if signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
-    return map_fn(call, mapped, fn_output_signature=signature)
+    if not (draws.records and draws.vectorized):
+        with draws.off():
+            return map_fn(call, mapped, fn_output_signature=signature)
+    count = mapped[0].shape[0]
+    draws.draw(array_ops.shape(mapped[0])[0] if count is None else count)
+
+    def call_row(rows):
+        with draws.replaying(rows[-1]):
+            return call(rows[:-1])
+
+    index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
+    return map_fn(call_row, mapped + [index], fn_output_signature=signature)
 
 
 def _traced_signature(fn, flat):
