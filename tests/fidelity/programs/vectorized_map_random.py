@@ -69,3 +69,19 @@ x = tf.Variable(tf.ones([3, 2]))
 with tf.GradientTape() as tape:
     y = tf.reduce_sum(tf.vectorized_map(lambda r: r * tf.random.uniform([2], seed=2), x))
 show("gradient", tape.gradient(y, x))
+
+# a Generator draws row by row, after the draw of the function's trace (which TF runs too)
+g = tf.random.Generator.from_seed(1)
+show("generator rows", tf.vectorized_map(lambda r: r + g.uniform([2]), tf.zeros([2, 2])))
+show("generator state", g.state)
+show("generator after", g.normal([2]))
+
+
+@tf.function
+def generator_rows(x):
+    return tf.vectorized_map(lambda r: r + g.normal([3]), x)
+
+
+for i in range(2):
+    show(f"generator in a function {i}", generator_rows(tf.zeros([2, 3])))
+    show(f"generator state {i}", g.state)

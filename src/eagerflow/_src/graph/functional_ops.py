@@ -394,10 +394,12 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         signature = _traced_signature(call, mapped)
     if signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
+    count = mapped[0].shape[0]
     if not (draws.records and draws.vectorized):
+        draws.records = []  # (they draw row by row)
+        draws.draw(count)
         with draws.off():
             return map_fn(call, mapped, fn_output_signature=signature)
-    count = mapped[0].shape[0]
     draws.draw(array_ops.shape(mapped[0])[0] if count is None else count)
 
     def call_row(rows):

@@ -372,6 +372,7 @@ class RowDraws:
         self.records = []
         self.vectorized = True
         self._draws = []
+        self._skips = []  # (Generator, shape) of each draw of a Generator, in order
 
     @staticmethod
     def nested():
@@ -407,9 +408,23 @@ class RowDraws:
             return array_ops.gather(self._draws[k], self.row)
         return _run(ops, inputs, attrs, _seed_attrs(op_seed), name)
 
+    def skip(self, generator, shape):
+        """Notes a draw of `generator` in the function's trace.  TF's trace runs it (a
+        stateful op of a function runs, used or not) besides the rows' draws, which a
+        `Generator` makes row by row: the state moves past it before the rows draw."""
+        shape = get_static_value(shape) if isinstance(shape, Tensor) else shape
+        if shape is not None:
+            self._skips.append((generator, tuple(int(d) for d in np.reshape(shape, [-1]))))
+
     def draw(self, count):
-        """Draws every recorded op for `count` rows (an int, or a scalar tensor)."""
+        """Draws every recorded op for `count` rows (an int, or a scalar tensor), after
+        moving the `Generator`s on past their draws in the trace."""
         graph = context.get().graph
+        for generator, shape in self._skips:
+            if graph is None:
+                generator.skip(math.prod(shape))
+            else:
+                generator._next(shape)
         seeds = _FunctionSeeds() if graph is None else None
         rows = array_ops.reshape(count, [1]) if isinstance(count, Tensor) else [count]
         for ops, inputs, attrs, op_seed, name in self.records:
@@ -1848,6 +1863,9 @@ class Generator:
                                 "Non-XLA devices don't support the ThreeFry algorithm.")
         if shape is None or context.get().graph is None:
             return {"seed": 0, "seed2": 0, "stream": self}
+        draws = _row_draws.get()
+        if draws is not None and draws.mode == "record":
+            draws.skip(self, shape)
         cast_ops = late.cast_ops
         if isinstance(shape, Tensor):
             delta = cast_ops.cast(reduce_prod(shape), _d.uint64)
