@@ -375,11 +375,16 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
             None, None, f"vectorized_map needs the tensors of elems to have one number of rows "
                         f"(or one row, broadcast), but they have {counts[0]} and {counts[1]}")
 
+    first = []  # eagerly, the shapes of the first row's results
+
     def call(rows):
         rows = iter(rows)
         values = [next(rows) if i in positions else t[0]
                   for i, t in enumerate(flat)]  # the others are broadcast
-        return fn(nest.pack_sequence_as(elems, values, expand))
+        result = fn(nest.pack_sequence_as(elems, values, expand))
+        if context.executing_eagerly():
+            _check_row_shapes(first, result)
+        return result
 
     mapped = [flat[i] for i in positions]
     # TF vectorizes `fn`: its random ops draw for all rows at once (see `RowDraws`)
@@ -408,6 +413,20 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
 
     index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
     return map_fn(call_row, mapped + [index], fn_output_signature=signature)
+
+
+def _check_row_shapes(first, result):
+    """TF's error stacking results of rows that differ in shape (a vectorized map's results
+    are stacked as one tensor each): `first` holds the first row's shapes, once known."""
+    shapes = [tuple(t.shape) for t in nest.flatten(result) if isinstance(t, Tensor)]
+    if not first:
+        first.append(shapes)
+        return
+    for want, got in zip(first[0], shapes):
+        if want != got:
+            raise errors.InvalidArgumentError(
+                None, None, f"PartialTensorShape: Incompatible shapes during merge: "
+                            f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
 
 
 def _traced_signature(fn, flat):
