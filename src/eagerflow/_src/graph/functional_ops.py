@@ -362,7 +362,14 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     _check_callable(fn)
     fn = _converted(fn)
     expand = _has_extension_type(elems)  # (an extension type's rows are its tensors')
-    flat = [convert_to_tensor(e) for e in nest.flatten(elems, expand)]
+    flat = nest.flatten(elems, expand)
+    for e in flat:
+        if isinstance(e, SparseTensor):  # (TF's, gathering its rows)
+            raise TypeError(f"Failed to convert elements of {e} to Tensor. Consider casting "
+                            f"elements to a supported type. See "
+                            f"https://www.tensorflow.org/api_docs/python/tf/dtypes for "
+                            f"supported TF dtypes.")
+    flat = [convert_to_tensor(e) for e in flat]
     scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]
     if scalars:
         raise IndexError(f"vectorized_map unpacks every tensor of elems along its first "
