@@ -85,3 +85,15 @@ def generator_rows(x):
 for i in range(2):
     show(f"generator in a function {i}", generator_rows(tf.zeros([2, 3])))
     show(f"generator state {i}", g.state)
+
+# a map in a map: the inner map's ops draw for the rows of both
+tf.random.set_seed(1)
+show("nested", tf.vectorized_map(
+    lambda x: tf.vectorized_map(lambda y: y + tf.random.uniform([]), x), tf.zeros([2, 3])))
+show("nested categorical", tf.vectorized_map(
+    lambda x: tf.vectorized_map(lambda y: tf.random.categorical([[0.0, 0.0]], 2), x),
+    tf.zeros([2, 3])))
+show("global uniform after", tf.random.uniform([1]))
+tf.random.set_seed(1)
+show("eager map_fn of a map", tf.map_fn(
+    lambda x: tf.vectorized_map(lambda y: y + tf.random.uniform([]), x), tf.zeros([2, 3])))

@@ -396,7 +396,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     mapped = [flat[i] for i in positions]
     # TF vectorizes `fn`: its random ops draw for all rows at once (see `RowDraws`)
     draws = random_ops.RowDraws()
-    if draws.nested():
+    if draws.row_by_row():
         with draws.off():
             signature = _traced_signature(call, mapped)
             if signature is None:

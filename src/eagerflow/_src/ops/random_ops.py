@@ -363,7 +363,8 @@ class RowDraws:
     `draw(count)` in the caller's context; then `replaying(row)` around each call
     (or the one trace) of the function, `row` the index of its row.  `vectorized`
     is False when an op's shape or parameters depend on the row (or only run time
-    knows them): such a function draws row by row.
+    knows them), or when it is in a loop or branch of the function: such a function
+    draws row by row.
     """
 
     def __init__(self):
@@ -373,11 +374,14 @@ class RowDraws:
         self.vectorized = True
         self._draws = []
         self._skips = []  # (Generator, shape) of each draw of a Generator, in order
+        # the map whose function this one's runs in: it draws this one's ops for its rows
+        # (a nested map's ops are vectorized along both)
+        self._outer = _row_draws.get()
 
-    @staticmethod
-    def nested():
-        """Whether a `vectorized_map`'s function is running (its maps draw row by row)."""
-        return _row_draws.get() is not None
+    def row_by_row(self):
+        """Whether this map is inside the function of one whose random ops draw row by row
+        (then so do its own)."""
+        return self._outer is not None and self._outer.mode is None
 
     def _entered(self, mode):
         self.mode, self._position = mode, 0
@@ -399,8 +403,11 @@ class RowDraws:
         k, self._position = self._position, self._position + 1
         if self.mode == "record":
             values = [get_static_value(t) for t in inputs]
+            # (an op in a loop or branch of the function runs a number of times that the
+            # rows decide)
             if any(isinstance(v, Tensor) for v in attrs.values()) \
-                    or any(v is None for v in values):
+                    or any(v is None for v in values) \
+                    or getattr(context.get().graph, "control_flow_body", False):
                 self.vectorized = False
             self.records.append((ops, [(v, t.dtype) for v, t in zip(values, inputs)], attrs,
                                  op_seed, name))
@@ -425,7 +432,7 @@ class RowDraws:
                 generator.skip(math.prod(shape))
             else:
                 generator._next(shape)
-        seeds = _FunctionSeeds() if graph is None else None
+        seeds = _FunctionSeeds() if graph is None and self._outer is None else None
         rows = array_ops.reshape(count, [1]) if isinstance(count, Tensor) else [count]
         for ops, inputs, attrs, op_seed, name in self.records:
             if ops is _MULTINOMIAL:  # (each row's samples follow the last row's)
@@ -435,14 +442,19 @@ class RowDraws:
                 all_rows = {**attrs, "shape": (
                     array_ops.concat([rows, as_tensor(list(attrs["shape"]), _d.int32)], 0)
                     if isinstance(count, Tensor) else (count, *attrs["shape"]))}
-            if seeds is None:
+            if self._outer is not None:
+                seed = None  # (the outer map's, when it draws)
+            elif seeds is None:
                 seed = _seed_attrs(op_seed)
             else:  # (a new kernel: its stream from the start)
                 pair = _seed_pair(op_seed, seeds)
                 seed = ({"seed": _random_bits(), "seed2": _random_bits(), "stream": 0}
                         if pair[0] is None else {"seed": pair[0], "seed2": pair[1], "stream": 0})
             inputs = [as_tensor(value, dtype) for value, dtype in inputs]
-            values = _run(ops, inputs, all_rows, seed, name)
+            if self._outer is not None:
+                values = self._outer.call(ops, inputs, all_rows, op_seed, name)
+            else:
+                values = _run(ops, inputs, all_rows, seed, name)
             if ops is _MULTINOMIAL:
                 values = array_ops.transpose(array_ops.reshape(values, array_ops.concat(
                     [[inputs[0].shape[0]], rows, [samples]], 0)), [1, 0, 2])
