@@ -236,12 +236,16 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 
 compiled_backward.map_rows = map_fn
 # ``convert_user_function(fn)``: `fn` as AutoGraph converts it unless the code running has it
-# off (set by AutoGraph, a layer below): TF's map_fn and vectorized_map convert their `fn`
+# off (set by AutoGraph, a layer below): TF's map_fn converts its `fn`
 convert_user_function = None
+# ``convert_traced_function(fn)``: `fn` converted only inside a function traced with
+# AutoGraph (set by AutoGraph): TF's vectorized_map, whose eager call traces `fn` as it is
+convert_traced_function = None
 
 
-def _converted(fn):
-    return fn if convert_user_function is None else convert_user_function(fn)
+def _converted(fn, convert=None):
+    convert = convert or convert_user_function
+    return fn if convert is None else convert(fn)
 # ``ragged_results(fn, elems, signature, rows_class)``: `map_fn` of dense `elems` whose
 # results (some of them) are ragged (`RaggedTensorSpec`s in the signature), set by the ragged
 # package
@@ -360,7 +364,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)
-    fn = _converted(fn)
+    fn = _converted(fn, convert_traced_function)
     expand = _has_extension_type(elems)  # (an extension type's rows are its tensors')
     flat = nest.flatten(elems, expand)
     for e in flat:
