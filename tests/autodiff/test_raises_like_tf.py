@@ -61,6 +61,32 @@ def test_batch_jacobian_needs_batched_target_and_source():
         tape.batch_jacobian(y, v)
 
 
+def test_batch_jacobian_of_a_scalar_target_raises_index_error():
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        s = tf.reduce_sum(x)
+    with pytest.raises(IndexError, match=r"^list index out of range$"):
+        tape.batch_jacobian(s, x)
+
+
+@pytest.mark.parametrize("method", ["jacobian", "batch_jacobian"])
+def test_jacobian_parallel_iterations_checks(method):
+    tape, x, y = _tape(True)
+    for bad in (1, 0, -1):  # vectorized: TF's pfor refuses one iteration at a time
+        with pytest.raises(ValueError, match=rf"^Encountered an exception while vectorizing the "
+                           rf"{method} computation\. Vectorization can be disabled by setting "
+                           rf"experimental_use_pfor to False\.$"):
+            getattr(tape, method)(y, x, parallel_iterations=bad)
+    for bad in (0, -1):
+        with pytest.raises(TypeError, match=r"^'parallel_iterations' must be a positive "
+                                            r"integer\.$"):
+            getattr(tape, method)(y, x, parallel_iterations=bad, experimental_use_pfor=False)
+    for ok in (1, 2):
+        getattr(tape, method)(y, x, parallel_iterations=ok, experimental_use_pfor=False)
+    getattr(tape, method)(y, x, parallel_iterations=2)
+
+
 def test_gradient_of_exact_lstsq_raises():
     a = tf.constant([[1.0, 2.0], [0.5, -1.0], [2.0, 0.1]], tf.float64)
     b = tf.constant([[1.0], [2.0], [3.0]], tf.float64)

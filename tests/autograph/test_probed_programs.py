@@ -387,6 +387,17 @@ def test_map_fn_and_vectorized_map_convert_their_function_as_tf():
         tf.function(f, autograph=False)(x)
 
 
+def test_an_eager_vectorized_map_traces_its_function_unconverted_as_tf():
+    import pytest
+
+    # (TF converts it only inside a function traced with AutoGraph; one traced before
+    # leaves no trace of it)
+    tf.function(lambda x: x + 1)(tf.constant(1.0))
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError):
+        tf.vectorized_map(_magnitude, tf.constant([1.0, -2.0]))
+    assert tf.map_fn(_magnitude, tf.constant([1.0, -2.0])).numpy().tolist() == [1.0, 2.0]
+
+
 def test_a_strategys_run_converts_its_function_inside_a_traced_function():
     strategy = tf.distribute.get_strategy()
 

@@ -125,6 +125,21 @@ def test_vectorized_map_broadcasts_single_rows():
     assert tf.vectorized_map(lambda r: r, tf.zeros([0, 2])).shape == [0, 2]
 
 
+def test_vectorized_map_rows_of_different_shapes_fail_to_stack():
+    # TF stacks the rows' results as one tensor: InvalidArgumentError (map_fn: ValueError)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^PartialTensorShape: Incompatible shapes during merge: "
+                             r"\[1\] vs\. \[2\]$"):
+        tf.vectorized_map(lambda x: tf.unique(x)[0], tf.constant([[1, 1], [2, 3]]))
+    same = tf.vectorized_map(lambda x: tf.unique(x)[0], tf.constant([[1, 2], [2, 3]]))
+    assert same.numpy().tolist() == [[1, 2], [2, 3]]
+
+
+def test_vectorized_map_of_a_sparse_tensor_raises_type_error():
+    with pytest.raises(TypeError, match=r"^Failed to convert elements of SparseTensor\("):
+        tf.vectorized_map(tf.sparse.reduce_sum, tf.sparse.from_dense([[1, 0], [0, 2]]))
+
+
 @pytest.mark.parametrize("elems", [lambda: tf.constant(3.0), lambda: (tf.constant([1.0]), 3.0),
                                    lambda: [tf.Variable(2.0), tf.constant([1.0, 2.0])]])
 def test_vectorized_map_rejects_scalars_as_tensorflow_does(elems):

@@ -107,6 +107,20 @@ def records(inputs):
 
 
 @export("GradientTape", "autodiff.GradientTape")
+def _check_parallel_iterations(parallel_iterations, use_pfor, method):
+    """TF's checks of a Jacobian's `parallel_iterations`: vectorized, it must exceed 1 (its
+    vectorization fails else); in a loop, be positive."""
+    if parallel_iterations is None:
+        return
+    if use_pfor:
+        if parallel_iterations <= 1:
+            raise ValueError(f"Encountered an exception while vectorizing the {method} "
+                             f"computation. Vectorization can be disabled by setting "
+                             f"experimental_use_pfor to False.")
+    elif parallel_iterations < 1:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+
+
 class GradientTape:
     """Records operations for automatic differentiation.
 
@@ -261,6 +275,7 @@ class GradientTape:
             raise RuntimeError("GradientTape must be created with persistent=True to compute the "
                                "jacobian with eager execution enabled and with  "
                                "experimental_use_pfor set to False.")
+        _check_parallel_iterations(parallel_iterations, experimental_use_pfor, "jacobian")
         if not target.shape.is_fully_defined():
             return nest.pack_sequence_as(sources, self._rows_in_loop(
                 target, nest.flatten(sources), unconnected_gradients, per_example=False))
@@ -292,6 +307,8 @@ class GradientTape:
         """
         _check_unconnected(unconnected_gradients)
         target = _checked_target(target)
+        if target.shape.rank == 0:  # (TF reads the first of its dimensions)
+            raise IndexError("list index out of range")
         dims = target.shape.as_list()
         target.shape.with_rank_at_least(2)  # TF's ValueError for a target or source of rank < 2
         source.shape.with_rank_at_least(2)
@@ -302,6 +319,8 @@ class GradientTape:
             raise RuntimeError("GradientTape must be created with persistent=True to compute the "
                                "batch_jacobian with eager execution enabled and  with "
                                "experimental_use_pfor set to False.")
+        _check_parallel_iterations(parallel_iterations, experimental_use_pfor,
+                                   "batch_jacobian")
         if not target.shape.is_fully_defined():
             found = self._rows_in_loop(target, [source], unconnected_gradients,
                                        per_example=True)[0]

@@ -508,3 +508,4 @@ def do_not_convert(func=None):
 
 autograph_slot.call = call_traced
 functional_ops.convert_user_function = convert_as_enabled
+functional_ops.convert_traced_function = convert_if_requested

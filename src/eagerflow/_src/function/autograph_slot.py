@@ -27,7 +27,7 @@ _state = threading.local()
 
 def enabled():
     """False while the innermost function being traced (or called) runs without AutoGraph."""
-    return getattr(_state, "enabled", True)
+    return getattr(_state, "enabled", None) is not False
 
 
 def requested():
@@ -38,8 +38,9 @@ def requested():
 
 @contextlib.contextmanager
 def status(on):
-    """AutoGraph on (True) or off (False) for the code run inside."""
-    before = enabled()
+    """AutoGraph on (True) or off (False) for the code run inside; after, the status before
+    (none, eagerly: `requested` is False again)."""
+    before = getattr(_state, "enabled", None)
     _state.enabled = bool(on)
     try:
         yield

@@ -25,7 +25,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, reduction_ops, sparse_ops
+from eagerflow._src.ops import array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops
 from eagerflow._src.ops.extension_type import ExtensionTypeBatchEncoder
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
@@ -236,12 +236,16 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
 
 compiled_backward.map_rows = map_fn
 # ``convert_user_function(fn)``: `fn` as AutoGraph converts it unless the code running has it
-# off (set by AutoGraph, a layer below): TF's map_fn and vectorized_map convert their `fn`
+# off (set by AutoGraph, a layer below): TF's map_fn converts its `fn`
 convert_user_function = None
+# ``convert_traced_function(fn)``: `fn` converted only inside a function traced with
+# AutoGraph (set by AutoGraph): TF's vectorized_map, whose eager call traces `fn` as it is
+convert_traced_function = None
 
 
-def _converted(fn):
-    return fn if convert_user_function is None else convert_user_function(fn)
+def _converted(fn, convert=None):
+    convert = convert or convert_user_function
+    return fn if convert is None else convert(fn)
 # ``ragged_results(fn, elems, signature, rows_class)``: `map_fn` of dense `elems` whose
 # results (some of them) are ragged (`RaggedTensorSpec`s in the signature), set by the ragged
 # package
@@ -360,9 +364,16 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
     """
     _check_callable(fn)
-    fn = _converted(fn)
+    fn = _converted(fn, convert_traced_function)
     expand = _has_extension_type(elems)  # (an extension type's rows are its tensors')
-    flat = [convert_to_tensor(e) for e in nest.flatten(elems, expand)]
+    flat = nest.flatten(elems, expand)
+    for e in flat:
+        if isinstance(e, SparseTensor):  # (TF's, gathering its rows)
+            raise TypeError(f"Failed to convert elements of {e} to Tensor. Consider casting "
+                            f"elements to a supported type. See "
+                            f"https://www.tensorflow.org/api_docs/python/tf/dtypes for "
+                            f"supported TF dtypes.")
+    flat = [convert_to_tensor(e) for e in flat]
     scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]
     if scalars:
         raise IndexError(f"vectorized_map unpacks every tensor of elems along its first "
@@ -375,17 +386,58 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
             None, None, f"vectorized_map needs the tensors of elems to have one number of rows "
                         f"(or one row, broadcast), but they have {counts[0]} and {counts[1]}")
 
+    first = []  # eagerly, the shapes of the first row's results
+
     def call(rows):
         rows = iter(rows)
         values = [next(rows) if i in positions else t[0]
                   for i, t in enumerate(flat)]  # the others are broadcast
-        return fn(nest.pack_sequence_as(elems, values, expand))
+        result = fn(nest.pack_sequence_as(elems, values, expand))
+        if context.executing_eagerly():
+            _check_row_shapes(first, result)
+        return result
 
     mapped = [flat[i] for i in positions]
-    signature = _traced_signature(call, mapped)
+    # TF vectorizes `fn`: its random ops draw for all rows at once (see `RowDraws`)
+    draws = random_ops.RowDraws()
+    if draws.row_by_row():
+        with draws.off():
+            signature = _traced_signature(call, mapped)
+            if signature is None:
+                return None
+            return map_fn(call, mapped, fn_output_signature=signature)
+    with draws.recording():
+        signature = _traced_signature(call, mapped)
     if signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
-    return map_fn(call, mapped, fn_output_signature=signature)
+    count = mapped[0].shape[0]
+    if not (draws.records and draws.vectorized):
+        draws.records = []  # (they draw row by row)
+        draws.draw(count)
+        with draws.off():
+            return map_fn(call, mapped, fn_output_signature=signature)
+    draws.draw(array_ops.shape(mapped[0])[0] if count is None else count)
+
+    def call_row(rows):
+        with draws.replaying(rows[-1]):
+            return call(rows[:-1])
+
+    index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
+    return map_fn(call_row, mapped + [index], fn_output_signature=signature)
+
+
+def _check_row_shapes(first, result):
+    """TF's error stacking results of rows that differ in shape (a vectorized map's results
+    are stacked as one tensor each): `first` holds the first row's shapes, once known."""
+    shapes = [tuple(t.shape) for t in nest.flatten(result) if isinstance(t, Tensor)]
+    if not first:
+        first.append(shapes)
+        return
+    for want, got in zip(first[0], shapes):
+        if want != got:
+            raise errors.InvalidArgumentError(
+                None, None, f"PartialTensorShape: Incompatible shapes during merge: "
+                            f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
 
 
 def _traced_signature(fn, flat):

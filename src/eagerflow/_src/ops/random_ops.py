@@ -155,6 +155,12 @@ def get_seed(op_seed):
     graph = context.get().graph
     if graph is not None and _STATE.seed_graph is not None:
         graph = _STATE.seed_graph(graph)
+    return _seed_pair(op_seed, graph)
+
+
+def _seed_pair(op_seed, graph):
+    """`get_seed` in `graph` (anything with a ``seed``: the op seeds given none are its
+    0, 1, ...), or eagerly when None."""
     global_seed = _STATE.global_seed if graph is None else graph.seed
     if global_seed is not None:
         if op_seed is None:
@@ -302,16 +308,169 @@ class Draws:
         self.takes = []
 
 
-def _seed_attrs(op_seed):
+def _seed_attrs(op_seed, row_drawn=False):
     """Attrs seeding one call of a stateful op: the seed pair and its stream, which `_run`
     fixes for an eager call (None: the pair's kernel reserves it) and a graph's op state
-    picks at each run."""
+    picks at each run.  `row_drawn`: the op draws for all rows at once inside a
+    `vectorized_map` (see `RowDraws`), which then takes its seed."""
+    if row_drawn:
+        draws = _row_draws.get()
+        if draws is not None and draws.mode is not None:
+            return _RowSeed(draws, op_seed)
     seed, seed2 = get_seed(op_seed)
     if context.get().graph is not None:
         return {"seed": seed or 0, "seed2": seed2 or 0, "stream": _OpState()}
     if seed is None:
         return {"seed": _random_bits(), "seed2": _random_bits(), "stream": 0}
     return {"seed": seed, "seed2": seed2, "stream": None}
+
+
+class _FunctionSeeds:
+    """The seeding of a function traced now: the global seed, and op seeds 0, 1, ... of its
+    own (as `Graph`'s)."""
+
+    seed_used = False
+
+    def __init__(self):
+        self.seed = _STATE.global_seed
+
+
+# The `RowDraws` of the `vectorized_map` whose function runs now (None: none, or a nested
+# map's, which draws row by row)
+_row_draws = contextvars.ContextVar("row_draws", default=None)
+
+
+class _RowSeed:
+    """The seed argument of a row-drawn op while a `RowDraws` records or replays."""
+
+    def __init__(self, draws, op_seed):
+        self.draws, self.op_seed = draws, op_seed
+
+
+class RowDraws:
+    """The random draws of a `vectorized_map`'s function, made once for all its rows.
+
+    TensorFlow vectorizes the function: a uniform, normal, truncated normal,
+    gamma or Poisson op in it runs once, with the number of rows put before its
+    shape (a categorical op: that many times the samples), and each row takes its
+    slice, so rows differ and the op's stream is read as by one op.
+    Its seed is taken when the function is traced: in a graph, as any op built
+    there; eagerly, as in a function traced anew (op seeds 0, 1, ... under the
+    global seed, which leaves the global sequence where it was and draws alike
+    at every call).  Other random ops run row by row.
+
+    `recording()` while the function is traced once (on symbolic rows); then
+    `draw(count)` in the caller's context; then `replaying(row)` around each call
+    (or the one trace) of the function, `row` the index of its row.  `vectorized`
+    is False when an op's shape or parameters depend on the row (or only run time
+    knows them), or when it is in a loop or branch of the function: such a function
+    draws row by row.
+    """
+
+    def __init__(self):
+        self.mode = None
+        # (ops, inputs (value and dtype), attrs, op seed, name) in the order made
+        self.records = []
+        self.vectorized = True
+        self._draws = []
+        self._skips = []  # (Generator, shape) of each draw of a Generator, in order
+        # the map whose function this one's runs in: it draws this one's ops for its rows
+        # (a nested map's ops are vectorized along both)
+        self._outer = _row_draws.get()
+
+    def row_by_row(self):
+        """Whether this map is inside the function of one whose random ops draw row by row
+        (then so do its own)."""
+        return self._outer is not None and self._outer.mode is None
+
+    def _entered(self, mode):
+        self.mode, self._position = mode, 0
+        return _row_draws.set(self)
+
+    def recording(self):
+        return _Scope(self, "record")
+
+    def off(self):
+        """A scope where the random ops (of a nested map) draw row by row."""
+        return _Scope(self, None)
+
+    def replaying(self, row):
+        self.row = row
+        return _Scope(self, "replay")
+
+    def call(self, ops, inputs, attrs, op_seed, name):
+        """The values of a row-drawn op (its `_run`)."""
+        k, self._position = self._position, self._position + 1
+        if self.mode == "record":
+            values = [get_static_value(t) for t in inputs]
+            # (an op in a loop or branch of the function runs a number of times that the
+            # rows decide)
+            if any(isinstance(v, Tensor) for v in attrs.values()) \
+                    or any(v is None for v in values) \
+                    or getattr(context.get().graph, "control_flow_body", False):
+                self.vectorized = False
+            self.records.append((ops, [(v, t.dtype) for v, t in zip(values, inputs)], attrs,
+                                 op_seed, name))
+        elif k < len(self._draws):
+            return array_ops.gather(self._draws[k], self.row)
+        return _run(ops, inputs, attrs, _seed_attrs(op_seed), name)
+
+    def skip(self, generator, shape):
+        """Notes a draw of `generator` in the function's trace.  TF's trace runs it (a
+        stateful op of a function runs, used or not) besides the rows' draws, which a
+        `Generator` makes row by row: the state moves past it before the rows draw."""
+        shape = get_static_value(shape) if isinstance(shape, Tensor) else shape
+        if shape is not None:
+            self._skips.append((generator, tuple(int(d) for d in np.reshape(shape, [-1]))))
+
+    def draw(self, count):
+        """Draws every recorded op for `count` rows (an int, or a scalar tensor), after
+        moving the `Generator`s on past their draws in the trace."""
+        graph = context.get().graph
+        for generator, shape in self._skips:
+            if graph is None:
+                generator.skip(math.prod(shape))
+            else:
+                generator._next(shape)
+        seeds = _FunctionSeeds() if graph is None and self._outer is None else None
+        rows = array_ops.reshape(count, [1]) if isinstance(count, Tensor) else [count]
+        for ops, inputs, attrs, op_seed, name in self.records:
+            if ops is _MULTINOMIAL:  # (each row's samples follow the last row's)
+                samples = attrs["num_samples"]
+                all_rows = {**attrs, "num_samples": count * samples}
+            else:  # (the rows' values before the values of each parameter)
+                all_rows = {**attrs, "shape": (
+                    array_ops.concat([rows, as_tensor(list(attrs["shape"]), _d.int32)], 0)
+                    if isinstance(count, Tensor) else (count, *attrs["shape"]))}
+            if self._outer is not None:
+                seed = None  # (the outer map's, when it draws)
+            elif seeds is None:
+                seed = _seed_attrs(op_seed)
+            else:  # (a new kernel: its stream from the start)
+                pair = _seed_pair(op_seed, seeds)
+                seed = ({"seed": _random_bits(), "seed2": _random_bits(), "stream": 0}
+                        if pair[0] is None else {"seed": pair[0], "seed2": pair[1], "stream": 0})
+            inputs = [as_tensor(value, dtype) for value, dtype in inputs]
+            if self._outer is not None:
+                values = self._outer.call(ops, inputs, all_rows, op_seed, name)
+            else:
+                values = _run(ops, inputs, all_rows, seed, name)
+            if ops is _MULTINOMIAL:
+                values = array_ops.transpose(array_ops.reshape(values, array_ops.concat(
+                    [[inputs[0].shape[0]], rows, [samples]], 0)), [1, 0, 2])
+            self._draws.append(values)
+
+
+class _Scope:
+    def __init__(self, draws, mode):
+        self.draws, self.mode = draws, mode
+
+    def __enter__(self):
+        self.token = self.draws._entered(self.mode)
+
+    def __exit__(self, *_):
+        self.draws.mode = None
+        _row_draws.reset(self.token)
 
 
 def _seed_attrs_unseeded():
@@ -921,6 +1080,8 @@ def _run(ops, inputs, attrs, seed, name):
     """Runs the stateful op of `ops` with `seed` attrs (a dict), or the stateless twin with
     `seed` (a tensor) as its last input. An attr known only at run time (a tensor: a
     shape, a number of samples) becomes an input, after the others."""
+    if isinstance(seed, _RowSeed):
+        return seed.draws.call(ops, inputs, attrs, seed.op_seed, name)
     if isinstance(seed, _KeyCounter):  # TF's draw at a Generator's key and counter
         v2 = _KEY_COUNTER_OPS[ops[0].name]
         shape = attrs["shape"]
@@ -1086,7 +1247,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
     if dtype.is_integer and maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
     shape = _shape_attr(shape, "RandomUniformInt" if dtype.is_integer else "RandomUniform")
-    return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed), name, False,
+    return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed, True), name, False,
                     "random_uniform")
 
 
@@ -1099,7 +1260,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     """
     dtype = _d.as_dtype(dtype)
     return _normal(_NORMAL, _shape_attr(shape, "RandomStandardNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed), name, "random_normal")
+                   _seed_attrs(seed, True), name, "random_normal")
 
 
 @export("random.truncated_normal")
@@ -1111,7 +1272,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, n
     """
     dtype = _d.as_dtype(dtype)
     return _normal(_TRUNCATED, _shape_attr(shape, "TruncatedNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed), name, "truncated_normal")
+                   _seed_attrs(seed, True), name, "truncated_normal")
 
 
 @export("random.categorical")
@@ -1123,7 +1284,7 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     >>> tf.random.categorical(tf.constant([[-1e9, 0.0]]), 3)
     <tf.Tensor: shape=(1, 3), dtype=int64, numpy=array([[1, 1, 1]])>
     """
-    return _categorical(logits, num_samples, dtype, _seed_attrs(seed), name)
+    return _categorical(logits, num_samples, dtype, _seed_attrs(seed, True), name)
 
 
 @export("random.shuffle")
@@ -1145,7 +1306,7 @@ def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     """
     dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, "RandomPoissonV2")
     attrs = {"shape": _shape_attr(shape, "RandomPoissonV2"), "dtype": dtype}
-    return _run(_POISSON, (as_tensor(lam),), attrs, _seed_attrs(seed), name)
+    return _run(_POISSON, (as_tensor(lam),), attrs, _seed_attrs(seed, True), name)
 
 
 @export("random.gamma")
@@ -1162,7 +1323,7 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     if beta is not None and beta.shape != alpha.shape:  # alpha takes beta's extra dims
         alpha = math_ops.add(alpha, array_ops.zeros_like(beta))
     attrs = {"shape": _shape_attr(shape, "RandomGamma")}
-    draws = _run(_GAMMA, (alpha,), attrs, _seed_attrs(seed), name)
+    draws = _run(_GAMMA, (alpha,), attrs, _seed_attrs(seed, True), name)
     if beta is not None:
         draws = math_ops.divide(draws, beta)
     return math_ops.maximum(draws, as_tensor(np.finfo(dtype.as_numpy_dtype).tiny, dtype))
@@ -1714,6 +1875,9 @@ class Generator:
                                 "Non-XLA devices don't support the ThreeFry algorithm.")
         if shape is None or context.get().graph is None:
             return {"seed": 0, "seed2": 0, "stream": self}
+        draws = _row_draws.get()
+        if draws is not None and draws.mode == "record":
+            draws.skip(self, shape)
         cast_ops = late.cast_ops
         if isinstance(shape, Tensor):
             delta = cast_ops.cast(reduce_prod(shape), _d.uint64)

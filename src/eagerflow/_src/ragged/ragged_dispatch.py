@@ -10,7 +10,7 @@ import sys
 import numpy as np
 
 from eagerflow._src.backend import api_export
-from eagerflow._src.core import context
+from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import nest
 from eagerflow._src.core.convert import constant as _constant
@@ -629,6 +629,35 @@ def _map_fn(fn, arguments):
     return _map_rows(fn, func, elems, signature, None)
 
 
+def _vectorized_map(fn, arguments):
+    """`vectorized_map` over elems holding ragged tensors: as TF's, `fn` gets each row of
+    one as a dense tensor, so their rows must have one shape (InvalidArgumentError else,
+    when the function runs)."""
+    def dense(value):
+        if not isinstance(value, RaggedTensor):
+            return value
+        if context.executing_eagerly():
+            shapes = [tuple(row.shape) if isinstance(row, Tensor)
+                      else tuple(row.bounding_shape().numpy().tolist()) for row in value]
+            odd = [s for s in shapes if s != shapes[0]]
+            if odd or value.flat_values.shape.num_elements() != int(np.prod(
+                    value.bounding_shape().numpy())):
+                got = odd[0] if odd else shapes[0]
+                raise errors.InvalidArgumentError(
+                    None, None, f"PartialTensorShape: Incompatible shapes during merge: "
+                                f"[{','.join(map(str, shapes[0]))}] vs. "
+                                f"[{','.join(map(str, got))}]")
+        else:
+            debugging_ops.assert_equal(
+                array_ops.size(value.flat_values, out_type=_d.int64),
+                reduction_ops.reduce_prod(value.bounding_shape(out_type=_d.int64)),
+                message="PartialTensorShape: Incompatible shapes during merge: the rows of a "
+                        "ragged tensor of vectorized_map's elems differ in shape")
+        return value.to_tensor()
+    elems = nest.map_structure(dense, arguments["elems"])
+    return fn(**{**arguments, "elems": elems})
+
+
 def _map_dense_rows(func, elems, signature, rows_class):
     """`map_fn` over the rows of (dense) `elems` with ragged results (`signature` a
     `RaggedTensorSpec`): the results stacked as ragged rows, as TF's."""
@@ -952,6 +981,7 @@ def _register():
                "nn.moments": _moments, "math.reduce_logsumexp": _logsumexp,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
+               "vectorized_map": _vectorized_map,
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
                "math.cumsum": _cumsum, "one_hot": _one_hot,
                "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True),

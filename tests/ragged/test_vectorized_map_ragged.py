@@ -1,0 +1,23 @@
+"""`tf.vectorized_map` over elems holding ragged tensors (expected values from TF 2.21)."""
+import pytest
+
+import eagerflow as tf
+
+
+def test_vectorized_map_gives_fn_the_rows_of_a_ragged_tensor_as_dense_tensors():
+    rt = tf.ragged.constant([[1, 2], [3, 4]])
+    assert tf.vectorized_map(lambda x: x * 2, rt).numpy().tolist() == [[2, 4], [6, 8]]
+    assert tf.vectorized_map(lambda x: x[0] * x[1], (rt, tf.constant([1, 2]))).numpy().tolist() \
+        == [[1, 2], [6, 8]]
+    traced = tf.function(lambda r: tf.vectorized_map(tf.reduce_sum, r))
+    assert traced(rt).numpy().tolist() == [3, 7]
+
+
+def test_vectorized_map_of_ragged_rows_of_different_shapes_raises():
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^PartialTensorShape: Incompatible shapes during merge: "
+                             r"\[2\] vs\. \[1\]$"):
+        tf.vectorized_map(lambda x: x * 2, tf.ragged.constant([[1, 2], [3]]))
+    traced = tf.function(lambda r: tf.vectorized_map(lambda x: x * 2, r))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes during merge"):
+        traced(tf.ragged.constant([[1, 2], [3]]))
