@@ -263,15 +263,25 @@ class Optimizer:
 
     def variables(self):
         """The optimizer's variables (slots and others) of the current graph, by name."""
-        graph = graph_mode.v1_graph()
+        graph = self._current_graph()
         return sorted((v for g, v in self._made if g is graph), key=lambda v: v.name)
+
+    def _current_graph(self):
+        """The graph whose variables are the optimizer's now: the v1 graph being built; but
+        where the optimizer made none there, None (those made eagerly), as a Keras model's
+        train step in TF 1's graph mode makes them (a traced function run in the session)
+        while TF makes them in that graph."""
+        graph = graph_mode.v1_graph()
+        if graph is not None and not any(g is graph for g, _ in self._made):
+            return None
+        return graph
 
     # -- checkpoints: TF 1's layout (``optimizer/beta1_power``, slots by variable) --
 
     def _trackable_children(self):
         """The variables that are not slots (Adam's ``beta1_power``...) of the current graph,
         by name."""
-        graph = id(graph_mode.v1_graph())
+        graph = id(self._current_graph())
         return [(name, v) for (name, g), v in self._non_slots.items() if g == graph]
 
     def _checkpoint_slot_variables(self):
