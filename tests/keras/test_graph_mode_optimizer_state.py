@@ -141,3 +141,35 @@ def test_weights_checkpoint_restores_optimizer_state(keras_graph_mode, tmp_path,
     fresh.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
     for a, b in zip(model.get_weights(), fresh.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+class _Subclassed(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d0 = tf.keras.layers.Dense(3, activation="tanh", kernel_initializer="ones")
+        self.d1 = tf.keras.layers.Dense(1, kernel_initializer="ones")
+
+    def call(self, x):
+        return self.d1(self.d0(x))
+
+
+def test_subclassed_model_built_by_fit_keeps_graph_weights(keras_graph_mode, tmp_path):
+    # As tf_keras: the model is built in the graph before its first step, so its weights are
+    # the graph's (the session runs them, a checkpoint saves them), and loading the
+    # checkpoint into a fresh model, not built yet, gives weights and slots as they are made.
+    x = np.linspace(-1, 1, 32, dtype=np.float32).reshape(8, 4)
+    y = np.linspace(0, 1, 8, dtype=np.float32).reshape(8, 1)
+    model = _Subclassed()
+    model.compile(tf.compat.v1.train.AdamOptimizer(0.1), "mse")
+    model.fit(x, y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    sess = tf.compat.v1.keras.backend.get_session()
+    np.testing.assert_allclose(sess.run(model.weights[0]), model.get_weights()[0])
+    path = os.path.join(tmp_path, "ck")
+    model.save_weights(path)
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    fresh = _Subclassed()
+    fresh.compile(tf.compat.v1.train.AdamOptimizer(0.1), "mse")
+    fresh.load_weights(path)
+    fresh.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    for a, b in zip(model.get_weights(), fresh.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)

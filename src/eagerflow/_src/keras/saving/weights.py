@@ -178,8 +178,10 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
 
 def _keras_session(model):
     """The Keras session (which initializes them) where `model`'s variables are those of a
-    TF 1 graph, as tf_keras saves and restores them there; else None."""
-    if not model.built or not any(trackable.in_session(v) for v in model.weights):
+    TF 1 graph (or will be: a model not built yet in TF 1's graph mode), as tf_keras saves
+    and restores them there; else None."""
+    if not (any(trackable.in_session(v) for v in model.weights) if model.built
+            else backend.building_v1_graph()):
         return None
     from eagerflow._src.compat import session  # noqa: PLC0415 (a peer of keras)
     return session.get_session()
