@@ -173,3 +173,19 @@ def test_subclassed_model_built_by_fit_keeps_graph_weights(keras_graph_mode, tmp
     fresh.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
     for a, b in zip(model.get_weights(), fresh.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_tf1_optimizer_variables_are_the_graphs_once_the_model_trains(keras_graph_mode,
+                                                                       tmp_path):
+    # As tf_keras: the TF 1 optimizer's slots and beta powers are variables of the graph
+    # (Adam's powers in Keras's ``training`` scope), so a ``Saver`` made afterwards keeps them.
+    model = _model(tf.compat.v1.train.AdamOptimizer(0.1))
+    model.train_on_batch(_X, _Y)
+    slots = ["d0/bias/Adam:0", "d0/bias/Adam_1:0", "d0/kernel/Adam:0", "d0/kernel/Adam_1:0",
+             "d1/bias/Adam:0", "d1/bias/Adam_1:0", "d1/kernel/Adam:0", "d1/kernel/Adam_1:0"]
+    powers = ["training/beta1_power:0", "training/beta2_power:0"]
+    assert [v.name for v in model.optimizer.optimizer.variables()] == slots + powers
+    assert set(slots + powers) <= {v.name for v in tf.compat.v1.global_variables()}
+    sess = tf.compat.v1.keras.backend.get_session()
+    path = tf.compat.v1.train.Saver().save(sess, os.path.join(tmp_path, "ck"))
+    assert {s[:-2] for s in slots + powers} <= {n for n, _ in tf.train.list_variables(path)}
