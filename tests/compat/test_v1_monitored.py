@@ -1,6 +1,7 @@
 """TF 1's monitored sessions and session-run hooks against TF's recorded results
 (`data/make_v1_monitored_data.py`)."""
 import json
+import logging
 import os
 
 import pytest
@@ -102,4 +103,21 @@ def test_monitored_training_session_writes_step_rate_and_merged_summaries(tmp_pa
                     (3, "CHECKPOINT"),
                     (5, ["global_step/sec"]), (5, [("loss_1", 0.1678), ("w_1", 0.4096)]),
                     (5, "CHECKPOINT")]
+    assert os.path.exists(tmp_path / "graph.pbtxt")
+
+
+def test_checkpoint_saver_writes_the_graph_without_warning(tmp_path, caplog):
+    # TF's saver hook gives its writer the graph itself: nothing is logged about passing a
+    # GraphDef (we warned once per session that it was deprecated).
+    g = tf1.Graph()
+    with g.as_default():
+        step = tf1.train.get_or_create_global_step()
+        train = tf1.assign_add(step, 1)
+        with caplog.at_level(logging.WARNING):
+            with tf1.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path),
+                                                    save_summaries_steps=None,
+                                                    save_summaries_secs=None) as sess:
+                sess.run(train)
+    tf1.summary.FileWriterCache.clear()
+    assert "GraphDef" not in caplog.text
     assert os.path.exists(tmp_path / "graph.pbtxt")

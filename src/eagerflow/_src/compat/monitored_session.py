@@ -184,7 +184,7 @@ class CheckpointSaverHook(SessionRunHook):
             with open(os.path.join(self._dir, "graph.pbtxt"), "w") as f:
                 f.write(text_format.MessageToString(graph_def))
         saver = self._get_saver()
-        self._writer.add_graph(None, graph_def=graph_def)
+        self._writer.add_graph(graph)
         self._writer.add_meta_graph(_meta_graph.export_meta_graph(
             graph_def=graph_def, graph=graph,
             saver_def=None if saver is None else saver.as_saver_def()))
