@@ -1,6 +1,7 @@
 """TF 1's monitored sessions and session-run hooks against TF's recorded results
 (`data/make_v1_monitored_data.py`)."""
 import json
+import logging
 import os
 
 import pytest
@@ -103,3 +104,48 @@ def test_monitored_training_session_writes_step_rate_and_merged_summaries(tmp_pa
                     (5, ["global_step/sec"]), (5, [("loss_1", 0.1678), ("w_1", 0.4096)]),
                     (5, "CHECKPOINT")]
     assert os.path.exists(tmp_path / "graph.pbtxt")
+
+
+def test_checkpoint_saver_writes_the_graph_without_warning(tmp_path, caplog):
+    # TF's saver hook gives its writer the graph itself: nothing is logged about passing a
+    # GraphDef (we warned once per session that it was deprecated).
+    g = tf1.Graph()
+    with g.as_default():
+        step = tf1.train.get_or_create_global_step()
+        train = tf1.assign_add(step, 1)
+        with caplog.at_level(logging.WARNING):
+            with tf1.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path),
+                                                    save_summaries_steps=None,
+                                                    save_summaries_secs=None) as sess:
+                sess.run(train)
+    tf1.summary.FileWriterCache.clear()
+    assert "GraphDef" not in caplog.text
+    assert os.path.exists(tmp_path / "graph.pbtxt")
+
+
+def test_monitored_training_session_logs_its_steps_as_tf(tmp_path, caplog):
+    # TF's INFO log of a monitored session that saves, then of one that resumes.
+    logs = []
+    for _ in range(2):
+        g = tf1.Graph()
+        with g.as_default():
+            step = tf1.train.get_or_create_global_step()
+            train = tf1.assign_add(step, 1)
+            with caplog.at_level(logging.INFO, logger="tensorflow"):
+                caplog.clear()
+                with tf1.train.MonitoredTrainingSession(
+                        checkpoint_dir=str(tmp_path), save_summaries_steps=None,
+                        save_summaries_secs=None, log_step_count_steps=None) as sess:
+                    sess.run(train)
+            logs.append([r.getMessage().replace(str(tmp_path), "DIR") for r in caplog.records
+                         if r.name == "tensorflow" and r.levelno == logging.INFO])
+    tf1.summary.FileWriterCache.clear()
+    saves = ["Calling checkpoint listeners before saving checkpoint {0}...",
+             "Saving checkpoints for {0} into DIR/model.ckpt.",
+             "Calling checkpoint listeners after saving checkpoint {0}..."]
+    start = ["Running local_init_op.", "Done running local_init_op."]
+    assert logs[0] == ["Create CheckpointSaverHook.", "Graph was finalized.", *start,
+                       *[m.format(0) for m in saves], *[m.format(1) for m in saves]]
+    assert logs[1] == ["Create CheckpointSaverHook.", "Graph was finalized.",
+                       "Restoring parameters from DIR/model.ckpt-1", *start,
+                       *[m.format(1) for m in saves], *[m.format(2) for m in saves]]

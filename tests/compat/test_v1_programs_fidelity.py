@@ -338,6 +338,19 @@ def test_custom_getters_of_scopes_and_calls_nest_as_tfs(graph):
     assert tf1.global_variables()[0].dtype.base_dtype == tf.float32
 
 
+def test_custom_getter_ops_are_named_from_the_root(graph):
+    # As TF: a variable's name depends on its variable scope alone, so the getter runs out
+    # of the name scopes entered (TF named the ``mul`` below ``mul:0``, we ``cg/mul:0``).
+    def doubled(getter, name, *args, **kwargs):
+        return getter(name, *args, **kwargs) * 2.0
+
+    with tf1.name_scope("ns"), tf1.variable_scope("cg", custom_getter=doubled):
+        g = tf1.get_variable("g", [2], initializer=tf1.ones_initializer())
+        after = tf.add(1.0, 2.0, name="after")
+    assert (g.name, after.name) == ("mul:0", "ns/cg/after:0")
+    assert [v.name for v in tf1.global_variables()] == ["cg/g:0"]
+
+
 def test_sharing_a_ref_variable_with_another_dtype_names_its_ref_dtype(v1_behavior):
     tf1.get_variable("a", [2])
     with tf1.variable_scope(tf1.get_variable_scope(), reuse=True):

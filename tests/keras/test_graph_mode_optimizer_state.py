@@ -117,3 +117,75 @@ def test_v1_loops_check_arrays_against_the_model_before_any_step(keras_graph_mod
     # (other losses, and datasets, are left to broadcast as TF 1 leaves them)
     model.compile("sgd", "mae")
     assert np.isfinite(model.train_on_batch(x, np.ones((4, 3))))
+
+
+@pytest.mark.parametrize("make", [lambda: tf.compat.v1.train.AdamOptimizer(0.1),
+                                  lambda: tf.keras.optimizers.legacy.Adam(0.1)],
+                         ids=["tf1_adam", "legacy_adam"])
+def test_weights_checkpoint_restores_optimizer_state(keras_graph_mode, tmp_path, make):
+    # As tf_keras: a fresh model and optimizer loading the checkpoint get the slots (made at
+    # their first step, after the load) and Adam's step powers, so training goes on exactly
+    # as the saved model's does (without them the next step differed by up to 0.25).
+    x = np.linspace(-1, 1, 32, dtype=np.float32).reshape(8, 4)
+    y = np.linspace(0, 1, 8, dtype=np.float32).reshape(8, 1)
+    model = _model(make())
+    model.fit(x, y, epochs=3, batch_size=4, verbose=0, shuffle=False)
+    path = os.path.join(tmp_path, "ck")
+    model.save_weights(path)
+    saved = {name for name, _ in tf.train.list_variables(path)}
+    assert {"optimizer/optimizer/beta1_power/.ATTRIBUTES/VARIABLE_VALUE",
+            "optimizer/iter/.ATTRIBUTES/VARIABLE_VALUE"} & saved  # (Adam's step, either way)
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    fresh = _model(make())
+    fresh.load_weights(path)
+    fresh.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    for a, b in zip(model.get_weights(), fresh.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+class _Subclassed(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d0 = tf.keras.layers.Dense(3, activation="tanh", kernel_initializer="ones")
+        self.d1 = tf.keras.layers.Dense(1, kernel_initializer="ones")
+
+    def call(self, x):
+        return self.d1(self.d0(x))
+
+
+def test_subclassed_model_built_by_fit_keeps_graph_weights(keras_graph_mode, tmp_path):
+    # As tf_keras: the model is built in the graph before its first step, so its weights are
+    # the graph's (the session runs them, a checkpoint saves them), and loading the
+    # checkpoint into a fresh model, not built yet, gives weights and slots as they are made.
+    x = np.linspace(-1, 1, 32, dtype=np.float32).reshape(8, 4)
+    y = np.linspace(0, 1, 8, dtype=np.float32).reshape(8, 1)
+    model = _Subclassed()
+    model.compile(tf.compat.v1.train.AdamOptimizer(0.1), "mse")
+    model.fit(x, y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    sess = tf.compat.v1.keras.backend.get_session()
+    np.testing.assert_allclose(sess.run(model.weights[0]), model.get_weights()[0])
+    path = os.path.join(tmp_path, "ck")
+    model.save_weights(path)
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    fresh = _Subclassed()
+    fresh.compile(tf.compat.v1.train.AdamOptimizer(0.1), "mse")
+    fresh.load_weights(path)
+    fresh.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    for a, b in zip(model.get_weights(), fresh.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_tf1_optimizer_variables_are_the_graphs_once_the_model_trains(keras_graph_mode,
+                                                                       tmp_path):
+    # As tf_keras: the TF 1 optimizer's slots and beta powers are variables of the graph
+    # (Adam's powers in Keras's ``training`` scope), so a ``Saver`` made afterwards keeps them.
+    model = _model(tf.compat.v1.train.AdamOptimizer(0.1))
+    model.train_on_batch(_X, _Y)
+    slots = ["d0/bias/Adam:0", "d0/bias/Adam_1:0", "d0/kernel/Adam:0", "d0/kernel/Adam_1:0",
+             "d1/bias/Adam:0", "d1/bias/Adam_1:0", "d1/kernel/Adam:0", "d1/kernel/Adam_1:0"]
+    powers = ["training/beta1_power:0", "training/beta2_power:0"]
+    assert [v.name for v in model.optimizer.optimizer.variables()] == slots + powers
+    assert set(slots + powers) <= {v.name for v in tf.compat.v1.global_variables()}
+    sess = tf.compat.v1.keras.backend.get_session()
+    path = tf.compat.v1.train.Saver().save(sess, os.path.join(tmp_path, "ck"))
+    assert {s[:-2] for s in slots + powers} <= {n for n, _ in tf.train.list_variables(path)}

@@ -304,15 +304,20 @@ def session_scope(session=None):
     return contextlib.nullcontext() if session_values is None else session_values(session)
 
 
-def restore_variable(pending, variable, value, key):
+def restore_variable(restoration, variable, value, key):
     """Assigns a checkpoint's `value` to `variable` now, or, for a TF 1 graph's variable,
-    checks it now and adds it to `pending` (``[(variable, value, key)]``), assigned in a
-    session when the status runs its restore ops (as TF builds restore ops to run)."""
+    checks it now and adds it to the restoration's `pending` (``[(variable, value, key)]``),
+    assigned in a session when the status runs its restore ops (as TF builds restore ops to
+    run), and at once in the restoration's `session` when it streams into one."""
     if not in_session(variable):
         assign_variable(variable, value, key)
         return
     _check_value(variable, value, key)
-    pending.append((variable, value, key))
+    restoration.pending.append((variable, value, key))
+    session = restoration.session
+    if session is not None and not getattr(session, "_closed", False):
+        with session_scope(session):
+            assign_variable(variable, value, key)
 
 
 def check_shape(variable, value, name):
@@ -384,6 +389,7 @@ class Restoration:
         self.proto = proto
         self.matched = {}  # node id -> id of the object matched
         self.pending = []  # [(TF 1 graph variable, value, key)] to assign in a session
+        self.session = None  # a TF 1 session the values of graph variables made later go to
         self._objects = {}  # node id -> the object (weakly where it can be)
         self.unused_attributes = {}  # node id -> [attribute names]
         self._slots_of = collections.defaultdict(list)  # variable node -> [(optimizer, slot)]
@@ -442,7 +448,7 @@ class Restoration:
         if isinstance(obj, Variable):
             key = attributes.pop(VARIABLE_VALUE, None)
             if key is not None:
-                restore_variable(self.pending, obj, self.reader.get_tensor(key), key)
+                restore_variable(self, obj, self.reader.get_tensor(key), key)
         elif hasattr(type(obj), "_restore_from_tensors"):
             values = {n: self._attribute_value(k) for n, k in sorted(attributes.items())}
             if isinstance(obj, TrackableResource):  # (a table: its keys' and values' dtypes)
@@ -577,6 +583,7 @@ class NameRestoration:
         self._unused = {}  # id(variable) -> (weakref, [names not in the checkpoint])
         self._seen = {}  # id(object) -> weakref: objects visited once (and only once)
         self.pending = []  # [(TF 1 graph variable, value, name)] to assign in a session
+        self.session = None  # a TF 1 session the values of graph variables made later go to
 
     def visit(self, root, extra_children=()):
         """Restores the variables of the graph of `root` not visited yet; waits below the
@@ -608,7 +615,7 @@ class NameRestoration:
                 None, "AssignVariableOp", f"Trying to assign variable with wrong dtype. "
                 f"Expected {_c_name(variable.dtype)} got {_c_name(saved)} "
                 f"[Op:AssignVariableOp] name: ")
-        restore_variable(self.pending, variable, value, name)
+        restore_variable(self, variable, value, name)
 
     def unused(self):
         """``[(variable, [names])]`` of the live variables the checkpoint had no value for."""

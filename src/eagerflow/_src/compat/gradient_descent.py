@@ -263,15 +263,22 @@ class Optimizer:
 
     def variables(self):
         """The optimizer's variables (slots and others) of the current graph, by name."""
-        graph = graph_mode.v1_graph()
+        graph = self._current_graph()
         return sorted((v for g, v in self._made if g is graph), key=lambda v: v.name)
+
+    @staticmethod
+    def _current_graph():
+        """The graph whose variables the optimizer uses now: the v1 graph being built, also
+        around a `function` traced in it (as TF keys a function's optimizer variables by its
+        outer graph: a Keras model's steps in TF 1's graph mode), else None (eagerly)."""
+        return graph_mode.outer_v1_graph()
 
     # -- checkpoints: TF 1's layout (``optimizer/beta1_power``, slots by variable) --
 
     def _trackable_children(self):
         """The variables that are not slots (Adam's ``beta1_power``...) of the current graph,
         by name."""
-        graph = id(graph_mode.v1_graph())
+        graph = id(self._current_graph())
         return [(name, v) for (name, g), v in self._non_slots.items() if g == graph]
 
     def _checkpoint_slot_variables(self):
@@ -355,7 +362,7 @@ class Optimizer:
 
     def _get_non_slot_variable(self, name, graph=None):
         """The optimizer's variable `name` of `graph` (the current one), or None."""
-        graph = graph_mode.v1_graph() if graph is None else graph
+        graph = self._current_graph() if graph is None else graph
         return self._non_slots.get((name, id(graph)))
 
     def _non_slot_variables(self):
@@ -379,7 +386,7 @@ class Optimizer:
         return self._update(_variables._ASSIGN, (var, value))
 
     def _new_variable(self, value, name):
-        graph = graph_mode.v1_graph()
+        graph = self._current_graph()
         var = variable_scope.GraphVariable(value, trainable=False, name=name)
         self._made.append((graph, var))
         return var
@@ -398,19 +405,24 @@ class Optimizer:
             # TF makes a slot in a variable scope of that default name (a second optimizer's
             # ``w/Adam_2``)
             prefix = var.name.split(":")[0] + "/" + self._name
+            # (in a graph: in the variable scope, whatever the name scope, as TF's slots)
+            outer = variable_scope.get_variable_scope().name
+            scope = context.name_scope_push(outer + "/" if outer else "")
             if graph_mode.v1_graph() is None:
                 name = variable_scope.enter_unused_scope(prefix)
+                scope = _nothing()
             else:
                 taken = sum(id(var) in made for made in self._slots.values())
                 name = prefix + (f"_{taken}" if taken else "")
-            slots[id(var)] = self._new_variable(value, name)
+            with scope:
+                slots[id(var)] = self._new_variable(value, name)
             self._slot_owners[id(var)] = var
             module_lib.tracked(self)  # a checkpoint restored before the slot existed
         return slots[id(var)]
 
     def _non_slot(self, name, value=None):
         """The optimizer's variable `name` of the current graph (made from `value`)."""
-        key = (name, id(graph_mode.v1_graph()))
+        key = (name, id(self._current_graph()))
         if key not in self._non_slots and value is not None:
             self._non_slots[key] = self._new_variable(value, name)
             module_lib.tracked(self)

@@ -22,7 +22,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import management
 from eagerflow._src.compat import graph_mode, saver as _saver, session as _session
 from eagerflow._src.compat import meta_graph as _meta_graph, summary as _summary
-from eagerflow._src.compat import coordinator, queue_runner, variable_scope
+from eagerflow._src.compat import coordinator, logging_v1, queue_runner, variable_scope
 from eagerflow._src.compat.gradient_descent import get_global_step
 from eagerflow._src.compat.graph_mode import GraphKeys
 from eagerflow._src.core import errors
@@ -158,6 +158,7 @@ class CheckpointSaverHook(SessionRunHook):
     def __init__(self, checkpoint_dir, save_secs=None, save_steps=None, saver=None,
                  checkpoint_basename="model.ckpt", scaffold=None, listeners=None,
                  save_graph_def=True):
+        logging_v1.info("Create CheckpointSaverHook.")
         if saver is not None and scaffold is not None:
             raise ValueError("You cannot provide both saver and scaffold.")
         if (save_secs is None) == (save_steps is None):
@@ -184,7 +185,7 @@ class CheckpointSaverHook(SessionRunHook):
             with open(os.path.join(self._dir, "graph.pbtxt"), "w") as f:
                 f.write(text_format.MessageToString(graph_def))
         saver = self._get_saver()
-        self._writer.add_graph(None, graph_def=graph_def)
+        self._writer.add_graph(graph)
         self._writer.add_meta_graph(_meta_graph.export_meta_graph(
             graph_def=graph_def, graph=graph,
             saver_def=None if saver is None else saver.as_saver_def()))
@@ -212,11 +213,14 @@ class CheckpointSaverHook(SessionRunHook):
 
     def _save(self, session, step):
         """Saves; True when a listener asks to stop."""
+        logging_v1.info("Calling checkpoint listeners before saving checkpoint %d...", step)
         for listener in self._listeners:
             listener.before_save(session, step)
+        logging_v1.info("Saving checkpoints for %d into %s.", step, self._path)
         self._get_saver().save(session, self._path, global_step=step)
         self._writer.add_session_log(_summary.SessionLog(
             status=_summary.SessionLog.CHECKPOINT, checkpoint_path=self._path), step)
+        logging_v1.info("Calling checkpoint listeners after saving checkpoint %d...", step)
         return any(listener.after_save(session, step) for listener in self._listeners)
 
     def _get_saver(self):
@@ -432,6 +436,7 @@ class Scaffold:
             if self._summary_op is not None and not found:
                 graph.add_to_collection(GraphKeys.SUMMARY_OP, self._summary_op)
         graph.finalize()
+        logging_v1.info("Graph was finalized.")
         return self
 
 
@@ -580,7 +585,10 @@ class ChiefSessionCreator(SessionCreator):
             sess.run(s.init_op, feed_dict=s.init_feed_dict)
             if s.init_fn is not None:
                 s.init_fn(s, sess)
-        sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
+        if s.local_init_op is not None:
+            logging_v1.info("Running local_init_op.")
+            sess.run(s.local_init_op, feed_dict=s.local_init_feed_dict)
+            logging_v1.info("Done running local_init_op.")
         return sess
 
 

@@ -18,7 +18,7 @@ import time
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.checkpoint import bundle, checkpoint, management, trackable
-from eagerflow._src.compat import graph_mode, variable_scope
+from eagerflow._src.compat import graph_mode, logging_v1, variable_scope
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.variables import Variable
@@ -203,6 +203,7 @@ class Saver:
             raise ValueError("Can't load save_path when it is None.")
         if not bundle.exists(save_path):
             raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
+        logging_v1.info("Restoring parameters from %s", save_path)
         reader = bundle.BundleReader(save_path)
         try:
             values = {}

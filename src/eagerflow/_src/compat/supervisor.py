@@ -146,7 +146,9 @@ class SessionManager:
         why = _not_ready(sess, self._ready_for_local_init_op)
         if why is not None:
             return why
+        logging_v1.info("Running local_init_op.")
         sess.run(self._local_init_op, feed_dict=self._local_init_feed_dict)
+        logging_v1.info("Done running local_init_op.")
         return None
 
     def prepare_session(self, master, init_op=None, saver=None, checkpoint_dir=None,

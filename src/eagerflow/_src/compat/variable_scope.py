@@ -562,10 +562,13 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     scope = _current()
     getter = _wrapped_getter(custom_getter, scope.custom_getter)
     if getter is not None:
-        return _through_getter(getter, scope, name, shape, dtype, initializer, regularizer,
-                               trainable, collections, caching_device, partitioner,
-                               validate_shape, use_resource, constraint, synchronization,
-                               aggregation)
+        # (a variable's name is its variable scope's alone: the getter runs outside the name
+        # scopes entered, as in TF, so that the ops it adds are named from the root)
+        with context.name_scope_push(""):
+            return _through_getter(getter, scope, name, shape, dtype, initializer, regularizer,
+                                   trainable, collections, caching_device, partitioner,
+                                   validate_shape, use_resource, constraint, synchronization,
+                                   aggregation)
     graph = graph_mode.default_v1_graph()
     if dtype is not None and initializer is not None and _is_value(initializer):
         given = convert_to_tensor(initializer).dtype.base_dtype

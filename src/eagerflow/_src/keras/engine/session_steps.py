@@ -20,6 +20,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.function.polymorphic_function import function
 from eagerflow._src.keras import backend, callbacks
+from eagerflow._src.keras.utils import data_utils
 
 
 def graph_of(model):
@@ -238,12 +239,14 @@ class SessionStep:
                tuple((a.dtype.str, a.shape[1:]) for a in flat))
         built = self._built.get(key)
         if built is None:
-            holders = []
+            with self._graph.as_default():
+                holders = [graph_mode.placeholder(a.dtype, (None,) + a.shape[1:])
+                           for a in flat]
+            inputs = nest.pack_sequence_as(data, holders)
+            _build_model(self._model, self._graph, inputs)
 
             def build():
-                holders.extend(graph_mode.placeholder(a.dtype, (None,) + a.shape[1:])
-                               for a in flat)
-                return self._step(nest.pack_sequence_as(data, holders))
+                return self._step(inputs)
 
             if self._kind == "train":
                 _build_optimizer(self._model, self._graph)
@@ -315,6 +318,18 @@ def trained_variables(model):
     """The variables `model`'s train step updates (see `collect_trainable`)."""
     collected = model.__dict__.get("_compiled_trainable")
     return model.trainable_variables if collected is None else collected
+
+
+def _build_model(model, graph, data):
+    """Calls `model`, not built yet, on the inputs of `data` (a step's placeholders) in
+    `graph`, as TF 1's Keras does before its first step: its weights are variables of the
+    graph, which the session holds (made inside the traced step, they would be eager ones,
+    which a ``Saver`` or ``Session.run`` cannot take)."""
+    if model.built:
+        return
+    x, _, _ = data_utils.unpack_x_y_sample_weight(data)
+    with graph.as_default():
+        model(x)
 
 
 def _build_optimizer(model, graph):

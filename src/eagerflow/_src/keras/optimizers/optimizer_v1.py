@@ -31,6 +31,14 @@ class TFOptimizer:
     def _trackable_children(self):
         return [("optimizer", self.optimizer), ("global_step", self.iterations)]
 
+    def build(self, var_list):
+        """Makes the TF 1 optimizer's variables (slots, Adam's beta powers) for `var_list`,
+        as its first update would: in TF 1's graph mode, variables of the graph the model
+        trains in (a ``Saver`` then keeps them), made before its step is traced."""
+        # (its variables other than slots named in Keras's ``training`` scope, as tf_keras's)
+        with context.name_scope_push("training/"):
+            self.optimizer._create_slots(list(var_list))
+
     def minimize(self, loss, var_list, grad_loss=None, tape=None):
         """Applies the gradients of `loss` (a tensor recorded by `tape`, or a callable) for
         `var_list`."""

@@ -42,6 +42,7 @@ from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import base_layer
 from eagerflow._src.keras.optimizers.legacy import OptimizerV2
 from eagerflow._src.keras.optimizers.optimizer import Optimizer
+from eagerflow._src.keras.optimizers.optimizer_v1 import TFOptimizer
 from eagerflow._src.keras.saving import h5_format, keras_archive, safetensors_format
 from eagerflow._src.keras.utils.io_utils import print_msg
 from eagerflow._src.ops import file_system
@@ -177,8 +178,10 @@ def save_weights(model, filepath, overwrite=True, save_format=None, options=None
 
 def _keras_session(model):
     """The Keras session (which initializes them) where `model`'s variables are those of a
-    TF 1 graph, as tf_keras saves and restores them there; else None."""
-    if not model.built or not any(trackable.in_session(v) for v in model.weights):
+    TF 1 graph (or will be: a model not built yet in TF 1's graph mode), as tf_keras saves
+    and restores them there; else None."""
+    if not (any(trackable.in_session(v) for v in model.weights) if model.built
+            else backend.building_v1_graph()):
         return None
     from eagerflow._src.compat import session  # noqa: PLC0415 (a peer of keras)
     return session.get_session()
@@ -317,11 +320,12 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
         # hang off the object graph): its weights and its optimizer's slots get their values
         # as they are created, matched through the checkpoint's object graph as TF does.
         # (one written by name, TF 1's `Saver`, matches the variables by their names)
-        status = checkpoint.load_status(checkpoint.restore_objects(model, [], filepath),
-                                        (model, []))
+        restoration = checkpoint.restore_objects(model, [], filepath)
+        status = checkpoint.load_status(restoration, (model, []))
         keras_session = _keras_session(model)
-        if keras_session is not None:  # (as tf_keras: the restore runs in its session now)
-            status.run_restore_ops(keras_session)
+        if keras_session is not None:  # (as tf_keras: the restore runs in its session now,
+            status.run_restore_ops(keras_session)  # and the values of variables made later,
+            restoration.session = keras_session  # the optimizer's slots, go there as made)
         return status
     tensors, metadata = read_weights(filepath)
     # (a TF checkpoint restores what matches, as TF's does: the status tells the rest)
@@ -339,9 +343,9 @@ def load_weights(model, filepath, skip_mismatch=False, by_name=False, options=No
 
 
 def _is_legacy(optimizer):
-    """Whether `optimizer` keeps TF's OptimizerV2 checkpoint layout: a legacy optimizer, or a
-    loss scale optimizer around one."""
-    return isinstance(optimizer, OptimizerV2) or \
+    """Whether `optimizer` keeps its state as TF's object graph lays it out (slots by
+    variable): a legacy optimizer, a loss scale optimizer around one, or a TF 1 optimizer."""
+    return isinstance(optimizer, (OptimizerV2, TFOptimizer)) or \
         isinstance(getattr(optimizer, "inner_optimizer", None), OptimizerV2)
 
 
