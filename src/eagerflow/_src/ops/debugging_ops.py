@@ -546,35 +546,60 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     """Asserts that tensors have the shapes in `shapes`: (tensor, dims) pairs (or a dict).
 
     A dim is an int, a name that must mean the same size everywhere, or "." / "*"
-    for any size; a leading "..." stands for any number of dims.
+    for any size; a leading "..." stands for any number of dims. Sizes known while
+    tracing are checked at once (ValueError); in a graph, the others when it runs
+    (InvalidArgumentError).
 
     >>> tf.debugging.assert_shapes([(tf.constant([[1, 2]]), ("N", 2))]) is None
     True
     """
     pairs = shapes.items() if isinstance(shapes, dict) else shapes
-    sizes = {}  # symbol -> (size, the tensor that fixed it, its dim)
+    sizes = {}  # symbol -> (size: an int, or a scalar tensor; the tensor that fixed it, its dim)
+    checks = []  # the Assert ops of what only the running graph knows
     for x, spec in pairs:
+        if spec is None:  # (no constraint)
+            continue
         x = as_tensor(getattr(x, "deref", lambda: x)())
         spec = (spec,) if isinstance(spec, (str, int)) else tuple(spec)
         ellipsis = bool(spec) and spec[0] == "..."
         dims = spec[1:] if ellipsis else spec
         rank = x.shape.rank
-        if rank < len(dims) or (not ellipsis and rank != len(dims)):
+        if rank is None:
+            wanted = len(dims)
+            checks.append(_run_time_rank_check(
+                x, (lambda r: math_ops.greater_equal(r, wanted)) if ellipsis else
+                (lambda r: math_ops.equal(r, wanted)), " at least" if ellipsis else "",
+                [wanted], message))
+        elif rank < len(dims) or (not ellipsis and rank != len(dims)):
             raise _rank_error(x, f"at least {len(dims)}" if ellipsis else len(dims), message)
-        for i, want in enumerate(dims, rank - len(dims)):
-            got = x.shape[i]
+        for i, want in enumerate(dims, (rank - len(dims)) if rank is not None else 0):
+            if rank is None and ellipsis:
+                i -= len(dims)  # (counted from the end: the leading dims are unknown)
+            got = x.shape[i] if rank is not None else None
             if want in (".", "*"):
                 continue
+            if got is None:
+                got = late.array_ops.shape(x)[i]
             if isinstance(want, str) and want not in sizes:
                 sizes[want] = (got, x, i)
                 continue
             size, source, dim = (want, None, None) if isinstance(want, int) else sizes[want]
-            if got != size:
-                origin = ("Specified explicitly." if source is None else
-                          f"Specified by tensor {_described(source)} dimension {dim}.")
-                text = (f"{origin}  Tensor {_described(x)} dimension {i} must have size "
-                        f"{size}.  Received size {got}, shape {x.shape}")
-                raise ValueError(f"{message}.  {text}" if message else text)
+            if isinstance(got, int) and isinstance(size, int):
+                if got != size:
+                    origin = ("Specified explicitly." if source is None else
+                              f"Specified by tensor {_described(source)} dimension {dim}.")
+                    text = (f"{origin}  Tensor {_described(x)} dimension {i} must have size "
+                            f"{size}.  Received size {got}, shape {x.shape}")
+                    raise ValueError(f"{message}.  {text}" if message else text)
+                continue
+            origin = ("Specified explicitly" if source is None else
+                      f"Specified by tensor {_label(source)} dimension {dim}")
+            checks.append(Assert(
+                math_ops.equal(got, size),
+                [f"{message}.  " if message else "", origin, f"Tensor {_label(x)} dimension",
+                 i, "must have size", size, "Received shape: ", late.array_ops.shape(x)]
+                if data is None else data, summarize))
+    return checks[-1] if checks else None
 
 
 # -- CheckNumerics ------------------------------------------------------------------------------
