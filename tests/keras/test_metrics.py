@@ -820,7 +820,7 @@ def test_public_names():
         "RootMeanSquaredError", "SensitivityAtSpecificity", "SparseCategoricalAccuracy",
         "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy",
         "SpecificityAtSensitivity", "SquaredHinge", "Sum", "TopKCategoricalAccuracy",
-        "TrueNegatives", "TruePositives", "accuracy", "binary_accuracy", "binary_crossentropy",
+        "TrueNegatives", "TruePositives", "binary_accuracy", "binary_crossentropy",
         "binary_focal_crossentropy", "categorical_accuracy", "categorical_crossentropy",
         "categorical_focal_crossentropy", "deserialize", "get", "hinge", "kl_divergence", "kld",
         "kullback_leibler_divergence", "log_cosh", "logcosh", "mae", "mape",
