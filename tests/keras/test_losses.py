@@ -731,3 +731,17 @@ def test_serialize_writes_a_function_as_a_config_naming_it():
                       "config": "mean_squared_error", "registered_name": "function"}
     assert legacy == "mean_squared_error"
     assert tf.keras.losses.deserialize(config) is tf.keras.losses.mean_squared_error
+
+
+def test_losses_without_a_ragged_version_raise_tfs_error_for_ragged_inputs():
+    # (TF 2.21: an eager ValueError naming the failed len(); a TypeError when traced)
+    yt = tf.ragged.constant([[[1., 0.]], [[0., 1.], [1., 0.]]], ragged_rank=1)
+    yp = tf.ragged.constant([[[0.6, 0.4]], [[0.7, 0.3], [0.2, 0.8]]], ragged_rank=1)
+    for loss in [losses.KLDivergence(), losses.Hinge(), losses.Poisson(), losses.LogCosh(),
+                 losses.CosineSimilarity(), losses.CategoricalHinge()]:
+        with pytest.raises(ValueError, match="object of type 'RaggedTensor' has no len"):
+            loss(yt, yp)
+    with pytest.raises(ValueError, match="has no len"):
+        losses.kl_divergence(yt, yp)
+    with pytest.raises(TypeError, match="Failed to convert elements of"):
+        tf.function(lambda a, b: losses.KLDivergence()(a, b))(yt, yp)

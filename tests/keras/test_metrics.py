@@ -385,6 +385,25 @@ def test_auc_against_numpy_trapezoids():
     assert M.AUC(num_thresholds=2000)(y_true, y_pred).numpy() == pytest.approx(exact, abs=1e-3)
 
 
+def test_auc_label_count_unknown_while_tracing_is_checked_when_the_graph_runs():
+    # (TF 2.21: 0.5546875, then an assertion failure naming the mismatch)
+    rs = np.random.RandomState(7)
+    y_true = rs.randint(0, 2, size=(10, 3)).astype(np.float32)
+    y_pred = rs.rand(10, 3).astype(np.float32)
+    m = M.AUC(label_weights=[1.0, 2.0, 3.0])
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None, None])])
+    def step(a, b):
+        m.update_state(a, b)
+        return m.result()
+
+    assert step(y_true, y_pred).numpy() == pytest.approx(0.5546875)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"\[Number of labels is not consistent\.\.  \] \[Specified by tensor "
+                             r"a:0 dimension 1\]"):
+        step(y_true[:, :2], y_pred[:, :2])
+
+
 def test_reductions_and_regression_against_numpy():
     rs = np.random.RandomState(3)
     y_true = rs.uniform(size=(8, 5)).astype(np.float32)
@@ -672,7 +691,12 @@ def test_thresholds_and_lazy_build():
     ("AUC(multi_label=True).update_state([0., 1.], [0.3, 0.6])", ValueError,
      "`y_pred` must have rank 2 when `multi_label=True`"),
     ("AUC(label_weights=[1.0, 2.0]).update_state([[0., 1., 1.]], [[0.3, 0.6, 0.1]])",
-     ValueError, "Number of labels is not consistent"),
+     ValueError, r"Number of labels is not consistent\.\.  Specified by tensor shape=\(1, 3\) "
+                 r"dtype=float32 dimension 1\.  Tensor shape=\(2,\) dtype=float32 dimension 0 "
+                 r"must have size 3\.  Received size 2, shape \(2,\)"),
+    ("AUC(multi_label=True, num_labels=2).update_state([[0., 1., 1.]], [[0.3, 0.6, 0.1]])",
+     ValueError, r"Specified by tensor shape=\(1, 3\) dtype=float32 dimension 1\.  Tensor "
+                 r"shape=\(200, 2\) dtype=float32 dimension 1 must have size 3"),
     ("SensitivityAtSpecificity(1.5)", ValueError,
      r"Argument `specificity` must be in the range \[0, 1\]"),
     ("SpecificityAtSensitivity(0.5, num_thresholds=0)", ValueError,
@@ -796,7 +820,7 @@ def test_public_names():
         "RootMeanSquaredError", "SensitivityAtSpecificity", "SparseCategoricalAccuracy",
         "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy",
         "SpecificityAtSensitivity", "SquaredHinge", "Sum", "TopKCategoricalAccuracy",
-        "TrueNegatives", "TruePositives", "accuracy", "binary_accuracy", "binary_crossentropy",
+        "TrueNegatives", "TruePositives", "binary_accuracy", "binary_crossentropy",
         "binary_focal_crossentropy", "categorical_accuracy", "categorical_crossentropy",
         "categorical_focal_crossentropy", "deserialize", "get", "hinge", "kl_divergence", "kld",
         "kullback_leibler_divergence", "log_cosh", "logcosh", "mae", "mape",

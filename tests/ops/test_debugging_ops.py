@@ -94,6 +94,33 @@ def test_assert_shapes_innermost_dims_and_scalars():
     sparse = tf.sparse.SparseTensor([[0, 0]], [1.], [2, 3])
     with pytest.raises(ValueError, match="dimension 1 must have size 4"):
         tf.debugging.assert_shapes([(sparse, ("N", 4))])
+def test_assert_shapes_checks_sizes_unknown_while_tracing_when_the_graph_runs():
+    @tf.function(input_signature=[tf.TensorSpec([None, None]), tf.TensorSpec([None])])
+    def f(a, b):
+        tf.debugging.assert_shapes([(a, ("N", "L")), (b, ("L",)), (tf.zeros([5, 3]), ("T", "L"))],
+                                   message="m.")
+        return tf.shape(a)
+
+    assert f(tf.zeros([2, 3]), tf.zeros([3])).numpy().tolist() == [2, 3]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"\[m\.\.  \] \[Specified by tensor a:0 dimension 1\] "
+                             r"\[Tensor b:0 dimension\] \[0\] \[must have size\] \[2\] "
+                             r"\[Received shape: \] \[3\]"):
+        f(tf.zeros([2, 2]), tf.zeros([3]))
+
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def g(a):
+        tf.debugging.assert_shapes([(a, ("N", 2))])
+        return tf.shape(a)
+
+    assert g(tf.zeros([4, 2])).numpy().tolist() == [4, 2]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"\[Specified explicitly\] \[Tensor a:0 dimension\] \[1\] "
+                             r"\[must have size\] \[2\] \[Received shape: \] \[2 3\]"):
+        g(tf.zeros([2, 3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[Tensor a:0 must have rank\] "
+                                                             r"\[2\] \[Received shape: \] \[3\]"):
+        g(tf.zeros([3]))
 
 
 def test_check_numerics_and_assert():

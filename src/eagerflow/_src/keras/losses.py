@@ -17,7 +17,7 @@ from eagerflow._src.autograph import conversion
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, distribution_context
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core.convert import is_tensor
+from eagerflow._src.core.convert import convert_to_tensor, is_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import functional_ops
@@ -305,8 +305,10 @@ def _ragged_loss(loss_fn, y_true, y_pred, y_pred_extra_dim=False, **kwargs):
 
 
 def _inputs(y_true, y_pred):
-    """(`y_true` cast to y_pred's dtype, `y_pred` as a tensor)."""
-    y_pred = as_tensor(y_pred)
+    """(`y_true` cast to y_pred's dtype, `y_pred` as a tensor). The conversion is the public
+    function's, as Keras calls it: a ragged `y_pred` (of a loss with no ragged version)
+    raises TF's error, a Keras tensor makes the conversion a layer."""
+    y_pred = convert_to_tensor(y_pred)
     return cast(y_true, y_pred.dtype), y_pred
 
 

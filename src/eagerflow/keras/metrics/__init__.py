@@ -20,9 +20,8 @@ from eagerflow._src.keras.losses import mean_squared_logarithmic_error as msle  
 from eagerflow._src.keras.metrics import deserialize, get, serialize  # noqa: F401
 from eagerflow._src.keras.metrics.accuracy_metrics import (  # noqa: F401
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
-    SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy, accuracy, binary_accuracy,
-    categorical_accuracy, sparse_categorical_accuracy, sparse_top_k_categorical_accuracy,
-    top_k_categorical_accuracy)
+    SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy, binary_accuracy, categorical_accuracy,
+    sparse_categorical_accuracy, sparse_top_k_categorical_accuracy, top_k_categorical_accuracy)
 from eagerflow._src.keras.metrics.base_metric import (  # noqa: F401
     Mean, MeanMetricWrapper, MeanTensor, Metric, Sum)
 from eagerflow._src.keras.metrics.confusion_metrics import (  # noqa: F401

@@ -63,11 +63,11 @@ def _labels_of(one_hot):
 
 # ----------------------------------------------------------------------------- functions
 
-@export("keras.metrics.accuracy")
 def accuracy(y_true, y_pred):
-    """1.0 where `y_pred` equals `y_true` exactly, else 0.0.
+    """1.0 where `y_pred` equals `y_true` exactly, else 0.0: the function named
+    ``"accuracy"`` (``tf.keras.metrics.get``); tf_keras has no public name for it.
 
-    >>> tf.keras.metrics.accuracy([1, 2], [1, 3])
+    >>> tf.keras.metrics.get("accuracy")([1, 2], [1, 3])
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 0.], dtype=float32)>
     """
     [y_pred, y_true], _ = ragged_flat_values([y_pred, y_true])

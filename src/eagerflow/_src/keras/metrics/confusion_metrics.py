@@ -572,7 +572,7 @@ class AUC(_ConfusionMatrixMetric):
         if not self._built:
             self._build(y_pred.shape)
         if self.multi_label or self.label_weights is not None:
-            self._check_labels(as_tensor(y_true).shape)
+            self._check_labels(y_true)
         if self._from_logits:
             y_pred = math_ops.sigmoid(y_pred)
         update_confusion_matrix_variables(
@@ -581,15 +581,15 @@ class AUC(_ConfusionMatrixMetric):
             label_weights=None if self.multi_label else self.label_weights,
             thresholds_distributed_evenly=self._thresholds_distributed_evenly)
 
-    def _check_labels(self, true_shape):
-        """Labels ``[batch, labels]`` agree with the counts' and `label_weights`' labels."""
-        expected = [self._num_labels] if self.multi_label else []
+    def _check_labels(self, y_true):
+        """Labels ``[batch, labels]`` agree with the counts' and `label_weights`' labels (TF's
+        check, naming the tensor that first fixed the number of labels)."""
+        shapes = [(y_true, ("N", "L"))]
+        if self.multi_label:
+            shapes += [(variable, ("T", "L")) for variable in self._cells.values()]
         if self.label_weights is not None:
-            expected.append(self.label_weights.shape[0])
-        if true_shape.rank != 2 or len(set(expected)) > 1 or \
-                true_shape[1] not in (None, expected[0]):
-            raise ValueError(f"Number of labels is not consistent.  Expected labels of shape "
-                             f"[batch, {expected[0]}], received shape {true_shape}")
+            shapes.append((self.label_weights, ("L",)))
+        debugging_ops.assert_shapes(shapes, message="Number of labels is not consistent.")
 
     def _area(self, terms):
         """The sum of `terms` over thresholds, averaged over labels with `multi_label`."""
