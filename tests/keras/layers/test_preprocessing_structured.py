@@ -272,3 +272,22 @@ def test_sparse_encodings_keep_an_entry_for_each_id_as_tfs_sparse_bincount():
         layers.CategoryEncoding(num_tokens=4, sparse=True)(tf.constant([[1.0, 2.0]]))
     traced = tf.function(lambda x: one_hot(x), input_signature=[tf.TensorSpec([None], tf.int32)])
     assert traced.get_concrete_function().structured_outputs.shape.as_list() == [None, 3]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: layers.StringLookup(vocabulary=np.array(["a", "b"])),
+    lambda: layers.IntegerLookup(vocabulary=np.array([5, 6]), output_mode="tf_idf",
+                                 idf_weights=np.array([0.5, 0.25])),
+])
+@pytest.mark.parametrize("name", ["saved", "m.keras"])
+def test_a_lookup_given_its_vocabulary_as_an_array_saves_and_reloads(tmp_path, make, name):
+    # (the array once met an `if vocabulary:` and the save raised NumPy's ValueError)
+    lookup = make()
+    words = tf.keras.Input(shape=(2,), dtype=lookup.vocabulary_dtype)
+    model = tf.keras.Model(words, lookup(words))
+    x = tf.constant([["a", "c"]]) if lookup.vocabulary_dtype == "string" else \
+        tf.constant([[5, 9]], tf.int64)
+    expected = model(x).numpy()
+    model.save(str(tmp_path / name))
+    loaded = tf.keras.models.load_model(str(tmp_path / name))
+    np.testing.assert_allclose(loaded(x).numpy(), expected)

@@ -511,3 +511,23 @@ def test_accuracy_resolved_for_sparse_labels_stays_sparse_when_loaded(tmp_path, 
     assert loaded.evaluate(x, y, verbose=0, return_dict=True) == expected
     assert [type(m).__name__ for m in loaded.metrics] == ["Mean", "MeanMetricWrapper"]
     assert loaded.metrics[1].name == "accuracy"
+
+
+@pytest.mark.parametrize("name", ["m.h5", "m.keras"])
+def test_a_vocabulary_given_as_a_string_tensor_reloads(tmp_path, name):
+    # (its config holds bytes: `.h5` files write them as tf_keras's legacy JSON does; the
+    # loaders once passed the dicts standing for them to the layer, which raised TypeError)
+    words = keras.Input(shape=(2,), dtype="string")
+    lookup = keras.layers.StringLookup(vocabulary=tf.constant(["a b", "c", "é"]))
+    model = keras.Model(words, lookup(words))
+    model.save(str(tmp_path / name))
+    if name.endswith(".h5"):
+        with h5py.File(tmp_path / name) as f:
+            config = json.loads(f.attrs["model_config"])
+        assert config["config"]["layers"][1]["config"]["vocabulary"][0] == \
+            {"class_name": "__bytes__", "value": "a b"}
+    loaded = keras.models.load_model(str(tmp_path / name))
+    assert loaded(tf.constant([["a b", "é"]])).numpy().tolist() == [[1, 3]]
+    assert loaded.layers[1].get_vocabulary() == ["[UNK]", "a b", "c", "é"]
+    again = keras.models.model_from_json(model.to_json())
+    assert again.layers[1].get_vocabulary() == ["[UNK]", "a b", "c", "é"]

@@ -623,15 +623,21 @@ class IndexLookup(_EagerPreprocessingLayer):
 
     def save_assets(self, dir_path):
         """Writes the vocabulary to ``vocabulary.txt`` in `dir_path` (unless it was given)."""
-        if self.input_vocabulary:
+        if self._vocabulary_in_config():
             return
         vocabulary = self.get_vocabulary(include_special_tokens=True)
         with file_system.open_file(os.path.join(dir_path, "vocabulary.txt"), "wb") as f:
             f.write("\n".join(str(w) for w in vocabulary).encode("utf-8"))
 
+    def _vocabulary_in_config(self):
+        # a NumPy array or tensor has no truth value: its length says whether it holds words
+        vocabulary = self.input_vocabulary
+        return vocabulary is not None and (
+            bool(vocabulary) if isinstance(vocabulary, str) else len(vocabulary) > 0)
+
     def load_assets(self, dir_path):
         """Sets the vocabulary that `save_assets` wrote to `dir_path`."""
-        if self.input_vocabulary or self._has_input_vocabulary:
+        if self._vocabulary_in_config() or self._has_input_vocabulary:
             return  # (in the config, or in a SavedModel's table when it was a file)
         with file_system.open_file(os.path.join(dir_path, "vocabulary.txt"), "rb") as f:
             lines = f.read().decode("utf-8").split("\n")

@@ -217,7 +217,18 @@ def model_to_json(model, **kwargs):
 def model_from_json(json_string, custom_objects=None):
     """The model (with fresh weights) that `model_to_json` described."""
     with serialization.CustomObjectScope(custom_objects or {}):
-        return layers_mod.deserialize(json.loads(json_string))
+        return layers_mod.deserialize(json.loads(json_string, object_hook=_bytes_from_json))
+
+
+def _bytes_from_json(entry):
+    """A JSON object made bytes where it stands for some (a vocabulary given as a string
+    tensor): ``{"class_name": "__bytes__", "value": ...}`` as tf_keras writes them in `.h5`
+    files, or with the value under ``"config"`` as its newer serialization writes them."""
+    if entry.get("class_name") == "__bytes__":
+        value = entry.get("value", (entry.get("config") or {}).get("value"))
+        if isinstance(value, str):
+            return value.encode("utf-8")
+    return entry
 
 
 @export("keras.models.model_from_yaml")
@@ -356,7 +367,7 @@ def _load_model(filepath, fs, local, custom_objects, compile, safe_mode):
         raise OSError("Unable to synchronously open file (file signature not found)")
     try:
         with zipfile.ZipFile(source) as archive:
-            config = json.loads(archive.read(_CONFIG))
+            config = json.loads(archive.read(_CONFIG), object_hook=_bytes_from_json)
             keras_layout = keras_archive.ARCHIVE_WEIGHTS in archive.namelist()
             data = archive.read(keras_archive.ARCHIVE_WEIGHTS if keras_layout
                                 else weights.ARCHIVE_WEIGHTS)
@@ -898,13 +909,16 @@ def _legacy_layer(entry):
 
 def _functions_by_name(value):
     """`value` with each serialized function replaced by its registered name (tf_keras's
-    loaders of `.h5` files find a function only so)."""
+    loaders of `.h5` files find a function only so), and bytes written as tf_keras's `.h5`
+    files hold them (``{"class_name": "__bytes__", "value": ...}``)."""
     if isinstance(value, list):
         return [_functions_by_name(v) for v in value]
     if not isinstance(value, dict):
         return value
     if value.get("class_name") == "function" and isinstance(value.get("config"), str):
         return value["config"]
+    if value.get("class_name") == "__bytes__" and isinstance(value.get("config"), dict):
+        return {"class_name": "__bytes__", "value": value["config"].get("value")}
     return {k: _functions_by_name(v) for k, v in value.items()}
 
 
