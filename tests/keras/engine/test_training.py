@@ -192,6 +192,36 @@ def test_a_step_returning_a_tensor_not_a_dict_fails_as_in_tf_keras():
         model.evaluate(x, y, verbose=0)
 
 
+def test_a_step_returning_no_dict_reaches_the_callbacks_converted_as_in_tf_keras():
+    # tf_keras converts each tensor of the result to Python; the epoch's end hooks get it
+    # (a user's before `History`, which then fails on it)
+    class Listed(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            return self.compiled_loss(y, self(x, training=True))
+
+        def test_step(self, data):
+            x, y = data
+            return [self.compiled_loss(y, self(x)), tf.reduce_sum(x)]
+
+    class Seen(keras.callbacks.Callback):
+        epoch_logs = []
+
+        def on_epoch_end(self, epoch, logs=None):
+            self.epoch_logs.append(logs)
+
+    inputs = keras.Input((3,))
+    model = Listed(inputs, keras.layers.Dense(1, kernel_initializer="ones")(inputs))
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 3), "float32"), np.ones((4, 1), "float32")
+    with pytest.raises(AttributeError, match="^'float' object has no attribute 'items'$"):
+        model.fit(x, y, verbose=0, callbacks=[Seen()])
+    assert Seen.epoch_logs == [4.0]
+    assert model.evaluate(x, y, verbose=0, return_dict=True) == [4.0, 12.0]
+    with pytest.raises(AttributeError, match="^'list' object has no attribute 'keys'$"):
+        model.evaluate(x, y, verbose=0)
+
+
 def test_custom_train_step_and_stop_training():
     class Custom(keras.Model):
         def __init__(self):
