@@ -192,6 +192,36 @@ def test_a_step_returning_a_tensor_not_a_dict_fails_as_in_tf_keras():
         model.evaluate(x, y, verbose=0)
 
 
+def test_a_step_returning_no_dict_reaches_the_callbacks_converted_as_in_tf_keras():
+    # tf_keras converts each tensor of the result to Python; the epoch's end hooks get it
+    # (a user's before `History`, which then fails on it)
+    class Listed(keras.Model):
+        def train_step(self, data):
+            x, y = data
+            return self.compiled_loss(y, self(x, training=True))
+
+        def test_step(self, data):
+            x, y = data
+            return [self.compiled_loss(y, self(x)), tf.reduce_sum(x)]
+
+    class Seen(keras.callbacks.Callback):
+        epoch_logs = []
+
+        def on_epoch_end(self, epoch, logs=None):
+            self.epoch_logs.append(logs)
+
+    inputs = keras.Input((3,))
+    model = Listed(inputs, keras.layers.Dense(1, kernel_initializer="ones")(inputs))
+    model.compile("sgd", "mse")
+    x, y = np.ones((4, 3), "float32"), np.ones((4, 1), "float32")
+    with pytest.raises(AttributeError, match="^'float' object has no attribute 'items'$"):
+        model.fit(x, y, verbose=0, callbacks=[Seen()])
+    assert Seen.epoch_logs == [4.0]
+    assert model.evaluate(x, y, verbose=0, return_dict=True) == [4.0, 12.0]
+    with pytest.raises(AttributeError, match="^'list' object has no attribute 'keys'$"):
+        model.evaluate(x, y, verbose=0)
+
+
 def test_custom_train_step_and_stop_training():
     class Custom(keras.Model):
         def __init__(self):
@@ -856,3 +886,21 @@ def test_nested_outputs_take_targets_and_losses_nested_alike():
         [history[k][0] for k in ("loss", "output_1_loss", "output_2_1_loss",
                                  "output_2_2_k_loss")],
         [3.19894, 1.64126, 1.55768, 0.0], atol=1e-4)
+
+
+def test_weights_of_a_new_rank_weigh_each_sample_in_a_step_traced_for_any_rank():
+    # Weights of rank 2, then of rank 1, relax the step's trace to weights of unknown rank:
+    # as Keras, the (batch,) weights still get their last axis at run time, and weigh each
+    # sample's losses instead of broadcasting along the time steps.
+    rng = np.random.default_rng(0)
+    x = rng.random((4, 4, 2), dtype="float32")
+    y = rng.random((4, 4, 1), dtype="float32")
+    per_step = rng.random((4, 4), dtype="float32")
+    per_sample = np.array([1.0, 0.0, 0.0, 0.0], "float32")
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(4, 2), kernel_initializer="ones")])
+    model.compile("sgd", "mse", weighted_metrics=["mae"])
+    model.evaluate(x, y, sample_weight=per_step, verbose=0)
+    loss, mae = model.evaluate(x, y, sample_weight=per_sample, verbose=0)
+    errors = model(x)[..., 0] - y[..., 0]
+    assert loss == pytest.approx(float(np.mean(errors[0] ** 2) / 4), rel=1e-6)
+    assert mae == pytest.approx(float(np.mean(np.abs(errors[0]))), rel=1e-6)

@@ -20,7 +20,7 @@ from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.graph import functional_ops
+from eagerflow._src.graph import control_flow, functional_ops
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.utils import serialization
@@ -89,6 +89,27 @@ def _match_rank(tensor, rank):
     return tensor
 
 
+def weights_like(sample_weight, values):
+    """`sample_weight` with its last axis squeezed or added when its rank is one off the
+    rank of `values` (see `_match_rank`). As Keras, where either rank is unknown until the
+    graph runs (a step traced for batches of several ranks), that is decided then: the
+    weights ``(batch,)`` of losses ``(batch, steps)`` must not broadcast along the steps.
+    """
+    own, rank = sample_weight.shape.rank, values.shape.rank
+    if own == 0 or own is not None and rank is not None:
+        return _match_rank(sample_weight, rank)
+    own = array_ops.rank(sample_weight)
+    diff = own - array_ops.rank(values)
+
+    def matched():
+        return control_flow.cond(
+            math_ops.equal(diff, 1), lambda: array_ops.squeeze(sample_weight, [-1]),
+            lambda: control_flow.cond(math_ops.equal(diff, -1),
+                                      lambda: array_ops.expand_dims(sample_weight, -1),
+                                      lambda: sample_weight))
+    return control_flow.cond(math_ops.equal(own, 0), lambda: sample_weight, matched)
+
+
 def _squeeze_pair(y_true, y_pred):
     """Drops a trailing axis of length 1 that one of `y_true`, `y_pred` has beyond the other.
 
@@ -137,7 +158,7 @@ def compute_weighted_loss(losses, sample_weight=None, reduction=Reduction.SUM_OV
     if not input_dtype.is_floating:
         losses = cast(losses, _d.float32)
     if sample_weight is not None:
-        sample_weight = _match_rank(cast(sample_weight, losses.dtype), losses.shape.rank)
+        sample_weight = weights_like(cast(sample_weight, losses.dtype), losses)
         losses = math_ops.multiply(losses, sample_weight)
     return cast(_reduce(losses, reduction), input_dtype)
 
@@ -151,7 +172,7 @@ def _masked_weights(losses, sample_weight, mask, reduction):
         mask = math_ops.multiply(mask, math_ops.truediv(total, reduction_ops.reduce_sum(mask)))
     if sample_weight is None:
         return mask
-    sample_weight = _match_rank(cast(sample_weight, mask.dtype), mask.shape.rank)
+    sample_weight = weights_like(cast(sample_weight, mask.dtype), mask)
     return math_ops.multiply(sample_weight, mask)
 
 

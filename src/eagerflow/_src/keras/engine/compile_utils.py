@@ -421,8 +421,8 @@ def _with_mask(sample_weight, y_pred):
     mask = cast_ops.cast(mask, y_pred.dtype)
     if sample_weight is None:
         return mask
-    sample_weight = losses_mod._match_rank(
-        cast_ops.cast(convert_to_tensor(sample_weight), y_pred.dtype), mask.shape.rank)
+    sample_weight = losses_mod.weights_like(
+        cast_ops.cast(convert_to_tensor(sample_weight), y_pred.dtype), mask)
     return mask * sample_weight
 
 

@@ -151,6 +151,8 @@ class EpochLosses:
 
     def epoch_logs(self, logs):
         """The epoch's `logs` with its losses' means over the samples (or steps)."""
+        if not isinstance(logs, dict):  # (a custom step's: the callbacks get it as it is)
+            return logs
         means = {k: _python(v) for k, v in self.results(logs).items()}
         self._totals, self._seen = {}, 0
         return means

@@ -1238,9 +1238,10 @@ def _should_validate(epoch, freq):
 
 def _to_python(logs):
     """Logs with tensors as Python floats (or NumPy arrays for non-scalars); a step's
-    result that is no dict, converted as it is (as tf_keras: its callbacks then fail)."""
+    result that is no dict (a list, a tuple...) converted tensor by tensor, as tf_keras
+    converts it (its callbacks, and `History`, then fail on it)."""
     if not isinstance(logs, dict):
-        return _numpy_or_python(logs)
+        return nest.map_structure(_numpy_or_python, logs)
     return {k: _numpy_or_python(v) for k, v in copy.copy(logs).items()}
 
 
@@ -1249,7 +1250,8 @@ def _in_order(logs, metrics_names):
     """The values of `logs` as Keras lists them: those named in `metrics_names` in its order,
     then the others (a metric's dict of results, say) by name; one value alone."""
     values = [logs[name] for name in metrics_names if name in logs]
-    values += [logs[key] for key in sorted(logs) if key not in metrics_names]
+    # (`keys()`, as tf_keras: a step's list of results fails with its AttributeError)
+    values += [logs[key] for key in sorted(logs.keys()) if key not in metrics_names]
     return values[0] if len(values) == 1 else values
 
 

@@ -249,7 +249,7 @@ def weigh(values, sample_weight, reduce_extra_axes=reduction_ops.reduce_mean):
     Weights of rank one less (or more) than `values` get an axis added (or squeezed); weights
     of lower rank still weigh `values` reduced over their extra trailing axes.
     """
-    sample_weight = losses._match_rank(cast(sample_weight, values.dtype), values.shape.rank)
+    sample_weight = losses.weights_like(cast(sample_weight, values.dtype), values)
     try:
         sample_weight = broadcast_weights(sample_weight, values)
     except ValueError:
@@ -265,7 +265,7 @@ def apply_mask(values, sample_weight, mask):
     mask = cast(mask, values.dtype)
     if sample_weight is None:
         return mask
-    sample_weight = losses._match_rank(cast(sample_weight, mask.dtype), mask.shape.rank)
+    sample_weight = losses.weights_like(cast(sample_weight, mask.dtype), mask)
     return math_ops.multiply(sample_weight, mask)
 
 
