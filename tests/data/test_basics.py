@@ -494,6 +494,21 @@ def test_concatenate_compares_named_tuples_by_kind():
         a.concatenate(tf.data.Dataset.from_tensors((1, 2)))
 
 
+def test_concatenate_keeps_ragged_specs_and_merges_dataset_specs():
+    uniform = tf.RaggedTensor.from_row_splits(tf.zeros([4, 3]), tf.constant([0, 1, 4], tf.int32))
+    a = tf.data.Dataset.from_tensor_slices(uniform)
+    assert a.concatenate(a).element_spec == a.element_spec  # (ragged rank 0, int32 splits)
+    assert tf.data.Dataset.sample_from_datasets([a, a], seed=1).element_spec == a.element_spec
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        a.concatenate(tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1.0]], [[2.0]]])))
+    r = tf.data.Dataset.range(6)
+    windows = r.batch(2).window(2).concatenate(r.batch(3).window(2))
+    assert windows.element_spec == tf.data.DatasetSpec(tf.TensorSpec([None], tf.int64))
+    assert [values(d) for d in windows][-1] == [[0, 1, 2], [3, 4, 5]]
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        r.window(2).concatenate(r.map(lambda x: tf.zeros([2])).window(3))
+
+
 def test_functions_inside_interleave_are_not_traced_per_element():
     traces = []
 
