@@ -444,6 +444,22 @@ def test_file_cache_discards_a_partial_iteration(tmp_path):
     assert values(ds.take(2)) == [0, 1]
 
 
+def test_file_cache_has_one_writer_at_a_time(tmp_path):
+    path = str(tmp_path / "locked")
+    ds = tf.data.Dataset.range(4).cache(path)
+    it = iter(ds)
+    next(it)
+    assert (tmp_path / "locked_0.lockfile").exists()
+    with pytest.raises(tf.errors.AlreadyExistsError, match="concurrent caching iterator"):
+        values(ds.take(2))
+    with pytest.raises(tf.errors.AlreadyExistsError, match="cache lockfile already exists"):
+        values(tf.data.Dataset.zip((ds, ds)))
+    del it
+    assert not (tmp_path / "locked_0.lockfile").exists()
+    assert values(ds) == [0, 1, 2, 3]
+    assert values(tf.data.Dataset.zip((ds, ds))) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+
+
 def test_map_functions_update_variables_and_are_not_recorded_by_tapes():
     v = tf.Variable(0, dtype=tf.int64)
     ds = tf.data.Dataset.range(5).map(lambda x: x + v.assign_add(1))
