@@ -444,6 +444,22 @@ def test_file_cache_discards_a_partial_iteration(tmp_path):
     assert values(ds.take(2)) == [0, 1]
 
 
+def test_file_cache_has_one_writer_at_a_time(tmp_path):
+    path = str(tmp_path / "locked")
+    ds = tf.data.Dataset.range(4).cache(path)
+    it = iter(ds)
+    next(it)
+    assert (tmp_path / "locked_0.lockfile").exists()
+    with pytest.raises(tf.errors.AlreadyExistsError, match="concurrent caching iterator"):
+        values(ds.take(2))
+    with pytest.raises(tf.errors.AlreadyExistsError, match="cache lockfile already exists"):
+        values(tf.data.Dataset.zip((ds, ds)))
+    del it
+    assert not (tmp_path / "locked_0.lockfile").exists()
+    assert values(ds) == [0, 1, 2, 3]
+    assert values(tf.data.Dataset.zip((ds, ds))) == [(0, 0), (1, 1), (2, 2), (3, 3)]
+
+
 def test_map_functions_update_variables_and_are_not_recorded_by_tapes():
     v = tf.Variable(0, dtype=tf.int64)
     ds = tf.data.Dataset.range(5).map(lambda x: x + v.assign_add(1))
@@ -492,6 +508,21 @@ def test_concatenate_compares_named_tuples_by_kind():
     assert [type(e).__name__ for e in a.concatenate(a)] == ["Point", "Point"]
     with pytest.raises(TypeError, match="Incompatible dataset elements"):
         a.concatenate(tf.data.Dataset.from_tensors((1, 2)))
+
+
+def test_concatenate_keeps_ragged_specs_and_merges_dataset_specs():
+    uniform = tf.RaggedTensor.from_row_splits(tf.zeros([4, 3]), tf.constant([0, 1, 4], tf.int32))
+    a = tf.data.Dataset.from_tensor_slices(uniform)
+    assert a.concatenate(a).element_spec == a.element_spec  # (ragged rank 0, int32 splits)
+    assert tf.data.Dataset.sample_from_datasets([a, a], seed=1).element_spec == a.element_spec
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        a.concatenate(tf.data.Dataset.from_tensor_slices(tf.ragged.constant([[[1.0]], [[2.0]]])))
+    r = tf.data.Dataset.range(6)
+    windows = r.batch(2).window(2).concatenate(r.batch(3).window(2))
+    assert windows.element_spec == tf.data.DatasetSpec(tf.TensorSpec([None], tf.int64))
+    assert [values(d) for d in windows][-1] == [[0, 1, 2], [3, 4, 5]]
+    with pytest.raises(TypeError, match="Incompatible dataset elements"):
+        r.window(2).concatenate(r.map(lambda x: tf.zeros([2])).window(3))
 
 
 def test_functions_inside_interleave_are_not_traced_per_element():

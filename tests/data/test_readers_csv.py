@@ -146,6 +146,29 @@ def test_make_csv_dataset_argument_errors(tmp_path):
     with pytest.raises(ValueError, match="No files match"):
         tf.data.experimental.make_csv_dataset(str(tmp_path / "none*.csv"), 1)
 
+    with pytest.raises(ValueError, match=r"Column z specified in `select_columns` must be of "
+                                         r"one of the columns: dict_keys\(\['x', 'y'\]\)."):
+        tf.data.experimental.make_csv_dataset(path, 1, select_columns=["z"])
+
+
+def test_make_csv_dataset_type_inference_checks_the_field_counts(tmp_path):
+    def make(text, name, **kwargs):
+        return tf.data.experimental.make_csv_dataset(_csv(tmp_path, text, name), 5,
+                                                     shuffle=False, num_epochs=1, **kwargs)
+    with pytest.raises(ValueError, match=r"^Problem inferring types: CSV row 2 has 3 number "
+                                         r"of fields. Expected: 2.$"):
+        make("a,b\n1,2,3\n", "wide.csv")
+    with pytest.raises(ValueError, match="CSV row 3 has 0 number of fields"):
+        make("a,b\n1,2\n\n3,4\n", "blank.csv")
+    with pytest.raises(ValueError, match="CSV row 2 has 1 number of fields"):
+        make("1,2\n3\n", "short.csv", column_names=["a", "b"], header=False)
+    # (as TF's: the row after the last one read for the inference is checked too)
+    with pytest.raises(ValueError, match="CSV row 4 has 1 number of fields"):
+        make("a,b\n1,2\n3,4\n5\n", "late.csv", num_rows_for_inference=2)
+    late = make("a,b\n1,2\n3,4\n5\n", "later.csv", num_rows_for_inference=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Expect 2 fields but have 1"):
+        list(late)
+
 
 def test_csv_dataset_reads_float_fields_as_decode_csv_does(tmp_path):
     # C's reading: hexadecimal floats and NaN payloads are numbers, digit separators not

@@ -183,3 +183,11 @@ def test_from_generator_errors_have_tfs_first_line_then_the_traceback():
     assert str(info.value).split("\n")[0].endswith(
         "TypeError: `generator` yielded an element of shape (2,) where an element of shape "
         "(3,) was expected.")
+
+
+def test_from_list():
+    ds = tf.data.experimental.from_list([(1, "a"), (2, "b")])
+    assert values(ds) == [(1, b"a"), (2, b"b")]
+    with pytest.raises(ValueError, match=r"should not be empty. If you want an empty dataset, "
+                                         r"use `tf.data.Dataset.range\(0\)`."):
+        tf.data.experimental.from_list([])

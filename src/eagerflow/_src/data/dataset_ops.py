@@ -866,9 +866,11 @@ def _merged_spec(a, b):
         if type(x) is structure.NoneTensorSpec is type(y):
             out.append(x)
             continue
-        if type(x) is not type(y) or x.dtype != y.dtype:
+        # (a ragged spec keeps its ragged rank and row splits' dtype, which must agree)
+        merged = x.most_specific_common_supertype([y]) if type(x) is type(y) else None
+        if merged is None:
             raise fail()
-        out.append(type(x)(x.shape.most_specific_compatible_shape(y.shape), x.dtype))
+        out.append(merged)
     return structure.pack(a, out)
 
 

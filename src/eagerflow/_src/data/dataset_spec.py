@@ -18,7 +18,7 @@ from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data import structure
-from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.data.dataset_ops import Dataset, _merged_spec
 from eagerflow._src.data.structured_function import sparse_argument, reusing_traces
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.graph.graph import Graph
@@ -52,6 +52,20 @@ class DatasetSpec:
             self._element_spec, other_spec) and all(
             a.is_compatible_with(b) for a, b in zip(structure.flatten(self._element_spec),
                                                     structure.flatten(other_spec)))
+
+    def most_specific_common_supertype(self, others):
+        """The spec of datasets whose elements fit both this spec's and each of `others'`
+        (None when their element structures or types differ)."""
+        element, shape = self._element_spec, self._dataset_shape
+        for o in others:
+            if not isinstance(o, DatasetSpec):
+                return None
+            try:
+                element = _merged_spec(element, o._element_spec)
+            except TypeError:
+                return None
+            shape = shape.most_specific_compatible_shape(o._dataset_shape)
+        return DatasetSpec(element, shape)
 
     def __eq__(self, other):
         return (isinstance(other, DatasetSpec) and self._element_spec == other._element_spec

@@ -316,7 +316,8 @@ def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainde
 class _ListDataset(Dataset):
     def __init__(self, elements):
         if not elements:
-            raise ValueError("Invalid `elements`. `elements` should not be empty.")
+            raise ValueError("Invalid `elements`. `elements` should not be empty. If you want an "
+                             "empty dataset, use `tf.data.Dataset.range(0)`.")
         normalized = [structure.normalize(e) for e in elements]
         spec = structure.spec_of(normalized[0])
         for e in normalized[1:]:

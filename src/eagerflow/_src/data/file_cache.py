@@ -9,11 +9,14 @@ strings are a length per item followed by the bytes.  Nothing is pickled.
 """
 import os
 import struct
+import sys
+import time
 
 import numpy as np
 
 from eagerflow._src.backend.log import logger
 from eagerflow._src.core import errors
+from eagerflow._src.core.errors import op_error
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import _UnaryDataset
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
@@ -102,11 +105,34 @@ class FileCacheDataset(_UnaryDataset):
                 arrays = tuple(_read_array(f, path) for _ in range(width))
                 yield structure.from_component_arrays(self._spec, arrays) if sparse else arrays
 
+    def _lock(self):
+        """Claims the cache for one writing iterator, as TF's lockfile does: a second one
+        writing at the same time (a zip of the dataset with itself) would mix the two."""
+        lock = f"{self._filename}_0.lockfile"
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            try:
+                with open(lock, encoding="utf-8") as f:
+                    contents = f.read()
+            except OSError:
+                contents = ""
+            raise op_error(
+                errors.AlreadyExistsError, "IteratorGetNext",
+                f"There appears to be a concurrent caching iterator running - cache lockfile "
+                f"already exists ('{lock}'). If you are sure no other running TF computations "
+                f"are using this cache prefix, delete the lockfile and re-initialize the "
+                f"iterator. Lockfile contents: {contents}") from None
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(f"Created at: {int(time.time())}")
+        return lock
+
     def _writing(self):
         folder = os.path.dirname(self._filename)
         if folder and not os.path.isdir(folder):
             raise errors.NotFoundError(None, None, f"Failed to create a directory: {folder}; "
                                                    f"No such file or directory")
+        lock = self._lock()
         temp = f"{self._data_path}.tmp{os.getpid()}"
         count, width, complete = 0, 0, False
         try:
@@ -124,9 +150,12 @@ class FileCacheDataset(_UnaryDataset):
             os.replace(index_temp, self._index_path)
             complete = True
         finally:
+            os.remove(lock)
             if not complete:
                 if os.path.exists(temp):
                     os.remove(temp)
+                if sys.meta_path is None:  # (the interpreter is shutting down: no logging)
+                    return
                 logger.warning(
                     "The calling iterator did not fully read the dataset being cached. In "
                     "order to avoid unexpected truncation of the dataset, the partially cached "

@@ -528,8 +528,12 @@ def _csv_type(field, na_value, previous):
     return _d.string
 
 
-def _csv_rows(names, compression_type, delim, quoted, header, limit):
-    """The first `limit` records (after each file's header) of files `names`, as str."""
+def _csv_rows(names, compression_type, delim, quoted, header, limit, expect=None):
+    """The first `limit` records (after each file's header) of files `names`, as str.
+
+    With `expect`, a record of another number of fields is a ValueError, as TF's type
+    inference finds it: in the records read, the one after the last taken included.
+    """
     count = 0
     for name in names:
         stream = _open_stream(name, compression_type, _DEFAULT_BUFFER)
@@ -540,7 +544,12 @@ def _csv_rows(names, compression_type, delim, quoted, header, limit):
         records = _csv_records(data, delim, quoted)
         if header:
             next(records, None)
-        for fields in records:
+        for row, fields in enumerate(records, 2 if header else 1):
+            if expect is not None:
+                width = 0 if fields == [b""] else len(fields)  # (a blank line has none)
+                if width != expect:
+                    raise ValueError(f"Problem inferring types: CSV row {row} has {width} "
+                                     f"number of fields. Expected: {expect}.")
             if limit is not None and count >= limit:
                 return
             count += 1
@@ -602,13 +611,14 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         for c in select_columns:
             if isinstance(c, str):
                 if c not in column_names:
-                    raise ValueError(f"Value {c!r} provided in `select_columns` not found in "
-                                     f"`column_names`: {column_names}.")
+                    raise ValueError(f"Column {c} specified in `select_columns` must be of "
+                                     f"one of the columns: dict_keys({column_names}).")
                 indices.append(column_names.index(c))
             else:
                 if not 0 <= int(c) < len(column_names):
                     raise ValueError(f"Column index {c} specified in `select_columns` should "
-                                     f"be > 0 and < {len(column_names)}.")
+                                     f"be > 0  and <= {len(column_names)}, which is the "
+                                     f"number of columns.")
                 indices.append(int(c))
         if len(set(indices)) != len(indices):
             raise ValueError(f"`select_columns` contains duplicate columns: {select_columns}.")
@@ -622,10 +632,9 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     if column_defaults is None:
         types = [None] * len(selected)
         for row in _csv_rows(names, compression, delim, use_quote_delim, header,
-                             num_rows_for_inference):
+                             num_rows_for_inference, expect=len(column_names)):
             for j, c in enumerate(selected):
-                if c < len(row):
-                    types[j] = _csv_type(row[c], na_value, types[j])
+                types[j] = _csv_type(row[c], na_value, types[j])
         column_defaults = [convert_to_tensor("" if t in (None, _d.string) else 0,
                                              dtype=t or _d.string) for t in types]
     else:
