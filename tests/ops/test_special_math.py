@@ -38,3 +38,17 @@ def test_sobol_sample_shapes_in_a_function():
 def test_sobol_sample_errors(kwargs, message):
     with pytest.raises(InvalidArgumentError, match=message):
         tf.math.sobol_sample(**kwargs)
+
+
+def test_i0_i1_and_ei_of_float32_overflow_where_tfs_exp_does():
+    # TF multiplies by exp(x) in float32: infinite from x = 88.72284 though I0 fits
+    x = tf.constant([88.7228, 88.72284, 89.5, -89.5, np.inf], tf.float32)
+    np.testing.assert_allclose(tf.math.bessel_i0(x).numpy()[:1], [1.443214e+37], rtol=1e-6)
+    np.testing.assert_array_equal(tf.math.bessel_i0(x).numpy()[1:], [np.inf, np.inf, np.inf, np.nan])
+    np.testing.assert_array_equal(tf.math.bessel_i1(x).numpy()[1:], [np.inf, np.inf, -np.inf, np.nan])
+    np.testing.assert_array_equal(tf.math.special.expint(x).numpy()[1:], [np.inf, np.inf, np.nan, np.nan])
+    # float64 overflows only with its own exp; half types take float32's
+    np.testing.assert_allclose(tf.math.bessel_i0(tf.constant(709.0, tf.float64)), 1.23154771e+306,
+                               rtol=1e-8)
+    np.testing.assert_allclose(tf.math.bessel_i0(tf.constant([11.5], tf.float16)).numpy(), [11740.0],
+                               rtol=1e-3)
