@@ -52,3 +52,15 @@ def test_i0_i1_and_ei_of_float32_overflow_where_tfs_exp_does():
                                rtol=1e-8)
     np.testing.assert_allclose(tf.math.bessel_i0(tf.constant([11.5], tf.float16)).numpy(), [11740.0],
                                rtol=1e-3)
+
+
+def test_erfinv_of_float32_takes_tfs_float32_steps():
+    # TF's float kernel rounds x + 1 in float32 first: its values near +1 (not near -1) move
+    y = tf.math.erfinv(tf.constant([0.999, -0.999, 0.9999, 1.0, -1.0, 1.1], tf.float32))
+    np.testing.assert_allclose(y.numpy()[:3], [2.3267682, -2.3267562, 2.751035],
+                               rtol=4e-7)
+    np.testing.assert_array_equal(y.numpy()[3:], [np.inf, -np.inf, np.nan])
+    x = tf.Variable([0.999])
+    with tf.GradientTape() as tape:
+        y = tf.math.erfinv(x)
+    np.testing.assert_allclose(tape.gradient(y, x).numpy(), [198.9529], rtol=2e-6)

@@ -1003,8 +1003,18 @@ spence = unary(_SPENCE, """Computes Spence's function int_1^x log(t) / (1 - t) d
 export("math.special.spence")(spence)
 # The inverses of erf and of the normal CDF: +-inf at the ends of the domain, NaN past them.
 # (TF has no CPU kernel of either for half or bfloat16)
-_ERFINV = _special_op("Erfinv", lambda xp, x, dtype: special(xp, "erfinv")(x),
-                      kernels=_FLOAT_DOUBLE)
+def _erfinv(xp, x, dtype):
+    if dtype != np.float32:
+        return special(xp, "erfinv")(x)
+    # TF's float kernel is ndtri((x + 1) * 0.5) / sqrt(2), each step in float32: x + 1
+    # rounds away x's low bits near 1, which moves its values there (0.999 gives 2.326768,
+    # not 2.326756)
+    f32 = xp.float32
+    p = (x.astype(f32) + f32(1)) * f32(0.5)
+    return special(xp, "ndtri")(p.astype(xp.float64)).astype(f32) * f32(1 / np.sqrt(2))
+
+
+_ERFINV = _special_op("Erfinv", _erfinv, kernels=_FLOAT_DOUBLE)
 _NDTRI = _special_op("Ndtri", lambda xp, x, dtype: special(xp, "ndtri")(x), kernels=_FLOAT_DOUBLE)
 erfinv = unary(_ERFINV, """Computes the inverse error function: erf(erfinv(x)) = x on (-1, 1).
 
