@@ -92,3 +92,19 @@ def test_bad_arguments():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="desired_channels must be >= -1, got -2"):
         tf.audio.decode_wav(_wav(), desired_channels=-2)
+
+
+def test_desired_sizes_convert_as_tfs_int_attrs():
+    wav = tf.audio.encode_wav(tf.ones([4, 2]) * 0.5, 8000)
+    assert tf.audio.decode_wav(wav, desired_samples=None).audio.shape == (4, 2)
+    assert tf.audio.decode_wav(wav, desired_samples=tf.constant(2)).audio.shape == (2, 2)
+    with pytest.raises(TypeError, match=r"Expected int for argument 'desired_samples' not \[2\]"):
+        tf.audio.decode_wav(wav, desired_samples=[2])
+    with pytest.raises(TypeError, match="Expected int for argument 'desired_channels' not '1'"):
+        tf.audio.decode_wav(wav, desired_channels="1")
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.int32)])
+    def decode(contents, samples):  # (an attr: a tensor only run time knows is refused)
+        return tf.audio.decode_wav(contents, desired_samples=samples)
+    with pytest.raises(TypeError, match="Expected int for argument 'desired_samples' not <tf.Tensor"):
+        decode.get_concrete_function()

@@ -373,3 +373,10 @@ def test_frame_steps_and_lengths_are_integer_scalars_as_in_tf():
         tf.signal.overlap_and_add(tf.ones([3, 4]), [2])
     with pytest.raises(ValueError, match=r"Shape \(2,\) must have rank 0"):
         tf.signal.stft(tf.ones([2, 20]), [4, 4], 2)
+    # (a float length or step is refused, not truncated)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="frame_length"):
+        tf.signal.stft(tf.ones([2, 20]), 4.5, 2)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="frame_step"):
+        tf.signal.stft(tf.ones([2, 20]), 4, 2.0)
+    with pytest.raises(TypeError, match=r"\(name: num\) must be of type integer"):
+        tf.signal.linear_to_mel_weight_matrix(num_spectrogram_bins=9.0)

@@ -197,6 +197,20 @@ tf_args[_DECODE_WAV] = ("contents",)
 batching_rules.assign(PER_ELEMENT, _DECODE_WAV)
 
 
+def _make_int(value, arg):
+    """An int attr given in Python, converted as TF's wrapper does (int(value)); anything that
+    does not convert (a list, a str, a tensor only run time knows) is a TypeError naming `arg`;
+    None is the attr's default, -1."""
+    if value is None:
+        return -1
+    if not isinstance(value, str):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"Expected int for argument '{arg}' not {value!r}.")
+
+
 @export("audio.decode_wav")
 def decode_wav(contents, desired_channels=-1, desired_samples=-1, name=None):
     """A 16-bit PCM WAV file as ``(audio, sample_rate)``: float32 ``[frames, channels]``
@@ -207,7 +221,8 @@ def decode_wav(contents, desired_channels=-1, desired_samples=-1, name=None):
     >>> audio.numpy().ravel().tolist(), int(rate)
     ([0.5, -0.25], 8000)
     """
-    attrs = {"desired_channels": int(desired_channels), "desired_samples": int(desired_samples)}
+    attrs = {"desired_channels": _make_int(desired_channels, "desired_channels"),
+             "desired_samples": _make_int(desired_samples, "desired_samples")}
     inputs = (_fixed_input(_DECODE_WAV, 0, "contents", contents, _d.string, name),)
     try:
         return DecodeWav(*dispatch(_DECODE_WAV, inputs, attrs, name))

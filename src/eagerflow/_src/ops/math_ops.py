@@ -867,10 +867,22 @@ def _special_op(name, fn, inputs=1, kernels=_WITH_HALF, dtypes=_SPECIAL_TYPES, *
                     kernels=kernels, elementwise=inputs == 2, **kw)
 
 
+def _exp_overflows(xp, x, dtype):
+    """Where TF's kernel for `dtype`, taking exp(x) in float32 (the half types' too) or
+    float64, overflows: its I0, I1 and Ei are infinite there though their values fit."""
+    if dtype == np.float64:
+        return xp.zeros(x.shape, bool)
+    return xp.isinf(xp.exp(x.astype(xp.float32)))
+
+
 def _unscaled_i(scipy_name):
     """I0 or I1 from its exponentially scaled form: exp(|x|) * I_e(x); at infinity that is
-    NaN (inf * 0), as in TF."""
-    return lambda xp, x, dtype: xp.exp(xp.abs(x)) * special(xp, scipy_name)(x)
+    NaN (inf * 0), as in TF, and infinite where TF's exp(|x|) overflows."""
+    def fn(xp, x, dtype):
+        y = xp.exp(xp.abs(x)) * special(xp, scipy_name)(x)
+        overflows = _exp_overflows(xp, xp.abs(x), dtype) & xp.isfinite(x)
+        return xp.where(overflows, xp.copysign(xp.inf, y), y)
+    return fn
 
 
 def _oscillating(scipy_name, negative=None):
@@ -897,8 +909,10 @@ def _decaying(scipy_name, unscale=False):
 
 
 def _expint(xp, x, dtype):
-    # Ei is NaN for x < 0 (SciPy extends it there) and at +inf in TF.
-    return xp.where((x < 0) | (x == xp.inf), xp.nan, special(xp, "expi")(x))
+    # Ei is NaN for x < 0 (SciPy extends it there) and at +inf in TF, and infinite where
+    # TF's exp(x) overflows
+    y = xp.where(_exp_overflows(xp, x, dtype), xp.inf, special(xp, "expi")(x))
+    return xp.where((x < 0) | (x == xp.inf), xp.nan, y)
 
 
 _BESSEL_I0 = _special_op("BesselI0", _unscaled_i("i0e"))
@@ -989,8 +1003,18 @@ spence = unary(_SPENCE, """Computes Spence's function int_1^x log(t) / (1 - t) d
 export("math.special.spence")(spence)
 # The inverses of erf and of the normal CDF: +-inf at the ends of the domain, NaN past them.
 # (TF has no CPU kernel of either for half or bfloat16)
-_ERFINV = _special_op("Erfinv", lambda xp, x, dtype: special(xp, "erfinv")(x),
-                      kernels=_FLOAT_DOUBLE)
+def _erfinv(xp, x, dtype):
+    if dtype != np.float32:
+        return special(xp, "erfinv")(x)
+    # TF's float kernel is ndtri((x + 1) * 0.5) / sqrt(2), each step in float32: x + 1
+    # rounds away x's low bits near 1, which moves its values there (0.999 gives 2.326768,
+    # not 2.326756)
+    f32 = xp.float32
+    p = (x.astype(f32) + f32(1)) * f32(0.5)
+    return special(xp, "ndtri")(p.astype(xp.float64)).astype(f32) * f32(1 / np.sqrt(2))
+
+
+_ERFINV = _special_op("Erfinv", _erfinv, kernels=_FLOAT_DOUBLE)
 _NDTRI = _special_op("Ndtri", lambda xp, x, dtype: special(xp, "ndtri")(x), kernels=_FLOAT_DOUBLE)
 erfinv = unary(_ERFINV, """Computes the inverse error function: erf(erfinv(x)) = x on (-1, 1).
 

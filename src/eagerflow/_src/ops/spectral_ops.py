@@ -20,12 +20,15 @@ from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.ops.wrappers import as_tensor
 
 
-def _int_or_tensor(value):
+def _int_or_tensor(value, frame_attr=None):
     """`value` as a Python int, or as an int32 tensor where a traced function knows it only
-    at run time; a scalar (ValueError otherwise, as TF's)."""
+    at run time; a scalar (ValueError otherwise, as TF's). A `frame_attr` (the framing op's
+    argument it becomes) must be an integer, as that op refuses others."""
     tensor = convert_to_tensor(value)
     if tensor.shape.rank not in (None, 0):
         raise ValueError(f"Shape {tensor.shape} must have rank 0")
+    if frame_attr is not None and not tensor.dtype.is_integer:
+        return signal_ops._frame_param(tensor, frame_attr)  # (raises TF's error)
     found = get_static_value(tensor)
     return cast(tensor, _d.int32) if found is None else int(found)
 
@@ -87,10 +90,10 @@ def stft(signals, frame_length, frame_step, fft_length=None,
     signals = convert_to_tensor(signals)
     if signals.shape.rank is not None and signals.shape.rank < 1:
         raise ValueError(f"Shape {signals.shape} must have rank at least 1")
-    frame_length = _int_or_tensor(frame_length)
+    frame_length = _int_or_tensor(frame_length, "frame_length")
     if fft_length is None:
         fft_length = _fft_length(frame_length)
-    framed = signal_ops.frame(signals, frame_length, _int_or_tensor(frame_step),
+    framed = signal_ops.frame(signals, frame_length, _int_or_tensor(frame_step, "frame_step"),
                               pad_end=pad_end)
     if window_fn is not None:
         framed = framed * window_fn(frame_length, dtype=framed.dtype)
@@ -323,7 +326,11 @@ def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sampl
     zero = convert_to_tensor(0.0, dtype)
     nyquist = sample_rate / 2.0
     # the DC bin is left out (and padded back as zeros): it holds no band
-    bins = _int_or_tensor(num_spectrogram_bins)
+    bins = convert_to_tensor(num_spectrogram_bins)
+    if not bins.dtype.is_integer:  # (the count of a linspace)
+        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received "
+                        f"`tensor` = {num_spectrogram_bins} of dtype: {bins.dtype}")
+    bins = _int_or_tensor(bins)
     linear = (_linspace_of_run_time_length(zero, nyquist, bins) if isinstance(bins, Tensor)
               else array_ops.linspace(zero, nyquist, bins))[1:]
     bins_mel = array_ops.expand_dims(_hertz_to_mel(linear), 1)
