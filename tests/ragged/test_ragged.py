@@ -1589,3 +1589,14 @@ def test_reduce_mean_of_small_integers_is_float32():
         mean = tf.reduce_mean(tf.cast(rt, dtype), axis=1)
         assert mean.dtype == want
         np.testing.assert_array_equal(mean.numpy(), [2., np.nan, 4.5])
+
+
+def test_concat_and_stack_of_different_ragged_ranks():
+    deep = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+    assert tf.concat([uniform, deep[:2]], axis=1).to_list() == [
+        [[1, 2], [3, 4], [1, 2], [3]], [[5, 6]]]
+    assert tf.concat([deep, uniform], axis=0).to_list() == [
+        [[1, 2], [3]], [], [[4, 5, 6]], [[1, 2], [3, 4]], [[5, 6]]]
+    assert tf.stack([uniform, deep[:2]], axis=1).to_list() == [
+        [[[1, 2], [3, 4]], [[1, 2], [3]]], [[[5, 6]], []]]

@@ -224,8 +224,14 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
 
 # -- helpers -------------------------------------------------------------------------------------
 def _to_ragged(value, ragged_rank, splits_dtype=_I64):
-    """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full)."""
+    """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full; a ragged one
+    of a lower ragged rank: its uniform inner dimensions as full ragged ones)."""
     if isinstance(value, RaggedTensor):
+        more = ragged_rank - value.ragged_rank
+        if more > 0 and value.flat_values.shape.rank is not None and \
+                value.flat_values.shape.rank > more:
+            return value.with_flat_values(RaggedTensor.from_tensor(
+                value.flat_values, ragged_rank=more, row_splits_dtype=value.row_splits_dtype))
         return value
     try:
         t = convert_to_tensor(value)
