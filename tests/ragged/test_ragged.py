@@ -1600,3 +1600,11 @@ def test_concat_and_stack_of_different_ragged_ranks():
         [[1, 2], [3]], [], [[4, 5, 6]], [[1, 2], [3, 4]], [[5, 6]]]
     assert tf.stack([uniform, deep[:2]], axis=1).to_list() == [
         [[[1, 2], [3, 4]], [[1, 2], [3]]], [[[5, 6]], []]]
+
+
+def test_numpy_scalar_operators_give_ragged_tensors():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    for result in (np.int32(2) + rt, np.int32(2) * rt - rt):
+        assert isinstance(result, tf.RaggedTensor)
+    assert (np.int32(2) + rt).to_list() == [[3, 4, 5], [], [6, 7], [8]]
+    assert (np.float32(2.5) - tf.cast(rt, tf.float32)).to_list()[0] == [1.5, 0.5, -0.5]
