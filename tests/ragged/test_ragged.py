@@ -1608,3 +1608,24 @@ def test_numpy_scalar_operators_give_ragged_tensors():
         assert isinstance(result, tf.RaggedTensor)
     assert (np.int32(2) + rt).to_list() == [[3, 4, 5], [], [6, 7], [8]]
     assert (np.float32(2.5) - tf.cast(rt, tf.float32)).to_list()[0] == [1.5, 0.5, -0.5]
+
+
+def test_elementwise_ops_broadcast_an_expanded_ragged_dimension():
+    words = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    weights = tf.ragged.constant([[1, 2], [], [3]])
+    assert (words * tf.expand_dims(weights, -1)).to_list() == [[[1, 2], [6]], [], [[12, 15, 18]]]
+    assert (tf.expand_dims(weights, -1) - words).to_list() == [[[0, -1], [-1]], [],
+                                                               [[-1, -2, -3]]]
+    assert tf.where(words > 2, words, tf.expand_dims(weights, -1)).to_list() == [
+        [[1, 1], [3]], [], [[4, 5, 6]]]
+    f = tf.function(lambda x, y: x * tf.expand_dims(y, -1), input_signature=[
+        tf.RaggedTensorSpec([None, None, None], tf.int32), tf.RaggedTensorSpec([None, None],
+                                                                              tf.int32)])
+    assert f(words, weights).to_list() == [[[1, 2], [6]], [], [[12, 15, 18]]]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        words + tf.expand_dims(tf.ragged.constant([[1, 2, 3], [], [3]]), -1)
+    x = tf.Variable([1., 2., 3.])
+    with tf.GradientTape() as tape:
+        w = tf.RaggedTensor.from_row_lengths(x, [2, 0, 1])
+        y = tf.reduce_sum(tf.cast(words, tf.float32) * tf.expand_dims(w, -1))
+    assert tf.convert_to_tensor(tape.gradient(y, x)).numpy().tolist() == [3., 3., 15.]

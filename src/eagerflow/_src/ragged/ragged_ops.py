@@ -284,7 +284,8 @@ def _aligned(values, ragged):
     for v in values:
         if isinstance(v, RaggedTensor):
             if v is not ragged and not _same_splits(v, ragged):
-                raise _incompatible(ragged, v)
+                out.append(_broadcast_ragged(v, ragged))
+                continue
             out.append(v.flat_values)
             continue
         if v is None or isinstance(v, (str, bytes)) or not isinstance(
@@ -297,6 +298,48 @@ def _aligned(values, ragged):
             v = convert_to_tensor(v, dtype_hint=ragged.dtype)
         out.append(_broadcast_dense(v, ragged, flat_rank))
     return out
+
+
+def _ones_at(rt):
+    """The levels of `rt`'s ragged dimensions whose rows hold one element by construction
+    (``expand_dims``)."""
+    levels, level = [], 0
+    while isinstance(rt, RaggedTensor):
+        if rt.uniform_row_length is not None and get_static_value(rt.uniform_row_length) == 1:
+            levels.append(level)
+        rt, level = rt.values, level + 1
+    return levels
+
+
+def _broadcast_ragged(v, ragged):
+    """The flat values of ragged `v` as `ragged`'s: `v`'s dimensions facing `ragged`'s ragged
+    ones either of `ragged`'s lengths or (made by ``expand_dims``) of length 1,
+    repeated along that dimension of `ragged`; else TF's error."""
+    v = _to_ragged(v, ragged.ragged_rank)  # (its uniform inner dimensions as ragged ones)
+    ones = _ones_at(v)
+    if v.ragged_rank != ragged.ragged_rank or not ones:
+        raise _incompatible(ragged, v)
+    dtype = ragged.row_splits_dtype
+    # for each element of `ragged` at the current level, the index of its element in `v`
+    where = array_ops.range(ragged.nrows(out_type=dtype), dtype=dtype)
+    a, b = ragged, v
+    for level in builtins.range(ragged.ragged_rank):
+        starts = cast_ops.cast(b.row_splits[:-1], dtype)
+        ids = a.value_rowids()
+        if level in ones:  # (the one element of v's row, for each element of a's)
+            where = array_ops.gather(array_ops.gather(starts, where), ids)
+        else:
+            lengths = cast_ops.cast(b.row_lengths(), dtype)
+            if _eager(where, lengths) and not np.array_equal(
+                    a.row_lengths()._data, lengths._data[where._data]):
+                raise _incompatible(ragged, v)
+            debugging_ops.assert_equal(a.row_lengths(), array_ops.gather(lengths, where),
+                                       message="Ragged tensors have incompatible row lengths")
+            offsets = math_ops.subtract(array_ops.range(array_ops.shape(
+                ids, out_type=dtype)[0], dtype=dtype), array_ops.gather(a.row_splits, ids))
+            where = math_ops.add(array_ops.gather(array_ops.gather(starts, where), ids), offsets)
+        a, b = a.values, b.values
+    return array_ops.gather(b, where)
 
 
 def _broadcast_dense(v, ragged, flat_rank):
@@ -364,7 +407,10 @@ def elementwise(fn, arguments, names):
         v = arguments.get(n)
         leaves.extend(v if isinstance(v, (list, tuple)) and _first_ragged(v) is not None
                       else [v])
-    ragged = _first_ragged(leaves)
+    # (the partition of the result: of a ragged tensor without dimensions of length 1 that
+    # broadcast, where one has them)
+    ragged = min((v for v in leaves if isinstance(v, RaggedTensor)),
+                 key=lambda v: (-v.ragged_rank, len(_ones_at(v))))
     args = dict(arguments)
     for n in names:
         v = args.get(n)
