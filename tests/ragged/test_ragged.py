@@ -1629,3 +1629,11 @@ def test_elementwise_ops_broadcast_an_expanded_ragged_dimension():
         w = tf.RaggedTensor.from_row_lengths(x, [2, 0, 1])
         y = tf.reduce_sum(tf.cast(words, tf.float32) * tf.expand_dims(w, -1))
     assert tf.convert_to_tensor(tape.gradient(y, x)).numpy().tolist() == [3., 3., 15.]
+
+
+def test_map_flat_values_errors_are_tfs():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    with pytest.raises(ValueError, match=r"same outer-dimension size .*output shape: \(\)"):
+        tf.ragged.map_flat_values(tf.reduce_sum, rt)
+    with pytest.raises(ValueError, match="same ragged_rank"):
+        tf.ragged.map_flat_values(tf.add, tf.ragged.constant([[[1, 2], [3]], [], [[4]]]), rt)

@@ -458,12 +458,15 @@ def map_flat_values(op, *args, **kwargs):
     if not ragged:
         return op(*args, **kwargs)
     first = ragged[0]
+    if len({r.ragged_rank for r in ragged}) > 1:
+        raise ValueError("All ragged inputs must have the same ragged_rank.")
     _check_one_partition(ragged)
     swap = (lambda v: v.flat_values if isinstance(v, RaggedTensor) else v)
     result = op(*nest.map_structure(swap, list(args)), **nest.map_structure(swap, kwargs))
     n = first.flat_values.shape[0]
-    if n is not None and getattr(result, "shape", None) is not None and \
-            result.shape.rank and result.shape[0] is not None and result.shape[0] != n:
+    shape = getattr(result, "shape", None)
+    if shape is not None and shape.rank is not None and (shape.rank == 0 or (
+            n is not None and shape[0] is not None and shape[0] != n)):
         raise ValueError(f"tf.ragged.map_flat_values requires that the output of `op` have "
                          f"the same outer-dimension size as flat_values of any ragged inputs. "
                          f"(output shape: {result.shape}; expected outer dimension size: {n})")
