@@ -1637,3 +1637,25 @@ def test_map_flat_values_errors_are_tfs():
         tf.ragged.map_flat_values(tf.reduce_sum, rt)
     with pytest.raises(ValueError, match="same ragged_rank"):
         tf.ragged.map_flat_values(tf.add, tf.ragged.constant([[[1, 2], [3]], [], [[4]]]), rt)
+
+
+def test_equality_operators_are_false_for_values_that_do_not_broadcast():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert (rt == rt).to_list() == [[True, True], [True]]
+    assert (rt == tf.ragged.constant([[1, 2], [3, 4]])) is False
+    assert (rt != tf.ragged.constant([[1, 2], [3, 4]])) is True
+    dense = tf.constant([[1, 2], [3, 4]])
+    assert (rt == dense) is False and (dense == rt) is False and (dense != rt) is True
+    assert (rt == [[1, 2], [3]]) is False and (rt == "a") is False
+    assert (rt == None) is False and (rt != None) is True  # noqa: E711
+    square = tf.ragged.constant([[1, 2], [3, 4]])
+    assert (square == dense).to_list() == [[True, True], [True, True]]
+    assert (dense == square).to_list() == [[True, True], [True, True]]
+
+
+def test_a_dense_operand_of_the_rows_lengths_broadcasts():
+    square = tf.ragged.constant([[1, 2], [3, 4]])
+    assert (square + tf.constant([[10, 20], [30, 40]])).to_list() == [[11, 22], [33, 44]]
+    assert tf.maximum(square, tf.constant([[2, 2], [2, 2]])).to_list() == [[2, 2], [3, 4]]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.ragged.constant([[1, 2], [3]]) + tf.constant([[10, 20], [30, 40]])

@@ -317,9 +317,12 @@ def _broadcast_ragged(v, ragged):
     repeated along that dimension of `ragged`; else TF's error."""
     v = _to_ragged(v, ragged.ragged_rank)  # (its uniform inner dimensions as ragged ones)
     ones = _ones_at(v)
-    if v.ragged_rank != ragged.ragged_rank or not ones:
+    if v.ragged_rank != ragged.ragged_rank:
         raise _incompatible(ragged, v)
     dtype = ragged.row_splits_dtype
+    n, m = ragged.nrows(out_type=dtype), v.nrows(out_type=dtype)
+    if _eager(n, m) and int(n._data) != int(m._data):
+        raise _incompatible(ragged, v)
     # for each element of `ragged` at the current level, the index of its element in `v`
     where = array_ops.range(ragged.nrows(out_type=dtype), dtype=dtype)
     a, b = ragged, v
@@ -365,6 +368,13 @@ def _broadcast_dense(v, ragged, flat_rank):
         if outer[0] is not None and nrows is not None and outer[0] != nrows:
             raise _unbroadcastable(v, ragged)
         return array_ops.gather(rows, _row_of_each_value(ragged))
+    if rank == full and (outer[0] is None or ragged.shape[0] in (None, outer[0])):
+        # (dims facing ragged ones that are the rows' lengths, or 1)
+        try:
+            return _broadcast_ragged(RaggedTensor.from_tensor(
+                v, ragged_rank=k, row_splits_dtype=ragged.row_splits_dtype), ragged)
+        except errors.InvalidArgumentError:
+            raise _unbroadcastable(v, ragged) from None
     raise _unbroadcastable(v, ragged)
 
 
@@ -1267,9 +1277,24 @@ def _operators():
         setattr(RaggedTensor, f"__{name}__", binary(fn))
         setattr(RaggedTensor, f"__r{name}__", binary(fn, reflected=True))
     for name, fn in {"lt": math_ops.less, "le": math_ops.less_equal, "gt": math_ops.greater,
-                     "ge": math_ops.greater_equal, "eq": math_ops.equal,
-                     "ne": math_ops.not_equal}.items():
+                     "ge": math_ops.greater_equal}.items():
         setattr(RaggedTensor, f"__{name}__", binary(api_export.undispatched(fn)))
+
+    def equality(fn, apart):
+        """``==`` / ``!=``: elementwise, or (as TF's) `apart` for a value that does not
+        broadcast with the ragged tensor (None, another shape, a value of no tensor)."""
+        compare = binary(api_export.undispatched(fn))
+
+        def op(self, other):
+            if other is None:
+                return apart
+            try:
+                return compare(self, other)
+            except (errors.InvalidArgumentError, ValueError, TypeError):
+                return apart
+        return op
+    RaggedTensor.__eq__ = equality(math_ops.equal, False)
+    RaggedTensor.__ne__ = equality(math_ops.not_equal, True)
     def no_matmul(self, other):  # (TF's RaggedTensor has no @: the tensor's converts it)
         if context.executing_eagerly():
             raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")
