@@ -123,6 +123,16 @@ def test_assert_shapes_checks_sizes_unknown_while_tracing_when_the_graph_runs():
         g(tf.zeros([3]))
 
 
+def test_assert_type_of_ragged_and_rank_arguments():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert tf.debugging.assert_type(rt, tf.int32) is None
+    with pytest.raises(TypeError, match="must be of type tf.int64; got tf.int32"):
+        tf.debugging.assert_type(rt, tf.int64)
+    with pytest.raises(ValueError, match="Rank must be a scalar."):
+        tf.debugging.assert_rank(tf.ones([2]), [1])
+    assert tf.debugging.assert_rank(tf.ones([2]), tf.constant(1)) is None
+
+
 def test_check_numerics_and_assert():
     assert tf.debugging.check_numerics(tf.constant([1.0]), "ok").numpy().tolist() == [1.0]
     for values, found in (([float("nan")], "NaN"), ([float("inf")], "Inf"),

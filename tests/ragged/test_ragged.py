@@ -1589,3 +1589,73 @@ def test_reduce_mean_of_small_integers_is_float32():
         mean = tf.reduce_mean(tf.cast(rt, dtype), axis=1)
         assert mean.dtype == want
         np.testing.assert_array_equal(mean.numpy(), [2., np.nan, 4.5])
+
+
+def test_concat_and_stack_of_different_ragged_ranks():
+    deep = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    uniform = tf.ragged.constant([[[1, 2], [3, 4]], [[5, 6]]], ragged_rank=1)
+    assert tf.concat([uniform, deep[:2]], axis=1).to_list() == [
+        [[1, 2], [3, 4], [1, 2], [3]], [[5, 6]]]
+    assert tf.concat([deep, uniform], axis=0).to_list() == [
+        [[1, 2], [3]], [], [[4, 5, 6]], [[1, 2], [3, 4]], [[5, 6]]]
+    assert tf.stack([uniform, deep[:2]], axis=1).to_list() == [
+        [[[1, 2], [3, 4]], [[1, 2], [3]]], [[[5, 6]], []]]
+
+
+def test_numpy_scalar_operators_give_ragged_tensors():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    for result in (np.int32(2) + rt, np.int32(2) * rt - rt):
+        assert isinstance(result, tf.RaggedTensor)
+    assert (np.int32(2) + rt).to_list() == [[3, 4, 5], [], [6, 7], [8]]
+    assert (np.float32(2.5) - tf.cast(rt, tf.float32)).to_list()[0] == [1.5, 0.5, -0.5]
+
+
+def test_elementwise_ops_broadcast_an_expanded_ragged_dimension():
+    words = tf.ragged.constant([[[1, 2], [3]], [], [[4, 5, 6]]])
+    weights = tf.ragged.constant([[1, 2], [], [3]])
+    assert (words * tf.expand_dims(weights, -1)).to_list() == [[[1, 2], [6]], [], [[12, 15, 18]]]
+    assert (tf.expand_dims(weights, -1) - words).to_list() == [[[0, -1], [-1]], [],
+                                                               [[-1, -2, -3]]]
+    assert tf.where(words > 2, words, tf.expand_dims(weights, -1)).to_list() == [
+        [[1, 1], [3]], [], [[4, 5, 6]]]
+    f = tf.function(lambda x, y: x * tf.expand_dims(y, -1), input_signature=[
+        tf.RaggedTensorSpec([None, None, None], tf.int32), tf.RaggedTensorSpec([None, None],
+                                                                              tf.int32)])
+    assert f(words, weights).to_list() == [[[1, 2], [6]], [], [[12, 15, 18]]]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        words + tf.expand_dims(tf.ragged.constant([[1, 2, 3], [], [3]]), -1)
+    x = tf.Variable([1., 2., 3.])
+    with tf.GradientTape() as tape:
+        w = tf.RaggedTensor.from_row_lengths(x, [2, 0, 1])
+        y = tf.reduce_sum(tf.cast(words, tf.float32) * tf.expand_dims(w, -1))
+    assert tf.convert_to_tensor(tape.gradient(y, x)).numpy().tolist() == [3., 3., 15.]
+
+
+def test_map_flat_values_errors_are_tfs():
+    rt = tf.ragged.constant([[1, 2, 3], [], [4, 5], [6]])
+    with pytest.raises(ValueError, match=r"same outer-dimension size .*output shape: \(\)"):
+        tf.ragged.map_flat_values(tf.reduce_sum, rt)
+    with pytest.raises(ValueError, match="same ragged_rank"):
+        tf.ragged.map_flat_values(tf.add, tf.ragged.constant([[[1, 2], [3]], [], [[4]]]), rt)
+
+
+def test_equality_operators_are_false_for_values_that_do_not_broadcast():
+    rt = tf.ragged.constant([[1, 2], [3]])
+    assert (rt == rt).to_list() == [[True, True], [True]]
+    assert (rt == tf.ragged.constant([[1, 2], [3, 4]])) is False
+    assert (rt != tf.ragged.constant([[1, 2], [3, 4]])) is True
+    dense = tf.constant([[1, 2], [3, 4]])
+    assert (rt == dense) is False and (dense == rt) is False and (dense != rt) is True
+    assert (rt == [[1, 2], [3]]) is False and (rt == "a") is False
+    assert (rt == None) is False and (rt != None) is True  # noqa: E711
+    square = tf.ragged.constant([[1, 2], [3, 4]])
+    assert (square == dense).to_list() == [[True, True], [True, True]]
+    assert (dense == square).to_list() == [[True, True], [True, True]]
+
+
+def test_a_dense_operand_of_the_rows_lengths_broadcasts():
+    square = tf.ragged.constant([[1, 2], [3, 4]])
+    assert (square + tf.constant([[10, 20], [30, 40]])).to_list() == [[11, 22], [33, 44]]
+    assert tf.maximum(square, tf.constant([[2, 2], [2, 2]])).to_list() == [[2, 2], [3, 4]]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.ragged.constant([[1, 2], [3]]) + tf.constant([[10, 20], [30, 40]])

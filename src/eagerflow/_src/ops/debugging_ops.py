@@ -316,6 +316,14 @@ def _run_time_rank_check(x, holds, wanted_text, ranks, message):
         *ranks, "Received shape: ", late.array_ops.shape(x)])
 
 
+def _rank_arg(rank):
+    """`rank` (a Python or NumPy int, or a tensor known while tracing) as an int."""
+    known = get_static_value(rank) if isinstance(rank, Tensor) else rank
+    if known is not None and np.ndim(known) != 0:
+        raise ValueError("Rank must be a scalar.")
+    return int(rank if known is None else known)
+
+
 @export("debugging.assert_rank", "assert_rank")
 def assert_rank(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank`; ValueError if not.
@@ -323,7 +331,7 @@ def assert_rank(x, rank, message=None, name=None):
     >>> tf.assert_rank(tf.constant([1, 2]), 1) is None
     True
     """
-    x = as_tensor(x)
+    x, rank = as_tensor(x), _rank_arg(rank)
     if x.shape.rank is None:
         return _run_time_rank_check(x, lambda r: math_ops.equal(r, int(rank)), "",
                                     [int(rank)], message)
@@ -335,7 +343,7 @@ def assert_rank(x, rank, message=None, name=None):
 @export("debugging.assert_rank_at_least")
 def assert_rank_at_least(x, rank, message=None, name=None):
     """Asserts that `x` has rank `rank` or more; ValueError if not."""
-    x = as_tensor(x)
+    x, rank = as_tensor(x), _rank_arg(rank)
     if x.shape.rank is None:
         return _run_time_rank_check(x, lambda r: math_ops.greater_equal(r, int(rank)),
                                     " at least", [int(rank)], message)

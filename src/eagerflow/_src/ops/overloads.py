@@ -16,6 +16,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import undispatched
 from eagerflow._src.core import context, errors
+from eagerflow._src.core.composite_tensor import CompositeTensor
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, is_tensor_like
 from eagerflow._src.core.dispatch import dispatch
@@ -98,6 +99,9 @@ def _equality(op, lenient, incompatible):
             return incompatible
         if context.get().graph is not None and _legacy_graph():
             return self is not other if incompatible else self is other
+        if isinstance(other, CompositeTensor) and not isinstance(other, SparseTensor) and \
+                type(other).__eq__ is not object.__eq__:
+            return NotImplemented  # (a ragged tensor compares itself: its ``==``, reflected)
         x = as_tensor(self)
         y = other if is_tensor_like(other) else convert_to_tensor(other, x.dtype)
         x, y = binary_operands(x, y)

@@ -529,6 +529,13 @@ def _assert(fn, arguments):
     return fn(**args)
 
 
+def _assert_type(fn, arguments):
+    """``assert_type`` of a ragged tensor: of its flat values' dtype (its own)."""
+    args = dict(arguments)
+    args["tensor"] = args["tensor"].flat_values
+    return fn(**args)
+
+
 def _broadcast_to(fn, arguments):
     """`broadcast_to` a `DynamicRaggedShape`: a ragged tensor of that shape (a ragged input
     of the same row partition)."""
@@ -978,7 +985,7 @@ def _register():
                "dynamic_partition": _dynamic_partition, "math.bincount": _bincount,
                "sparse.bincount": _bincount, "strings.format": _format, "print": _print,
                "linalg.matmul": _matmul, "broadcast_to": _broadcast_to,
-               "nn.moments": _moments, "math.reduce_logsumexp": _logsumexp,
+               "nn.moments": _moments, "debugging.assert_type": _assert_type, "math.reduce_logsumexp": _logsumexp,
                "shape": _shape, "size": _size, "rank": _rank, "boolean_mask": _boolean_mask,
                "tile": _tile, "expand_dims": _expand_dims, "map_fn": _map_fn,
                "vectorized_map": _vectorized_map,

@@ -224,8 +224,14 @@ def stack_dynamic_partitions(data, partitions, num_partitions, name=None):
 
 # -- helpers -------------------------------------------------------------------------------------
 def _to_ragged(value, ragged_rank, splits_dtype=_I64):
-    """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full)."""
+    """`value` as a ragged tensor of `ragged_rank` (a dense one: each row full; a ragged one
+    of a lower ragged rank: its uniform inner dimensions as full ragged ones)."""
     if isinstance(value, RaggedTensor):
+        more = ragged_rank - value.ragged_rank
+        if more > 0 and value.flat_values.shape.rank is not None and \
+                value.flat_values.shape.rank > more:
+            return value.with_flat_values(RaggedTensor.from_tensor(
+                value.flat_values, ragged_rank=more, row_splits_dtype=value.row_splits_dtype))
         return value
     try:
         t = convert_to_tensor(value)
@@ -278,7 +284,8 @@ def _aligned(values, ragged):
     for v in values:
         if isinstance(v, RaggedTensor):
             if v is not ragged and not _same_splits(v, ragged):
-                raise _incompatible(ragged, v)
+                out.append(_broadcast_ragged(v, ragged))
+                continue
             out.append(v.flat_values)
             continue
         if v is None or isinstance(v, (str, bytes)) or not isinstance(
@@ -291,6 +298,51 @@ def _aligned(values, ragged):
             v = convert_to_tensor(v, dtype_hint=ragged.dtype)
         out.append(_broadcast_dense(v, ragged, flat_rank))
     return out
+
+
+def _ones_at(rt):
+    """The levels of `rt`'s ragged dimensions whose rows hold one element by construction
+    (``expand_dims``)."""
+    levels, level = [], 0
+    while isinstance(rt, RaggedTensor):
+        if rt.uniform_row_length is not None and get_static_value(rt.uniform_row_length) == 1:
+            levels.append(level)
+        rt, level = rt.values, level + 1
+    return levels
+
+
+def _broadcast_ragged(v, ragged):
+    """The flat values of ragged `v` as `ragged`'s: `v`'s dimensions facing `ragged`'s ragged
+    ones either of `ragged`'s lengths or (made by ``expand_dims``) of length 1,
+    repeated along that dimension of `ragged`; else TF's error."""
+    v = _to_ragged(v, ragged.ragged_rank)  # (its uniform inner dimensions as ragged ones)
+    ones = _ones_at(v)
+    if v.ragged_rank != ragged.ragged_rank:
+        raise _incompatible(ragged, v)
+    dtype = ragged.row_splits_dtype
+    n, m = ragged.nrows(out_type=dtype), v.nrows(out_type=dtype)
+    if _eager(n, m) and int(n._data) != int(m._data):
+        raise _incompatible(ragged, v)
+    # for each element of `ragged` at the current level, the index of its element in `v`
+    where = array_ops.range(ragged.nrows(out_type=dtype), dtype=dtype)
+    a, b = ragged, v
+    for level in builtins.range(ragged.ragged_rank):
+        starts = cast_ops.cast(b.row_splits[:-1], dtype)
+        ids = a.value_rowids()
+        if level in ones:  # (the one element of v's row, for each element of a's)
+            where = array_ops.gather(array_ops.gather(starts, where), ids)
+        else:
+            lengths = cast_ops.cast(b.row_lengths(), dtype)
+            if _eager(where, lengths) and not np.array_equal(
+                    a.row_lengths()._data, lengths._data[where._data]):
+                raise _incompatible(ragged, v)
+            debugging_ops.assert_equal(a.row_lengths(), array_ops.gather(lengths, where),
+                                       message="Ragged tensors have incompatible row lengths")
+            offsets = math_ops.subtract(array_ops.range(array_ops.shape(
+                ids, out_type=dtype)[0], dtype=dtype), array_ops.gather(a.row_splits, ids))
+            where = math_ops.add(array_ops.gather(array_ops.gather(starts, where), ids), offsets)
+        a, b = a.values, b.values
+    return array_ops.gather(b, where)
 
 
 def _broadcast_dense(v, ragged, flat_rank):
@@ -316,6 +368,13 @@ def _broadcast_dense(v, ragged, flat_rank):
         if outer[0] is not None and nrows is not None and outer[0] != nrows:
             raise _unbroadcastable(v, ragged)
         return array_ops.gather(rows, _row_of_each_value(ragged))
+    if rank == full and (outer[0] is None or ragged.shape[0] in (None, outer[0])):
+        # (dims facing ragged ones that are the rows' lengths, or 1)
+        try:
+            return _broadcast_ragged(RaggedTensor.from_tensor(
+                v, ragged_rank=k, row_splits_dtype=ragged.row_splits_dtype), ragged)
+        except errors.InvalidArgumentError:
+            raise _unbroadcastable(v, ragged) from None
     raise _unbroadcastable(v, ragged)
 
 
@@ -358,7 +417,10 @@ def elementwise(fn, arguments, names):
         v = arguments.get(n)
         leaves.extend(v if isinstance(v, (list, tuple)) and _first_ragged(v) is not None
                       else [v])
-    ragged = _first_ragged(leaves)
+    # (the partition of the result: of a ragged tensor without dimensions of length 1 that
+    # broadcast, where one has them)
+    ragged = min((v for v in leaves if isinstance(v, RaggedTensor)),
+                 key=lambda v: (-v.ragged_rank, len(_ones_at(v))))
     args = dict(arguments)
     for n in names:
         v = args.get(n)
@@ -406,12 +468,15 @@ def map_flat_values(op, *args, **kwargs):
     if not ragged:
         return op(*args, **kwargs)
     first = ragged[0]
+    if len({r.ragged_rank for r in ragged}) > 1:
+        raise ValueError("All ragged inputs must have the same ragged_rank.")
     _check_one_partition(ragged)
     swap = (lambda v: v.flat_values if isinstance(v, RaggedTensor) else v)
     result = op(*nest.map_structure(swap, list(args)), **nest.map_structure(swap, kwargs))
     n = first.flat_values.shape[0]
-    if n is not None and getattr(result, "shape", None) is not None and \
-            result.shape.rank and result.shape[0] is not None and result.shape[0] != n:
+    shape = getattr(result, "shape", None)
+    if shape is not None and shape.rank is not None and (shape.rank == 0 or (
+            n is not None and shape[0] is not None and shape[0] != n)):
         raise ValueError(f"tf.ragged.map_flat_values requires that the output of `op` have "
                          f"the same outer-dimension size as flat_values of any ragged inputs. "
                          f"(output shape: {result.shape}; expected outer dimension size: {n})")
@@ -1212,9 +1277,24 @@ def _operators():
         setattr(RaggedTensor, f"__{name}__", binary(fn))
         setattr(RaggedTensor, f"__r{name}__", binary(fn, reflected=True))
     for name, fn in {"lt": math_ops.less, "le": math_ops.less_equal, "gt": math_ops.greater,
-                     "ge": math_ops.greater_equal, "eq": math_ops.equal,
-                     "ne": math_ops.not_equal}.items():
+                     "ge": math_ops.greater_equal}.items():
         setattr(RaggedTensor, f"__{name}__", binary(api_export.undispatched(fn)))
+
+    def equality(fn, apart):
+        """``==`` / ``!=``: elementwise, or (as TF's) `apart` for a value that does not
+        broadcast with the ragged tensor (None, another shape, a value of no tensor)."""
+        compare = binary(api_export.undispatched(fn))
+
+        def op(self, other):
+            if other is None:
+                return apart
+            try:
+                return compare(self, other)
+            except (errors.InvalidArgumentError, ValueError, TypeError):
+                return apart
+        return op
+    RaggedTensor.__eq__ = equality(math_ops.equal, False)
+    RaggedTensor.__ne__ = equality(math_ops.not_equal, True)
     def no_matmul(self, other):  # (TF's RaggedTensor has no @: the tensor's converts it)
         if context.executing_eagerly():
             raise ValueError("TypeError: object of type 'RaggedTensor' has no len()\n")

@@ -205,6 +205,10 @@ class RaggedTensor(NestedRows):
     """A tensor with rows of different lengths (``tf.RaggedTensor``); made with its factory
     classmethods (`from_row_lengths`, `from_row_splits`, ...) or `tf.ragged.constant`."""
 
+    # NumPy defers binary operators to us (np.int32(2) + rt -> rt.__radd__), as for a Tensor:
+    # its own would turn the rows into an object array
+    __array_priority__ = 100
+
     def __init__(self, values, row_splits, cached_row_lengths=None, cached_value_rowids=None,
                  cached_nrows=None, internal=False, uniform_row_length=None):
         if not internal:
