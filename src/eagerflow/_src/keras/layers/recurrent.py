@@ -1129,7 +1129,7 @@ class RNN(Layer):
             inputs = nest.map_structure(_swap_batch_time, inputs)
             if mask is not None:
                 mask = _swap_batch_time(mask)
-        draws = _draws_in_loop(self.cell, training)
+        draws = not self.unroll and _draws_in_loop(self.cell, training)
         if draws:
             # As Keras's loop in a graph: the body of its `while_loop` draws the cell's
             # dropout masks anew, so that each step has its own (the step before the loop
