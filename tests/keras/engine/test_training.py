@@ -927,3 +927,6 @@ def test_steps_get_lists_of_array_data_as_tuples_as_in_tf_keras():
     model.fit(xs, ys, verbose=0)
     model.evaluate(xs, ys, verbose=0)
     assert set(seen) == {("train", tuple, tuple), ("test", tuple, tuple)}
+    seen.clear()
+    model.fit(iter([(xs, ys)]), verbose=0)  # (a generator's lists too)
+    assert set(seen) == {("train", tuple, tuple)}

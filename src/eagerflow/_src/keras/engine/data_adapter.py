@@ -302,10 +302,10 @@ class _Iterable:
 
 
 def _tensors(batch):
-    """A batch a generator or `Sequence` gave, its arrays made tensors (a list a tuple)."""
+    """A batch a generator or `Sequence` gave, its arrays made tensors (its lists tuples)."""
     return nest.map_structure(
         lambda a: a if isinstance(a, Tensor) or a is None else convert_to_tensor(_as_array(a)),
-        tuple(batch) if isinstance(batch, list) else batch)
+        _lists_as_tuples(batch))
 
 
 def _warn_ran_out(batches):
