@@ -904,3 +904,29 @@ def test_weights_of_a_new_rank_weigh_each_sample_in_a_step_traced_for_any_rank()
     errors = model(x)[..., 0] - y[..., 0]
     assert loss == pytest.approx(float(np.mean(errors[0] ** 2) / 4), rel=1e-6)
     assert mae == pytest.approx(float(np.mean(np.abs(errors[0]))), rel=1e-6)
+
+
+def test_steps_get_lists_of_array_data_as_tuples_as_in_tf_keras():
+    seen = []
+
+    class Recording(keras.Model):
+        def train_step(self, data):
+            seen.append(("train", type(data[0]), type(data[1])))
+            return super().train_step(data)
+
+        def test_step(self, data):
+            seen.append(("test", type(data[0]), type(data[1])))
+            return super().test_step(data)
+
+    a, b = keras.Input((3,)), keras.Input((2,))
+    joined = keras.layers.Concatenate()([a, b])
+    model = Recording([a, b], [keras.layers.Dense(1)(joined), keras.layers.Dense(1)(joined)])
+    model.compile("sgd", "mse")
+    xs = [np.ones((4, 3), "float32"), np.ones((4, 2), "float32")]
+    ys = [np.ones((4, 1), "float32"), np.ones((4, 1), "float32")]
+    model.fit(xs, ys, verbose=0)
+    model.evaluate(xs, ys, verbose=0)
+    assert set(seen) == {("train", tuple, tuple), ("test", tuple, tuple)}
+    seen.clear()
+    model.fit(iter([(xs, ys)]), verbose=0)  # (a generator's lists too)
+    assert set(seen) == {("train", tuple, tuple)}

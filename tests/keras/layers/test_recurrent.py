@@ -389,6 +389,27 @@ def test_dropout_mask_is_one_per_sequence():
     assert SimpleRNNCell(2).get_dropout_mask_for_cell(tf.ones((2, 3)), True) is None
 
 
+@pytest.mark.parametrize("layer_class, unroll, losses", [
+    (LSTM, False, [5.015502452850342, 3.220339059829712]),
+    (GRU, False, [0.4803194999694824, 0.33372724056243896]),
+    (SimpleRNN, False, [5.343590259552002, 3.3229897022247314]),
+    (LSTM, True, [5.126131534576416, 3.2848899364471436])])
+def test_recurrent_dropout_in_fit_draws_each_steps_mask_as_tf(layer_class, unroll, losses):
+    # In a function, Keras's loop is a while_loop whose body draws the recurrent dropout
+    # mask anew at every step; unrolled, one mask serves every step (TF's losses)
+    rng = np.random.RandomState(0)
+    x, y = rng.rand(11, 4, 3).astype("float32"), rng.rand(11, 1).astype("float32")
+    tf.random.set_seed(0)
+    model = tf.keras.Sequential([
+        tf.keras.Input((4, 3)),
+        layer_class(3, recurrent_dropout=0.3, kernel_initializer="ones",
+                    recurrent_initializer="ones", unroll=unroll),
+        Dense(1, kernel_initializer="ones")])
+    model.compile("sgd", "mse")
+    history = model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], losses, rtol=1e-6)
+
+
 # -- gradients ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("layer_class", [LSTM, GRU])

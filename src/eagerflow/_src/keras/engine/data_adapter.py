@@ -162,6 +162,19 @@ class _Arrays:
                     lambda a: _batch_of(a[start:start + self.batch_size]), data)
 
 
+def _lists_as_tuples(structure):
+    """`structure` with its lists (at any depth) made tuples, as Keras hands array data to
+    the steps: ``fit([x1, x2], [y1, y2])`` gives `train_step` tuples of inputs and targets.
+    """
+    if isinstance(structure, list):
+        return tuple(_lists_as_tuples(v) for v in structure)
+    if isinstance(structure, dict):
+        return type(structure)((k, _lists_as_tuples(v)) for k, v in structure.items())
+    if type(structure) is tuple:
+        return tuple(_lists_as_tuples(v) for v in structure)
+    return structure
+
+
 def _filled_sample_weights(y, sample_weight):
     """As Keras: in a list of sample weights (one per output), an output's None is weights
     of ones for its targets, unless all are None (then there are none)."""
@@ -289,10 +302,10 @@ class _Iterable:
 
 
 def _tensors(batch):
-    """A batch a generator or `Sequence` gave, its arrays made tensors (a list a tuple)."""
+    """A batch a generator or `Sequence` gave, its arrays made tensors (its lists tuples)."""
     return nest.map_structure(
         lambda a: a if isinstance(a, Tensor) or a is None else convert_to_tensor(_as_array(a)),
-        tuple(batch) if isinstance(batch, list) else batch)
+        _lists_as_tuples(batch))
 
 
 def _warn_ran_out(batches):
@@ -420,11 +433,12 @@ class DataHandler:
                 sample_weight = _filled_sample_weights(y, sample_weight)
                 if class_weight:
                     sample_weight = _class_weights(y, class_weight, sample_weight)
-                data = pack_x_y_sample_weight(x, y if y_flat else None, sample_weight)
+                data = _lists_as_tuples(
+                    pack_x_y_sample_weight(x, y if y_flat else None, sample_weight))
             else:
                 # As Keras: `train_step` gets `x` alone when there is no `y`, as a tuple
                 # in a 1-tuple when it is a list or tuple (of several inputs).
-                data = pack_x_y_sample_weight(tuple(x) if isinstance(x, list) else x)
+                data = pack_x_y_sample_weight(_lists_as_tuples(x))
             self._adapter = _Arrays(data, batch_size, shuffle, single_batch,
                                     epochs - initial_epoch, steps_per_epoch)
         else:

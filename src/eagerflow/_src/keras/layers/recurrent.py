@@ -5,7 +5,8 @@ steps a cell over the time axis, carrying the states, and applies the mask
 (a masked step keeps the states and repeats the previous output).  Executing
 eagerly it is a Python loop; while a graph is built it is unrolled into the
 graph when the number of steps is known and small (the fastest program), else
-a `while_loop`.
+a `while_loop`; a cell with dropout, training in a function, always runs in a
+`while_loop` whose body draws its masks, as Keras's, anew at each step.
 
 The built-in cells split a step in two: the input part (``x @ kernel + bias``)
 and the recurrent part, one matmul of the previous output with the recurrent
@@ -60,7 +61,7 @@ _MAX_UNROLLED_STEPS = 128
 
 def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, constants=None,
         unroll=False, input_length=None, time_major=False, zero_output_for_mask=False,
-        return_all_outputs=True, *, replay_first_step=True):
+        return_all_outputs=True, *, replay_first_step=True, draws_in_loop=False):
     """Iterates ``step_function(inputs_t, states) -> (output_t, new_states)`` over time.
 
     `inputs` (a tensor or nested structure) is ``(batch, time, ...)``, or
@@ -75,6 +76,9 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
     before the loop, and drops what it gives (Keras learns the outputs'
     structure so): a step drawing random numbers draws them once more.
     `replay_first_step=False` spares that step where it draws none.
+    `draws_in_loop` (a step drawing random numbers anew each time it is built) keeps a
+    loop built into a graph a `while_loop` whose body runs every step, as Keras's: each
+    step then draws from the body's random ops, the first step too (see `_Loop.while_loop`).
 
     >>> step = lambda x, states: (states[0] + x, [states[0] + x])
     >>> last, outputs, states = rnn(step, tf.ones((1, 3, 2)), [tf.zeros((1, 2))])
@@ -106,12 +110,13 @@ def rnn(step_function, inputs, initial_states, go_backwards=False, mask=None, co
         first = nest.pack_sequence_as(inputs, [x[-1 if go_backwards else 0]
                                                for x in flat_inputs])
         step_function(first, tuple(initial_states) + loop.constants)
-    if _unrolls(steps, unroll):
+    in_body = draws_in_loop and not unroll and not context.executing_eagerly()
+    if _unrolls(steps, unroll) and not in_body:
         last_output, outputs, states = loop.unrolled(flat_inputs, steps, go_backwards,
                                                      return_all_outputs)
     else:
         last_output, outputs, states = loop.while_loop(flat_inputs, go_backwards,
-                                                       return_all_outputs)
+                                                       return_all_outputs, in_body)
     if not time_major:
         outputs = nest.map_structure(_swap_batch_time, outputs)
     return last_output, outputs, states
@@ -171,9 +176,10 @@ class _Loop:
         outputs = [array_ops.stack(list(r)) for r in rows]
         return self._results(output, flat_output, outputs, flat_states)
 
-    def while_loop(self, flat_inputs, go_backwards, return_all_outputs):
+    def while_loop(self, flat_inputs, go_backwards, return_all_outputs, first_in_body=False):
         """A `while_loop` over the steps after the first, which runs before it to give the
-        outputs' structure, dtypes and shapes."""
+        outputs' structure, dtypes and shapes. With `first_in_body`, as Keras's loop, that
+        step only gives them, and the body runs every step from the first."""
         if go_backwards:
             flat_inputs = [array_ops.reverse(x, [0]) for x in flat_inputs]
         mask = self.mask
@@ -185,8 +191,14 @@ class _Loop:
         output, flat_output, flat_states = self.step(
             [x[0] for x in flat_inputs], mask[0] if mask is not None else None,
             nest.flatten(self.initial_states), None)
-        outputs_ta = [TensorArray(o.dtype, size=steps, element_shape=o.shape).write(0, o)
+        outputs_ta = [TensorArray(o.dtype, size=steps, element_shape=o.shape)
                       for o in flat_output] if return_all_outputs else []
+        start = 0 if first_in_body else 1
+        if first_in_body:  # (no output before the first step: a masked one gives zeros)
+            flat_output = [array_ops.zeros_like(o) for o in flat_output]
+            flat_states = nest.flatten(self.initial_states)
+        else:
+            outputs_ta = [ta.write(0, o) for ta, o in zip(outputs_ta, flat_output)]
 
         def body(t, outputs_ta, flat_previous, flat_states):
             _, flat_output, flat_states = self.step(
@@ -197,7 +209,7 @@ class _Loop:
 
         _, outputs_ta, flat_output, flat_states = control_flow.while_loop(
             lambda t, *_: t < steps, body,
-            (convert_to_tensor(1), outputs_ta, flat_output, flat_states))
+            (convert_to_tensor(start), outputs_ta, flat_output, flat_states))
         if return_all_outputs:
             outputs = [ta.stack() for ta in outputs_ta]
         else:
@@ -808,6 +820,26 @@ def _replays(cell):
                 type(cell).__module__.startswith("eagerflow._src.keras."))
 
 
+def _reset_masks(cell):
+    """Makes `cell` (and the cells of a stack) draw new dropout masks at their next call."""
+    for one in [cell, *getattr(cell, "cells", ())]:
+        if isinstance(one, DropoutRNNCellMixin):
+            one.reset_dropout_mask()
+            one.reset_recurrent_dropout_mask()
+
+
+def _draws_in_loop(cell, training):
+    """Whether the steps of `cell` draw dropout masks in a loop built into a function's
+    graph (not TF 1's, whose loop body is part of the graph it is in, and keeps the masks
+    of the step before it)."""
+    if context.executing_eagerly() or not _is_training(training) or \
+            backend.building_v1_graph():
+        return False
+    return any(isinstance(one, DropoutRNNCellMixin) and
+               (0 < one.dropout < 1 or 0 < one.recurrent_dropout < 1)
+               for one in [cell, *getattr(cell, "cells", ())])
+
+
 def _accepts(cell, name):
     params = inspect.signature(cell.call).parameters
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
@@ -1058,10 +1090,7 @@ class RNN(Layer):
         if initial_state is not None:
             initial_state = nest.map_structure(convert_to_tensor, initial_state)
         initial_state = self._initial_state(inputs, initial_state)
-        for cell in [self.cell, *getattr(self.cell, "cells", ())]:
-            if isinstance(cell, DropoutRNNCellMixin):
-                cell.reset_dropout_mask()
-                cell.reset_recurrent_dropout_mask()
+        _reset_masks(self.cell)
         if mask is not None:
             mask = convert_to_tensor(nest.flatten(mask)[0])
         steps = nest.flatten(inputs)[0].shape[0 if self.time_major else 1]
@@ -1100,16 +1129,28 @@ class RNN(Layer):
             inputs = nest.map_structure(_swap_batch_time, inputs)
             if mask is not None:
                 mask = _swap_batch_time(mask)
-        project, cell_step = _cell_steps(self.cell, initial_state, training, constants)
-        if _unrolls(steps, self.unroll):
-            sequence, step = project(inputs), cell_step
-        else:  # the while_loop's gradient would carry the whole projected sequence every step
-            sequence, step = inputs, lambda x, states: cell_step(project(x), states)
+        draws = not self.unroll and _draws_in_loop(self.cell, training)
+        if draws:
+            # As Keras's loop in a graph: the body of its `while_loop` draws the cell's
+            # dropout masks anew, so that each step has its own (the step before the loop
+            # draws them in the outer graph, and only gives the outputs' structure).
+            def step(x, states):
+                _reset_masks(self.cell)
+                project, cell_step = _cell_steps(self.cell, states, training, constants)
+                return cell_step(project(x), states)
+            sequence = inputs
+        else:
+            project, cell_step = _cell_steps(self.cell, initial_state, training, constants)
+            if _unrolls(steps, self.unroll):
+                sequence, step = project(inputs), cell_step
+            else:  # the while_loop's gradient would carry the projected sequence every step
+                sequence, step = inputs, lambda x, states: cell_step(project(x), states)
         last_output, outputs, states = rnn(
             step, sequence, initial_state, go_backwards=self.go_backwards, mask=mask,
             unroll=self.unroll, time_major=True,
             zero_output_for_mask=self.zero_output_for_mask,
-            return_all_outputs=self.return_sequences, replay_first_step=_replays(self.cell))
+            return_all_outputs=self.return_sequences, replay_first_step=_replays(self.cell),
+            draws_in_loop=draws)
         if self.return_sequences and not self.time_major:
             outputs = nest.map_structure(_swap_batch_time, outputs)
         return last_output, outputs, states
