@@ -482,13 +482,9 @@ class RaggedTensor(NestedRows):
         if axis == 0:
             return self.nrows()
         if axis == 1:
-            if self._row_lengths is None:
-                s = self._row_splits
-                if _eager(s):
-                    self._row_lengths = EagerTensor._wrap(np.diff(s._data))
-                else:
-                    self._row_lengths = math_ops.subtract(s[1:], s[:-1])
-            return self._row_lengths
+            s = self._row_splits
+            return self._cached("_row_lengths", lambda: EagerTensor._wrap(np.diff(s._data))
+                                if _eager(s) else math_ops.subtract(s[1:], s[:-1]))
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.row_lengths(axis - 1))
         if axis < 0:
@@ -496,6 +492,18 @@ class RaggedTensor(NestedRows):
         return self.with_values(array_ops.fill(array_ops.stack(
             [array_ops.shape(self._values, out_type=self.row_splits_dtype)[0]]),
             array_ops.shape(self._values, out_type=self.row_splits_dtype)[axis - 1]))
+
+    def _cached(self, attr, compute):
+        """The encoding `attr` of the row partition, computed once. Kept only where the
+        splits live: one computed in a graph nested in theirs (a loop's body, a branch) is
+        out of reach of the graph holding them."""
+        value = getattr(self, attr)
+        if value is None:
+            value = compute()
+            s = self._row_splits
+            if _eager(s) or getattr(s, "graph", None) is context.get().graph:
+                setattr(self, attr, value)
+        return value
 
     def nested_row_lengths(self, name=None):
         out, rt = [], self
@@ -506,16 +514,13 @@ class RaggedTensor(NestedRows):
 
     def value_rowids(self, name=None):
         """The row of each value."""
-        if self._value_rowids is None:
-            s = self._row_splits
-            if _eager(s):
-                data = s._data
-                self._value_rowids = EagerTensor._wrap(np.repeat(
-                    np.arange(data.size - 1, dtype=data.dtype), np.diff(data)))
-            else:
-                self._value_rowids = array_ops.repeat(
-                    array_ops.range(self.nrows(), dtype=s.dtype), self.row_lengths())
-        return self._value_rowids
+        s = self._row_splits
+        if _eager(s):
+            data = s._data
+            return self._cached("_value_rowids", lambda: EagerTensor._wrap(np.repeat(
+                np.arange(data.size - 1, dtype=data.dtype), np.diff(data))))
+        return self._cached("_value_rowids", lambda: array_ops.repeat(
+            array_ops.range(self.nrows(), dtype=s.dtype), self.row_lengths()))
 
     def nested_value_rowids(self, name=None):
         out, rt = [], self
@@ -526,14 +531,10 @@ class RaggedTensor(NestedRows):
 
     def nrows(self, out_type=None, name=None):
         """The number of rows (a scalar tensor)."""
-        if self._nrows is None:
-            s = self._row_splits
-            if _eager(s):
-                self._nrows = EagerTensor._wrap(np.asarray(s._data.size - 1, s._data.dtype))
-            else:
-                self._nrows = math_ops.subtract(array_ops.shape(s, out_type=s.dtype)[0],
-                                                _constant(1, s.dtype))
-        n = self._nrows
+        s = self._row_splits
+        n = self._cached("_nrows", lambda: EagerTensor._wrap(
+            np.asarray(s._data.size - 1, s._data.dtype)) if _eager(s) else math_ops.subtract(
+                array_ops.shape(s, out_type=s.dtype)[0], _constant(1, s.dtype)))
         return n if out_type is None or _d.as_dtype(out_type) == n.dtype else \
             cast_ops.cast(n, out_type)
 
