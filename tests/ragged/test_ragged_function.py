@@ -82,3 +82,27 @@ def test_row_partition_encodings_computed_in_a_loop_body_stay_there():
     lengths, rows = branch(rt)
     assert lengths.numpy().tolist() == [6, 0, 4, 2]
     assert rows.numpy().tolist() == [0, 0, 0, 2, 2, 3]
+
+
+def test_factories_validate_in_a_function_when_it_runs():
+    ints = tf.TensorSpec([None], tf.int32)
+    from_lengths = tf.function(tf.RaggedTensor.from_row_lengths, input_signature=[ints, ints])
+    from_splits = tf.function(tf.RaggedTensor.from_row_splits, input_signature=[ints, ints])
+    from_rowids = tf.function(tf.RaggedTensor.from_value_rowids, input_signature=[ints, ints])
+    uniform = tf.function(lambda v: tf.RaggedTensor.from_uniform_row_length(v, 2),
+                          input_signature=[ints])
+    values = tf.constant([1, 2, 3])
+    assert from_lengths(values, tf.constant([2, 1])).to_list() == [[1, 2], [3]]
+    assert from_rowids(values, tf.constant([0, 0, 2])).to_list() == [[1, 2], [], [3]]
+    for call in (lambda: from_lengths(values, tf.constant([2, 2])),
+                 lambda: from_lengths(values, tf.constant([4, -1])),
+                 lambda: from_splits(values, tf.constant([0, 4])),
+                 lambda: from_splits(values, tf.constant([1, 3])),
+                 lambda: from_rowids(values, tf.constant([0, 2, 1])),
+                 lambda: uniform(values)):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            call()
+    # (validate=False: no checks, as TF)
+    unchecked = tf.function(lambda v, s: tf.RaggedTensor.from_row_splits(v, s, validate=False),
+                            input_signature=[ints, ints])
+    assert unchecked(values, tf.constant([0, 3])).to_list() == [[1, 2, 3]]

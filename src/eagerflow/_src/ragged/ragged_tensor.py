@@ -89,6 +89,20 @@ def _check_splits(splits, nvals):
             "Arguments to _from_row_partition do not form a valid RaggedTensor"))
 
 
+def _graph_check_splits(splits, values):
+    """TF's assertions of `validate` in a graph, run with it: the splits start at 0, never
+    decrease and end at the number of `values`."""
+    invalid = "Arguments to from_row_splits do not form a valid RaggedTensor"
+    debugging_ops.assert_equal(splits[:1], array_ops.zeros([1], splits.dtype),
+                               message=f"{invalid}:zero")
+    debugging_ops.assert_non_negative(math_ops.subtract(splits[1:], splits[:-1]),
+                                      message=f"{invalid}:monotonic")
+    nvals = values.nrows(out_type=splits.dtype) if isinstance(values, RaggedTensor) else \
+        array_ops.shape(values, out_type=splits.dtype)[0]
+    debugging_ops.assert_equal(splits[-1], nvals, message=(
+        "Arguments to _from_row_partition do not form a valid RaggedTensor"))
+
+
 def _splits_of_lengths(lengths, validate):
     """The row splits of rows of `lengths` (TF's check of `validate`: none negative)."""
     if _eager(lengths):
@@ -98,6 +112,9 @@ def _splits_of_lengths(lengths, validate):
         data = np.zeros(lengths._data.size + 1, lengths._data.dtype)
         np.cumsum(lengths._data, out=data[1:])
         return EagerTensor._wrap(data)
+    if validate:
+        debugging_ops.assert_non_negative(lengths, message=(
+            "Arguments to from_row_lengths do not form a valid RowPartition"))
     zero = array_ops.zeros([1], lengths.dtype)
     return array_ops.concat([zero, reduction_ops.cumsum(lengths)], 0)
 
@@ -138,6 +155,12 @@ def _splits_of_rowids(rowids, nrows, dtype, validate):
         data = np.zeros(counts.size + 1, ids.dtype)
         np.cumsum(counts, out=data[1:])
         return EagerTensor._wrap(data), nrows
+    if validate:  # (in a graph: TF's assertions, run with it)
+        message = "Arguments to from_value_rowids do not form a valid RowPartition"
+        debugging_ops.assert_non_negative(rowids[:1], message=message)
+        debugging_ops.assert_non_negative(math_ops.subtract(rowids[1:], rowids[:-1]),
+                                          message=message)
+        debugging_ops.assert_less(rowids[-1:], array_ops.reshape(nrows, [1]), message=message)
     counts = reduction_ops.unsorted_segment_sum(array_ops.ones_like(rowids), rowids, nrows)
     return array_ops.concat([array_ops.zeros([1], dtype), reduction_ops.cumsum(counts)],
                             0), nrows
@@ -235,6 +258,8 @@ class RaggedTensor(NestedRows):
         if validate and _eager(row_splits):
             n = _nvals(values)
             _check_splits(row_splits, int(n) if isinstance(n, (int, EagerTensor)) else None)
+        if validate and not context.executing_eagerly():
+            _graph_check_splits(row_splits, values)
         return cls(values, row_splits, internal=True, **cached)
 
     @classmethod
