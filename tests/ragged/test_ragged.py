@@ -1659,3 +1659,21 @@ def test_a_dense_operand_of_the_rows_lengths_broadcasts():
     assert tf.maximum(square, tf.constant([[2, 2], [2, 2]])).to_list() == [[2, 2], [3, 4]]
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.ragged.constant([[1, 2], [3]]) + tf.constant([[10, 20], [30, 40]])
+
+
+def test_dynamic_ragged_shape_from_lengths():
+    shape_type = tf.experimental.DynamicRaggedShape
+    shape = shape_type.from_lengths([2, (2, 1), 3])
+    assert repr(shape) == "<DynamicRaggedShape lengths=[2, (2, 1), 3] num_row_partitions=1>"
+    assert shape.rank == 3 and int(shape[0]) == 2 and int(shape[2]) == 3
+    assert tf.zeros(shape).to_list() == [[[0.] * 3] * 2, [[0.] * 3]]
+    inner_uniform = shape_type.from_lengths([2, 2, (1, 2, 0, 3)], dtype=tf.int32)
+    assert repr(inner_uniform) == ("<DynamicRaggedShape lengths=[2, 2, (1, 2, 0, 3)] "
+                                   "num_row_partitions=2>")
+    ones = tf.ones(inner_uniform, tf.int32)
+    assert ones.to_list() == [[[1], [1, 1]], [[], [1, 1, 1]]]
+    assert ones.row_splits.dtype == tf.int32 and ones.shape.as_list() == [2, 2, None]
+    assert tf.broadcast_to(tf.constant([[1], [2]]), shape_type.from_lengths(
+        [2, (2, 1)])).to_list() == [[1, 1], [2]]
+    with pytest.raises(ValueError, match="Shape not consistent"):
+        shape_type.from_lengths([2, (2, 1, 5)])

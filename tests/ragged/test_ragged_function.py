@@ -60,3 +60,49 @@ def test_stack_of_ragged_tensors_inside_a_converted_function():
     # eagerly as TF: row splits of static length, not a uniform row length
     eager = tf.stack([rt, rt], axis=1)
     assert eager.shape.as_list() == [3, None, None] and eager.uniform_row_length is None
+
+
+def test_row_partition_encodings_computed_in_a_loop_body_stay_there():
+    spec = tf.RaggedTensorSpec([None, None], tf.float32)
+
+    @tf.function(input_signature=[spec])
+    def total(x):
+        return tf.while_loop(lambda i, acc: i < x.nrows(),
+                             lambda i, acc: (i + 1, acc + tf.reduce_sum(x[i])),
+                             (tf.constant(0, tf.int64), 0.))[1]
+
+    @tf.function(input_signature=[spec])
+    def branch(x):
+        lengths = tf.cond(tf.reduce_sum(x.flat_values) > 0, lambda: x.row_lengths(),
+                          lambda: x.row_lengths() * 0)
+        return lengths + x.row_lengths(), x.value_rowids()
+
+    rt = tf.ragged.constant([[1., 2., 3.], [], [4., 5.], [6.]])
+    assert float(total(rt)) == 21.
+    lengths, rows = branch(rt)
+    assert lengths.numpy().tolist() == [6, 0, 4, 2]
+    assert rows.numpy().tolist() == [0, 0, 0, 2, 2, 3]
+
+
+def test_factories_validate_in_a_function_when_it_runs():
+    ints = tf.TensorSpec([None], tf.int32)
+    from_lengths = tf.function(tf.RaggedTensor.from_row_lengths, input_signature=[ints, ints])
+    from_splits = tf.function(tf.RaggedTensor.from_row_splits, input_signature=[ints, ints])
+    from_rowids = tf.function(tf.RaggedTensor.from_value_rowids, input_signature=[ints, ints])
+    uniform = tf.function(lambda v: tf.RaggedTensor.from_uniform_row_length(v, 2),
+                          input_signature=[ints])
+    values = tf.constant([1, 2, 3])
+    assert from_lengths(values, tf.constant([2, 1])).to_list() == [[1, 2], [3]]
+    assert from_rowids(values, tf.constant([0, 0, 2])).to_list() == [[1, 2], [], [3]]
+    for call in (lambda: from_lengths(values, tf.constant([2, 2])),
+                 lambda: from_lengths(values, tf.constant([4, -1])),
+                 lambda: from_splits(values, tf.constant([0, 4])),
+                 lambda: from_splits(values, tf.constant([1, 3])),
+                 lambda: from_rowids(values, tf.constant([0, 2, 1])),
+                 lambda: uniform(values)):
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            call()
+    # (validate=False: no checks, as TF)
+    unchecked = tf.function(lambda v, s: tf.RaggedTensor.from_row_splits(v, s, validate=False),
+                            input_signature=[ints, ints])
+    assert unchecked(values, tf.constant([0, 3])).to_list() == [[1, 2, 3]]

@@ -260,3 +260,18 @@ def test_validation_split_names_ragged_and_sparse_inputs_it_cannot_split():
     with pytest.raises(ValueError, match=r"found following types in the input: \[<class "
                                          r"'[a-z_.]*SparseTensor'>\]$"):
         dense.fit(st, np.ones((4, 1)), validation_split=0.5, verbose=0)
+
+
+def test_multi_head_attention_of_ragged_sequences():
+    query = tf.ragged.constant([[[1.], [2.]], [[3.]]], ragged_rank=1)
+    value = tf.ragged.constant([[[1.], [0.5], [2.]], [[3.]]], ragged_rank=1)
+    layer = tf.keras.layers.MultiHeadAttention(2, 2, kernel_initializer="ones")
+    out = layer(query, value)
+    assert isinstance(out, tf.RaggedTensor)
+    assert out.row_lengths().numpy().tolist() == [2, 1]
+    # (the values are padded with zeros, unmasked, as Keras does)
+    np.testing.assert_allclose(out.flat_values.numpy().ravel(),
+                               [6.7588267, 7.699443, 11.999928], rtol=1e-5)
+    dense = layer(tf.ones([2, 2, 1]), value)
+    np.testing.assert_allclose(dense.numpy().ravel(),
+                               [6.7588267, 6.7588267, 11.664764, 11.664764], rtol=1e-5)

@@ -1110,6 +1110,48 @@ class DynamicRaggedShape:
         self._row_partitions = tuple(row_partitions)  # the row lengths of each ragged dim
         self._inner_shape = inner_shape
         self._nrows = None
+        # the length of every row of each partition that has one by construction, else None
+        self._uniform = (None,) * len(self._row_partitions)
+
+    @classmethod
+    def from_lengths(cls, lengths, num_row_partitions=None, dtype=_I64):
+        """The shape whose dimensions have `lengths`: an int for a uniform dimension, a
+        tuple of row lengths for a ragged one.
+
+        >>> tf.experimental.DynamicRaggedShape.from_lengths([2, (2, 1), 3])
+        <DynamicRaggedShape lengths=[2, (2, 1), 3] num_row_partitions=1>
+        """
+        dtype = _d.as_dtype(dtype)
+        lengths = list(lengths)
+        ragged = [i for i, n in enumerate(lengths) if not isinstance(n, (int, np.integer))]
+        if ragged and ragged[0] == 0:
+            raise ValueError("First dimension must be an int")  # (the number of rows)
+        k = ragged[-1] if ragged else 0
+        if num_row_partitions is not None:
+            if num_row_partitions < k or num_row_partitions >= max(len(lengths), 1):
+                raise ValueError(f"num_row_partitions={num_row_partitions} does not fit the "
+                                 f"lengths {lengths}")
+            k = num_row_partitions
+        np_dtype = dtype.as_numpy_dtype
+        if not k:
+            return cls((), _constant(np.asarray(lengths, np_dtype).reshape([-1]), dtype))
+        count, partitions, uniform = int(lengths[0]), [], []
+        for n in lengths[1:k + 1]:
+            if isinstance(n, (int, np.integer)):  # (a uniform dimension inside a ragged one)
+                partitions.append(np.full([count], int(n), np_dtype))
+                uniform.append(int(n))
+                count *= int(n)
+            else:
+                if len(n) != count:
+                    raise ValueError("Shape not consistent.")
+                partitions.append(np.asarray(n, np_dtype).reshape([-1]))
+                uniform.append(None)
+                count = int(np.sum(partitions[-1]))
+        shape = cls([_constant(p, dtype) for p in partitions], _constant(
+            np.asarray([count] + [int(n) for n in lengths[k + 1:]], np_dtype), dtype))
+        shape._nrows = _constant(int(lengths[0]), dtype)
+        shape._uniform = tuple(uniform)
+        return shape
 
     @classmethod
     def from_tensor(cls, t, dtype=None):
@@ -1164,9 +1206,14 @@ class DynamicRaggedShape:
         shape)."""
         if not self._row_partitions:
             return flat_values
-        return RaggedTensor.from_nested_row_lengths(
-            flat_values, [cast_ops.cast(lengths, self.dtype) for lengths in self._row_partitions],
-            validate=False)
+        result = flat_values
+        for lengths, uniform in reversed(list(zip(self._row_partitions, self._uniform))):
+            lengths = cast_ops.cast(lengths, self.dtype)
+            result = RaggedTensor.from_row_lengths(result, lengths, validate=False) \
+                if uniform is None else RaggedTensor.from_uniform_row_length(
+                    result, _constant(uniform, self.dtype), nrows=array_ops.shape(lengths, out_type=self.dtype)[0],
+                    validate=False)
+        return result
 
     def __tf_tensor__(self, dtype=None, name=None):
         # An op's argument: the op is dispatched (see `ragged_dispatch`), or fails as in TF.
@@ -1180,8 +1227,8 @@ class DynamicRaggedShape:
 
     def static_lengths(self, ragged_lengths=True):
         out = [int(self._nrows)] if self._row_partitions else []
-        for lengths in self._row_partitions:
-            out.append(tuple(np.asarray(lengths).tolist()))
+        for lengths, uniform in zip(self._row_partitions, self._uniform):
+            out.append(tuple(np.asarray(lengths).tolist()) if uniform is None else uniform)
         out += np.asarray(self._inner_shape).tolist()[1:]
         return out
 

@@ -89,6 +89,20 @@ def _check_splits(splits, nvals):
             "Arguments to _from_row_partition do not form a valid RaggedTensor"))
 
 
+def _graph_check_splits(splits, values):
+    """TF's assertions of `validate` in a graph, run with it: the splits start at 0, never
+    decrease and end at the number of `values`."""
+    invalid = "Arguments to from_row_splits do not form a valid RaggedTensor"
+    debugging_ops.assert_equal(splits[:1], array_ops.zeros([1], splits.dtype),
+                               message=f"{invalid}:zero")
+    debugging_ops.assert_non_negative(math_ops.subtract(splits[1:], splits[:-1]),
+                                      message=f"{invalid}:monotonic")
+    nvals = values.nrows(out_type=splits.dtype) if isinstance(values, RaggedTensor) else \
+        array_ops.shape(values, out_type=splits.dtype)[0]
+    debugging_ops.assert_equal(splits[-1], nvals, message=(
+        "Arguments to _from_row_partition do not form a valid RaggedTensor"))
+
+
 def _splits_of_lengths(lengths, validate):
     """The row splits of rows of `lengths` (TF's check of `validate`: none negative)."""
     if _eager(lengths):
@@ -98,6 +112,9 @@ def _splits_of_lengths(lengths, validate):
         data = np.zeros(lengths._data.size + 1, lengths._data.dtype)
         np.cumsum(lengths._data, out=data[1:])
         return EagerTensor._wrap(data)
+    if validate:
+        debugging_ops.assert_non_negative(lengths, message=(
+            "Arguments to from_row_lengths do not form a valid RowPartition"))
     zero = array_ops.zeros([1], lengths.dtype)
     return array_ops.concat([zero, reduction_ops.cumsum(lengths)], 0)
 
@@ -138,6 +155,12 @@ def _splits_of_rowids(rowids, nrows, dtype, validate):
         data = np.zeros(counts.size + 1, ids.dtype)
         np.cumsum(counts, out=data[1:])
         return EagerTensor._wrap(data), nrows
+    if validate:  # (in a graph: TF's assertions, run with it)
+        message = "Arguments to from_value_rowids do not form a valid RowPartition"
+        debugging_ops.assert_non_negative(rowids[:1], message=message)
+        debugging_ops.assert_non_negative(math_ops.subtract(rowids[1:], rowids[:-1]),
+                                          message=message)
+        debugging_ops.assert_less(rowids[-1:], array_ops.reshape(nrows, [1]), message=message)
     counts = reduction_ops.unsorted_segment_sum(array_ops.ones_like(rowids), rowids, nrows)
     return array_ops.concat([array_ops.zeros([1], dtype), reduction_ops.cumsum(counts)],
                             0), nrows
@@ -235,6 +258,8 @@ class RaggedTensor(NestedRows):
         if validate and _eager(row_splits):
             n = _nvals(values)
             _check_splits(row_splits, int(n) if isinstance(n, (int, EagerTensor)) else None)
+        if validate and not context.executing_eagerly():
+            _graph_check_splits(row_splits, values)
         return cls(values, row_splits, internal=True, **cached)
 
     @classmethod
@@ -482,13 +507,9 @@ class RaggedTensor(NestedRows):
         if axis == 0:
             return self.nrows()
         if axis == 1:
-            if self._row_lengths is None:
-                s = self._row_splits
-                if _eager(s):
-                    self._row_lengths = EagerTensor._wrap(np.diff(s._data))
-                else:
-                    self._row_lengths = math_ops.subtract(s[1:], s[:-1])
-            return self._row_lengths
+            s = self._row_splits
+            return self._cached("_row_lengths", lambda: EagerTensor._wrap(np.diff(s._data))
+                                if _eager(s) else math_ops.subtract(s[1:], s[:-1]))
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.row_lengths(axis - 1))
         if axis < 0:
@@ -496,6 +517,18 @@ class RaggedTensor(NestedRows):
         return self.with_values(array_ops.fill(array_ops.stack(
             [array_ops.shape(self._values, out_type=self.row_splits_dtype)[0]]),
             array_ops.shape(self._values, out_type=self.row_splits_dtype)[axis - 1]))
+
+    def _cached(self, attr, compute):
+        """The encoding `attr` of the row partition, computed once. Kept only where the
+        splits live: one computed in a graph nested in theirs (a loop's body, a branch) is
+        out of reach of the graph holding them."""
+        value = getattr(self, attr)
+        if value is None:
+            value = compute()
+            s = self._row_splits
+            if _eager(s) or getattr(s, "graph", None) is context.get().graph:
+                setattr(self, attr, value)
+        return value
 
     def nested_row_lengths(self, name=None):
         out, rt = [], self
@@ -506,16 +539,13 @@ class RaggedTensor(NestedRows):
 
     def value_rowids(self, name=None):
         """The row of each value."""
-        if self._value_rowids is None:
-            s = self._row_splits
-            if _eager(s):
-                data = s._data
-                self._value_rowids = EagerTensor._wrap(np.repeat(
-                    np.arange(data.size - 1, dtype=data.dtype), np.diff(data)))
-            else:
-                self._value_rowids = array_ops.repeat(
-                    array_ops.range(self.nrows(), dtype=s.dtype), self.row_lengths())
-        return self._value_rowids
+        s = self._row_splits
+        if _eager(s):
+            data = s._data
+            return self._cached("_value_rowids", lambda: EagerTensor._wrap(np.repeat(
+                np.arange(data.size - 1, dtype=data.dtype), np.diff(data))))
+        return self._cached("_value_rowids", lambda: array_ops.repeat(
+            array_ops.range(self.nrows(), dtype=s.dtype), self.row_lengths()))
 
     def nested_value_rowids(self, name=None):
         out, rt = [], self
@@ -526,14 +556,10 @@ class RaggedTensor(NestedRows):
 
     def nrows(self, out_type=None, name=None):
         """The number of rows (a scalar tensor)."""
-        if self._nrows is None:
-            s = self._row_splits
-            if _eager(s):
-                self._nrows = EagerTensor._wrap(np.asarray(s._data.size - 1, s._data.dtype))
-            else:
-                self._nrows = math_ops.subtract(array_ops.shape(s, out_type=s.dtype)[0],
-                                                _constant(1, s.dtype))
-        n = self._nrows
+        s = self._row_splits
+        n = self._cached("_nrows", lambda: EagerTensor._wrap(
+            np.asarray(s._data.size - 1, s._data.dtype)) if _eager(s) else math_ops.subtract(
+                array_ops.shape(s, out_type=s.dtype)[0], _constant(1, s.dtype)))
         return n if out_type is None or _d.as_dtype(out_type) == n.dtype else \
             cast_ops.cast(n, out_type)
 

@@ -25,6 +25,7 @@ from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers.activation import Softmax
 from eagerflow._src.keras.layers.core import Dropout
 from eagerflow._src.keras.layers.einsum_dense import EinsumDense
+from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 from eagerflow._src.ops import (array_ops, cast_ops, linalg_ops, math_ops, nn_ops,
                                 reduction_ops)
 
@@ -417,6 +418,19 @@ class MultiHeadAttention(Layer):
             self._build_from_signature(query=query, value=value, key=key)
         if key is None:
             key = value
+        # Ragged inputs are padded with zeros (as Keras does, without masking the padding);
+        # a ragged query's output takes its row lengths back.
+        query_lengths = None
+        if isinstance(query, RaggedTensor):
+            query_lengths = query.nested_row_lengths()
+            query = query.to_tensor()
+        if isinstance(key, RaggedTensor) and isinstance(value, RaggedTensor):
+            bounding = math_ops.maximum(key.bounding_shape(), value.bounding_shape())
+            key, value = key.to_tensor(shape=bounding), value.to_tensor(shape=bounding)
+        elif isinstance(key, RaggedTensor):
+            key = key.to_tensor(shape=array_ops.shape(value))
+        elif isinstance(value, RaggedTensor):
+            value = value.to_tensor(shape=array_ops.shape(key))
         attention_mask = self._compute_attention_mask(
             query, value, key=key, attention_mask=attention_mask,
             use_causal_mask=use_causal_mask)
@@ -424,6 +438,8 @@ class MultiHeadAttention(Layer):
             self._query_dense(query), self._key_dense(key), self._value_dense(value),
             attention_mask, training)
         output = self._output_dense(output)
+        if query_lengths is not None:
+            output = RaggedTensor.from_tensor(output, lengths=query_lengths)
         if return_attention_scores:
             return output, scores
         return output
