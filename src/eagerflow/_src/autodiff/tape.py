@@ -106,7 +106,6 @@ def records(inputs):
                for r in context.get().recorders)
 
 
-@export("GradientTape", "autodiff.GradientTape")
 def _check_parallel_iterations(parallel_iterations, use_pfor, method):
     """TF's checks of a Jacobian's `parallel_iterations`: vectorized, it must exceed 1 (its
     vectorization fails else); in a loop, be positive."""
@@ -121,6 +120,7 @@ def _check_parallel_iterations(parallel_iterations, use_pfor, method):
         raise TypeError("'parallel_iterations' must be a positive integer.")
 
 
+@export("GradientTape", "autodiff.GradientTape")
 class GradientTape:
     """Records operations for automatic differentiation.
 
