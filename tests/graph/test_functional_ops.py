@@ -135,6 +135,12 @@ def test_vectorized_map_rows_of_different_shapes_fail_to_stack():
     assert same.numpy().tolist() == [[1, 2], [2, 3]]
 
 
+def test_vectorized_map_of_no_tensors_raises_value_error():
+    for elems in ([], (), {}):
+        with pytest.raises(ValueError, match=r"^max\(\) arg is an empty sequence$"):
+            tf.vectorized_map(lambda x: x, elems)
+
+
 def test_vectorized_map_of_a_sparse_tensor_raises_type_error():
     with pytest.raises(TypeError, match=r"^Failed to convert elements of SparseTensor\("):
         tf.vectorized_map(tf.sparse.reduce_sum, tf.sparse.from_dense([[1, 0], [0, 2]]))

@@ -374,6 +374,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
                             f"https://www.tensorflow.org/api_docs/python/tf/dtypes for "
                             f"supported TF dtypes.")
     flat = [convert_to_tensor(e) for e in flat]
+    if not flat:  # (TF's, taking the largest first dimension of none)
+        raise ValueError("max() arg is an empty sequence")
     scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]
     if scalars:
         raise IndexError(f"vectorized_map unpacks every tensor of elems along its first "
