@@ -22,6 +22,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import Dimension
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.tensor_array import TensorArray
@@ -404,28 +405,53 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     draws = random_ops.RowDraws()
     if draws.row_by_row():
         with draws.off():
-            signature = _traced_signature(call, mapped)
-            if signature is None:
+            trace = _Trace(call, mapped)
+            if trace.signature is None:
                 return None
-            return map_fn(call, mapped, fn_output_signature=signature)
+            return map_fn(_rows_of(trace, call, first), mapped,
+                          fn_output_signature=trace.signature)
     with draws.recording():
-        signature = _traced_signature(call, mapped)
-    if signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
+        trace = _Trace(call, mapped)
+    if trace.signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
     count = mapped[0].shape[0]
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
         draws.draw(count)
         with draws.off():
-            return map_fn(call, mapped, fn_output_signature=signature)
+            return map_fn(_rows_of(trace, call, first), mapped,
+                          fn_output_signature=trace.signature)
     draws.draw(array_ops.shape(mapped[0])[0] if count is None else count)
 
-    def call_row(rows):
-        with draws.replaying(rows[-1]):
-            return call(rows[:-1])
+    if trace.outputs is None:
+        def call_row(rows):
+            with draws.replaying(rows[-1]):
+                return call(rows[:-1])
+    else:
+        def call_row(rows):
+            def stateful(op, args):
+                drawn = draws.drawn(op, rows[-1])
+                return executor.run_op(op, args) if drawn is None else [drawn]
+            result = trace.replay(rows[:-1], stateful)
+            if context.executing_eagerly():
+                _check_row_shapes(first, result)
+            return result
 
     index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
-    return map_fn(call_row, mapped + [index], fn_output_signature=signature)
+    return map_fn(call_row, mapped + [index], fn_output_signature=trace.signature)
+
+
+def _rows_of(trace, call, first):
+    """The function of a row: its trace's graph run on it, or else `call` (`fn` called)."""
+    if trace.outputs is None:
+        return call
+
+    def replayed(rows):
+        result = trace.replay(rows)
+        if context.executing_eagerly():
+            _check_row_shapes(first, result)
+        return result
+    return replayed
 
 
 def _check_row_shapes(first, result):
@@ -442,18 +468,37 @@ def _check_row_shapes(first, result):
                             f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
 
 
-def _traced_signature(fn, flat):
-    """The specs (nested as its results) of ``fn(rows of flat)``, traced in a graph: a
-    `TensorSpec` of each tensor, an extension type's own spec."""
-    def spec(value):
+class _Trace:
+    """``fn(rows of flat)`` traced once in a graph: its results' specs (nested as they are:
+    a `TensorSpec` of each tensor, an extension type's own spec) and, where every result is
+    a tensor, the graph that each row then runs (`replay`) instead of calling `fn` again,
+    so that, as in TF, `fn` runs once whatever the number of rows."""
+
+    def __init__(self, fn, flat):
+        self.graph = Graph("signature")
+        with context.building(self.graph):
+            self.rows = [self.graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
+            self.result = fn(self.rows)
+            self.signature = self.outputs = None
+            if self.result is None:
+                return
+            self.signature = nest.map_structure(self._spec, self.result)
+            leaves = nest.flatten(self.result)
+            if all(isinstance(v, Tensor) or not hasattr(v, "_type_spec") for v in leaves):
+                outputs = [convert_to_tensor(v) for v in leaves]
+                if all(getattr(t, "graph", None) is self.graph for t in outputs):
+                    self.outputs = outputs
+
+    @staticmethod
+    def _spec(value):
         composite = None if isinstance(value, Tensor) else getattr(value, "_type_spec", None)
         if composite is not None:
             return composite
         value = convert_to_tensor(value)
         return TensorSpec(value.shape, value.dtype)
 
-    graph = Graph("signature")
-    with context.building(graph):
-        rows = [graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
-        result = fn(rows)
-        return None if result is None else nest.map_structure(spec, result)
+    def replay(self, rows, stateful=None):
+        """The results for `rows` (the values of the traced rows), the graph's ops run on
+        them (`stateful(op, args)` runs each stateful one, where given)."""
+        values = executor.replay(self.graph, self.rows, self.outputs, list(rows), stateful)
+        return nest.pack_sequence_as(self.result, values)

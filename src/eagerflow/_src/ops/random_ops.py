@@ -374,6 +374,7 @@ class RowDraws:
         self.vectorized = True
         self._draws = []
         self._skips = []  # (Generator, shape) of each draw of a Generator, in order
+        self._traced = {}  # id of the op each record made in the trace -> its position
         # the map whose function this one's runs in: it draws this one's ops for its rows
         # (a nested map's ops are vectorized along both)
         self._outer = _row_draws.get()
@@ -411,9 +412,19 @@ class RowDraws:
                 self.vectorized = False
             self.records.append((ops, [(v, t.dtype) for v, t in zip(values, inputs)], attrs,
                                  op_seed, name))
-        elif k < len(self._draws):
+            traced = _run(ops, inputs, attrs, _seed_attrs(op_seed), name)
+            self._traced[id(traced.op)] = k
+            return traced
+        if k < len(self._draws):
             return array_ops.gather(self._draws[k], self.row)
         return _run(ops, inputs, attrs, _seed_attrs(op_seed), name)
+
+    def drawn(self, op, row):
+        """The values of row `row` of the op that `recording` traced as `op` (None: `op`
+        is none of them)."""
+        k = self._traced.get(id(op))
+        return None if k is None or k >= len(self._draws) else \
+            array_ops.gather(self._draws[k], row)
 
     def skip(self, generator, shape):
         """Notes a draw of `generator` in the function's trace.  TF's trace runs it (a
