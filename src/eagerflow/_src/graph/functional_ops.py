@@ -354,12 +354,14 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 
 @export("vectorized_map")
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
-    """``fn`` applied to each row of `elems`, the results stacked, run as `map_fn` does.
+    """``fn`` applied to each row of `elems`, the results stacked.
 
-    Tensors of `elems` that have one row are broadcast: every call of `fn`
-    gets that row.  Every tensor needs a first dimension to unpack: a scalar
-    raises IndexError, as in TensorFlow.  The results' signature comes from
-    tracing `fn` once on symbolic rows.
+    As in TensorFlow, `fn` is traced once, on symbolic rows (converted by
+    AutoGraph only inside a function traced with it); each row then runs the
+    traced graph, in a loop as `map_fn`'s, and its random ops draw for all
+    rows at once.  Tensors of `elems` that have one row are broadcast: every
+    row gets that row.  Every tensor needs a first dimension to unpack: a
+    scalar raises IndexError, as in TensorFlow.
 
     >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3])))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>

@@ -360,8 +360,10 @@ class RowDraws:
     at every call).  Other random ops run row by row.
 
     `recording()` while the function is traced once (on symbolic rows); then
-    `draw(count)` in the caller's context; then `replaying(row)` around each call
-    (or the one trace) of the function, `row` the index of its row.  `vectorized`
+    `draw(count)` in the caller's context; then, as each row runs the trace's
+    ops, `drawn(op, row)` gives a traced op's values for row `row` (or, where
+    the function is called for each row, `replaying(row)` around the call has its
+    ops give them).  `vectorized`
     is False when an op's shape or parameters depend on the row (or only run time
     knows them), or when it is in a loop or branch of the function: such a function
     draws row by row.
