@@ -155,6 +155,15 @@ def test_vectorized_map_calls_its_function_once():
     assert tape.gradient(y, v).numpy().tolist() == [[2.0, 4.0], [6.0, 8.0]]
 
 
+def test_vectorized_map_prints_for_the_first_row_only(capfd):
+    # (TF runs the ops its vectorized results do not need once, for the first row)
+    out = tf.vectorized_map(lambda x: (tf.print("row", x), x * 2)[1], tf.constant([5.0, 7.0]))
+    assert out.numpy().tolist() == [10.0, 14.0]
+    captured = capfd.readouterr()
+    assert (captured.out + captured.err).split("\n").count("row 5") == 1
+    assert "row 7" not in captured.out + captured.err
+
+
 def test_vectorized_map_of_no_tensors_raises_value_error():
     for elems in ([], (), {}):
         with pytest.raises(ValueError, match=r"^max\(\) arg is an empty sequence$"):

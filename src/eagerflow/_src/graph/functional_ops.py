@@ -431,13 +431,10 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
                 return call(rows[:-1])
     else:
         def call_row(rows):
-            def stateful(op, args):
-                drawn = draws.drawn(op, rows[-1])
-                return executor.run_op(op, args) if drawn is None else [drawn]
-            result = trace.replay(rows[:-1], stateful)
+            drawn = trace.replay(rows[:-1], lambda op: draws.drawn(op, rows[-1]))
             if context.executing_eagerly():
-                _check_row_shapes(first, result)
-            return result
+                _check_row_shapes(first, drawn)
+            return drawn
 
     index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
     return map_fn(call_row, mapped + [index], fn_output_signature=trace.signature)
@@ -470,11 +467,16 @@ def _check_row_shapes(first, result):
                             f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
 
 
+_PRINTS = ("PrintV2", "Print")
+
+
 class _Trace:
     """``fn(rows of flat)`` traced once in a graph: its results' specs (nested as they are:
     a `TensorSpec` of each tensor, an extension type's own spec) and, where every result is
     a tensor, the graph that each row then runs (`replay`) instead of calling `fn` again,
     so that, as in TF, `fn` runs once whatever the number of rows."""
+
+    replayed = False
 
     def __init__(self, fn, flat):
         self.graph = Graph("signature")
@@ -499,8 +501,19 @@ class _Trace:
         value = convert_to_tensor(value)
         return TensorSpec(value.shape, value.dtype)
 
-    def replay(self, rows, stateful=None):
+    def replay(self, rows, drawn=None):
         """The results for `rows` (the values of the traced rows), the graph's ops run on
-        them (`stateful(op, args)` runs each stateful one, where given)."""
+        them; `drawn(op)`: the values of a random op drawn for all rows, or None.
+
+        As in TF (whose vectorized function runs the ops its results do not need once,
+        for the first row), eagerly a print prints for the first row only."""
+        first = not self.replayed
+        self.replayed = True
+
+        def stateful(op, args):
+            if op.type in _PRINTS and not first and context.executing_eagerly():
+                return []
+            values = None if drawn is None else drawn(op)
+            return None if values is None else [values]
         values = executor.replay(self.graph, self.rows, self.outputs, list(rows), stateful)
         return nest.pack_sequence_as(self.result, values)
