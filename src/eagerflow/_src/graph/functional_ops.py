@@ -26,7 +26,8 @@ from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops
+from eagerflow._src.ops import (
+    array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops)
 from eagerflow._src.ops.extension_type import ExtensionTypeBatchEncoder
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
@@ -410,7 +411,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
             trace = _Trace(call, mapped)
             if trace.signature is None:
                 return None
-            return map_fn(_rows_of(trace, call, first), mapped,
+            return map_fn(trace.row_function(call), mapped,
                           fn_output_signature=trace.signature)
     with draws.recording():
         trace = _Trace(call, mapped)
@@ -421,7 +422,7 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         draws.records = []  # (they draw row by row)
         draws.draw(count)
         with draws.off():
-            return map_fn(_rows_of(trace, call, first), mapped,
+            return map_fn(trace.row_function(call), mapped,
                           fn_output_signature=trace.signature)
     draws.draw(array_ops.shape(mapped[0])[0] if count is None else count)
 
@@ -431,26 +432,10 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
                 return call(rows[:-1])
     else:
         def call_row(rows):
-            drawn = trace.replay(rows[:-1], lambda op: draws.drawn(op, rows[-1]))
-            if context.executing_eagerly():
-                _check_row_shapes(first, drawn)
-            return drawn
+            return trace.replay(rows[:-1], lambda op: draws.drawn(op, rows[-1]))
 
     index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
     return map_fn(call_row, mapped + [index], fn_output_signature=trace.signature)
-
-
-def _rows_of(trace, call, first):
-    """The function of a row: its trace's graph run on it, or else `call` (`fn` called)."""
-    if trace.outputs is None:
-        return call
-
-    def replayed(rows):
-        result = trace.replay(rows)
-        if context.executing_eagerly():
-            _check_row_shapes(first, result)
-        return result
-    return replayed
 
 
 def _check_row_shapes(first, result):
@@ -476,9 +461,8 @@ class _Trace:
     a tensor, the graph that each row then runs (`replay`) instead of calling `fn` again,
     so that, as in TF, `fn` runs once whatever the number of rows."""
 
-    replayed = False
-
     def __init__(self, fn, flat):
+        self.first = []  # eagerly, the shapes of the first row's results
         self.graph = Graph("signature")
         with context.building(self.graph):
             self.rows = [self.graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
@@ -507,8 +491,7 @@ class _Trace:
 
         As in TF (whose vectorized function runs the ops its results do not need once,
         for the first row), eagerly a print prints for the first row only."""
-        first = not self.replayed
-        self.replayed = True
+        first = not self.first
 
         def stateful(op, args):
             if op.type in _PRINTS and not first and context.executing_eagerly():
@@ -516,4 +499,11 @@ class _Trace:
             values = None if drawn is None else drawn(op)
             return None if values is None else [values]
         values = executor.replay(self.graph, self.rows, self.outputs, list(rows), stateful)
-        return nest.pack_sequence_as(self.result, values)
+        result = nest.pack_sequence_as(self.result, values)
+        if context.executing_eagerly():
+            _check_row_shapes(self.first, result)
+        return result
+
+    def row_function(self, call):
+        """The function of a row: the graph run on it, or else `call` (`fn` called)."""
+        return call if self.outputs is None else self.replay
