@@ -61,6 +61,14 @@ def test_batch_jacobian_needs_batched_target_and_source():
         tape.batch_jacobian(y, v)
 
 
+@pytest.mark.parametrize("method", ["jacobian", "batch_jacobian"])
+def test_jacobian_of_a_target_that_is_no_tensor_raises_attribute_error(method):
+    tape, x, y = _tape(True)
+    for target, kind in (([y, y], "list"), ((y,), "tuple"), (None, "NoneType"), (3.0, "float")):
+        with pytest.raises(AttributeError, match=rf"^'{kind}' object has no attribute 'shape'$"):
+            getattr(tape, method)(target, x)
+
+
 def test_batch_jacobian_of_a_scalar_target_raises_index_error():
     x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
     with tf.GradientTape() as tape:

@@ -135,6 +135,41 @@ def test_vectorized_map_rows_of_different_shapes_fail_to_stack():
     assert same.numpy().tolist() == [[1, 2], [2, 3]]
 
 
+def test_vectorized_map_calls_its_function_once():
+    # TF traces `fn` once and vectorizes the graph: Python code in it runs once, and what
+    # it made (an initializer's seed) serves every row
+    calls = []
+
+    def fn(row):
+        calls.append(1)
+        return row * 2 + tf.keras.initializers.GlorotUniform()([2])
+
+    for run in (lambda f, x: f(x), lambda f, x: tf.function(f)(x)):
+        calls.clear()
+        out = run(lambda x: tf.vectorized_map(fn, x), tf.zeros([3, 2])).numpy()
+        assert len(calls) == 1
+        assert (out == out[0]).all()
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    with tf.GradientTape() as tape:
+        y = tf.vectorized_map(lambda r: (calls.append(1), r * r)[1], v)
+    assert tape.gradient(y, v).numpy().tolist() == [[2.0, 4.0], [6.0, 8.0]]
+
+
+def test_vectorized_map_prints_for_the_first_row_only(capfd):
+    # (TF runs the ops its vectorized results do not need once, for the first row)
+    out = tf.vectorized_map(lambda x: (tf.print("row", x), x * 2)[1], tf.constant([5.0, 7.0]))
+    assert out.numpy().tolist() == [10.0, 14.0]
+    captured = capfd.readouterr()
+    assert (captured.out + captured.err).split("\n").count("row 5") == 1
+    assert "row 7" not in captured.out + captured.err
+
+
+def test_vectorized_map_of_no_tensors_raises_value_error():
+    for elems in ([], (), {}):
+        with pytest.raises(ValueError, match=r"^max\(\) arg is an empty sequence$"):
+            tf.vectorized_map(lambda x: x, elems)
+
+
 def test_vectorized_map_of_a_sparse_tensor_raises_type_error():
     with pytest.raises(TypeError, match=r"^Failed to convert elements of SparseTensor\("):
         tf.vectorized_map(tf.sparse.reduce_sum, tf.sparse.from_dense([[1, 0], [0, 2]]))

@@ -269,7 +269,7 @@ class GradientTape:
         TF's pfor; otherwise one after another (the recorded tape is reused).
         """
         _check_unconnected(unconnected_gradients)
-        target = _checked_target(target)
+        target = _checked_target(_jacobian_target(target))
         if not experimental_use_pfor and not self._persistent and context.executing_eagerly():
             # TF's eager while_loop fallback reruns the tape once per row
             raise RuntimeError("GradientTape must be created with persistent=True to compute the "
@@ -306,7 +306,7 @@ class GradientTape:
         as `jacobian`'s rows do).
         """
         _check_unconnected(unconnected_gradients)
-        target = _checked_target(target)
+        target = _checked_target(_jacobian_target(target))
         if target.shape.rank == 0:  # (TF reads the first of its dimensions)
             raise IndexError("list index out of range")
         dims = target.shape.as_list()
@@ -545,6 +545,14 @@ def _with_gradient_components(source, grad):
     if protocol is None or grad is None:
         return grad
     return protocol.replace_gradient_components(source, grad)
+
+
+def _jacobian_target(t):
+    """The target of a Jacobian: one tensor (TF reads its shape first: AttributeError for
+    anything else, a list of tensors included)."""
+    if not hasattr(t, "shape"):
+        raise AttributeError(f"'{type(t).__name__}' object has no attribute 'shape'")
+    return t
 
 
 def _checked_target(t):

@@ -256,7 +256,7 @@ def replay(graph, inputs, outputs, values, stateful=None):
     `stateful(op, args) -> values of op's outputs`, when given, runs each
     stateful op instead (a loop's gradient replaying its body gives the values
     the forward pass's reads and draws gave, rather than reading and drawing
-    again; see `control_flow`).
+    again; see `control_flow`); None runs the op as any other.
     """
     env = {id(t): v for t, v in zip(inputs, values)}
     for key, given in (getattr(graph, "handle_arguments", None) or {}).items():
@@ -285,8 +285,9 @@ def replay(graph, inputs, outputs, values, stateful=None):
         args = tuple(env.get(id(t._handle), env.get(id(t), t)) if isinstance(t, Variable)
                      else env[id(t)] for t in op.inputs)
         rule = replay_rules.get(op.op_def)
-        if stateful is not None and op.stateful:
-            result = stateful(op, args)
+        result = stateful(op, args) if stateful is not None and op.stateful else None
+        if result is not None:
+            pass
         elif rule is not None and not _fed_handle(building, args):
             result = rule(op, args)
         else:

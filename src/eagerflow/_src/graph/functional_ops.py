@@ -22,10 +22,12 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import Dimension
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.tensor_array import TensorArray
-from eagerflow._src.ops import array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops
+from eagerflow._src.ops import (
+    array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops)
 from eagerflow._src.ops.extension_type import ExtensionTypeBatchEncoder
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
@@ -353,12 +355,14 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 
 @export("vectorized_map")
 def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
-    """``fn`` applied to each row of `elems`, the results stacked, run as `map_fn` does.
+    """``fn`` applied to each row of `elems`, the results stacked.
 
-    Tensors of `elems` that have one row are broadcast: every call of `fn`
-    gets that row.  Every tensor needs a first dimension to unpack: a scalar
-    raises IndexError, as in TensorFlow.  The results' signature comes from
-    tracing `fn` once on symbolic rows.
+    As in TensorFlow, `fn` is traced once, on symbolic rows (converted by
+    AutoGraph only inside a function traced with it); each row then runs the
+    traced graph, in a loop as `map_fn`'s, and its random ops draw for all
+    rows at once.  Tensors of `elems` that have one row are broadcast: every
+    row gets that row.  Every tensor needs a first dimension to unpack: a
+    scalar raises IndexError, as in TensorFlow.
 
     >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3])))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
@@ -374,6 +378,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
                             f"https://www.tensorflow.org/api_docs/python/tf/dtypes for "
                             f"supported TF dtypes.")
     flat = [convert_to_tensor(e) for e in flat]
+    if not flat:  # (TF's, taking the largest first dimension of none)
+        raise ValueError("max() arg is an empty sequence")
     scalars = [i for i, t in enumerate(flat) if t.shape.rank == 0]
     if scalars:
         raise IndexError(f"vectorized_map unpacks every tensor of elems along its first "
@@ -402,28 +408,34 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     draws = random_ops.RowDraws()
     if draws.row_by_row():
         with draws.off():
-            signature = _traced_signature(call, mapped)
-            if signature is None:
+            trace = _Trace(call, mapped)
+            if trace.signature is None:
                 return None
-            return map_fn(call, mapped, fn_output_signature=signature)
+            return map_fn(trace.row_function(call), mapped,
+                          fn_output_signature=trace.signature)
     with draws.recording():
-        signature = _traced_signature(call, mapped)
-    if signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
+        trace = _Trace(call, mapped)
+    if trace.signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
     count = mapped[0].shape[0]
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
         draws.draw(count)
         with draws.off():
-            return map_fn(call, mapped, fn_output_signature=signature)
+            return map_fn(trace.row_function(call), mapped,
+                          fn_output_signature=trace.signature)
     draws.draw(array_ops.shape(mapped[0])[0] if count is None else count)
 
-    def call_row(rows):
-        with draws.replaying(rows[-1]):
-            return call(rows[:-1])
+    if trace.outputs is None:
+        def call_row(rows):
+            with draws.replaying(rows[-1]):
+                return call(rows[:-1])
+    else:
+        def call_row(rows):
+            return trace.replay(rows[:-1], lambda op: draws.drawn(op, rows[-1]))
 
     index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
-    return map_fn(call_row, mapped + [index], fn_output_signature=signature)
+    return map_fn(call_row, mapped + [index], fn_output_signature=trace.signature)
 
 
 def _check_row_shapes(first, result):
@@ -440,18 +452,58 @@ def _check_row_shapes(first, result):
                             f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
 
 
-def _traced_signature(fn, flat):
-    """The specs (nested as its results) of ``fn(rows of flat)``, traced in a graph: a
-    `TensorSpec` of each tensor, an extension type's own spec."""
-    def spec(value):
+_PRINTS = ("PrintV2", "Print")
+
+
+class _Trace:
+    """``fn(rows of flat)`` traced once in a graph: its results' specs (nested as they are:
+    a `TensorSpec` of each tensor, an extension type's own spec) and, where every result is
+    a tensor, the graph that each row then runs (`replay`) instead of calling `fn` again,
+    so that, as in TF, `fn` runs once whatever the number of rows."""
+
+    def __init__(self, fn, flat):
+        self.first = []  # eagerly, the shapes of the first row's results
+        self.graph = Graph("signature")
+        with context.building(self.graph):
+            self.rows = [self.graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
+            self.result = fn(self.rows)
+            self.signature = self.outputs = None
+            if self.result is None:
+                return
+            self.signature = nest.map_structure(self._spec, self.result)
+            leaves = nest.flatten(self.result)
+            if all(isinstance(v, Tensor) or not hasattr(v, "_type_spec") for v in leaves):
+                outputs = [convert_to_tensor(v) for v in leaves]
+                if all(getattr(t, "graph", None) is self.graph for t in outputs):
+                    self.outputs = outputs
+
+    @staticmethod
+    def _spec(value):
         composite = None if isinstance(value, Tensor) else getattr(value, "_type_spec", None)
         if composite is not None:
             return composite
         value = convert_to_tensor(value)
         return TensorSpec(value.shape, value.dtype)
 
-    graph = Graph("signature")
-    with context.building(graph):
-        rows = [graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]
-        result = fn(rows)
-        return None if result is None else nest.map_structure(spec, result)
+    def replay(self, rows, drawn=None):
+        """The results for `rows` (the values of the traced rows), the graph's ops run on
+        them; `drawn(op)`: the values of a random op drawn for all rows, or None.
+
+        As in TF (whose vectorized function runs the ops its results do not need once,
+        for the first row), eagerly a print prints for the first row only."""
+        first = not self.first
+
+        def stateful(op, args):
+            if op.type in _PRINTS and not first and context.executing_eagerly():
+                return []
+            values = None if drawn is None else drawn(op)
+            return None if values is None else [values]
+        values = executor.replay(self.graph, self.rows, self.outputs, list(rows), stateful)
+        result = nest.pack_sequence_as(self.result, values)
+        if context.executing_eagerly():
+            _check_row_shapes(self.first, result)
+        return result
+
+    def row_function(self, call):
+        """The function of a row: the graph run on it, or else `call` (`fn` called)."""
+        return call if self.outputs is None else self.replay

@@ -360,8 +360,10 @@ class RowDraws:
     at every call).  Other random ops run row by row.
 
     `recording()` while the function is traced once (on symbolic rows); then
-    `draw(count)` in the caller's context; then `replaying(row)` around each call
-    (or the one trace) of the function, `row` the index of its row.  `vectorized`
+    `draw(count)` in the caller's context; then, as each row runs the trace's
+    ops, `drawn(op, row)` gives a traced op's values for row `row` (or, where
+    the function is called for each row, `replaying(row)` around the call has its
+    ops give them).  `vectorized`
     is False when an op's shape or parameters depend on the row (or only run time
     knows them), or when it is in a loop or branch of the function: such a function
     draws row by row.
@@ -374,6 +376,7 @@ class RowDraws:
         self.vectorized = True
         self._draws = []
         self._skips = []  # (Generator, shape) of each draw of a Generator, in order
+        self._traced = {}  # id of the op each record made in the trace -> its position
         # the map whose function this one's runs in: it draws this one's ops for its rows
         # (a nested map's ops are vectorized along both)
         self._outer = _row_draws.get()
@@ -411,9 +414,19 @@ class RowDraws:
                 self.vectorized = False
             self.records.append((ops, [(v, t.dtype) for v, t in zip(values, inputs)], attrs,
                                  op_seed, name))
-        elif k < len(self._draws):
+            traced = _run(ops, inputs, attrs, _seed_attrs(op_seed), name)
+            self._traced[id(traced.op)] = k
+            return traced
+        if k < len(self._draws):
             return array_ops.gather(self._draws[k], self.row)
         return _run(ops, inputs, attrs, _seed_attrs(op_seed), name)
+
+    def drawn(self, op, row):
+        """The values of row `row` of the op that `recording` traced as `op` (None: `op`
+        is none of them)."""
+        k = self._traced.get(id(op))
+        return None if k is None or k >= len(self._draws) else \
+            array_ops.gather(self._draws[k], row)
 
     def skip(self, generator, shape):
         """Notes a draw of `generator` in the function's trace.  TF's trace runs it (a
