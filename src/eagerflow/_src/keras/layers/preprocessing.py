@@ -199,7 +199,7 @@ def _batches(data, batch_size, steps=None):
         rows = int(data.nrows())
         return [data[i:i + batch_size] for i in range(0, max(rows, 1), batch_size)]
     if isinstance(data, (np.ndarray, Tensor, Variable, list, tuple)):
-        array = np.asarray(data)
+        array = data_adapter._as_array(data)  # (NumPy floats in floatx, as fit takes them)
         if array.ndim and not len(array):
             raise ValueError("Expected input data to be non-empty.")
         if batch_size is None:
