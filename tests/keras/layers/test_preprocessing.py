@@ -349,6 +349,18 @@ def test_center_crop_static_shape_of_symbolic_images():
     assert CenterCrop(2, 4)(images).shape.as_list() == [None, 2, 4, 3]
 
 
+@pytest.mark.parametrize("make, message", [
+    (lambda: CenterCrop(0, 2), "target_height must be > 0."),
+    (lambda: CenterCrop(2, -1), "target_width must be > 0."),
+    (lambda: tf.keras.layers.RandomCrop(0, 2, seed=1), "target_height must be > 0."),
+])
+def test_a_crop_to_no_pixels_is_tfs_value_error(make, message):
+    # (as tf.image.crop_to_bounding_box refuses it; the crop gave an empty image)
+    with pytest.raises(ValueError, match=f"Exception encountered when calling layer .*"
+                                         f"\n\n{message}\n"):
+        make()(IMAGES, training=True)
+
+
 def test_center_crop_upsizes_small_images():
     y = CenterCrop(9, 4)(IMAGES)  # taller than the input: the central 7x3 (9:4), resized up
     close(y, np_resize(IMAGES[:, :, 1:4], 9, 4), rtol=1e-4, atol=1e-3)
