@@ -85,6 +85,42 @@ def test_argument_errors():
         keras.layers.RandomBrightness(2.0)
 
 
+def test_factor_checks_are_keras_2s():
+    # RandomZoom takes its bounds in either order and a width factor above 1 (zooming in
+    # further), as Keras 2 does; these raised ValueError
+    keras.layers.RandomZoom((0.4, 0.1))
+    zoomed = keras.layers.RandomZoom((0.2, 0.2), (1.5, 1.5), fill_mode="constant",
+                                     interpolation="nearest")(IMAGE, training=True)
+    assert zoomed.numpy()[0, :, :, 0].astype(int).tolist() == [  # (TF's values)
+        [0, 0, 1, 4, 0, 0], [0, 0, 7, 10, 0, 0], [0, 0, 13, 16, 0, 0], [0, 0, 19, 22, 0, 0],
+        [0, 0, 25, 28, 0, 0]]
+    with pytest.raises(ValueError, match=r"^`width_factor` argument must have values larger "
+                                         r"than -1. Received: width_factor=-1.5$"):
+        keras.layers.RandomZoom(0.1, -1.5)
+    with pytest.raises(ValueError, match=r"^`factor` argument cannot have a negative value. "
+                                         r"Received: factor=\(0.3, 0.1\)$"):
+        keras.layers.RandomRotation((0.3, 0.1))
+    with pytest.raises(ValueError, match=r"^`height_factor` argument must have values between "
+                                         r"\[-1, 1\]. Received: height_factor=1.5$"):
+        keras.layers.RandomTranslation(1.5, 0.1)
+    with pytest.raises(ValueError, match="^`width_factor` cannot have upper bound less than"):
+        keras.layers.RandomTranslation(0.1, (0.5, 0.1))
+    with pytest.raises(ValueError, match="an upper bound less than the lower bound"):
+        keras.layers.RandomWidth((0.5, 0.1))
+    with pytest.raises(ValueError, match="an upper bound lesser than the lower bound"):
+        keras.layers.RandomHeight((0.5, 0.1))
+
+
+def test_random_resize_interpolation_is_checked_when_made_in_any_case():
+    taller = keras.layers.RandomHeight((0.4, 0.4), interpolation="NEAREST")
+    assert taller(IMAGE, training=True).numpy()[0, :, 0, 0].astype(int).tolist() == \
+        [0, 6, 6, 12, 18, 18, 24]  # (TF's values)
+    assert taller.get_config()["interpolation"] == "NEAREST"
+    with pytest.raises(NotImplementedError, match="Value not recognized for `interpolation`: "
+                                                  "foo"):
+        keras.layers.RandomWidth(0.1, interpolation="foo")
+
+
 def test_augmentation_model_trains_and_predicts():
     images = np.arange(2 * 5 * 6 * 3, dtype="float32").reshape(2, 5, 6, 3)
     augment = keras.Sequential([keras.layers.RandomFlip("horizontal", input_shape=(5, 6, 3)),

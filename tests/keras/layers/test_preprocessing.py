@@ -76,6 +76,22 @@ def test_normalization_adapt_in_batches_merges_moments():
     close(steps.adapt_mean, X[:2].reshape(-1, 3).mean(0))
 
 
+def test_normalization_adapt_takes_numpy_floats_in_floatx_as_tf():
+    # TF's adapt takes NumPy (and list) data as fit does, its floats in floatx: a float64
+    # layer's statistics of float64 arrays are those of the float32 values; a tensor keeps
+    # its dtype
+    data = 1e8 + np.arange(10.0)[:, None] * 0.3
+    for given in (data, data.tolist()):
+        layer = Normalization(dtype="float64")
+        layer.adapt(given)
+        np.testing.assert_array_equal(layer.mean.numpy(), [[1e8]])
+        np.testing.assert_array_equal(layer.variance.numpy(), [[0.0]])
+    layer = Normalization(dtype="float64")
+    layer.adapt(tf.constant(data))
+    close(layer.mean.numpy(), [[1e8 + 1.35]], rtol=0, atol=1e-6)
+    close(layer.variance.numpy(), [[0.7425]], rtol=0, atol=1e-6)
+
+
 def test_normalization_adapt_again_resets_and_invert():
     layer = Normalization(invert=True)
     layer.adapt(X)
@@ -331,6 +347,18 @@ def test_center_crop_static_shape_of_symbolic_images():
     # a Flatten and a Dense after the crop need the cropped size before any image comes
     images = tf.keras.Input(shape=(None, None, 3))
     assert CenterCrop(2, 4)(images).shape.as_list() == [None, 2, 4, 3]
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: CenterCrop(0, 2), "target_height must be > 0."),
+    (lambda: CenterCrop(2, -1), "target_width must be > 0."),
+    (lambda: tf.keras.layers.RandomCrop(0, 2, seed=1), "target_height must be > 0."),
+])
+def test_a_crop_to_no_pixels_is_tfs_value_error(make, message):
+    # (as tf.image.crop_to_bounding_box refuses it; the crop gave an empty image)
+    with pytest.raises(ValueError, match=f"Exception encountered when calling layer .*"
+                                         f"\n\n{message}\n"):
+        make()(IMAGES, training=True)
 
 
 def test_center_crop_upsizes_small_images():

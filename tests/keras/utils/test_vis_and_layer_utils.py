@@ -41,3 +41,11 @@ def test_interactive_logging_switch(capsys):
     model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=2)
     out = capsys.readouterr().out
     assert out.startswith("1/1 - ") and " - loss: " in out
+
+
+def test_count_params_is_no_public_utility_as_in_tf_keras():
+    # (tf_keras counts a layer's parameters with it, but tf.keras.utils does not list it)
+    assert not hasattr(keras.utils, "count_params")
+    layer = keras.layers.Dense(2)
+    layer.build((None, 3))
+    assert layer.count_params() == 8

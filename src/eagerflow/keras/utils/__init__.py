@@ -14,7 +14,7 @@ from eagerflow._src.keras.utils.image_utils import (  # noqa: F401
 from eagerflow._src.keras.utils.io_utils import (  # noqa: F401
     disable_interactive_logging, enable_interactive_logging, is_interactive_logging_enabled)
 from eagerflow._src.keras.utils.layer_utils import (  # noqa: F401
-    count_params, get_source_inputs, warmstart_embedding_matrix)
+    get_source_inputs, warmstart_embedding_matrix)
 from eagerflow._src.keras.utils.np_utils import normalize, to_categorical, to_ordinal  # noqa: F401
 from eagerflow._src.keras.utils.progbar import Progbar  # noqa: F401
 from eagerflow._src.keras.utils.serialization import (  # noqa: F401

@@ -16,6 +16,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, image_ops, math_ops
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.utils.dataset_utils import interpolation_method
 
 _FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 _INTERPOLATIONS = ("nearest", "bilinear")
@@ -30,19 +31,17 @@ def _check_fill_and_interpolation(fill_mode, interpolation):
                                   f"and `bilinear` are supported.")
 
 
-def _range(factor, name, limit=None):
+def _range(factor):
     """(lower, upper) of a factor given as one number (symmetric) or a pair."""
     if isinstance(factor, (tuple, list)):
-        lower, upper = factor[0], factor[1]
-    else:
-        lower, upper = -factor, factor
-    if limit is not None and (abs(lower) > limit or abs(upper) > limit):
+        return factor[0], factor[1]
+    return -factor, factor
+
+
+def _check_within_one(name, factor, bounds):
+    if abs(bounds[0]) > 1.0 or abs(bounds[1]) > 1.0:
         raise ValueError(f"`{name}` argument must have values between [-1, 1]. Received: "
                          f"{name}={factor}")
-    if upper < lower:
-        raise ValueError(f"`{name}` cannot have upper bound less than lower bound, got "
-                         f"{factor}")
-    return lower, upper
 
 
 class _RandomLayer(Layer):
@@ -114,12 +113,10 @@ class RandomRotation(_TransformLayer):
                  fill_value=0.0, **kwargs):
         super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
         self.factor = factor
-        if isinstance(factor, (tuple, list)):
-            self.lower, self.upper = factor[0], factor[1]
-        else:
-            self.lower, self.upper = -factor, factor
+        self.lower, self.upper = _range(factor)
         if self.upper < self.lower:
-            raise ValueError(f"Factor cannot have negative values, got {factor}")
+            raise ValueError(f"`factor` argument cannot have a negative value. Received: "
+                             f"factor={factor}")
 
     def _transforms(self, batch, height, width):
         angles = self._uniform(array_ops.stack([batch]), self.lower * 2 * math.pi,
@@ -143,9 +140,16 @@ class RandomZoom(_TransformLayer):
                  interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
         super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
         self.height_factor, self.width_factor = height_factor, width_factor
-        self.height_lower, self.height_upper = _range(height_factor, "height_factor", 1)
+        # (as Keras 2: the bounds may come in either order, and the width's only have a
+        # lower limit)
+        self.height_lower, self.height_upper = _range(height_factor)
+        _check_within_one("height_factor", height_factor,
+                          (self.height_lower, self.height_upper))
         if width_factor is not None:
-            self.width_lower, self.width_upper = _range(width_factor, "width_factor", 1)
+            self.width_lower, self.width_upper = _range(width_factor)
+            if self.width_lower < -1.0 or self.width_upper < -1.0:
+                raise ValueError(f"`width_factor` argument must have values larger than -1. "
+                                 f"Received: width_factor={width_factor}")
 
     def _transforms(self, batch, height, width):
         shape = array_ops.stack([batch, 1])
@@ -172,13 +176,19 @@ class RandomTranslation(_TransformLayer):
                  interpolation="bilinear", seed=None, fill_value=0.0, **kwargs):
         super().__init__(fill_mode, interpolation, seed, fill_value, **kwargs)
         self.height_factor, self.width_factor = height_factor, width_factor
-        self.height_lower, self.height_upper = _range(height_factor, "height_factor")
-        self.width_lower, self.width_upper = _range(width_factor, "width_factor")
-        for name, bounds in (("height_factor", (self.height_lower, self.height_upper)),
-                             ("width_factor", (self.width_lower, self.width_upper))):
-            if abs(bounds[0]) > 1.0 or abs(bounds[1]) > 1.0:
-                raise ValueError(f"`{name}` must have values between [-1, 1], got "
-                                 f"{getattr(self, name)}")
+        self.height_lower, self.height_upper = _range(height_factor)
+        self.width_lower, self.width_upper = _range(width_factor)
+        for name, factor, bounds in (
+                ("height_factor", height_factor, (self.height_lower, self.height_upper)),
+                ("width_factor", width_factor, (self.width_lower, self.width_upper))):
+            if bounds[1] < bounds[0]:
+                raise ValueError(f"`{name}` cannot have upper bound less than lower bound, "
+                                 f"got {factor}")
+            if name == "height_factor":
+                _check_within_one(name, factor, bounds)
+            elif abs(bounds[0]) > 1.0 or abs(bounds[1]) > 1.0:  # (Keras 2 words it so)
+                raise ValueError(f"`width_factor` must have values between [-1, 1], got "
+                                 f"{factor}")
 
     def _transforms(self, batch, height, width):
         shape = array_ops.stack([batch, 1])
@@ -196,16 +206,14 @@ class _RandomResize(_RandomLayer):
     def __init__(self, factor, interpolation="bilinear", seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
         self.factor, self.interpolation = factor, interpolation
-        if isinstance(factor, (tuple, list)):
-            self.lower, self.upper = factor[0], factor[1]
-        else:
-            self.lower, self.upper = -factor, factor
+        self.lower, self.upper = _range(factor)
         if self.upper < self.lower:
-            raise ValueError(f"`factor` argument cannot have an upper bound lesser than the "
-                             f"lower bound. Received: factor={factor}")
+            raise ValueError(f"`factor` argument cannot have an upper bound {self._less} than "
+                             f"the lower bound. Received: factor={factor}")
         if self.lower < -1.0 or self.upper < -1.0:
             raise ValueError(f"`factor` argument must have values larger than -1. Received: "
                              f"factor={factor}")
+        self._method = interpolation_method(interpolation)  # (any case; checked now)
 
     def call(self, inputs, training=True):
         if training is not None and not hasattr(training, "dtype") and not training:
@@ -218,7 +226,7 @@ class _RandomResize(_RandomLayer):
         scale = self._uniform([], 1.0 + self.lower, 1.0 + self.upper)
         new = cast_ops.cast(scale * cast_ops.cast(dims[axis], _dtypes.float32), "int32")
         size = array_ops.stack([new, dims[2]] if axis == 1 else [dims[1], new])
-        out = image_ops.resize(images, size, method=self.interpolation)
+        out = image_ops.resize(images, size, method=self._method)
         return cast_ops.cast(out, self.compute_dtype)
 
     def compute_output_shape(self, input_shape):
@@ -234,9 +242,11 @@ class _RandomResize(_RandomLayer):
 class RandomHeight(_RandomResize):
     """Resizes the images' height by a random factor in [1 + lower, 1 + upper]."""
     _axis = 1
+    _less = "lesser"  # (Keras 2's words)
 
 
 @export("keras.layers.RandomWidth", "keras.layers.experimental.preprocessing.RandomWidth")
 class RandomWidth(_RandomResize):
     """Resizes the images' width by a random factor in [1 + lower, 1 + upper]."""
     _axis = 2
+    _less = "less"

@@ -199,7 +199,7 @@ def _batches(data, batch_size, steps=None):
         rows = int(data.nrows())
         return [data[i:i + batch_size] for i in range(0, max(rows, 1), batch_size)]
     if isinstance(data, (np.ndarray, Tensor, Variable, list, tuple)):
-        array = np.asarray(data)
+        array = data_adapter._as_array(data)  # (NumPy floats in floatx, as fit takes them)
         if array.ndim and not len(array):
             raise ValueError("Expected input data to be non-empty.")
         if batch_size is None:
@@ -373,6 +373,10 @@ def _resize(images, height, width, interpolation):
 
 
 def _crop(images, top, left, height, width):
+    # (a window of no pixels is tf.image.crop_to_bounding_box's ValueError, as Keras 2 crops)
+    for name, size in (("target_width", width), ("target_height", height)):
+        if isinstance(size, int) and size <= 0:
+            raise ValueError(f"{name} must be > 0.")
     for axis, start, size in ((-3, top, height), (-2, left, width)):
         # NumPy indices for a Python size: their length is then known statically when tracing
         indices = np.arange(size, dtype=np.int32) if isinstance(size, int) else \

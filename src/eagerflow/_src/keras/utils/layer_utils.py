@@ -12,14 +12,10 @@ from eagerflow._src.keras import late
 from eagerflow._src.keras.utils import io_utils
 
 
-@export("keras.utils.count_params")
 def count_params(weights):
     """The number of scalars in `weights` (each counted once; an unknown dim counts 0, a
-    weight without a shape, as a lookup layer's vocabulary, none).
-
-    >>> tf.keras.utils.count_params([tf.Variable(tf.zeros([2, 3])), tf.Variable(1.0)])
-    7
-    """
+    weight without a shape, as a lookup layer's vocabulary, none). Not public: tf_keras
+    keeps it inside `tf.keras.utils`' modules."""
     return int(sum(np.prod([d or 0 for d in w.shape.as_list()], dtype=np.int64)
                    for w in _shaped(weights)))
 
