@@ -117,6 +117,19 @@ def test_constants_are_pushed_down_into_sums_and_products_to_fold_as_tfs():
     }
     for fn, values in expected.items():
         assert tf.function(fn)().numpy().tolist() == values
+    # a difference of computed values takes the constant in too, as in TF: x + (0.1 - y)
+    y = tf.Variable([3.0, 1e8, -2.5], dtype=tf.float32)
+    assert tf.function(lambda: (x - y) + 0.1)().numpy().tolist() == [
+        -1.9000002145767212, -100000000.0, 2.8999998569488525]
+    assert tf.function(lambda: (y - x) - 0.1)().numpy().tolist() == [
+        1.9000000953674316, 100000000.0, -2.9000000953674316]
+    # but not a sum of them (TF's arithmetic optimizer orders those), nor where the constant
+    # would broadcast x to more elements
+    assert tf.function(lambda: (x + y) + 0.1)().numpy().tolist() == ((x + y) + 0.1).numpy(
+        ).tolist()
+    before, after = _folded(lambda a: (a[0] - a[1]) + tf.ones([2, 3]), _MATRIX)
+    pushed = eliminate_dead_code(constant_folding.fold_and_push_down_constants(before))
+    assert types(pushed)[-3:] == ["Sub", "Const", "AddV2"]
     # left alone: a child read elsewhere too, float16 (as TF), and two computed leaves
 
     @tf.function

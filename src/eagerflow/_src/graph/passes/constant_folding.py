@@ -167,11 +167,15 @@ def _pushed_down(op, users):
     if not (symmetric and child_symmetric) and not (dtype.is_floating or dtype.is_complex):
         return None
     left_leaf_const, right_leaf_const = (_really_constant(t) for t in child.inputs)
-    if left_leaf_const == right_leaf_const:
-        # (two constants fold anyway; with none, TF's arithmetic optimizer, which
-        # reorders such trees by their operands' shapes, decides what runs)
-        return None
+    if left_leaf_const and right_leaf_const:
+        return None  # (they fold anyway)
     x, y = (child.inputs[1], child.inputs[0]) if left_leaf_const else child.inputs
+    if not right_leaf_const and not left_leaf_const and (
+            (symmetric and child_symmetric) or _grows(c.shape, x.shape)):
+        # (a sum or product of computed values alone: TF's arithmetic optimizer, which
+        # reorders such trees by their operands' shapes, decides what runs; nor does a
+        # constant move where it would broadcast X to more elements)
+        return None
     try:
         cy_shape = broadcast_shapes(c.shape, y.shape)
     except errors.InvalidArgumentError:
@@ -193,3 +197,15 @@ def _pushed_down(op, users):
     parent_inputs = tuple(new_child.outputs[0] if t is None else t for t in parent_inputs)
     new_parent = derive(op, _OPS[group, parent_negated], parent_inputs)
     return [new_child, new_parent], list(new_parent.outputs)
+
+
+def _grows(c_shape, x_shape):
+    """Whether constant C (of `c_shape`) has more elements than X (of `x_shape`), or a dim
+    bigger than X's (compared from the left, as TF's check)."""
+    if c_shape.is_fully_defined() and x_shape.is_fully_defined() and \
+            c_shape.num_elements() > x_shape.num_elements():
+        return True
+    if c_shape.rank is None or x_shape.rank is None or c_shape.rank == 0:
+        return False
+    c, x = c_shape.as_list(), x_shape.as_list()
+    return any(x[i] is not None and c[i] > x[i] for i in range(min(len(c), len(x))))
