@@ -7,6 +7,9 @@ shape). Stateful operations never fold, nor do results above `MAX_FOLDED_ELEMENT
 turn into a huge constant), nor operations whose kernel fails (the error
 belongs to run time, where it names the user's line).
 
+A constant operand of a sum or product moves into a child sum or product, as TF's
+constant folding moves it (`fold_and_push_down_constants`, below).
+
 A floating-point division by a constant becomes a multiplication by the
 constant's reciprocal (``RealDiv`` -> ``Mul``, ``Xdivy`` -> ``MulNoNan``), as
 TensorFlow's constant folding does in functions: ``x / 6.0`` in a function may
@@ -123,10 +126,12 @@ def _reciprocal_product(op):
 
 # -- pushing constants down -------------------------------------------------------------------
 # TF's constant folding also moves a constant operand of a sum (product) into a child sum
-# (product) of a constant and a computed operand, so that the two constants meet and fold:
-# ``(1 - x) + 1e-7`` runs as ``(1e-7 + 1) - x``, rounding ``1 + 1e-7`` in float32 once, before
-# the graph runs. Results differ from eager arithmetic in the last bits, as in TF's functions
-# (Keras's binary cross-entropy of probabilities near 1 shows it).
+# (product), trading places with one of the child's operands: with a constant there, the two
+# constants meet and fold (``(1 - x) + 1e-7`` runs as ``(1e-7 + 1) - x``, rounding
+# ``1 + 1e-7`` in float32 once, before the graph runs); a difference (quotient) of computed
+# values takes the constant in too (``(x - y) + 0.1`` runs as ``x + (0.1 - y)``). Results
+# differ from eager arithmetic in the last bits, as in TF's functions (Keras's binary
+# cross-entropy of probabilities near 1 shows it).
 _GROUPS = {"Add": "add", "AddV2": "add", "Sub": "add", "Mul": "mul", "Div": "mul"}
 _SYMMETRIC = ("Add", "AddV2", "Mul")
 _OPS = {("add", False): math_ops._ADD, ("add", True): math_ops._SUB,
