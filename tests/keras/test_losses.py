@@ -745,3 +745,15 @@ def test_losses_without_a_ragged_version_raise_tfs_error_for_ragged_inputs():
         losses.kl_divergence(yt, yp)
     with pytest.raises(TypeError, match="Failed to convert elements of"):
         tf.function(lambda a, b: losses.KLDivergence()(a, b))(yt, yp)
+
+
+def test_binary_crossentropy_of_saturated_probabilities_in_a_function_as_tfs():
+    # (TF 2.21: in a function log(1 - p + eps) runs as log((1 + eps) - p), eps folded into 1
+    # first, so p = 1 gives -log(2.38e-7), not eagerly's -log(2.19e-7))
+    y = tf.constant([[1., 0., 1., 0., 1.]])
+    p = tf.Variable([[0., 0., 1., 1., 0.5]])
+    assert losses.BinaryCrossentropy()(y, p).numpy() == pytest.approx(6.290267, rel=1e-6)
+    assert tf.function(lambda: losses.BinaryCrossentropy()(y, p))().numpy() == \
+        pytest.approx(6.273467, rel=1e-6)
+    close(tf.function(lambda: backend.binary_crossentropy(y, p))(),
+          [[15.424949, 0.0, 0.0, 15.249238, 0.693147]])

@@ -404,6 +404,18 @@ def test_auc_label_count_unknown_while_tracing_is_checked_when_the_graph_runs():
         step(y_true[:, :2], y_pred[:, :2])
 
 
+def test_adjusted_r2_score_decides_on_its_sample_count_eagerly_only():
+    # (TF 2.21: the count is a Python decision, so a traced result raises TF's error)
+    y_true = np.arange(12, dtype=np.float32).reshape(4, 3)
+    y_pred = y_true[::-1]
+    m = M.R2Score(num_regressors=2)
+    m.update_state(y_true, y_pred)
+    assert m.result().numpy() == pytest.approx(-3.8888888)
+    with pytest.raises(tf.errors.OperatorNotAllowedInGraphError,
+                       match="Using a symbolic `tf.Tensor` as a Python `bool`"):
+        tf.function(lambda: m.result())()
+
+
 def test_reductions_and_regression_against_numpy():
     rs = np.random.RandomState(3)
     y_true = rs.uniform(size=(8, 5)).astype(np.float32)

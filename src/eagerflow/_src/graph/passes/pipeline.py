@@ -5,7 +5,7 @@ TensorFlow's function optimizer does. Operations that neither the outputs nor a
 side effect need never run, as in TensorFlow's functions. Then each pass runs under its ``tf.config.optimizer``
 switch (on unless set off; all off with ``disable_meta_optimizer``):
 
-* ``constant_folding``: `fold_constants` (divisions by constants kept in a
+* ``constant_folding``: `fold_and_push_down_constants` (divisions by constants kept in a
   ``tf.data`` function's graph, marked ``keeps_divisions``, as TF's);
 * ``arithmetic_optimization``: `eliminate_common_subexpressions`, `simplify`,
   `merge_matmul_sums`;
@@ -28,7 +28,7 @@ from eagerflow._src.graph.passes.broadcast_relu_grad_fusion import (
     fuse_broadcast_relu_gradients)
 from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse
 from eagerflow._src.graph.passes.common_subexpressions import eliminate_common_subexpressions
-from eagerflow._src.graph.passes.constant_folding import fold_constants
+from eagerflow._src.graph.passes.constant_folding import fold_and_push_down_constants
 from eagerflow._src.graph.passes.conv_bias_grad_fusion import fuse_conv_bias_gradients
 from eagerflow._src.graph.passes.dead_code import eliminate_dead_code
 from eagerflow._src.graph.passes.fusion import fuse_bias_activation
@@ -42,8 +42,8 @@ def optimize(graph, inputs, outputs):
     program = eliminate_dead_code(Program(inlined_operations(graph), inputs, outputs))
     keeps_divisions = getattr(graph, "keeps_divisions", False)
     for pass_, on in _passes():
-        if on and pass_ is fold_constants and keeps_divisions:
-            program = fold_constants(program, reciprocals=False)
+        if on and pass_ is fold_and_push_down_constants and keeps_divisions:
+            program = fold_and_push_down_constants(program, reciprocals=False)
         elif on:
             program = pass_(program)
     return program
@@ -59,7 +59,7 @@ def _passes():
     arithmetic = on("arithmetic_optimization")
     pruning = on("dependency_optimization") and not optimizer_option("disable_model_pruning",
                                                                      False)
-    return [(fold_constants, on("constant_folding")),
+    return [(fold_and_push_down_constants, on("constant_folding")),
             (eliminate_common_subexpressions, arithmetic),
             (simplify, arithmetic),
             (merge_matmul_sums, arithmetic),

@@ -218,8 +218,9 @@ class R2Score(Metric):
             score = scores
         if self.num_regressors == 0:
             return score
-        # the sample count decides in Python, as in Keras: results are computed eagerly
-        samples = int(self.num_samples.numpy())
+        # the sample count decides in Python, as in Keras: eagerly only (a traced count is
+        # TF's OperatorNotAllowedInGraphError)
+        samples = self.num_samples.value()
         if self.num_regressors > samples - 1:
             warnings.warn("More independent predictors than datapoints in adjusted R2 score. "
                           "Falling back to standard R2 score.", stacklevel=2)
