@@ -665,3 +665,19 @@ def test_map_function_taking_other_arguments_is_framed_in_user_code():
     text = str(info.value)
     assert text.startswith("in user code:\n\n\n    TypeError: ") and \
         "missing 1 required positional argument: 'b'" in text
+
+
+def test_assert_cardinality_counts_its_elements_as_tensorflow_words_them():
+    ds = tf.data.Dataset.range(10).filter(lambda x: x < 3)
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"expected to contain 0 elements but contained at least 1 "
+                             r"element\. "):
+        values(ds.apply(tf.data.experimental.assert_cardinality(0)))
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"expected to contain 1 element but contained at least 2 "
+                             r"elements\. "):
+        values(ds.apply(tf.data.experimental.assert_cardinality(1)))
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"expected to contain 5 elements but contained only 3 elements\. "):
+        values(ds.apply(tf.data.experimental.assert_cardinality(5)))
+    assert values(ds.apply(tf.data.experimental.assert_cardinality(3))) == [0, 1, 2]
