@@ -656,6 +656,10 @@ class _GroupByWindowDataset(_UnaryDataset):
             if key not in groups:
                 groups[key] = []
                 sizes[key] = self._size_fn(np.array(key, np.int64))
+                if sizes[key] <= 0:
+                    raise op_error(errors.InvalidArgumentError, "IteratorGetNext",
+                                   f"Window size must be greater than zero, but got "
+                                   f"{sizes[key]}.")
             groups[key].append(element)
             if len(groups[key]) >= sizes[key]:
                 yield from self._reduced(key, groups.pop(key))
@@ -708,11 +712,12 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
     from eagerflow._src.ops import array_ops, math_ops, reduction_ops  # noqa: PLC0415
     from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
 
-    lower = np.array([np.iinfo(np.int32).min] + boundaries, np.int64)
-    upper = np.array(boundaries + [np.iinfo(np.int32).max], np.int64)
+    # (Python lists, as TF compares them: int32, so the length must be an int32 too)
+    lower = [int(np.iinfo(np.int32).min)] + boundaries
+    upper = boundaries + [int(np.iinfo(np.int32).max)]
 
     def bucket_of(*args):
-        length = cast(element_length_func(*args), _d.int64)
+        length = element_length_func(*args)
         inside = math_ops.logical_and(math_ops.less_equal(lower, length),
                                       math_ops.less(length, upper))
         return reduction_ops.argmax(cast(inside, _d.int32), output_type=_d.int64)
