@@ -402,6 +402,22 @@ def test_datasets_of_ragged_and_sparse_tensors_made_in_the_function():
     assert int(sparse_total()) == 4
 
 
+def test_counts_held_in_variables_are_read_on_every_call():
+    count = tf.Variable(2, dtype=tf.int64)
+    r = tf.data.Dataset.range(7)
+
+    @tf.function
+    def run():
+        total = r.take(count).reduce(tf.constant(0, tf.int64), lambda a, b: a * 3 + b)
+        sizes = r.batch(count).reduce(tf.constant(0, tf.int64),
+                                      lambda a, b: a * 10 + tf.size(b, tf.int64))
+        return total, sizes, r.skip(count).cardinality()
+
+    assert [int(t) for t in run()] == [1, 2221, 5]
+    count.assign(3)
+    assert [int(t) for t in run()] == [5, 331, 4]
+
+
 def test_len_of_a_dataset_inside_a_function_is_its_cardinality():
     @tf.function
     def sizes():

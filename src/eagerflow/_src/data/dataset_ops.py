@@ -24,6 +24,7 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
 from eagerflow._src.data.structured_function import (
     ReturnsDatasets, ReturnsNothing, branch_iterator, scoped_call, traced)
@@ -48,6 +49,8 @@ _new = object.__new__
 def _int(value, name="value"):
     """A Python int from a Python number, NumPy scalar or scalar tensor; None for a symbolic
     tensor (a dataset built while a function traces, whose counts are unknown)."""
+    if isinstance(value, Variable):
+        value = value.value()  # (while a function traces, a symbolic read)
     if isinstance(value, Tensor):
         if not isinstance(value, EagerTensor):
             return None
