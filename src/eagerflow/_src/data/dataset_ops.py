@@ -785,6 +785,8 @@ class _RangeDataset(Dataset):
         return (n + 2 ** 63) % 2 ** 64 - 2 ** 63  # an int64, as TF's wraps around
 
     def _iterator(self):
+        if self._symbolic:  # (its bounds are not known: not an empty range)
+            _values(None)
         np_dtype = self._dtype.as_numpy_dtype
         array = np.array
         if self._stop is None:

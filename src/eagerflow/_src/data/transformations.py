@@ -790,6 +790,8 @@ def _interleave_cycle(cycle, calls):
     of them sequentially; in parallel, one a thread up to the cores, or with both tuned one
     a third of the cores (each open input also prefetches two more).  `misfit` is the
     thread count when it exceeds the cycle, which TF refuses, else 0."""
+    if cycle is None:  # (symbolic while a function traces: known when the dataset is rebuilt)
+        return None, 0
     if cycle == -1:
         if calls is None:
             cycle = cores()
@@ -820,9 +822,9 @@ class _InterleaveDataset(_UnaryDataset):
         self._cycle, self._misfit = _interleave_cycle(cycle, calls)
         if self._misfit and cycle != -1:  # a cycle given is checked as the dataset is made
             raise dataset_error(op, self._misfit_message(), counts)
-        if self._cycle <= 0:
+        if _known(self._cycle) and self._cycle <= 0:
             raise dataset_error(op, "cycle_length must be greater than zero.", counts)
-        if self._block <= 0:
+        if _known(self._block) and self._block <= 0:
             raise dataset_error(op, "block_length must be greater than zero.", counts)
         if num_parallel_calls is not None:
             self._tf_name = "_ParallelInterleaveDataset"
