@@ -429,6 +429,16 @@ def test_interleave_cycle_length_from_a_function_argument():
     assert int(run(tf.constant(4, tf.int64))) == 63680651
 
 
+def test_scan_from_a_function_argument():
+    @tf.function
+    def run(k):
+        ds = tf.data.Dataset.range(7).scan(k, lambda s, x: (s + x, s))
+        return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a * 3 + b)
+
+    assert int(run(tf.constant(3, tf.int64))) == 3540  # TF's values
+    assert int(run(tf.constant(4, tf.int64))) == 4633
+
+
 def test_a_range_of_a_traced_tensor_built_per_element_is_not_empty():
     # (the datasets flat_map's function makes per element cannot see the function's
     # tensors: an error, where the range was empty)

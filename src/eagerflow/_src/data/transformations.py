@@ -74,7 +74,10 @@ def trace_state_function(func, name, state_spec, element_spec, returns_output):
 
 def _state(initial_state):
     state = structure.normalize(initial_state)
-    return state, structure.spec_of(state), tuple(t._data for t in structure.flatten(state))
+    # (a symbolic state, while a function traces, has no value yet: the dataset is built
+    # again from its value when the function runs)
+    return state, structure.spec_of(state), tuple(
+        t._data if isinstance(t, EagerTensor) else None for t in structure.flatten(state))
 
 
 def reduce_dataset(dataset, initial_state, reduce_func):
