@@ -390,6 +390,22 @@ def test_bucket_boundaries_need_not_be_sorted():
     assert values(buckets) == [[[1, 0, 0], [3, 3, 3]], [[4, 4, 4, 4], [2, 2, 0, 0]],
                                [[7, 7, 7, 7, 7, 7, 7]]]
 
+def test_bucket_lengths_are_int32_and_window_sizes_positive():
+    ds = tf.data.Dataset.range(1, 5).map(lambda n: (tf.range(n), n))
+    # (TF compares the length with its int32 boundaries: an int64 length does not fit)
+    with pytest.raises(TypeError, match="Input 'y' of 'LessEqual' Op has type int64 that does "
+                                        "not match type int32 of argument 'x'"):
+        ds.bucket_by_sequence_length(lambda t, n: n, [3], [2, 2])
+    buckets = ds.bucket_by_sequence_length(lambda t, n: tf.cast(n, tf.int32), [3], [2, 2])
+    assert [b[1] for b in values(buckets)] == [[1, 2], [3, 4]]
+    for size in (dict(window_size=0), dict(window_size_func=lambda k: k - 1)):
+        windows = tf.data.Dataset.range(4).group_by_window(lambda x: x % 2,
+                                                           lambda k, w: w.batch(2), **size)
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Window size must be greater than zero, but got -?[01]."):
+            values(windows)
+
+
 def test_scan_take_while_unique_shard_cache():
     ds = tf.data.Dataset.range(5)
     assert values(ds.scan(np.int64(0), lambda s, x: (s + x, s * 2))) == [0, 0, 2, 6, 12]
@@ -665,3 +681,19 @@ def test_map_function_taking_other_arguments_is_framed_in_user_code():
     text = str(info.value)
     assert text.startswith("in user code:\n\n\n    TypeError: ") and \
         "missing 1 required positional argument: 'b'" in text
+
+
+def test_assert_cardinality_counts_its_elements_as_tensorflow_words_them():
+    ds = tf.data.Dataset.range(10).filter(lambda x: x < 3)
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"expected to contain 0 elements but contained at least 1 "
+                             r"element\. "):
+        values(ds.apply(tf.data.experimental.assert_cardinality(0)))
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"expected to contain 1 element but contained at least 2 "
+                             r"elements\. "):
+        values(ds.apply(tf.data.experimental.assert_cardinality(1)))
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match=r"expected to contain 5 elements but contained only 3 elements\. "):
+        values(ds.apply(tf.data.experimental.assert_cardinality(5)))
+    assert values(ds.apply(tf.data.experimental.assert_cardinality(3))) == [0, 1, 2]

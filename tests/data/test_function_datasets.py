@@ -402,6 +402,55 @@ def test_datasets_of_ragged_and_sparse_tensors_made_in_the_function():
     assert int(sparse_total()) == 4
 
 
+def test_counts_held_in_variables_are_read_on_every_call():
+    count = tf.Variable(2, dtype=tf.int64)
+    r = tf.data.Dataset.range(7)
+
+    @tf.function
+    def run():
+        total = r.take(count).reduce(tf.constant(0, tf.int64), lambda a, b: a * 3 + b)
+        sizes = r.batch(count).reduce(tf.constant(0, tf.int64),
+                                      lambda a, b: a * 10 + tf.size(b, tf.int64))
+        return total, sizes, r.skip(count).cardinality()
+
+    assert [int(t) for t in run()] == [1, 2221, 5]
+    count.assign(3)
+    assert [int(t) for t in run()] == [5, 331, 4]
+
+
+def test_interleave_cycle_length_from_a_function_argument():
+    @tf.function
+    def run(k):
+        ds = tf.data.Dataset.range(7).interleave(lambda x: tf.data.Dataset.range(x),
+                                                 cycle_length=k)
+        return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a * 3 + b)
+
+    assert int(run(tf.constant(3, tf.int64))) == 183786317  # TF's values
+    assert int(run(tf.constant(4, tf.int64))) == 63680651
+
+
+def test_scan_from_a_function_argument():
+    @tf.function
+    def run(k):
+        ds = tf.data.Dataset.range(7).scan(k, lambda s, x: (s + x, s))
+        return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a * 3 + b)
+
+    assert int(run(tf.constant(3, tf.int64))) == 3540  # TF's values
+    assert int(run(tf.constant(4, tf.int64))) == 4633
+
+
+def test_a_range_of_a_traced_tensor_built_per_element_is_not_empty():
+    # (the datasets flat_map's function makes per element cannot see the function's
+    # tensors: an error, where the range was empty)
+    @tf.function
+    def run(k):
+        ds = tf.data.Dataset.range(3).flat_map(lambda x: tf.data.Dataset.range(k))
+        return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="made from symbolic tensors"):
+        run(tf.constant(2, tf.int64))
+
+
 def test_len_of_a_dataset_inside_a_function_is_its_cardinality():
     @tf.function
     def sizes():

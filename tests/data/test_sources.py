@@ -191,3 +191,26 @@ def test_from_list():
     with pytest.raises(ValueError, match=r"should not be empty. If you want an empty dataset, "
                                          r"use `tf.data.Dataset.range\(0\)`."):
         tf.data.experimental.from_list([])
+
+
+def test_from_generator_with_ragged_parts_converts_the_others_as_tensors():
+    # With a ragged (or sparse) part, TF converts each dense part as a tensor of its dtype
+    # (1.7 is no int32) and a ragged part must come as a ragged tensor.
+    signature = (tf.TensorSpec([], tf.int32), tf.RaggedTensorSpec([None, None], tf.int32))
+    row = tf.ragged.constant([[1], [2, 3]])
+
+    def dataset(*items):
+        return tf.data.Dataset.from_generator(lambda: iter(items), output_signature=signature)
+    assert [(int(a), r.to_list()) for a, r in dataset((np.int64(5), row))] == [
+        (5, [[1], [2, 3]])]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="did not match the expected structure"):
+        list(dataset((1.7, row)))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="did not match the expected structure"):
+        list(dataset((1, [[1], [2, 3]])))  # (no tensor: its rows differ in length)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"yielded an element of \(TensorSpec\(shape=\(\), dtype=tf.int32, "
+                             r"name=None\), RaggedTensorSpec\(TensorShape\(\[1, None\]\), "
+                             r"tf.float32, 1, tf.int64\)\) where an element of"):
+        list(dataset((1, tf.ragged.constant([[1.5]]))))

@@ -56,11 +56,18 @@ def test_ragged_elements_in_a_dict_and_cache():
 def test_from_generator_with_a_ragged_signature():
     def gen():
         yield tf.ragged.constant([[1], [2, 3]])
-        yield [[4, 5, 6]]  # (nested lists convert to the spec's ragged tensor)
+        yield tf.ragged.constant([[4, 5, 6]])
+        yield [[4, 5, 6]]  # (as in TF, a list converts to a dense tensor, which does not fit)
 
     ds = tf.data.Dataset.from_generator(
         gen, output_signature=tf.RaggedTensorSpec([None, None], tf.int32))
-    assert [x.to_list() for x in ds] == [[[1], [2, 3]], [[4, 5, 6]]]
+    it = iter(ds)
+    assert [next(it).to_list() for _ in range(2)] == [[[1], [2, 3]], [[4, 5, 6]]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"yielded an element of TensorSpec\(shape=\(1, 3\), "
+                             r"dtype=tf.int32, name=None\) where an element of "
+                             r"RaggedTensorSpec\(TensorShape\(\[None, None\]\)"):
+        next(it)
 
 
 def test_iterating_ragged_elements_inside_a_function():

@@ -24,6 +24,7 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.data import structure
 from eagerflow._src.data.structured_function import (
     ReturnsDatasets, ReturnsNothing, branch_iterator, scoped_call, traced)
@@ -48,6 +49,8 @@ _new = object.__new__
 def _int(value, name="value"):
     """A Python int from a Python number, NumPy scalar or scalar tensor; None for a symbolic
     tensor (a dataset built while a function traces, whose counts are unknown)."""
+    if isinstance(value, Variable):
+        value = value.value()  # (while a function traces, a symbolic read)
     if isinstance(value, Tensor):
         if not isinstance(value, EagerTensor):
             return None
@@ -782,6 +785,8 @@ class _RangeDataset(Dataset):
         return (n + 2 ** 63) % 2 ** 64 - 2 ** 63  # an int64, as TF's wraps around
 
     def _iterator(self):
+        if self._symbolic:  # (its bounds are not known: not an empty range)
+            _values(None)
         np_dtype = self._dtype.as_numpy_dtype
         array = np.array
         if self._stop is None:

@@ -43,8 +43,9 @@ class _AssertCardinalityDataset(_UnaryDataset):
             n += 1
             if expected != INFINITE and n > expected:
                 raise op_error(errors.FailedPreconditionError, "IteratorGetNext",
-                               f"Input dataset was expected to contain {expected} elements but "
-                               f"contained at least {n} elements.")
+                               f"Input dataset was expected to contain "
+                               f"{_count_text(expected)} but contained at least "
+                               f"{_count_text(n)}.")
             yield element
         if n != expected:
             raise op_error(errors.FailedPreconditionError, "IteratorGetNext",

@@ -18,7 +18,6 @@ from eagerflow._src.data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from eagerflow._src.data.structured_function import branch_iterator
 from eagerflow._src.ops.extension_type import ExtensionTypeSpec
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
-from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
 
@@ -49,6 +48,9 @@ class _GeneratorDataset(Dataset):
         self._args = args
         self._legacy = (structure.is_nested(spec) or spec.shape.rank is not None
                         or isinstance(spec, structure.COMPOSITE_SPECS))
+        # (with a ragged or sparse part, TF converts each dense part as a tensor, strictly,
+        # and a ragged part must be yielded as a ragged tensor)
+        self._strict = not all(isinstance(s, TensorSpec) for s in structure.flatten(spec))
 
     def _cardinality(self):
         return UNKNOWN
@@ -78,31 +80,56 @@ class _GeneratorDataset(Dataset):
             f"`generator` yielded an element that did not match the expected structure. The "
             f"expected structure was {expected}, but the yielded element was {value}.")
 
+    def _spec_error(self, flat, value):
+        """TF's error for an element of the right structure but another type or shape."""
+        def spec_of(v):
+            if isinstance(v, (RaggedTensor, SparseTensor)):
+                return v._type_spec
+            try:
+                return TensorSpec.from_tensor(convert_to_tensor(v))
+            except (TypeError, ValueError, errors.OpError):
+                return type(v).__name__
+        specs = structure.pack(self._spec, [spec_of(v) for v in flat])
+        return _generator_error(f"`generator` yielded an element of {specs} where an element "
+                                f"of {self._spec} was expected.")
+
     def _checked_legacy(self, value):
         spec = self._spec
         types = structure.map_structure(lambda s: s.dtype, spec)
         try:
             flat = _flatten_up_to(spec, value)
         except (TypeError, ValueError, KeyError):
-            raise self._structure_error(types, value) from None
+            raise self._structure_error(spec if self._strict else types, value) from None
         arrays = []
         for s, v in zip(structure.flatten(spec), flat):
-            if isinstance(s, SparseTensorSpec):  # a sparse tensor of that type, as it is
-                if not isinstance(v, SparseTensor) or not s.is_compatible_with(v):
+            if isinstance(s, SparseTensorSpec):  # a sparse tensor, as it is
+                if not isinstance(v, SparseTensor):
                     raise self._structure_error(spec, value)
+                if not s.is_compatible_with(v):
+                    raise self._spec_error(flat, value)
                 arrays.append(structure.sparse_value(
                     *(np.asarray(c) for c in (v.indices, v.values, v.dense_shape))))
                 continue
-            if isinstance(s, RaggedTensorSpec):  # a ragged tensor (or a row of one)
-                if not isinstance(v, RaggedTensor) and s.ragged_rank == 0:
-                    v = convert_to_tensor(v, s.dtype)
-                elif not isinstance(v, RaggedTensor):
-                    v = ragged_ops.constant(v, s.dtype, s.ragged_rank,
-                                            row_splits_dtype=s.row_splits_dtype)
+            if isinstance(s, RaggedTensorSpec):  # a ragged tensor (not a list, as in TF)
+                if not isinstance(v, RaggedTensor):
+                    try:  # (TF converts it to a tensor, whose type does not fit)
+                        convert_to_tensor(v)
+                    except (TypeError, ValueError, errors.OpError):
+                        raise self._structure_error(spec, value) from None
+                    raise self._spec_error(flat, value)
                 if not s.is_compatible_with(v):
-                    raise self._structure_error(spec, value)
+                    raise self._spec_error(flat, value)
                 arrays.append(structure.ragged_value(
                     s, [np.asarray(c) for c in s._to_components(v)]))
+                continue
+            if self._strict:
+                try:
+                    a = convert_to_tensor(v, dtype=s.dtype)._data
+                except (TypeError, ValueError, errors.OpError):
+                    raise self._structure_error(spec, value) from None
+                if not s.shape.is_compatible_with(TensorShape(np.shape(a))):
+                    raise self._spec_error(flat, value)
+                arrays.append(a)
                 continue
             try:
                 a = _numpy_value(v, s.dtype)

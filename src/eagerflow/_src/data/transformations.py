@@ -74,7 +74,10 @@ def trace_state_function(func, name, state_spec, element_spec, returns_output):
 
 def _state(initial_state):
     state = structure.normalize(initial_state)
-    return state, structure.spec_of(state), tuple(t._data for t in structure.flatten(state))
+    # (a symbolic state, while a function traces, has no value yet: the dataset is built
+    # again from its value when the function runs)
+    return state, structure.spec_of(state), tuple(
+        t._data if isinstance(t, EagerTensor) else None for t in structure.flatten(state))
 
 
 def reduce_dataset(dataset, initial_state, reduce_func):
@@ -656,6 +659,10 @@ class _GroupByWindowDataset(_UnaryDataset):
             if key not in groups:
                 groups[key] = []
                 sizes[key] = self._size_fn(np.array(key, np.int64))
+                if sizes[key] <= 0:
+                    raise op_error(errors.InvalidArgumentError, "IteratorGetNext",
+                                   f"Window size must be greater than zero, but got "
+                                   f"{sizes[key]}.")
             groups[key].append(element)
             if len(groups[key]) >= sizes[key]:
                 yield from self._reduced(key, groups.pop(key))
@@ -708,11 +715,12 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
     from eagerflow._src.ops import array_ops, math_ops, reduction_ops  # noqa: PLC0415
     from eagerflow._src.ops.cast_ops import cast  # noqa: PLC0415
 
-    lower = np.array([np.iinfo(np.int32).min] + boundaries, np.int64)
-    upper = np.array(boundaries + [np.iinfo(np.int32).max], np.int64)
+    # (Python lists, as TF compares them: int32, so the length must be an int32 too)
+    lower = [int(np.iinfo(np.int32).min)] + boundaries
+    upper = boundaries + [int(np.iinfo(np.int32).max)]
 
     def bucket_of(*args):
-        length = cast(element_length_func(*args), _d.int64)
+        length = element_length_func(*args)
         inside = math_ops.logical_and(math_ops.less_equal(lower, length),
                                       math_ops.less(length, upper))
         return reduction_ops.argmax(cast(inside, _d.int32), output_type=_d.int64)
@@ -785,6 +793,8 @@ def _interleave_cycle(cycle, calls):
     of them sequentially; in parallel, one a thread up to the cores, or with both tuned one
     a third of the cores (each open input also prefetches two more).  `misfit` is the
     thread count when it exceeds the cycle, which TF refuses, else 0."""
+    if cycle is None:  # (symbolic while a function traces: known when the dataset is rebuilt)
+        return None, 0
     if cycle == -1:
         if calls is None:
             cycle = cores()
@@ -815,9 +825,9 @@ class _InterleaveDataset(_UnaryDataset):
         self._cycle, self._misfit = _interleave_cycle(cycle, calls)
         if self._misfit and cycle != -1:  # a cycle given is checked as the dataset is made
             raise dataset_error(op, self._misfit_message(), counts)
-        if self._cycle <= 0:
+        if _known(self._cycle) and self._cycle <= 0:
             raise dataset_error(op, "cycle_length must be greater than zero.", counts)
-        if self._block <= 0:
+        if _known(self._block) and self._block <= 0:
             raise dataset_error(op, "block_length must be greater than zero.", counts)
         if num_parallel_calls is not None:
             self._tf_name = "_ParallelInterleaveDataset"
