@@ -206,3 +206,14 @@ def test_h5_model_file_restores_optimizer_state(keras_graph_mode, tmp_path):
     loaded.fit(x, y, epochs=1, batch_size=5, verbose=0, shuffle=False)
     for a, b in zip(model.get_weights(), loaded.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_setting_the_learning_rate_takes_effect_in_the_session(keras_graph_mode):
+    # As tf_keras (its `set_value`): the new rate is the session's (assigning only built an
+    # op, so the rate stayed 0.1 and training went on at it).
+    model = _model(tf.keras.optimizers.legacy.SGD(0.1))
+    model.train_on_batch(_X, _Y)
+    model.optimizer.learning_rate = 0.5
+    assert tf.keras.backend.get_value(model.optimizer.lr) == 0.5
+    model.optimizer.lr = 0.25
+    assert tf.keras.backend.get_value(model.optimizer.learning_rate) == 0.25
