@@ -1,6 +1,7 @@
 """The optimizer of a Keras model trained in TF 1's graph mode: its variables join the
 graph's global variables once the model trains (a ``Saver`` then keeps them), and a TF 1
 optimizer given to `compile` is wrapped as tf_keras wraps it (`TFOptimizer`)."""
+import logging
 import os
 
 import numpy as np
@@ -217,3 +218,15 @@ def test_setting_the_learning_rate_takes_effect_in_the_session(keras_graph_mode)
     assert tf.keras.backend.get_value(model.optimizer.lr) == 0.5
     model.optimizer.lr = 0.25
     assert tf.keras.backend.get_value(model.optimizer.learning_rate) == 0.25
+
+
+def test_h5_model_file_of_a_tf1_optimizer_warns_and_leaves_it_out(tmp_path, caplog):
+    # As tf_keras: a TF 1 optimizer cannot be saved; the file has no training configuration,
+    # and saving says so.
+    model = _model(tf.compat.v1.train.AdamOptimizer(0.1))
+    model.fit(_X, _Y, epochs=1, batch_size=4, verbose=0)
+    path = os.path.join(tmp_path, "m.h5")
+    with caplog.at_level(logging.WARNING):
+        model.save(path)
+    assert "TensorFlow optimizers do not make it possible" in caplog.text
+    assert tf.keras.models.load_model(path).optimizer is None
