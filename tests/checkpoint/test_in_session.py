@@ -94,3 +94,33 @@ def test_restore_ops_need_a_session(tmp_path):
             sess.run(a.assign(5.0))
             status.run_restore_ops(sess)
             np.testing.assert_equal(sess.run(a), 1.0)
+
+
+def test_tf1_checkpoint_saves_the_values_of_the_session_given(tmp_path):
+    # TF 1's `tf.compat.v1.train.Checkpoint` takes the session to save from (TF 2's class,
+    # given before, refused the argument); a variable made after the restore gets its value
+    # from `initialize_or_restore`, not from its own initializer.
+    assert tf.compat.v1.train.Checkpoint is not tf.train.Checkpoint
+    g = tf.compat.v1.Graph()
+    with g.as_default():
+        root = tf.compat.v1.train.Checkpoint()
+        root.v = tf.Variable(3.0)
+        sess, other = tf.compat.v1.Session(), tf.compat.v1.Session()
+        sess.run(root.v.initializer)
+        sess.run(root.v.assign(5.0))
+        other.run(root.v.initializer)
+        with other.as_default():  # (not the session given)
+            path = root.save(str(tmp_path / "ck"), session=sess)
+        assert root.save(str(tmp_path / "ck"), session=sess).endswith("ck-2")
+    assert path.endswith("ck-1")
+    assert tf.train.load_variable(path, "v/.ATTRIBUTES/VARIABLE_VALUE") == 5.0
+    g = tf.compat.v1.Graph()
+    with g.as_default():
+        root = tf.compat.v1.train.Checkpoint()
+        status = root.restore(path)
+        root.v = tf.Variable(0.0)
+        with tf.compat.v1.Session() as sess:
+            sess.run(root.v.initializer)
+            assert sess.run(root.v) == 0.0
+            status.initialize_or_restore(sess)
+            assert sess.run(root.v) == 5.0

@@ -958,7 +958,8 @@ def test_v1_spellings_are_the_tf2_objects():
     assert tf.truncated_normal is eagerflow.random.truncated_normal
     assert tf.log is eagerflow.math.log and tf.matrix_inverse is eagerflow.linalg.inv
     assert tf.set_random_seed is eagerflow.random.set_seed
-    assert tf.train.Checkpoint is eagerflow.train.Checkpoint
+    # (TF 1's Checkpoint, whose save takes a session, as TF's CheckpointV1)
+    assert tf.train.Checkpoint is not eagerflow.train.Checkpoint
     assert issubclass(tf.data.Dataset, eagerflow.data.Dataset)  # TF 1's DatasetV1
     tf.set_random_seed(7)
     a = tf.random_normal([3])

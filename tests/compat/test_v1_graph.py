@@ -2,6 +2,7 @@
 import collections as pycollections
 import json
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -133,6 +134,26 @@ def test_control_dependencies_and_group():
         assert sess.run(w) == 1.0
         sess.run(both)
         assert sess.run(v) == 111.0
+
+
+def test_a_constant_renamed_by_its_op_keeps_its_control_inputs(capsys):
+    # `x + 1` in a control_dependencies block makes a ``Const`` (renamed ``add/y``): its
+    # control input stays with it; the next op named ``Const`` (a TensorArray's, made after
+    # the block) does not inherit it, so running that array no longer ran the print.
+    g = tf1.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [], name="x")
+        printed = tf.print("printed", x, output_stream=sys.stdout)
+        with tf1.control_dependencies([printed]):
+            y = x + 1
+        stacked = tf.TensorArray(tf.float32, size=1).write(0, x * 2).stack()
+    assert [op.name for op in g.get_operation_by_name("add/y").control_inputs] == ["PrintV2"]
+    assert g.get_operation_by_name("Const").control_inputs == []
+    with tf1.Session(graph=g) as sess:
+        assert sess.run(stacked, {x: 2.0}).tolist() == [4.0]
+        assert capsys.readouterr().out == ""
+        assert sess.run(y, {x: 3.0}) == 4.0
+        assert capsys.readouterr().out == "printed 3\n"
 
 
 def test_graph_inspection_and_finalize():

@@ -149,3 +149,34 @@ def test_monitored_training_session_logs_its_steps_as_tf(tmp_path, caplog):
     assert logs[1] == ["Create CheckpointSaverHook.", "Graph was finalized.",
                        "Restoring parameters from DIR/model.ckpt-1", *start,
                        *[m.format(1) for m in saves], *[m.format(2) for m in saves]]
+
+
+def test_run_step_fn_gives_the_raw_session_and_runs_with_hooks_as_tf():
+    g = tf1.Graph()
+    with g.as_default():
+        step = tf1.train.get_or_create_global_step()
+        inc = tf1.assign_add(step, 1)
+        seen = []
+
+        class Hook(tf1.train.SessionRunHook):
+            def after_run(self, run_context, run_values):
+                seen.append("hook")
+
+        def both(step_context):
+            return step_context.session.run(step), step_context.run_with_hooks(inc)
+
+        def stop(step_context):
+            step_context.request_stop()
+
+        class Stepper:
+            def step(self, step_context):
+                return step_context.run_with_hooks(inc)
+
+        with tf1.train.MonitoredSession(hooks=[Hook()]) as sess:
+            assert sess.run_step_fn(both) == (0, 1) and seen == ["hook"]
+            assert sess.run_step_fn(Stepper().step) == 2
+            with pytest.raises(ValueError, match=r"Got \('ctx',\) instead\.$"):
+                sess.run_step_fn(lambda ctx: None)
+            sess.run_step_fn(stop)  # (StopIteration: the block ends, quietly)
+            raise AssertionError("not reached")
+        assert sess.should_stop()

@@ -598,3 +598,18 @@ def test_tf_print_in_a_tf1_graph_runs_where_a_control_dependency_names_it(graph,
     with tf1.Session() as sess:
         assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
     assert capsys.readouterr().out == "x is [1 2]\n"
+
+
+def test_tf1_control_flow_quotes_the_tensor_of_a_loop_shape_error():
+    # TF 1's while_loop (`disable_control_flow_v2`) names the tensor in quotes, TF 2's in
+    # backticks.
+    tf1.disable_control_flow_v2()
+    try:
+        with tf1.Graph().as_default():
+            m = tf.zeros([1])
+            with pytest.raises(ValueError, match=r"^Input tensor 'zeros:0' enters the loop "
+                                                 r"with shape \(1,\), but has shape \(2,\)"):
+                tf1.while_loop(lambda m: tf.shape(m)[0] < 8,
+                               lambda m: tf.concat([m, m], 0), [m])
+    finally:
+        tf1.enable_control_flow_v2()

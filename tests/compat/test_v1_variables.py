@@ -131,3 +131,21 @@ def test_variable_scopes_reuse_automatically_executing_eagerly():
             assert scope.reuse is True
             with pytest.raises(ValueError, match="Variable b/x does not exist"):
                 v1.get_variable("x", [1])
+
+
+def test_numpy_of_a_variable_while_a_graph_is_built_is_tfs_not_implemented_error():
+    # As TF: a variable has no NumPy value in a graph (TF 1's, or a function's trace).
+    g = tf.compat.v1.Graph()
+    with g.as_default():
+        v = tf.compat.v1.Variable(1.0)
+        with pytest.raises(NotImplementedError, match="only available when eager execution"):
+            v.numpy()
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f():
+        with pytest.raises(NotImplementedError):
+            w.numpy()
+        return w + 1
+
+    assert float(f()) == 3.0 and w.numpy() == 2.0

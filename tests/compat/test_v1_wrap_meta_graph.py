@@ -131,3 +131,20 @@ def test_a_missing_meta_graph_file_is_tfs_os_error(tmp_path):
     with pytest.raises(OSError, match=f"^File does not exist. Received: {path}.$") as caught:
         tf1.train.import_meta_graph(path)
     assert type(caught.value) is OSError
+
+
+def test_placeholders_made_in_a_wrapped_function_are_fed_through_prune():
+    # TF 1 code wrapped as it is (placeholders and all), then pruned from a placeholder to
+    # an output, as TF's migration guide does (placeholder raised "not compatible with eager
+    # execution" inside the wrapped function).
+    def graph_code():
+        a = tf1.placeholder(tf.float32, [None], name="a")
+        b = tf.reduce_sum(a, name="b")
+        tf.multiply(b, 2.0, name="c")
+
+    wrapped = tf1.wrap_function(graph_code, [])
+    pruned = wrapped.prune(feeds="a:0", fetches="c:0")
+    assert float(pruned(tf.constant([1.0, 2.0, 3.0]))) == 12.0
+    both = wrapped.prune(feeds=["a:0"], fetches={"s": "b:0", "c": "c:0"})
+    assert {k: float(v) for k, v in both(tf.constant([1.0, 2.0])).items()} == {"s": 3.0,
+                                                                             "c": 6.0}

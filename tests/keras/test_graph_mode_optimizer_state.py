@@ -1,6 +1,7 @@
 """The optimizer of a Keras model trained in TF 1's graph mode: its variables join the
 graph's global variables once the model trains (a ``Saver`` then keeps them), and a TF 1
 optimizer given to `compile` is wrapped as tf_keras wraps it (`TFOptimizer`)."""
+import logging
 import os
 
 import numpy as np
@@ -189,3 +190,43 @@ def test_tf1_optimizer_variables_are_the_graphs_once_the_model_trains(keras_grap
     sess = tf.compat.v1.keras.backend.get_session()
     path = tf.compat.v1.train.Saver().save(sess, os.path.join(tmp_path, "ck"))
     assert {s[:-2] for s in slots + powers} <= {n for n, _ in tf.train.list_variables(path)}
+
+
+def test_h5_model_file_restores_optimizer_state(keras_graph_mode, tmp_path):
+    # As tf_keras: `load_model` of an HDF5 model file gives the optimizer its saved state
+    # in the session (the slots' values were only assigned by ops never run: the next
+    # epoch's weights differed by 0.035).
+    x = np.linspace(-1, 1, 40, dtype=np.float32).reshape(10, 4)
+    y = np.linspace(0, 1, 10, dtype=np.float32).reshape(10, 1)
+    model = _model(tf.keras.optimizers.legacy.Adam(0.05))
+    model.fit(x, y, epochs=3, batch_size=5, verbose=0, shuffle=False)
+    path = os.path.join(tmp_path, "m.h5")
+    model.save(path)
+    model.fit(x, y, epochs=1, batch_size=5, verbose=0, shuffle=False)
+    loaded = tf.keras.models.load_model(path)
+    loaded.fit(x, y, epochs=1, batch_size=5, verbose=0, shuffle=False)
+    for a, b in zip(model.get_weights(), loaded.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_setting_the_learning_rate_takes_effect_in_the_session(keras_graph_mode):
+    # As tf_keras (its `set_value`): the new rate is the session's (assigning only built an
+    # op, so the rate stayed 0.1 and training went on at it).
+    model = _model(tf.keras.optimizers.legacy.SGD(0.1))
+    model.train_on_batch(_X, _Y)
+    model.optimizer.learning_rate = 0.5
+    assert tf.keras.backend.get_value(model.optimizer.lr) == 0.5
+    model.optimizer.lr = 0.25
+    assert tf.keras.backend.get_value(model.optimizer.learning_rate) == 0.25
+
+
+def test_h5_model_file_of_a_tf1_optimizer_warns_and_leaves_it_out(tmp_path, caplog):
+    # As tf_keras: a TF 1 optimizer cannot be saved; the file has no training configuration,
+    # and saving says so.
+    model = _model(tf.compat.v1.train.AdamOptimizer(0.1))
+    model.fit(_X, _Y, epochs=1, batch_size=4, verbose=0)
+    path = os.path.join(tmp_path, "m.h5")
+    with caplog.at_level(logging.WARNING):
+        model.save(path)
+    assert "TensorFlow optimizers do not make it possible" in caplog.text
+    assert tf.keras.models.load_model(path).optimizer is None

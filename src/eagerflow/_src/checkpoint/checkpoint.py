@@ -20,6 +20,7 @@ assigned when they are created.
 >>> status.assert_consumed() is status
 True
 """
+import contextlib
 import os
 import weakref
 
@@ -423,6 +424,42 @@ class Checkpoint:
 
     def __repr__(self):
         return f"<eagerflow.train.Checkpoint object at {id(self):#x}>"
+
+
+@export("compat.v1.train.Checkpoint")
+class CheckpointV1(Checkpoint):
+    """TF 1's `Checkpoint`: `save` and `write` take the session holding the values of TF 1
+    graph variables (by default the default session), and `restore` no options.
+
+    >>> g = tf.compat.v1.Graph()
+    >>> with g.as_default():
+    ...     ckpt = tf.compat.v1.train.Checkpoint(v=tf.compat.v1.Variable(3.0))
+    ...     sess = tf.compat.v1.Session()
+    ...     _ = sess.run(ckpt.v.initializer)
+    >>> import os, tempfile
+    >>> path = ckpt.save(os.path.join(tempfile.mkdtemp(), "ckpt"), session=sess)
+    >>> os.path.basename(path)
+    'ckpt-1'
+    """
+
+    def write(self, file_prefix, session=None, options=None):
+        with _in_session(session):
+            return super().write(file_prefix, options)
+
+    def save(self, file_prefix, session=None, options=None):
+        with _in_session(session):
+            return super().save(file_prefix, options)
+
+    def restore(self, save_path):  # noqa: D102 (Checkpoint's, without options)
+        return super().restore(save_path)
+
+    def __repr__(self):
+        return f"<eagerflow.compat.v1.train.Checkpoint object at {id(self):#x}>"
+
+
+def _in_session(session):
+    """`session` as the default session (where graph variables have their values)."""
+    return session.as_default() if session is not None else contextlib.nullcontext()
 
 
 # -- reading checkpoints -----------------------------------------------------------------

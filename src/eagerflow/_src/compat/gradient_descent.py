@@ -236,10 +236,8 @@ class Optimizer:
             step = graph.get_operations()[-1]
             # (TF's training step op takes the scope's own name, which the scope reserved;
             # what it waits on moves with it, and its first name is free again)
-            made, step.name = step.name, scope[:-1]
-            control = getattr(graph, "control_inputs", {})
-            if made in control:
-                control[step.name] = control.pop(made)
+            made = step.name
+            graph._rename(step, scope[:-1])
             graph._release(made)
             return step
 

@@ -442,7 +442,7 @@ def placeholder(dtype, shape=None, name=None):
     ...     tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
     <tf.Tensor 'x:0' shape=(None, 3) dtype=float32>
     """
-    graph = v1_graph()
+    graph = context.get().graph  # (also a function's: one `wrap_function` traces)
     if graph is None:
         raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
     context.check_scope_name(name)  # (TF's op wrapper opens a scope of the name)

@@ -13,6 +13,8 @@ summaries to event files in its summary directory and saves checkpoints, as TF d
 """
 import abc
 import collections
+import functools
+import inspect
 import os
 import time
 
@@ -491,6 +493,33 @@ class _MonitoredSession:
         self._stop = self._stop or context.stop_requested
         return results["caller"]
 
+    def run_step_fn(self, step_fn):
+        """What `step_fn` returns, called with a `StepContext` (its argument, named
+        ``step_context``): its `session` runs without the hooks, its `run_with_hooks` with
+        them (as `run`), and its `request_stop` raises StopIteration, which leaving the
+        session's ``with`` block ends quietly."""
+        args = _fn_args(step_fn)
+        if args not in (("step_context",), ("self", "step_context")):
+            raise ValueError(f"`step_fn` may either have one `step_context` argument, or "
+                             f"`self` and `step_context` arguments if it's an instance method. "
+                             f"Got {args} instead.")
+        return step_fn(self.StepContext(self._sess, self.run))
+
+    class StepContext:
+        """What a `run_step_fn` step gets: the raw `session`, `run_with_hooks`, and
+        `request_stop`."""
+
+        def __init__(self, session, run_with_hooks_fn):
+            self._session, self._run_with_hooks_fn = session, run_with_hooks_fn
+
+        session = property(lambda self: self._session)
+
+        def run_with_hooks(self, *args, **kwargs):
+            return self._run_with_hooks_fn(*args, **kwargs)
+
+        def request_stop(self):
+            raise StopIteration("step_fn has requested the iterations to stop.")
+
     def should_stop(self):
         return self._closed or self._stop or self._coord.should_stop()
 
@@ -527,6 +556,16 @@ class _MonitoredSession:
             exception_type = None
         self._close(exception_type)
         return exception_type is None
+
+
+def _fn_args(fn):
+    """The names of `fn`'s positional parameters, a bound method's first one left out (as
+    TF counts them)."""
+    if isinstance(fn, functools.partial):
+        return tuple(_fn_args(fn.func)[len(fn.args):])
+    call = fn if inspect.isfunction(fn) or inspect.ismethod(fn) else fn.__call__
+    args = inspect.getfullargspec(call).args
+    return tuple(args[1:] if inspect.ismethod(call) else args)
 
 
 @export("compat.v1.train.MonitoredSession")

@@ -16,8 +16,8 @@ from eagerflow._src.ops import array_ops, cast_ops, reduction_ops
 from eagerflow._src.ragged import ragged_dispatch
 
 # (TF 1 name under ``compat.v1``, module defining the object, its attribute there): the
-# object TF 2 exports under its new name. ``set_random_seed`` is ``tf.random.set_seed``;
-# ``train.Checkpoint`` is TF 2's class (``data.Dataset`` is TF 1's, `dataset_v1`).
+# object TF 2 exports under its new name. ``set_random_seed`` is ``tf.random.set_seed``
+# (``data.Dataset`` is TF 1's, `dataset_v1`; ``train.Checkpoint`` `CheckpointV1`).
 ALIASES = (
     ('COMPILER_VERSION', 'eagerflow._src.core.versions', 'COMPILER_VERSION'),
     ('GIT_VERSION', 'eagerflow._src.core.versions', 'GIT_VERSION'),
@@ -154,7 +154,6 @@ ALIASES = (
     ('tensor_scatter_update', 'eagerflow._src.ops.array_ops', 'tensor_scatter_nd_update'),
     ('trace', 'eagerflow._src.ops.linalg_ops', 'trace'),
     ('train.BytesList', 'eagerflow._src.core.protos.example', 'BytesList'),
-    ('train.Checkpoint', 'eagerflow._src.checkpoint.checkpoint', 'Checkpoint'),
     ('train.Example', 'eagerflow._src.core.protos.example', 'Example'),
     ('train.Feature', 'eagerflow._src.core.protos.example', 'Feature'),
     ('train.FeatureList', 'eagerflow._src.core.protos.example', 'FeatureList'),

@@ -576,6 +576,9 @@ class Variable(metaclass=_VariableMeta):
         return self.value()
 
     def numpy(self):
+        if context.get().graph is not None:  # (TF's error, not a symbolic read's)
+            raise NotImplementedError("numpy() is only available when eager execution is "
+                                      "enabled.")
         return self.value().numpy()
 
     def __tf_tensor__(self, dtype=None, name=None):

@@ -851,9 +851,11 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     step = _Subgraph.trace(f"{scope}_body", traced_body, specs, scope=op_scope)
     for t, out, shape in zip(flat, step.outputs, invariants):
         if not fits(out.shape, shape):
+            # (TF 1's loop quotes the name, TF 2's puts it in backticks)
+            quote = "'" if tf1_control_flow is not None and tf1_control_flow() else "`"
             raise ValueError(
-                f"Input tensor `{t.name}` enters the loop with shape {shape}, but has shape "
-                f"{out.shape} after one iteration. To allow the shape to vary across "
+                f"Input tensor {quote}{t.name}{quote} enters the loop with shape {shape}, "
+                f"but has shape {out.shape} after one iteration. To allow the shape to vary across "
                 f"iterations, use the `shape_invariants` argument of tf.while_loop to specify "
                 f"a less-specific shape.")
     outer = _union_captures([test, step])

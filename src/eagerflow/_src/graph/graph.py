@@ -462,8 +462,15 @@ class Graph:
         op = getattr(tensor, "op", None)
         if op is not None and self._unnamed.pop(id(op), None) is not None:
             self._release(op.name)
-            op.name = self.unique_name(name)
+            self._rename(op, self.unique_name(name))
         return tensor
+
+    def _rename(self, op, name):
+        """Names `op` `name`; the control inputs it was given (kept by its name) go with
+        it, not to the next op that takes its old name."""
+        old, op.name = op.name, name
+        if old in self.control_inputs:
+            self.control_inputs[name] = self.control_inputs.pop(old)
 
     def variable_argument(self, variable, shape):
         """The stand-in through which this graph reaches `variable`, an argument (of `shape`)
@@ -538,7 +545,7 @@ class Graph:
             fresh = self._unnamed.pop(id(t.op), None) if isinstance(t, SymbolicTensor) else None
             if fresh is not None and op_def.tied_pair and len(inputs) == 2:  # `x * 2.0`
                 self._release(fresh.name)
-                fresh.name = self._unique(f"{name}/{'xy'[i]}")
+                self._rename(fresh, self._unique(f"{name}/{'xy'[i]}"))
         if op_def.tied:
             check_dtypes(op_def, [np.dtype(t.dtype.as_numpy_dtype)
                                   for t in op_def.listed(inputs, attrs)], True)

@@ -208,7 +208,10 @@ class Optimizer:
                 "`learning_rate` constructor argument, hence its learning rate is not "
                 "settable. If you need the learning rate to be settable, you should "
                 "instantiate the optimizer with a float `learning_rate` argument.")
-        self._learning_rate.assign(learning_rate)
+        if backend._graph_session() is not None:  # (TF 1's graph mode: its Keras session
+            backend.set_value(self._learning_rate, learning_rate)  # holds the value)
+        else:
+            self._learning_rate.assign(learning_rate)
 
     lr = learning_rate  # the Keras 2 alias
 

@@ -410,9 +410,11 @@ def load_optimizer_weights(f, model):
     variables = list(model.optimizer.variables)
     # Paired in order, as tf_keras's `set_weights` pairs them: a state saved before the
     # first step (the iteration count alone) restores that count and leaves the slots.
-    for v, x in zip(variables, values):
-        if v.shape != x.shape:
-            _logger.warning("Error in loading the saved optimizer state. As a result, your "
-                            "model is starting with a freshly initialized optimizer.")
-            return
-        v.assign(x.astype(v.dtype.as_numpy_dtype, copy=False))
+    pairs = list(zip(variables, values))
+    if any(v.shape != x.shape for v, x in pairs):
+        _logger.warning("Error in loading the saved optimizer state. As a result, your "
+                        "model is starting with a freshly initialized optimizer.")
+        return
+    # (one session run in TF 1's graph mode, where assigning would only build the ops)
+    backend.batch_set_value([(v, x.astype(v.dtype.as_numpy_dtype, copy=False))
+                             for v, x in pairs])

@@ -50,6 +50,7 @@ from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleO
 from eagerflow._src.keras.optimizers import legacy
 from eagerflow._src.keras.optimizers.legacy import OptimizerV2
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, RestoredOptimizer
+from eagerflow._src.keras.optimizers.optimizer_v1 import TFOptimizer
 from eagerflow._src.keras.utils import serialization
 
 _logger = _log.logger
@@ -874,7 +875,13 @@ def _save_model_to_hdf5(model, filepath, include_optimizer):
     """`save_model` to an `.h5` file: the compile arguments as tf_keras's ``training_config``."""
     h5_format.check_savable(model)
     training_config = None
-    if include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
+    if include_optimizer and isinstance(getattr(model, "optimizer", None), TFOptimizer):
+        _logger.warning(
+            "TensorFlow optimizers do not make it possible to access optimizer attributes or "
+            "optimizer state after instantiation. As a result, we cannot save the optimizer as "
+            "part of the model save file. You will have to compile your model again after "
+            "loading it. Prefer using a TF-Keras optimizer instead (see keras.io/optimizers).")
+    elif include_optimizer and isinstance(getattr(model, "optimizer", None), Optimizer):
         training_config = _training_config(model)
         if training_config is not None:
             training_config = json.dumps(_legacy_serialization(training_config),
