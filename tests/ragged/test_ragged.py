@@ -1651,6 +1651,10 @@ def test_equality_operators_are_false_for_values_that_do_not_broadcast():
     square = tf.ragged.constant([[1, 2], [3, 4]])
     assert (square == dense).to_list() == [[True, True], [True, True]]
     assert (dense == square).to_list() == [[True, True], [True, True]]
+    # variables (composite too) still compare elementwise with tensors and each other
+    v, w = tf.Variable([[1, 2], [3, 4]]), tf.Variable([[1, 0], [3, 4]])
+    assert (v == w).numpy().tolist() == [[True, False], [True, True]]
+    assert (dense != v).numpy().tolist() == [[False, False], [False, False]]
 
 
 def test_a_dense_operand_of_the_rows_lengths_broadcasts():
