@@ -476,6 +476,8 @@ class Variable(metaclass=_VariableMeta):
                  synchronization=VariableSynchronization.AUTO,
                  aggregation=VariableAggregationV1.NONE, shape=None,
                  experimental_enable_variable_lifting=True):
+        if name is not None and not isinstance(name, str):  # (TF names a scope after it)
+            raise ValueError("name for name_scope must be a string.")
         context.check_scope_name(name)  # (made in a graph: a scope of its name)
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except "
@@ -563,6 +565,10 @@ class Variable(metaclass=_VariableMeta):
     def get_shape(self):
         return self._shape
 
+    def set_shape(self, shape):
+        """Narrows the static shape to `shape` (merged with it; ValueError if they differ)."""
+        self._shape = self._shape.merge_with(shape)
+
     def is_initialized(self, name=None):
         """Whether the variable holds a value: a bool scalar tensor (``VarIsInitializedOp``)."""
         return dispatch(VAR_IS_INITIALIZED, (self,), name=name)
@@ -576,6 +582,9 @@ class Variable(metaclass=_VariableMeta):
         return self.value()
 
     def numpy(self):
+        if not context.executing_eagerly():  # (a function being traced, or a TF 1 graph)
+            raise NotImplementedError("numpy() is only available when eager execution is "
+                                      "enabled.")
         return self.value().numpy()
 
     def __tf_tensor__(self, dtype=None, name=None):
@@ -658,8 +667,13 @@ class Variable(metaclass=_VariableMeta):
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
                         f"(Variable: {self!r})")
 
+    def __copy__(self):
+        # As TF's: a shallow copy is the variable itself (a new object would share its
+        # state anyway, and be compared and tracked as another variable)
+        return self
+
     def __deepcopy__(self, memo):
-        new = copy.copy(self)
+        new = twin(self)
         new._handle = ResourceHandle(self._handle.value.copy())
         _BY_HANDLE[id(new._handle)] = new
         new._unique_id = next(_creation_order)
@@ -742,6 +756,14 @@ class _UnreadVariable(_ResourceOperators, Variable):
 
     def __tf_tensor__(self, dtype=None, name=None):
         return self._variable.__tf_tensor__(dtype, name)
+
+
+def twin(variable):
+    """A new object of `variable`'s class with its attributes (its handle too: the same
+    state), which ``copy.copy`` does not give (it returns the variable itself, as TF's)."""
+    new = object.__new__(type(variable))
+    new.__dict__.update(variable.__dict__)
+    return new
 
 
 def is_variable(value):
