@@ -334,3 +334,9 @@ def test_numpy_of_a_variable_inside_a_function_is_not_implemented():
 def test_a_name_that_is_not_a_string_is_a_value_error():
     with pytest.raises(ValueError, match="must be a string"):
         tf.Variable(1.0, name=3)
+
+
+def test_the_handle_names_the_variables_device():
+    with tf.device("/CPU:0"):
+        v = tf.Variable(1.0)
+    assert v.handle.device == v.device == "/job:localhost/replica:0/task:0/device:CPU:0"

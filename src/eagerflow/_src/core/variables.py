@@ -121,6 +121,12 @@ class ResourceHandle:
     def __init__(self, value):
         self.value = value
 
+    @property
+    def device(self):
+        """The device of the variable held (as TF's handle tensor's)."""
+        var = _BY_HANDLE.get(id(self))
+        return errors.EAGER_DEVICE if var is None else var.device
+
 
 def handle_text(name, kind, container="localhost"):
     """How TF prints the handle of a resource of C++ type `kind` (a table's
