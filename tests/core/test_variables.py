@@ -340,3 +340,12 @@ def test_the_handle_names_the_variables_device():
     with tf.device("/CPU:0"):
         v = tf.Variable(1.0)
     assert v.handle.device == v.device == "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+def test_a_ragged_value_is_a_value_error_for_a_variable():
+    r = tf.ragged.constant([[1], [1, 2]])
+    for make in (lambda: tf.Variable(r), lambda: tf.Variable(lambda: r),
+                 lambda: tf.Variable([[1, 2], [3, 4]]).assign(r),
+                 lambda: tf.Variable([[1, 2], [3, 4]]).assign_add(r)):
+        with pytest.raises(ValueError, match="object of type 'RaggedTensor' has no len"):
+            make()

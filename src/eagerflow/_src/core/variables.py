@@ -11,7 +11,6 @@ it, so every value read earlier stays a consistent snapshot.
 <tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=3.0>
 """
 import contextlib
-import copy
 import enum
 import itertools
 import threading
@@ -20,7 +19,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src import backend
-from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -107,6 +106,18 @@ def _sync_and_aggregation(synchronization, aggregation, name):
             raise ValueError(f"Invalid variable synchronization mode: {synchronization} for "
                              f"variable: {name}") from None
     return synchronization, aggregation
+
+
+def _dense(value, dtype, name=None):
+    """`value` as a tensor for a variable to hold; a ragged tensor is TF's ValueError (not
+    the signal that dispatches public functions given one)."""
+    try:
+        return convert_to_tensor(value, dtype=dtype, name=name)
+    except SymbolicCall:
+        if isinstance(value, CompositeTensor):
+            raise ValueError(f"TypeError: object of type '{type(value).__name__}' has no "
+                             f"len()\n") from None
+        raise
 
 
 class ResourceHandle:
@@ -503,8 +514,8 @@ class Variable(metaclass=_VariableMeta):
         with contextlib.nullcontext() if local else context.init_scope():
             if callable(initial_value):
                 initial_value = initial_value()
-            value = convert_to_tensor(initial_value, dtype=None if dtype is None else
-                                      _d.as_dtype(dtype), name="initial_value")
+            value = _dense(initial_value, None if dtype is None else _d.as_dtype(dtype),
+                           name="initial_value")
             if type(value) is not EagerTensor and not local:
                 # A traced initial value fixed by constants alone (``tf.zeros([2])``
                 # written inside a function) is as good as an eager one.
@@ -631,7 +642,7 @@ class Variable(metaclass=_VariableMeta):
     # -- writes -----------------------------------------------------------------
     def _write(self, op, value, read_value, name):
         if type(value) is not EagerTensor or value.dtype is not self._dtype:
-            value = convert_to_tensor(value, dtype=self._dtype)
+            value = _dense(value, self._dtype)
         if op is _ASSIGN and not self._shape.is_compatible_with(value.shape):
             raise ValueError(
                 f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
