@@ -119,3 +119,17 @@ def test_batch_normalization_averages_its_moving_statistics_in_tfs_update_ops():
         "batch_normalization/AssignMovingAvg_1/AssignSubVariableOp"]
     # TF 2.21's bits: the kernel's batch variance averaged in (not blended in the kernel)
     assert got.tobytes().hex() == "94e47a3f64617b3fe6fa773f"
+
+
+def test_a_variable_made_in_a_plain_graph_belongs_to_it_and_is_named_uniquely():
+    # (in a fresh interpreter: before anything touches ``tf.compat.v1``)
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    code = ("import eagerflow as tf\n"
+            "with tf.Graph().as_default() as g:\n"
+            "    vs = [tf.Variable(1., name='g'), tf.Variable(2., name='g'), tf.Variable(3.),\n"
+            "          tf.Variable(4.)]\n"
+            "    print(*[v.name for v in vs], len(g.get_operations()) > 0)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.split() == ["g:0", "g_1:0", "Variable:0", "Variable_1:0", "True"]

@@ -87,6 +87,32 @@ def test_deepcopy_is_independent():
     assert v.numpy() == 2.0 and w.numpy() == 100.0
 
 
+def test_copy_is_the_variable_itself():
+    v = tf.Variable([1.0, 2.0], name="w", trainable=False)
+    assert copy.copy(v) is v
+    w = copy.deepcopy(v)
+    assert w is not v and w.name == "w:0" and not w.trainable
+
+
+def test_variables_compare_elementwise_with_variables():
+    a = tf.Variable([[1.0, 2.0], [3.0, 4.0]])
+    b = tf.Variable([[1.0, 0.0], [0.0, 4.0]])
+    assert (a == b).numpy().tolist() == [[True, False], [False, True]]
+    assert (a != b).numpy().tolist() == [[False, True], [True, False]]
+    assert (a == a).numpy().all() and (tf.constant(1.0) == b).numpy().tolist() == [
+        [True, False], [False, False]]
+    assert (a == tf.Variable([1.0, 2.0, 3.0])).numpy().tolist() is False  # (unbroadcastable)
+
+
+def test_set_shape_narrows_the_static_shape():
+    v = tf.Variable([1.0, 2.0], shape=tf.TensorShape(None))
+    assert v.set_shape([2]) is None and v.shape == [2]
+    with pytest.raises(ValueError, match="not compatible"):
+        v.set_shape([3])
+    with pytest.raises(ValueError, match="Shape mismatch"):
+        v.assign([1.0, 2.0, 3.0])
+
+
 def test_module_collects_variables():
     class Block(tf.Module):
         def __init__(self):
@@ -292,3 +318,34 @@ def test_tf1_methods_count_up_to_and_load():
     assert w.load([3.0, 4.0]) is None and w.numpy().tolist() == [3.0, 4.0]
     with pytest.raises(ValueError):
         w.load([1.0])
+
+
+def test_numpy_of_a_variable_inside_a_function_is_not_implemented():
+    v = tf.Variable(3.0)
+
+    @tf.function
+    def f():
+        return v.numpy()
+    with pytest.raises(NotImplementedError, match="only available when eager execution"):
+        f()
+    assert v.numpy() == 3.0
+
+
+def test_a_name_that_is_not_a_string_is_a_value_error():
+    with pytest.raises(ValueError, match="must be a string"):
+        tf.Variable(1.0, name=3)
+
+
+def test_the_handle_names_the_variables_device():
+    with tf.device("/CPU:0"):
+        v = tf.Variable(1.0)
+    assert v.handle.device == v.device == "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+def test_a_ragged_value_is_a_value_error_for_a_variable():
+    r = tf.ragged.constant([[1], [1, 2]])
+    for make in (lambda: tf.Variable(r), lambda: tf.Variable(lambda: r),
+                 lambda: tf.Variable([[1, 2], [3, 4]]).assign(r),
+                 lambda: tf.Variable([[1, 2], [3, 4]]).assign_add(r)):
+        with pytest.raises(ValueError, match="object of type 'RaggedTensor' has no len"):
+            make()

@@ -87,3 +87,19 @@ def test_sparse_read_takes_int32_or_int64_indices_only():
     with pytest.raises(TypeError, match="Value passed to parameter 'indices' has DataType "
                                         "int16 not in list of allowed values: int32, int64"):
         read(tf.constant([0], tf.int16))
+
+
+def test_scatter_methods_spread_a_scalar_update_over_the_rows():
+    m = tf.Variable(tf.zeros([4, 3]))
+    m.scatter_add(tf.IndexedSlices(tf.ones([]), [0, 1]))
+    m.scatter_mul(tf.IndexedSlices(3.0, [1, 1]))
+    tf.function(lambda: m.scatter_max(tf.IndexedSlices(4.0, [2])))()
+    m.scatter_sub(tf.IndexedSlices(1.0, [[0, 3]]))
+    assert m.numpy().tolist() == [[0.0] * 3, [9.0] * 3, [4.0] * 3, [-1.0] * 3]
+    v = tf.Variable([1, 2, 3])
+    assert v.scatter_add(tf.IndexedSlices(10, [0, 2])).numpy().tolist() == [11, 2, 13]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Must have updates.shape = indices.shape \+ params.shape\[1:\] "
+                             r"or updates.shape = \[\], got updates.shape \[3\], indices.shape "
+                             r"\[1\], params.shape \[4,3\] \[Op:ResourceScatterUpdate\]"):
+        m.scatter_update(tf.IndexedSlices(tf.constant([5.0, 6.0, 7.0]), [0]))

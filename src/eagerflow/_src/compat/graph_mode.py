@@ -22,6 +22,7 @@ from eagerflow._src.backend.devices import DeviceSpec
 from eagerflow._src.autodiff import gradient_names
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
+from eagerflow._src.core import variables as _variables
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core import tensor_shape
@@ -268,6 +269,19 @@ def outer_v1_graph():
 
 
 context.outer_graph = outer_v1_graph
+
+
+def _graph_variable_class():
+    """`Variable`'s class while a v1 graph is built (not inside a `function`'s trace): the
+    graph's own variables, also when nothing has touched ``tf.compat.v1`` yet (a plain
+    ``with tf.Graph().as_default():``)."""
+    if context.get().new_variables is None and outer_v1_graph() is not None:
+        from eagerflow._src.compat import variable_scope  # noqa: PLC0415 (on first use)
+        return variable_scope._GraphVariableV2
+    return None
+
+
+_variables.graph_variable_class = _graph_variable_class
 
 
 def v1_graph():

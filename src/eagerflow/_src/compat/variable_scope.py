@@ -332,16 +332,6 @@ class _unchanged:  # noqa: N801 (a null context)
         return None
 
 
-def _graph_variable_class():
-    """`Variable`'s class while a v1 graph is built (not inside a `function`'s trace)."""
-    if context.get().new_variables is None and graph_mode.outer_v1_graph() is not None:
-        return _GraphVariableV2
-    return None
-
-
-_variables.graph_variable_class = _graph_variable_class
-
-
 # -- variable_scope ---------------------------------------------------------------
 class _ReuseMode(enum.Enum):
     AUTO_REUSE = 1

@@ -11,7 +11,6 @@ it, so every value read earlier stays a consistent snapshot.
 <tf.Variable 'UnreadVariable' shape=() dtype=float32, numpy=3.0>
 """
 import contextlib
-import copy
 import enum
 import itertools
 import threading
@@ -20,7 +19,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src import backend
-from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.api_export import SymbolicCall, export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -109,6 +108,18 @@ def _sync_and_aggregation(synchronization, aggregation, name):
     return synchronization, aggregation
 
 
+def _dense(value, dtype, name=None):
+    """`value` as a tensor for a variable to hold; a ragged tensor is TF's ValueError (not
+    the signal that dispatches public functions given one)."""
+    try:
+        return convert_to_tensor(value, dtype=dtype, name=name)
+    except SymbolicCall:
+        if isinstance(value, CompositeTensor):
+            raise ValueError(f"TypeError: object of type '{type(value).__name__}' has no "
+                             f"len()\n") from None
+        raise
+
+
 class ResourceHandle:
     """The storage of one variable: its current array (replaced on every write)."""
 
@@ -120,6 +131,12 @@ class ResourceHandle:
 
     def __init__(self, value):
         self.value = value
+
+    @property
+    def device(self):
+        """The device of the variable held (as TF's handle tensor's)."""
+        var = _BY_HANDLE.get(id(self))
+        return errors.EAGER_DEVICE if var is None else var.device
 
 
 def handle_text(name, kind, container="localhost"):
@@ -476,6 +493,8 @@ class Variable(metaclass=_VariableMeta):
                  synchronization=VariableSynchronization.AUTO,
                  aggregation=VariableAggregationV1.NONE, shape=None,
                  experimental_enable_variable_lifting=True):
+        if name is not None and not isinstance(name, str):  # (TF names a scope after it)
+            raise ValueError("name for name_scope must be a string.")
         context.check_scope_name(name)  # (made in a graph: a scope of its name)
         if initial_value is None:
             raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except "
@@ -495,8 +514,8 @@ class Variable(metaclass=_VariableMeta):
         with contextlib.nullcontext() if local else context.init_scope():
             if callable(initial_value):
                 initial_value = initial_value()
-            value = convert_to_tensor(initial_value, dtype=None if dtype is None else
-                                      _d.as_dtype(dtype), name="initial_value")
+            value = _dense(initial_value, None if dtype is None else _d.as_dtype(dtype),
+                           name="initial_value")
             if type(value) is not EagerTensor and not local:
                 # A traced initial value fixed by constants alone (``tf.zeros([2])``
                 # written inside a function) is as good as an eager one.
@@ -563,6 +582,10 @@ class Variable(metaclass=_VariableMeta):
     def get_shape(self):
         return self._shape
 
+    def set_shape(self, shape):
+        """Narrows the static shape to `shape` (merged with it; ValueError if they differ)."""
+        self._shape = self._shape.merge_with(shape)
+
     def is_initialized(self, name=None):
         """Whether the variable holds a value: a bool scalar tensor (``VarIsInitializedOp``)."""
         return dispatch(VAR_IS_INITIALIZED, (self,), name=name)
@@ -576,7 +599,7 @@ class Variable(metaclass=_VariableMeta):
         return self.value()
 
     def numpy(self):
-        if context.get().graph is not None:  # (TF's error, not a symbolic read's)
+        if not context.executing_eagerly():  # (a function being traced, or a TF 1 graph)
             raise NotImplementedError("numpy() is only available when eager execution is "
                                       "enabled.")
         return self.value().numpy()
@@ -619,7 +642,7 @@ class Variable(metaclass=_VariableMeta):
     # -- writes -----------------------------------------------------------------
     def _write(self, op, value, read_value, name):
         if type(value) is not EagerTensor or value.dtype is not self._dtype:
-            value = convert_to_tensor(value, dtype=self._dtype)
+            value = _dense(value, self._dtype)
         if op is _ASSIGN and not self._shape.is_compatible_with(value.shape):
             raise ValueError(
                 f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
@@ -661,8 +684,13 @@ class Variable(metaclass=_VariableMeta):
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
                         f"(Variable: {self!r})")
 
+    def __copy__(self):
+        # As TF's: a shallow copy is the variable itself (a new object would share its
+        # state anyway, and be compared and tracked as another variable)
+        return self
+
     def __deepcopy__(self, memo):
-        new = copy.copy(self)
+        new = twin(self)
         new._handle = ResourceHandle(self._handle.value.copy())
         _BY_HANDLE[id(new._handle)] = new
         new._unique_id = next(_creation_order)
@@ -745,6 +773,14 @@ class _UnreadVariable(_ResourceOperators, Variable):
 
     def __tf_tensor__(self, dtype=None, name=None):
         return self._variable.__tf_tensor__(dtype, name)
+
+
+def twin(variable):
+    """A new object of `variable`'s class with its attributes (its handle too: the same
+    state), which ``copy.copy`` does not give (it returns the variable itself, as TF's)."""
+    new = object.__new__(type(variable))
+    new.__dict__.update(variable.__dict__)
+    return new
 
 
 def is_variable(value):

@@ -39,7 +39,7 @@ from eagerflow._src.core.tensor_spec import TypeSpec
 from eagerflow._src.core.variables import (_ASSIGN, _BY_HANDLE, ResourceHandle,
                                            ResourceVariable, Variable, VariableAggregation,
                                            VariableAggregationV1, VariableSynchronization,
-                                           _UnreadVariable, variable_creator_scope)
+                                           _UnreadVariable, twin, variable_creator_scope)
 from eagerflow._src.core.variables import _creators as _variable_creators
 from eagerflow._src.core import context, distribution_context, errors, nest
 from eagerflow._src.core.context import get as get_context
@@ -1298,7 +1298,7 @@ def _mirror(variable, strategy, cls=MirroredVariable):
     components = []
     base = variable.name[:-2] if variable.name.endswith(":0") else variable.name
     for i, device in enumerate(strategy.extended.worker_devices):
-        component = copy.copy(variable)  # the same value, seen under the replica's name
+        component = twin(variable)  # the same value, seen under the replica's name
         component.__class__ = ResourceVariable
         if i:
             component._name = f"{base}/replica_{i}:0"

@@ -99,8 +99,10 @@ def _equality(op, lenient, incompatible):
             return incompatible
         if context.get().graph is not None and _legacy_graph():
             return self is not other if incompatible else self is other
-        if isinstance(other, CompositeTensor) and not isinstance(other, (SparseTensor, Variable)) \
-                and type(other).__eq__ is not object.__eq__:
+        # (a variable, though a composite tensor, compares elementwise as a tensor does)
+        if isinstance(other, CompositeTensor) and \
+                not isinstance(other, (SparseTensor, Variable)) and \
+                type(other).__eq__ is not object.__eq__:
             return NotImplemented  # (a ragged tensor compares itself: its ``==``, reflected)
         x = as_tensor(self)
         y = other if is_tensor_like(other) else convert_to_tensor(other, x.dtype)

@@ -10,7 +10,7 @@ the variable in one "ResourceStridedSliceAssign" op.
 """
 import numpy as np
 
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
@@ -138,9 +138,16 @@ def _check_sparse_delta(sparse_delta):
                         f"{sparse_delta}")
 
 
-def _sparse_delta_rows(sparse_delta):
+def _sparse_delta_rows(var, sparse_delta):
+    """`sparse_delta`'s indices as rows of `var` to scatter into, and its values; a scalar
+    value (TF's ``ResourceScatter*`` take one for every element) spread over those rows."""
     _check_sparse_delta(sparse_delta)
-    return array_ops.expand_dims(sparse_delta.indices, -1), sparse_delta.values
+    indices = convert_to_tensor(sparse_delta.indices)
+    values = convert_to_tensor(sparse_delta.values, dtype=var.dtype)
+    if values.shape.rank == 0:
+        values = array_ops.broadcast_to(values, array_ops.concat(
+            [array_ops.shape(indices), array_ops.shape(var)[1:]], 0))
+    return array_ops.expand_dims(indices, -1), values
 
 
 def _batch_scatter_update(self, sparse_delta, use_locking=False, name=None):
@@ -179,12 +186,26 @@ def _check_rows(var, indices, op_name):
         raise errors.listed(error, indices)
 
 
+def _check_updates(var, rows, values, op_name):
+    """TF's error of `op_name` (eager) for `values` not shaped as the `rows` they update."""
+    if not context.executing_eagerly() or not var.shape.is_fully_defined():
+        return
+    indices = rows.shape[:-1]
+    if values.shape != indices.concatenate(var.shape[1:]):
+        text = errors.shape_text
+        raise errors.InvalidArgumentError(None, None, errors.eager_message(
+            f"Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
+            f"[], got updates.shape {text(values.shape)}, indices.shape {text(indices)}, "
+            f"params.shape {text(var.shape)}", op_name, name=""))
+
+
 def _scatter_rows(update, op_name):
     """A Variable method applying an IndexedSlices' rows with ``update`` (a scatter_nd op);
     its errors name TF's op `op_name`."""
     def method(self, sparse_delta, use_locking=False, name=None):
-        rows, values = _sparse_delta_rows(sparse_delta)
+        rows, values = _sparse_delta_rows(self, sparse_delta)
         _check_rows(self, sparse_delta.indices, op_name)
+        _check_updates(self, rows, values, op_name)
         return _written_back(self, update, (rows, values), op_name, name)
     method.__doc__ = (f"Applies `sparse_delta`'s rows to the variable with `{update.__name__}`;"
                       " returns the variable.")
@@ -195,7 +216,7 @@ def _scale_rows(divide):
     """scatter_mul / scatter_div: every row scaled by the product of its deltas, as repeated
     indices compound in TF."""
     def method(self, sparse_delta, use_locking=False, name=None):
-        rows, values = _sparse_delta_rows(sparse_delta)
+        rows, values = _sparse_delta_rows(self, sparse_delta)
         values = convert_to_tensor(values, dtype=self.dtype)
         with UPDATE_LOCK:  # (eagerly, the read and the write are one update)
             value = self.value()
