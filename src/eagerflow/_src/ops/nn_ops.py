@@ -1452,10 +1452,8 @@ def _clip_rows(embeddings, max_norm, ids):
         axes = array_ops.range(array_ops.rank(ids), array_ops.rank(embeddings))
     else:
         axes = list(range(ids.shape.rank, embeddings.shape.rank))
-    norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
-    max_norm = as_tensor(max_norm, embeddings.dtype)
-    return math_ops.multiply(embeddings,
-                             math_ops.realdiv(max_norm, math_ops.maximum(norm, max_norm)))
+    # (TF's is `clip_by_norm`'s: its rounding, x * max_norm / norm, is the one users see)
+    return reduction_ops.clip_by_norm(embeddings, max_norm, axes)
 
 
 # -- gradients ---------------------------------------------------------------------------
