@@ -296,6 +296,16 @@ def test_vocabulary_file_errors(vocab_files):
         assert [type(info.value).__name__, str(info.value)] == TF["err_" + key], key
 
 
+def test_vocabulary_file_shorter_than_its_size_fails_at_lookup(vocab_files):
+    # (TF's table from the file refuses it when first looked up; the ids were the 3
+    # lines' in a 10-wide indicator before)
+    vpath, _ = vocab_files
+    col = fc.indicator_column(fc.categorical_column_with_vocabulary_file("thal", vpath, 10))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Invalid vocab_size in .*: expected 10 but got 3"):
+        dense([col], vocab_features())
+
+
 WEIGHTED = fc.weighted_categorical_column(fc.categorical_column_with_identity("id", 3), "w")
 
 

@@ -385,10 +385,7 @@ class _Vocabulary(_Categorical):
         table = self._tables.get((type(self), self))
         if table is None:
             with context.init_scope():
-                keys = np.array(self._vocabulary(),
-                                object if self.dtype == _d.string else np.int64)
-                table = lookup_ops.StaticHashTable(lookup_ops.KeyValueTensorInitializer(
-                    keys, np.arange(len(keys), dtype=np.int64)), -1)
+                table = lookup_ops.StaticHashTable(self._initializer(), -1)
             self._tables[(type(self), self)] = table
         return table
 
@@ -420,8 +417,9 @@ class VocabularyListCategoricalColumn(_Vocabulary, collections.namedtuple(
     def num_buckets(self):
         return len(self.vocabulary_list) + self.num_oov_buckets
 
-    def _vocabulary(self):
-        return self.vocabulary_list
+    def _initializer(self):
+        keys = np.array(self.vocabulary_list, object if self.dtype == _d.string else np.int64)
+        return lookup_ops.KeyValueTensorInitializer(keys, np.arange(len(keys), dtype=np.int64))
 
 
 class VocabularyFileCategoricalColumn(_Vocabulary, collections.namedtuple(
@@ -435,10 +433,14 @@ class VocabularyFileCategoricalColumn(_Vocabulary, collections.namedtuple(
     def num_buckets(self):
         return self.vocabulary_size + self.num_oov_buckets
 
-    def _vocabulary(self):
-        lines = [line.decode() for line in lookup_ops._read_lines(self.vocabulary_file)[0]]
-        lines = lines[:self.vocabulary_size]
-        return lines if self.dtype == _d.string else [int(line) for line in lines]
+    def _initializer(self):
+        # (the table's own reading of the file: a file shorter than `vocabulary_size`, an
+        # empty line or a key that is not an integer fail as TF's lookups do)
+        whole_line, line_number = lookup_ops.TextFileIndex.WHOLE_LINE, \
+            lookup_ops.TextFileIndex.LINE_NUMBER
+        return lookup_ops.TextFileInitializer(
+            self.vocabulary_file, _d.string if self.dtype == _d.string else _d.int64,
+            whole_line, _d.int64, line_number, vocab_size=self.vocabulary_size)
 
 
 class IdentityCategoricalColumn(_Categorical, collections.namedtuple(
