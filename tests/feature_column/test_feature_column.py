@@ -118,6 +118,19 @@ def test_rank_1_inputs_are_expanded():
                                  feats))
 
 
+def test_nested_cross_crosses_the_leaf_features():
+    # (TF 2.21's buckets, recorded: the inner cross's size plays no part; its hashed ids
+    # were crossed before)
+    feats = {"a": tf.constant([[1, -7], [2**40, 0]], tf.int64),
+             "b": tf.constant([["x", "y"], ["z", ""]]), "i32": tf.constant([[5], [6]], tf.int32)}
+    nested = fc.crossed_column([fc.crossed_column(["a", "b"], 50), "i32"], 97)
+    flat = fc.crossed_column(["a", "b", "i32"], 97)
+    got = dense([fc.indicator_column(nested)], feats).numpy()
+    assert nested.name == "a_X_b_X_i32"
+    assert got.argmax(-1).tolist() == [11, 25] and got.sum(-1).tolist() == [4.0, 4.0]
+    np.testing.assert_array_equal(got, dense([fc.indicator_column(flat)], feats).numpy())
+
+
 def test_make_parse_example_spec():
     pair = fc.numeric_column("pair", shape=(2,))
     spec = fc.make_parse_example_spec([AGE, pair, THAL, SLOPE, fc.embedding_column(SPARSE_IDS, 2),

@@ -511,9 +511,15 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
                 spec.update(key.parse_example_spec)
         return spec
 
+    def _leaf_keys(self):
+        """The keys, those of crossed columns among them in their place (TF crosses the
+        features of a nested cross, not its hashed ids)."""
+        return [leaf for key in self.keys for leaf in
+                (key._leaf_keys() if isinstance(key, CrossedColumn) else [key])]
+
     def _transform(self, cache):
         inputs = []
-        for key in self.keys:
+        for key in self._leaf_keys():
             if isinstance(key, str):
                 inputs.append(cache.raw(key))
                 continue
