@@ -91,6 +91,8 @@ def _check_key(key):
 
 class FeatureColumn:
     """The base of every feature column."""
+    # (TF 1's graph-only columns, read by `input_layer` but refused by the Keras layers)
+    _v1_only = False
 
     @property
     def parents(self):
