@@ -359,7 +359,8 @@ def test_config_round_trip():
     initializer = re.compile(r"initializer=<[^>]*>")
     assert [initializer.sub("", repr(c)) for c in again._feature_columns] == \
         [initializer.sub("", r) for r in TF["from_config"]]
-    assert isinstance(again._feature_columns[-1].initializer, tf.keras.initializers.Ones)
+    # (TF 1's, as TF deserializes an embedding's initializer)
+    assert type(again._feature_columns[-1].initializer) is tf.compat.v1.ones_initializer
 
 
 def test_shared_embeddings_refused_eagerly():
@@ -445,6 +446,22 @@ def test_default_embedding_initializer_config():
     layer = tf.keras.layers.DenseFeatures([fc.embedding_column(IDENT3, 4)])
     config = layer.get_config()["feature_columns"][0]["config"]["initializer"]
     assert config == TF["default_initializer_config"]
+
+
+def test_from_config_gives_tf1_initializers():
+    # (TF 2.21's table, recorded: a Keras TruncatedNormal(seed=2) comes back as TF 1's,
+    # which draws other values)
+    emb = fc.embedding_column(IDENT3, 3, initializer=tf.keras.initializers.TruncatedNormal(
+        stddev=0.3, seed=2))
+    again = tf.keras.layers.DenseFeatures.from_config(
+        tf.keras.layers.DenseFeatures([emb]).get_config())
+    initializer = again._feature_columns[0].initializer
+    assert type(initializer) is type(tf.compat.v1.truncated_normal_initializer())
+    assert initializer.get_config() == {"mean": 0.0, "stddev": 0.3, "seed": 2,
+                                        "dtype": "float32"}
+    np.testing.assert_allclose(initializer([2, 3]), [[-0.25743327, -0.0589869, 0.04168514],
+                                                     [-0.36638305, -0.06237943, -0.5334839]],
+                               rtol=1e-6)
 
 
 def test_saved_model_holds_the_vocabulary_tables(tmp_path):

@@ -26,6 +26,7 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 # (Keras first: TF 1's initializers build on Keras's, whose backend needs TF 1's variable
 # scopes, which need those initializers; entered from Keras, the chain closes)
 from eagerflow._src.keras import initializers
+from eagerflow._src.keras.utils import serialization
 from eagerflow._src.compat import init_ops_v1, saver
 
 class _Cache:
@@ -109,8 +110,11 @@ class FeatureColumn:
         values = {}
         for field, value in config.items():
             if field == "initializer" and value is not None:
-                value = initializers.deserialize(_json_values(value),
-                                                 custom_objects=custom_objects)
+                # (as TF: by name among TF 1's initializers, which draw other values
+                # than Keras's of the same name and seed)
+                value = serialization.deserialize_keras_object(
+                    _json_values(value), module_objects=_V1_INITIALIZERS,
+                    custom_objects=custom_objects, printable_module_name="initializer")
             elif field == "normalizer_fn" and value is not None:
                 if value not in (custom_objects or {}):
                     raise ValueError(f"Unknown normalizer_fn: {value}. Please ensure it is "
@@ -136,6 +140,10 @@ def _config_value(value):
             return {"class_name": type(value).__name__, "config": value.get_config()}
         return getattr(value, "__name__", value)
     return value
+
+
+_V1_INITIALIZERS = {name: value for name, value in vars(init_ops_v1).items()
+                     if isinstance(value, type) and issubclass(value, init_ops_v1._V1)}
 
 
 def _json_values(value):
