@@ -106,3 +106,10 @@ def test_max_norm_rows_as_clip_by_norm():
         [[0.0, 1.0, 2.0], [1.2727922201156616, 1.6970562934875488, 2.1213202476501465],
          [1.4746174812316895, 1.7203871011734009, 1.9661566019058228],
          [1.5536754131317139, 1.7263059616088867, 1.8989366292953491]], np.float32))
+
+
+def test_lookup_of_a_variable_reads_its_rows_as_tf():
+    # (TF's error names the ResourceGather that reads a variable's rows)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[0\] = 5 is not in \[0, 4\) \[Op:ResourceGather\]"):
+        tf.nn.embedding_lookup(tf.Variable(TABLE), [5])

@@ -1439,7 +1439,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         params = params[0] if len(params) == 1 else array_ops.concat(list(params), 0)
     ids = as_tensor(ids)
     with context.op_scope(name or "embedding_lookup") as scope:
-        result = array_ops.gather(as_tensor(params), ids, name=scope)
+        # (a variable's rows read straight from it, by TF's ResourceGather)
+        result = array_ops.gather(params, ids, name=scope)
         if max_norm is not None:
             result = _clip_rows(result, max_norm, ids)
         # (in a graph TF's result is ``embedding_lookup/Identity``)
