@@ -118,6 +118,19 @@ def test_rank_1_inputs_are_expanded():
                                  feats))
 
 
+def test_nested_cross_crosses_the_leaf_features():
+    # (TF 2.21's buckets, recorded: the inner cross's size plays no part; its hashed ids
+    # were crossed before)
+    feats = {"a": tf.constant([[1, -7], [2**40, 0]], tf.int64),
+             "b": tf.constant([["x", "y"], ["z", ""]]), "i32": tf.constant([[5], [6]], tf.int32)}
+    nested = fc.crossed_column([fc.crossed_column(["a", "b"], 50), "i32"], 97)
+    flat = fc.crossed_column(["a", "b", "i32"], 97)
+    got = dense([fc.indicator_column(nested)], feats).numpy()
+    assert nested.name == "a_X_b_X_i32"
+    assert got.argmax(-1).tolist() == [11, 25] and got.sum(-1).tolist() == [4.0, 4.0]
+    np.testing.assert_array_equal(got, dense([fc.indicator_column(flat)], feats).numpy())
+
+
 def test_make_parse_example_spec():
     pair = fc.numeric_column("pair", shape=(2,))
     spec = fc.make_parse_example_spec([AGE, pair, THAL, SLOPE, fc.embedding_column(SPARSE_IDS, 2),
@@ -296,6 +309,16 @@ def test_vocabulary_file_errors(vocab_files):
         assert [type(info.value).__name__, str(info.value)] == TF["err_" + key], key
 
 
+def test_vocabulary_file_shorter_than_its_size_fails_at_lookup(vocab_files):
+    # (TF's table from the file refuses it when first looked up; the ids were the 3
+    # lines' in a 10-wide indicator before)
+    vpath, _ = vocab_files
+    col = fc.indicator_column(fc.categorical_column_with_vocabulary_file("thal", vpath, 10))
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Invalid vocab_size in .*: expected 10 but got 3"):
+        dense([col], vocab_features())
+
+
 WEIGHTED = fc.weighted_categorical_column(fc.categorical_column_with_identity("id", 3), "w")
 
 
@@ -336,7 +359,8 @@ def test_config_round_trip():
     initializer = re.compile(r"initializer=<[^>]*>")
     assert [initializer.sub("", repr(c)) for c in again._feature_columns] == \
         [initializer.sub("", r) for r in TF["from_config"]]
-    assert isinstance(again._feature_columns[-1].initializer, tf.keras.initializers.Ones)
+    # (TF 1's, as TF deserializes an embedding's initializer)
+    assert type(again._feature_columns[-1].initializer) is tf.compat.v1.ones_initializer
 
 
 def test_shared_embeddings_refused_eagerly():
@@ -422,6 +446,22 @@ def test_default_embedding_initializer_config():
     layer = tf.keras.layers.DenseFeatures([fc.embedding_column(IDENT3, 4)])
     config = layer.get_config()["feature_columns"][0]["config"]["initializer"]
     assert config == TF["default_initializer_config"]
+
+
+def test_from_config_gives_tf1_initializers():
+    # (TF 2.21's table, recorded: a Keras TruncatedNormal(seed=2) comes back as TF 1's,
+    # which draws other values)
+    emb = fc.embedding_column(IDENT3, 3, initializer=tf.keras.initializers.TruncatedNormal(
+        stddev=0.3, seed=2))
+    again = tf.keras.layers.DenseFeatures.from_config(
+        tf.keras.layers.DenseFeatures([emb]).get_config())
+    initializer = again._feature_columns[0].initializer
+    assert type(initializer) is type(tf.compat.v1.truncated_normal_initializer())
+    assert initializer.get_config() == {"mean": 0.0, "stddev": 0.3, "seed": 2,
+                                        "dtype": "float32"}
+    np.testing.assert_allclose(initializer([2, 3]), [[-0.25743327, -0.0589869, 0.04168514],
+                                                     [-0.36638305, -0.06237943, -0.5334839]],
+                               rtol=1e-6)
 
 
 def test_saved_model_holds_the_vocabulary_tables(tmp_path):

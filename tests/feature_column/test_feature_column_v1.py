@@ -227,6 +227,12 @@ def test_errors_as_tf():
             ("ValueError", "Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
                            "none of them.")
         assert [c.name for c in v1fc.shared_embedding_columns([I3], 2)] == ["i_shared_embedding"]
+        v1_shared = v1fc.shared_embedding_columns([I3, J3], 2)[0]
+        for layer in (tf.keras.layers.DenseFeatures, tf.compat.v1.keras.layers.DenseFeatures,
+                      tf.keras.experimental.SequenceFeatures):  # (refused when made, as TF)
+            assert _error(lambda: layer([v1_shared])) == (
+                "ValueError", f"Items of feature_columns must be a FeatureColumn. Given (type "
+                              f"{type(v1_shared)}): {v1_shared}.")
         shared2 = fc.shared_embeddings([I3, J3], 2)
         assert _error(lambda: v1fc.input_layer(feats(), shared2)) == (
             "ValueError", "SharedEmbeddingColumns are not supported in `linear_model` or "

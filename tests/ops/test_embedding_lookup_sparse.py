@@ -74,3 +74,42 @@ def test_safe_lookup_refuses_weights_of_another_count_as_tf(combiner):
                                      [2, 2])
     with pytest.raises(ValueError, match=r"^Dimensions 3 and 4 are not compatible$"):
         tf.nn.safe_embedding_lookup_sparse(tf.ones([3, 2]), ids, weights, combiner=combiner)
+
+
+# The bits TF 2.21 gives (recorded): a variable's rows combined without weights by the
+# sparse segment reduction (scaled by the reciprocal of the count), rows clipped by
+# `clip_by_norm`.
+TABLE = [[0., 1., 2.], [3., 4., 5.], [6., 7., 8.], [9., 10., 11.]]
+SEVEN_IDS = ([[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [1, 2], [1, 3], [1, 4], [1, 5], [1, 6]],
+             [0, 1, 0, 3, 1, 2, 3, 3, 2, 1])
+
+
+@pytest.mark.parametrize("combiner, max_norm, want", [
+    ("mean", None, [[1.0, 2.0, 3.0], [6.428571701049805, 7.428571701049805, 8.428571701049805]]),
+    ("sqrtn", None, [[1.7320507764816284, 3.464101552963257, 5.196152210235596],
+                     [17.00840187072754, 19.65415382385254, 22.29990577697754]]),
+    ("mean", 3.0, [[0.4242640733718872, 1.2323521375656128, 2.040440082550049],
+                   [1.4508349895477295, 1.7162580490112305, 1.9816805124282837]]),
+    ("sqrtn", 3.0, [[0.7348468899726868, 2.1344964504241943, 3.5341458320617676],
+                    [3.8385486602783203, 4.540791988372803, 5.2430338859558105]]),
+])
+def test_variable_lookup_matches_tf_bits(combiner, max_norm, want):
+    ids = tf.sparse.SparseTensor(SEVEN_IDS[0], tf.constant(SEVEN_IDS[1], tf.int64), [2, 7])
+    got = tf.nn.embedding_lookup_sparse(tf.Variable(TABLE), ids, None, combiner=combiner,
+                                        max_norm=max_norm)
+    np.testing.assert_array_equal(got.numpy(), np.array(want, np.float32))
+
+
+def test_max_norm_rows_as_clip_by_norm():
+    got = tf.nn.embedding_lookup(tf.Variable(TABLE), [0, 1, 2, 3], max_norm=3.0)
+    np.testing.assert_array_equal(got.numpy(), np.array(
+        [[0.0, 1.0, 2.0], [1.2727922201156616, 1.6970562934875488, 2.1213202476501465],
+         [1.4746174812316895, 1.7203871011734009, 1.9661566019058228],
+         [1.5536754131317139, 1.7263059616088867, 1.8989366292953491]], np.float32))
+
+
+def test_lookup_of_a_variable_reads_its_rows_as_tf():
+    # (TF's error names the ResourceGather that reads a variable's rows)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"indices\[0\] = 5 is not in \[0, 4\) \[Op:ResourceGather\]"):
+        tf.nn.embedding_lookup(tf.Variable(TABLE), [5])

@@ -26,6 +26,7 @@ from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 # (Keras first: TF 1's initializers build on Keras's, whose backend needs TF 1's variable
 # scopes, which need those initializers; entered from Keras, the chain closes)
 from eagerflow._src.keras import initializers
+from eagerflow._src.keras.utils import serialization
 from eagerflow._src.compat import init_ops_v1, saver
 
 class _Cache:
@@ -91,6 +92,8 @@ def _check_key(key):
 
 class FeatureColumn:
     """The base of every feature column."""
+    # (TF 1's graph-only columns, read by `input_layer` but refused by the Keras layers)
+    _v1_only = False
 
     @property
     def parents(self):
@@ -107,8 +110,11 @@ class FeatureColumn:
         values = {}
         for field, value in config.items():
             if field == "initializer" and value is not None:
-                value = initializers.deserialize(_json_values(value),
-                                                 custom_objects=custom_objects)
+                # (as TF: by name among TF 1's initializers, which draw other values
+                # than Keras's of the same name and seed)
+                value = serialization.deserialize_keras_object(
+                    _json_values(value), module_objects=_V1_INITIALIZERS,
+                    custom_objects=custom_objects, printable_module_name="initializer")
             elif field == "normalizer_fn" and value is not None:
                 if value not in (custom_objects or {}):
                     raise ValueError(f"Unknown normalizer_fn: {value}. Please ensure it is "
@@ -134,6 +140,10 @@ def _config_value(value):
             return {"class_name": type(value).__name__, "config": value.get_config()}
         return getattr(value, "__name__", value)
     return value
+
+
+_V1_INITIALIZERS = {name: value for name, value in vars(init_ops_v1).items()
+                     if isinstance(value, type) and issubclass(value, init_ops_v1._V1)}
 
 
 def _json_values(value):
@@ -385,10 +395,7 @@ class _Vocabulary(_Categorical):
         table = self._tables.get((type(self), self))
         if table is None:
             with context.init_scope():
-                keys = np.array(self._vocabulary(),
-                                object if self.dtype == _d.string else np.int64)
-                table = lookup_ops.StaticHashTable(lookup_ops.KeyValueTensorInitializer(
-                    keys, np.arange(len(keys), dtype=np.int64)), -1)
+                table = lookup_ops.StaticHashTable(self._initializer(), -1)
             self._tables[(type(self), self)] = table
         return table
 
@@ -420,8 +427,9 @@ class VocabularyListCategoricalColumn(_Vocabulary, collections.namedtuple(
     def num_buckets(self):
         return len(self.vocabulary_list) + self.num_oov_buckets
 
-    def _vocabulary(self):
-        return self.vocabulary_list
+    def _initializer(self):
+        keys = np.array(self.vocabulary_list, object if self.dtype == _d.string else np.int64)
+        return lookup_ops.KeyValueTensorInitializer(keys, np.arange(len(keys), dtype=np.int64))
 
 
 class VocabularyFileCategoricalColumn(_Vocabulary, collections.namedtuple(
@@ -435,10 +443,14 @@ class VocabularyFileCategoricalColumn(_Vocabulary, collections.namedtuple(
     def num_buckets(self):
         return self.vocabulary_size + self.num_oov_buckets
 
-    def _vocabulary(self):
-        lines = [line.decode() for line in lookup_ops._read_lines(self.vocabulary_file)[0]]
-        lines = lines[:self.vocabulary_size]
-        return lines if self.dtype == _d.string else [int(line) for line in lines]
+    def _initializer(self):
+        # (the table's own reading of the file: a file shorter than `vocabulary_size`, an
+        # empty line or a key that is not an integer fail as TF's lookups do)
+        whole_line, line_number = lookup_ops.TextFileIndex.WHOLE_LINE, \
+            lookup_ops.TextFileIndex.LINE_NUMBER
+        return lookup_ops.TextFileInitializer(
+            self.vocabulary_file, _d.string if self.dtype == _d.string else _d.int64,
+            whole_line, _d.int64, line_number, vocab_size=self.vocabulary_size)
 
 
 class IdentityCategoricalColumn(_Categorical, collections.namedtuple(
@@ -509,9 +521,15 @@ class CrossedColumn(CategoricalColumn, collections.namedtuple(
                 spec.update(key.parse_example_spec)
         return spec
 
+    def _leaf_keys(self):
+        """The keys, those of crossed columns among them in their place (TF crosses the
+        features of a nested cross, not its hashed ids)."""
+        return [leaf for key in self.keys for leaf in
+                (key._leaf_keys() if isinstance(key, CrossedColumn) else [key])]
+
     def _transform(self, cache):
         inputs = []
-        for key in self.keys:
+        for key in self._leaf_keys():
             if isinstance(key, str):
                 inputs.append(cache.raw(key))
                 continue

@@ -68,6 +68,7 @@ class _SharedEmbeddingColumn(fc._dense_tuple("_SharedEmbeddingColumn", [
     """An embedding column whose table it shares with the other columns of its
     `shared_embedding_collection_name` (the graph collection holding the table)."""
     _suffix = "_shared_embedding"
+    _v1_only = True
 
     def _table(self, trainable, collections):
         """The shared table: the one of the collection, else made (under the current

@@ -1439,7 +1439,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
         params = params[0] if len(params) == 1 else array_ops.concat(list(params), 0)
     ids = as_tensor(ids)
     with context.op_scope(name or "embedding_lookup") as scope:
-        result = array_ops.gather(as_tensor(params), ids, name=scope)
+        # (a variable's rows read straight from it, by TF's ResourceGather)
+        result = array_ops.gather(params, ids, name=scope)
         if max_norm is not None:
             result = _clip_rows(result, max_norm, ids)
         # (in a graph TF's result is ``embedding_lookup/Identity``)
@@ -1452,10 +1453,8 @@ def _clip_rows(embeddings, max_norm, ids):
         axes = array_ops.range(array_ops.rank(ids), array_ops.rank(embeddings))
     else:
         axes = list(range(ids.shape.rank, embeddings.shape.rank))
-    norm = math_ops.sqrt(reduction_ops.reduce_sum(math_ops.square(embeddings), axes, keepdims=True))
-    max_norm = as_tensor(max_norm, embeddings.dtype)
-    return math_ops.multiply(embeddings,
-                             math_ops.realdiv(max_norm, math_ops.maximum(norm, max_norm)))
+    # (TF's is `clip_by_norm`'s: its rounding, x * max_norm / norm, is the one users see)
+    return reduction_ops.clip_by_norm(embeddings, max_norm, axes)
 
 
 # -- gradients ---------------------------------------------------------------------------

@@ -2273,11 +2273,16 @@ def lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=None, name
     # without weights, the gradient being dense for a fast lookup, else IndexedSlices of
     # each id once, in increasing order; with weights gathered by each id)
     direct = isinstance(table, Tensor) and max_norm is None
+    combine = {"sum": segment_sum, "mean": segment_mean, "sqrtn": segment_sqrt_n}
     if direct and sp_weights is None:
-        combine = {"sum": segment_sum, "mean": segment_mean, "sqrtn": segment_sqrt_n}
         return combine[combiner](table, sp_ids.values, sp_ids.indices[:, 0], name=name,
                                  sparse_gradient=not allow_fast_lookup)
     segment_ids = cast_ops.cast(sp_ids.indices[:, 0], _d.int32)
+    if sp_weights is None and not (direct and allow_fast_lookup):
+        # (TF's: the rows of the unique ids combined by the sparse segment reduction,
+        # which scales by the reciprocal of the count: its last bits, not a division's)
+        ids, idx = reduction_ops.unique(sp_ids.values)
+        return combine[combiner](lookup(params, ids, max_norm), idx, segment_ids, name=name)
     if direct and allow_fast_lookup:
         embeddings = array_ops.gather(table, sp_ids.values)
     else:

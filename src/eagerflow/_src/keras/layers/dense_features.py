@@ -19,7 +19,7 @@ class _FeaturesLayer(Layer):
         feature_columns = [feature_columns] if isinstance(feature_columns, fc.FeatureColumn) \
             else list(feature_columns)
         for column in feature_columns:
-            if not isinstance(column, fc.FeatureColumn):
+            if not isinstance(column, fc.FeatureColumn) or column._v1_only:
                 raise ValueError(f"Items of feature_columns must be a FeatureColumn. Given (type "
                                  f"{type(column)}): {column}.")
         if not feature_columns:
