@@ -129,8 +129,9 @@ def _area_taps(in_size, out_size, align_corners):
     span = max(int((np.ceil(y1).astype(np.int64) - start).max()), 1)
     rows = start[:, None] + np.arange(span)
     cover = np.minimum(rows + 1, y1[:, None]) - np.maximum(rows, y0[:, None])
-    weights = np.where(rows < np.ceil(y1)[:, None], cover, 0).astype(np.float32)
-    return np.minimum(rows, in_size - 1), weights / scale
+    touched = rows < np.ceil(y1)[:, None]
+    weights = np.where(touched, cover, 0).astype(np.float32)
+    return np.where(touched, np.minimum(rows, in_size - 1), -1), weights / scale
 
 
 def _lanczos(radius):
@@ -174,18 +175,24 @@ def _span_taps(in_size, out_size, scale, translate, kernel_type, antialias):
     start = np.ceil(sample - radius * kernel_scale - 0.5).astype(np.int64)
     end = np.floor(sample + radius * kernel_scale - 0.5).astype(np.int64)
     start, end = np.clip(start, 0, in_size - 1), np.clip(end, 0, in_size - 1) + 1
+    start = np.where(inside, start, 0)  # (an empty span, at the first row)
     rows = start[:, None] + np.arange(span)
     distance = np.abs((rows + 0.5 - sample[:, None]) / kernel_scale).astype(np.float32)
     weights = np.where((rows < end[:, None]) & inside[:, None], fn(distance), 0.0)
     total = weights.sum(1, keepdims=True)
     usable = np.abs(total) >= 1000 * np.finfo(np.float32).tiny
     weights = np.where(usable, weights / np.where(usable, total, 1), weights)
-    return np.minimum(rows, in_size - 1), weights.astype(np.float32)
+    # TF reads every row of the widest span from `start` on, up to the image's end
+    return np.where(rows < in_size, rows, -1), weights.astype(np.float32)
 
 
 def _apply_taps(xp, x, axis, index, weights):
-    """Along `axis` of float `x`: each output the sum of its taps' rows times their weights."""
-    if index.shape[1] > 2:  # many taps: one matrix product (BLAS) beats a gather per tap
+    """Along `axis` of float `x`: each output the sum of its taps' rows times their weights.
+    Index -1 marks a tap TF's kernel never reads (its weight is 0)."""
+    if index.shape[1] > 2 and xp.isfinite(x).all():
+        # many taps: one matrix product (BLAS) beats a gather per tap. (Not with a NaN or
+        # inf: a zero weight would spread it to every output, where TF's sums of taps keep it
+        # to the outputs that read it.)
         letters = "abcdefgh"[:x.ndim]
         out = letters[:axis] + "z" + letters[axis + 1:]
         matrix = xp.asarray(_matrix(index, weights, x.shape[axis]))
@@ -194,7 +201,11 @@ def _apply_taps(xp, x, axis, index, weights):
     shape[axis] = index.shape[0]
     out = None
     for t in range(index.shape[1]):
-        term = xp.take(x, index[:, t], axis=axis) * weights[:, t].reshape(shape)
+        read = index[:, t] >= 0
+        term = xp.take(x, np.where(read, index[:, t], 0), axis=axis) * \
+            weights[:, t].reshape(shape)
+        if not read.all():
+            term = xp.where(read.reshape(shape), term, np.float32(0))
         out = term if out is None else out + term
     return out
 
@@ -213,14 +224,25 @@ def _lerp(xp, x, axis, lower, upper, lerp):
 def _matrix(index, weights, in_size, dtype=np.float32):
     """The dense (out, in) matrix of taps."""
     m = np.zeros((index.shape[0], in_size), dtype)
-    np.add.at(m, (np.arange(index.shape[0])[:, None], index), weights.astype(dtype))
+    weights = np.where(index >= 0, weights, 0).astype(dtype)
+    np.add.at(m, (np.arange(index.shape[0])[:, None], np.maximum(index, 0)), weights)
     return m
 
 
-def _adjoint(xp, g, axis, matrix):
-    """``matrix`` transposed applied along `axis` of `g`: a resize's gradient step."""
-    moved = xp.moveaxis(g, axis, -1)
-    return xp.moveaxis(moved @ xp.asarray(matrix.astype(g.dtype, copy=False)), -1, axis)
+def _adjoint(xp, g, axis, index, weights, in_size):
+    """The taps' matrix transposed applied along `axis` of `g`: a resize's gradient step."""
+    if xp.isfinite(g).all():
+        moved = xp.moveaxis(g, axis, -1)
+        matrix = _matrix(index, weights, in_size, g.dtype)
+        return xp.moveaxis(moved @ xp.asarray(matrix), -1, axis)
+    # a NaN or inf reaches only the inputs its output read (as TF's scatter of taps)
+    moved = xp.moveaxis(g, axis, 0)
+    out = xp.zeros((in_size,) + moved.shape[1:], g.dtype)
+    shape = (-1,) + (1,) * (moved.ndim - 1)
+    for t in range(index.shape[1]):
+        read = index[:, t] >= 0
+        np.add.at(out, index[read, t], moved[read] * weights[read, t].reshape(shape))
+    return xp.moveaxis(out, 0, axis)
 
 
 # --- the resize ops ---------------------------------------------------------------------------
@@ -331,14 +353,14 @@ def _grad_kernel(method):
         _, oh, ow, _ = grads.shape
         _, h, w, _ = original.shape
         if method == "ResizeBilinear":
-            def matrix(n, o):
+            def taps(n, o):
                 lower, upper, lerp = _linear_taps(n, o, align_corners, half_pixel_centers)
-                return _matrix(np.stack([lower, upper], 1), np.stack([1 - lerp, lerp], 1), n)
+                return np.stack([lower, upper], 1), np.stack([1 - lerp, lerp], 1), n
         else:
-            def matrix(n, o):
-                return _matrix(*_cubic_taps(n, o, align_corners, half_pixel_centers), n)
+            def taps(n, o):
+                return (*_cubic_taps(n, o, align_corners, half_pixel_centers), n)
         g = grads.astype(np.float32, copy=False)
-        out = _adjoint(xp, _adjoint(xp, g, 1, matrix(h, oh)), 2, matrix(w, ow))
+        out = _adjoint(xp, _adjoint(xp, g, 1, *taps(h, oh)), 2, *taps(w, ow))
         return out.astype(original.dtype, copy=False)
     return kernel
 
@@ -437,8 +459,8 @@ def _scale_translate_grad_kernel(xp, grads, original, scale, translation,
     _, oh, ow, _ = grads.shape
     _, h, w, _ = original.shape
     g = grads.astype(np.float32, copy=False)
-    g = _adjoint(xp, g, 1, _matrix(*_span_taps(h, oh, sy, ty, kernel_type, antialias), h))
-    return _adjoint(xp, g, 2, _matrix(*_span_taps(w, ow, sx, tx, kernel_type, antialias), w))
+    g = _adjoint(xp, g, 1, *_span_taps(h, oh, sy, ty, kernel_type, antialias), h)
+    return _adjoint(xp, g, 2, *_span_taps(w, ow, sx, tx, kernel_type, antialias), w)
 
 
 _SCALE_AND_TRANSLATE_GRAD = register(
