@@ -77,3 +77,19 @@ def test_nan_upstream_gradient_stays_local(method):
         y = tf.image.resize(x, (4, 4), method=method)
     grad = tape.gradient(y, x, output_gradients=g)[0, ..., 0].numpy()
     np.testing.assert_allclose(grad, np.array(GRADIENTS[method], np.float32), rtol=1e-5)
+
+
+def test_nan_upstream_gradient_of_a_kernel_resize_stays_local():
+    # TF's gradient reads, for each input, the outputs of its own span: here a NaN at output
+    # (2, 3) reaches inputs [0, 5) x [0, 5)
+    g = np.ones((1, 20, 23, 1), np.float32)
+    g[0, 2, 3, 0] = np.nan
+    x = tf.constant(np.arange(168, dtype=np.float32).reshape(1, 12, 14, 1) / 100)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.image.resize(x, (20, 23), method="lanczos3", antialias=True)
+    grad = tape.gradient(y, x, output_gradients=g)[0, ..., 0].numpy()
+    expected = np.zeros((12, 14), bool)
+    expected[:5, :5] = True
+    np.testing.assert_array_equal(np.isnan(grad), expected)
+    np.testing.assert_allclose(grad[~expected].sum(), 391.5453186035156, rtol=1e-5)

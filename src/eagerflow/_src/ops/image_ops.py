@@ -459,8 +459,33 @@ def _scale_translate_grad_kernel(xp, grads, original, scale, translation,
     _, oh, ow, _ = grads.shape
     _, h, w, _ = original.shape
     g = grads.astype(np.float32, copy=False)
-    g = _adjoint(xp, g, 1, *_span_taps(h, oh, sy, ty, kernel_type, antialias), h)
-    return _adjoint(xp, g, 2, *_span_taps(w, ow, sx, tx, kernel_type, antialias), w)
+    for axis, n, o, sc, tr in ((1, h, oh, sy, ty), (2, w, ow, sx, tx)):
+        taps = _span_taps(n, o, sc, tr, kernel_type, antialias)
+        if xp.isfinite(g).all():
+            g = _adjoint(xp, g, axis, *taps, n)
+        else:  # (TF's gradient gathers over spans of its own, which decide where NaNs go)
+            g = _apply_taps(xp, g, axis, *_gradient_spans(*taps, n, o))
+    return g
+
+
+def _gradient_spans(index, weights, in_size, out_size):
+    """(indices, weights) over the outputs of ScaleAndTranslate's taps (`index`, `weights`)
+    that give each input its gradient: from the first output weighing it, as many outputs
+    as the widest such range (TF reads them all, weighed 0 or not), up to the last output."""
+    weights = np.where(index >= 0, weights, 0)
+    matrix = _matrix(index, weights, in_size)  # (out, in)
+    weighed = np.zeros((in_size, out_size), bool)
+    rows, cols = np.nonzero(weights)
+    weighed[index[rows, cols], rows] = True
+    used = weighed.any(1)
+    first = np.where(used, weighed.argmax(1), 0)
+    last = np.where(used, out_size - 1 - weighed[:, ::-1].argmax(1), 0)
+    span = max(int((last - first + 1)[used].max()) if used.any() else 0, 1)
+    outputs = first[:, None] + np.arange(span)
+    inside = outputs < out_size
+    grad_weights = np.where(
+        inside, matrix[np.minimum(outputs, out_size - 1), np.arange(in_size)[:, None]], 0)
+    return np.where(inside, outputs, -1), grad_weights.astype(np.float32)
 
 
 _SCALE_AND_TRANSLATE_GRAD = register(
