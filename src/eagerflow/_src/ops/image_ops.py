@@ -2290,6 +2290,15 @@ _DEFAULT_COLORS = np.array([[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 
                             [0, 1, 1, 1], [1, 0, 1, 1]], np.float32)
 
 
+def _to_int64(value):
+    """A scaled box coordinate as TF's kernel converts it on x86: truncated toward zero, and
+    NaN, inf or anything out of int64's range as int64's smallest value (so such a box is
+    inverted or off the image, and not drawn)."""
+    if not np.isfinite(value) or abs(float(value)) >= 2.0 ** 63:
+        return -2 ** 63
+    return int(value)
+
+
 def _draw_bounding_boxes(xp, images, boxes, colors):
     if images.ndim != 4:
         raise _invalid("The rank of the images should be 4")
@@ -2315,9 +2324,8 @@ def _draw_bounding_boxes(xp, images, boxes, colors):
     canvas = np.array(images, copy=True)
     for b in range(n):
         for i, (y0, x0, y1, x1) in enumerate(np.asarray(boxes[b], np.float32)):
-            # TF truncates each scaled coordinate toward zero
-            top, bottom = int(y0 * np.float32(height - 1)), int(y1 * np.float32(height - 1))
-            left, right = int(x0 * np.float32(width - 1)), int(x1 * np.float32(width - 1))
+            top, bottom = (_to_int64(v * np.float32(height - 1)) for v in (y0, y1))
+            left, right = (_to_int64(v * np.float32(width - 1)) for v in (x0, x1))
             if top > bottom or left > right or top >= height or bottom < 0 or \
                     left >= width or right < 0:
                 continue
