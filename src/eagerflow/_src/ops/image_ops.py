@@ -1600,7 +1600,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     if method not in ("bilinear", "nearest", "bicubic", "area") + _SPAN_METHODS:
         raise ValueError(f"Resize method is not implemented: {method}")
     images, is_batch = _as_batch(images)
-    size = _size_arg(size)
+    size = _resize_size_arg(size)
     if preserve_aspect_ratio:
         size = _aspect_size(images, size)
     if method in _SPAN_METHODS or antialias and method in ("bilinear", "bicubic"):
@@ -1612,6 +1612,17 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         attrs = {"align_corners": False, "half_pixel_centers": method != "area"}
         out = _resize_op(op_def, images, size, attrs)
     return _finish(out, is_batch)
+
+
+def _resize_size_arg(size):
+    """`_size_arg` of `resize`/`resize_images`, whose known size TF also reads as a static
+    shape: there -1 means unknown (the kernel refuses it later) but a smaller value fails."""
+    size = _size_arg(size)
+    if isinstance(size, tuple):
+        for v in size:
+            if v < -1:
+                raise ValueError(f"Dimension {v} must be >= 0")
+    return size
 
 
 def _aspect_size(images, size):
@@ -1701,7 +1712,7 @@ def resize_images(images, size, method=ResizeMethodV1.BILINEAR, align_corners=Fa
     if op_def is None:
         raise ValueError(f"Resize method is not implemented: {method}")
     images, is_batch = _as_batch(images)
-    size = _size_arg(size)
+    size = _resize_size_arg(size)
     if preserve_aspect_ratio:
         size = _aspect_size(images, size)
     if isinstance(size, tuple) and tuple(images.shape[1:3]) == size:
