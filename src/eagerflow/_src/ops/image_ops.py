@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.arrays import to_host
 from eagerflow._src.core import config, context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -205,7 +206,7 @@ def _apply_taps(xp, x, axis, index, weights):
         term = xp.take(x, np.where(read, index[:, t], 0), axis=axis) * \
             weights[:, t].reshape(shape)
         if not read.all():
-            term = xp.where(read.reshape(shape), term, np.float32(0))
+            term = xp.where(xp.asarray(read.reshape(shape)), term, np.float32(0))
         out = term if out is None else out + term
     return out
 
@@ -235,14 +236,15 @@ def _adjoint(xp, g, axis, index, weights, in_size):
         moved = xp.moveaxis(g, axis, -1)
         matrix = _matrix(index, weights, in_size, g.dtype)
         return xp.moveaxis(moved @ xp.asarray(matrix), -1, axis)
-    # a NaN or inf reaches only the inputs its output read (as TF's scatter of taps)
-    moved = xp.moveaxis(g, axis, 0)
-    out = xp.zeros((in_size,) + moved.shape[1:], g.dtype)
+    # a NaN or inf reaches only the inputs its output read (as TF's scatter of taps; on the
+    # host, where the scatter-add is)
+    moved = np.moveaxis(to_host(g), axis, 0)
+    out = np.zeros((in_size,) + moved.shape[1:], g.dtype)
     shape = (-1,) + (1,) * (moved.ndim - 1)
     for t in range(index.shape[1]):
         read = index[:, t] >= 0
         np.add.at(out, index[read, t], moved[read] * weights[read, t].reshape(shape))
-    return xp.moveaxis(out, 0, axis)
+    return xp.asarray(np.moveaxis(out, 0, axis))
 
 
 # --- the resize ops ---------------------------------------------------------------------------
