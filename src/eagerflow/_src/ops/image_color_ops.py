@@ -147,6 +147,14 @@ _SECTOR_ORDER = ((2, 1, 0), (2, 0, 1), (0, 2, 1), (0, 1, 2), (1, 0, 2), (1, 2, 0
 _SECTOR_PLACES = ((2, 1, 0), (1, 2, 0), (0, 2, 1), (0, 1, 2), (1, 0, 2), (2, 0, 1))  # r, g, b
 
 
+def _pick(xp, sector, options):
+    """Per element, ``options[sector]`` (sector in 0..5)."""
+    out = options[5]
+    for k in range(5):
+        out = xp.where(sector == k, options[k], out)
+    return out
+
+
 def _hue_range(xp, r, g, b):
     """(hue in [0, 6), low, high) of pixels: the sector found by comparisons (NaNs fall to
     their else branches), the hue the middle channel's place between low and high."""
@@ -154,7 +162,7 @@ def _hue_range(xp, r, g, b):
     sector = xp.where(below, xp.where(b < r, 1, xp.where(b > g, 3, 2)),
                       xp.where(b < g, 0, xp.where(b > r, 4, 5)))
     channels = (r, g, b)
-    lo, mid, hi = (xp.choose(sector, [channels[order[k]] for order in _SECTOR_ORDER])
+    lo, mid, hi = (_pick(xp, sector, [channels[order[k]] for order in _SECTOR_ORDER])
                    for k in range(3))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = (mid - lo) / (hi - lo)
@@ -171,9 +179,8 @@ def _from_hue_range(xp, hue, lo, hi):
     ratio = hue - sector.astype(hue.dtype)
     ratio = xp.where(sector % 2 == 0, ratio, hue.dtype.type(1) - ratio)
     mid = lo + ratio * (hi - lo)
-    sector = xp.where((sector >= 0) & (sector <= 5), sector, 5)
     values = (lo, mid, hi)
-    return xp.stack([xp.choose(sector, [values[places[k]] for places in _SECTOR_PLACES])
+    return xp.stack([_pick(xp, sector, [values[places[k]] for places in _SECTOR_PLACES])
                      for k in range(3)], axis=-1)
 
 
