@@ -1073,9 +1073,10 @@ def pow(xp, x, y):
     if x.dtype in _HALF or x.dtype == _F32 and not (emulating(xp, x) and emulating(xp, y)):
         # in float64, rounded once: correctly rounded, where NumPy's float32 power (a
         # vectorized approximation) is not even for 3.5 ** -1
-        return xp.power(x, y, dtype=xp.float64).astype(x.dtype)
+        return _as_c_sqrt_power(xp, x, y, xp.power(x, y, dtype=xp.float64).astype(x.dtype))
     if x.dtype not in (_F32, _F64) or not (emulating(xp, x) and emulating(xp, y)):
-        return xp.power(x, y)
+        out = xp.power(x, y)
+        return _as_c_sqrt_power(xp, x, y, out) if x.dtype.kind == "f" else out
     if x.dtype == _F32:
         lanes, vector, scalar = _LANES, _pow_vector, _pow_scalar
     else:
@@ -1093,6 +1094,17 @@ def pow(xp, x, y):
         if k < n:
             out[k:] = scalar(x[k:], y[k:])
     return out.reshape(shape)
+
+
+def _as_c_sqrt_power(xp, x, y, out):
+    """`out` (NumPy's x ** y) with C's pow(-inf, 0.5) = inf and pow(-0, 0.5) = +0: NumPy
+    takes a scalar exponent 0.5 as a square root, which gives NaN and -0 there."""
+    half = y == 0.5
+    if not xp.any(half):
+        return out
+    dtype = out.dtype.type
+    out = xp.where(half & (x == -xp.inf), dtype(xp.inf), out)
+    return xp.where(half & (x == 0), dtype(0), out)
 
 
 # float64: the same steps with double words of two float64s, log2 from a rational

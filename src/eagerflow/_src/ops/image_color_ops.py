@@ -140,13 +140,63 @@ def _wrap6(xp, h6):
     return h6 - 6 * xp.floor(h6 / 6)
 
 
+# AdjustHue as TF's kernel computes it, step for step (so rounding, NaN and inf come out
+# alike): each pixel's channels ordered by comparisons into (low, middle, high) and one of the
+# colour wheel's six sectors, the hue shifted in sixths of the wheel, then the channels rebuilt
+_SECTOR_ORDER = ((2, 1, 0), (2, 0, 1), (0, 2, 1), (0, 1, 2), (1, 0, 2), (1, 2, 0))  # (lo, mid, hi)
+_SECTOR_PLACES = ((2, 1, 0), (1, 2, 0), (0, 2, 1), (0, 1, 2), (1, 0, 2), (2, 0, 1))  # r, g, b
+
+
+def _pick(xp, sector, options):
+    """Per element, ``options[sector]`` (sector in 0..5)."""
+    out = options[5]
+    for k in range(5):
+        out = xp.where(sector == k, options[k], out)
+    return out
+
+
+def _hue_range(xp, r, g, b):
+    """(hue in [0, 6), low, high) of pixels: the sector found by comparisons (NaNs fall to
+    their else branches), the hue the middle channel's place between low and high."""
+    below = r < g
+    sector = xp.where(below, xp.where(b < r, 1, xp.where(b > g, 3, 2)),
+                      xp.where(b < g, 0, xp.where(b > r, 4, 5)))
+    channels = (r, g, b)
+    lo, mid, hi = (_pick(xp, sector, [channels[order[k]] for order in _SECTOR_ORDER])
+                   for k in range(3))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (mid - lo) / (hi - lo)
+    one = r.dtype.type(1)
+    hue = sector.astype(r.dtype) + xp.where(sector % 2 == 0, ratio, one - ratio)
+    return xp.where(hi == lo, r.dtype.type(0), hue), lo, hi
+
+
+def _from_hue_range(xp, hue, lo, hi):
+    """RGB pixels (stacked last) of `hue` in [0, 6) with channels from `lo` to `hi`."""
+    finite = xp.isfinite(hue)
+    # (C's conversion of NaN to int gives int's smallest value: the default sector, 5)
+    sector = xp.where(finite, xp.trunc(xp.where(finite, hue, 0)), -1).astype(np.int64)
+    ratio = hue - sector.astype(hue.dtype)
+    ratio = xp.where(sector % 2 == 0, ratio, hue.dtype.type(1) - ratio)
+    mid = lo + ratio * (hi - lo)
+    values = (lo, mid, hi)
+    return xp.stack([_pick(xp, sector, [values[places[k]] for places in _SECTOR_PLACES])
+                     for k in range(3)], axis=-1)
+
+
 def _adjust_hue_kernel(xp, images, delta):
     _check_image(images, 3)
     r, g, b = _planes(xp, images)
-    lo, hi = _extremes(xp, r, g, b)
-    shift = _scalar(delta, "delta").astype(r.dtype) * 6
-    h6 = _wrap6(xp, _sixths(xp, r, g, b, lo, hi) + shift)
-    return _between(xp, h6, lo, hi).astype(images.dtype, copy=False)
+    hue, lo, hi = _hue_range(xp, r, g, b)
+    hue = hue + _scalar(delta, "delta").astype(r.dtype) * r.dtype.type(6)
+    for _ in range(64):  # back into [0, 6) by whole turns, as TF's loops (NaN stays NaN)
+        low, high = hue < 0, hue >= 6
+        if not (low.any() or high.any()):
+            break
+        hue = xp.where(low, hue + r.dtype.type(6), xp.where(high, hue - r.dtype.type(6), hue))
+    else:
+        hue = _wrap6(xp, hue)
+    return _from_hue_range(xp, hue, lo, hi).astype(images.dtype, copy=False)
 
 
 def _adjust_saturation_kernel(xp, images, scale):

@@ -18,6 +18,7 @@ import math
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.arrays import to_host
 from eagerflow._src.core import config, context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -129,8 +130,9 @@ def _area_taps(in_size, out_size, align_corners):
     span = max(int((np.ceil(y1).astype(np.int64) - start).max()), 1)
     rows = start[:, None] + np.arange(span)
     cover = np.minimum(rows + 1, y1[:, None]) - np.maximum(rows, y0[:, None])
-    weights = np.where(rows < np.ceil(y1)[:, None], cover, 0).astype(np.float32)
-    return np.minimum(rows, in_size - 1), weights / scale
+    touched = rows < np.ceil(y1)[:, None]
+    weights = np.where(touched, cover, 0).astype(np.float32)
+    return np.where(touched, np.minimum(rows, in_size - 1), -1), weights / scale
 
 
 def _lanczos(radius):
@@ -174,18 +176,24 @@ def _span_taps(in_size, out_size, scale, translate, kernel_type, antialias):
     start = np.ceil(sample - radius * kernel_scale - 0.5).astype(np.int64)
     end = np.floor(sample + radius * kernel_scale - 0.5).astype(np.int64)
     start, end = np.clip(start, 0, in_size - 1), np.clip(end, 0, in_size - 1) + 1
+    start = np.where(inside, start, 0)  # (an empty span, at the first row)
     rows = start[:, None] + np.arange(span)
     distance = np.abs((rows + 0.5 - sample[:, None]) / kernel_scale).astype(np.float32)
     weights = np.where((rows < end[:, None]) & inside[:, None], fn(distance), 0.0)
     total = weights.sum(1, keepdims=True)
     usable = np.abs(total) >= 1000 * np.finfo(np.float32).tiny
     weights = np.where(usable, weights / np.where(usable, total, 1), weights)
-    return np.minimum(rows, in_size - 1), weights.astype(np.float32)
+    # TF reads every row of the widest span from `start` on, up to the image's end
+    return np.where(rows < in_size, rows, -1), weights.astype(np.float32)
 
 
 def _apply_taps(xp, x, axis, index, weights):
-    """Along `axis` of float `x`: each output the sum of its taps' rows times their weights."""
-    if index.shape[1] > 2:  # many taps: one matrix product (BLAS) beats a gather per tap
+    """Along `axis` of float `x`: each output the sum of its taps' rows times their weights.
+    Index -1 marks a tap TF's kernel never reads (its weight is 0)."""
+    if index.shape[1] > 2 and xp.isfinite(x).all():
+        # many taps: one matrix product (BLAS) beats a gather per tap. (Not with a NaN or
+        # inf: a zero weight would spread it to every output, where TF's sums of taps keep it
+        # to the outputs that read it.)
         letters = "abcdefgh"[:x.ndim]
         out = letters[:axis] + "z" + letters[axis + 1:]
         matrix = xp.asarray(_matrix(index, weights, x.shape[axis]))
@@ -194,7 +202,11 @@ def _apply_taps(xp, x, axis, index, weights):
     shape[axis] = index.shape[0]
     out = None
     for t in range(index.shape[1]):
-        term = xp.take(x, index[:, t], axis=axis) * weights[:, t].reshape(shape)
+        read = index[:, t] >= 0
+        term = xp.take(x, np.where(read, index[:, t], 0), axis=axis) * \
+            weights[:, t].reshape(shape)
+        if not read.all():
+            term = xp.where(xp.asarray(read.reshape(shape)), term, np.float32(0))
         out = term if out is None else out + term
     return out
 
@@ -213,14 +225,26 @@ def _lerp(xp, x, axis, lower, upper, lerp):
 def _matrix(index, weights, in_size, dtype=np.float32):
     """The dense (out, in) matrix of taps."""
     m = np.zeros((index.shape[0], in_size), dtype)
-    np.add.at(m, (np.arange(index.shape[0])[:, None], index), weights.astype(dtype))
+    weights = np.where(index >= 0, weights, 0).astype(dtype)
+    np.add.at(m, (np.arange(index.shape[0])[:, None], np.maximum(index, 0)), weights)
     return m
 
 
-def _adjoint(xp, g, axis, matrix):
-    """``matrix`` transposed applied along `axis` of `g`: a resize's gradient step."""
-    moved = xp.moveaxis(g, axis, -1)
-    return xp.moveaxis(moved @ xp.asarray(matrix.astype(g.dtype, copy=False)), -1, axis)
+def _adjoint(xp, g, axis, index, weights, in_size):
+    """The taps' matrix transposed applied along `axis` of `g`: a resize's gradient step."""
+    if xp.isfinite(g).all():
+        moved = xp.moveaxis(g, axis, -1)
+        matrix = _matrix(index, weights, in_size, g.dtype)
+        return xp.moveaxis(moved @ xp.asarray(matrix), -1, axis)
+    # a NaN or inf reaches only the inputs its output read (as TF's scatter of taps; on the
+    # host, where the scatter-add is)
+    moved = np.moveaxis(to_host(g), axis, 0)
+    out = np.zeros((in_size,) + moved.shape[1:], g.dtype)
+    shape = (-1,) + (1,) * (moved.ndim - 1)
+    for t in range(index.shape[1]):
+        read = index[:, t] >= 0
+        np.add.at(out, index[read, t], moved[read] * weights[read, t].reshape(shape))
+    return xp.asarray(np.moveaxis(out, 0, axis))
 
 
 # --- the resize ops ---------------------------------------------------------------------------
@@ -331,14 +355,14 @@ def _grad_kernel(method):
         _, oh, ow, _ = grads.shape
         _, h, w, _ = original.shape
         if method == "ResizeBilinear":
-            def matrix(n, o):
+            def taps(n, o):
                 lower, upper, lerp = _linear_taps(n, o, align_corners, half_pixel_centers)
-                return _matrix(np.stack([lower, upper], 1), np.stack([1 - lerp, lerp], 1), n)
+                return np.stack([lower, upper], 1), np.stack([1 - lerp, lerp], 1), n
         else:
-            def matrix(n, o):
-                return _matrix(*_cubic_taps(n, o, align_corners, half_pixel_centers), n)
+            def taps(n, o):
+                return (*_cubic_taps(n, o, align_corners, half_pixel_centers), n)
         g = grads.astype(np.float32, copy=False)
-        out = _adjoint(xp, _adjoint(xp, g, 1, matrix(h, oh)), 2, matrix(w, ow))
+        out = _adjoint(xp, _adjoint(xp, g, 1, *taps(h, oh)), 2, *taps(w, ow))
         return out.astype(original.dtype, copy=False)
     return kernel
 
@@ -437,8 +461,33 @@ def _scale_translate_grad_kernel(xp, grads, original, scale, translation,
     _, oh, ow, _ = grads.shape
     _, h, w, _ = original.shape
     g = grads.astype(np.float32, copy=False)
-    g = _adjoint(xp, g, 1, _matrix(*_span_taps(h, oh, sy, ty, kernel_type, antialias), h))
-    return _adjoint(xp, g, 2, _matrix(*_span_taps(w, ow, sx, tx, kernel_type, antialias), w))
+    for axis, n, o, sc, tr in ((1, h, oh, sy, ty), (2, w, ow, sx, tx)):
+        taps = _span_taps(n, o, sc, tr, kernel_type, antialias)
+        if xp.isfinite(g).all():
+            g = _adjoint(xp, g, axis, *taps, n)
+        else:  # (TF's gradient gathers over spans of its own, which decide where NaNs go)
+            g = _apply_taps(xp, g, axis, *_gradient_spans(*taps, n, o))
+    return g
+
+
+def _gradient_spans(index, weights, in_size, out_size):
+    """(indices, weights) over the outputs of ScaleAndTranslate's taps (`index`, `weights`)
+    that give each input its gradient: from the first output weighing it, as many outputs
+    as the widest such range (TF reads them all, weighed 0 or not), up to the last output."""
+    weights = np.where(index >= 0, weights, 0)
+    matrix = _matrix(index, weights, in_size)  # (out, in)
+    weighed = np.zeros((in_size, out_size), bool)
+    rows, cols = np.nonzero(weights)
+    weighed[index[rows, cols], rows] = True
+    used = weighed.any(1)
+    first = np.where(used, weighed.argmax(1), 0)
+    last = np.where(used, out_size - 1 - weighed[:, ::-1].argmax(1), 0)
+    span = max(int((last - first + 1)[used].max()) if used.any() else 0, 1)
+    outputs = first[:, None] + np.arange(span)
+    inside = outputs < out_size
+    grad_weights = np.where(
+        inside, matrix[np.minimum(outputs, out_size - 1), np.arange(in_size)[:, None]], 0)
+    return np.where(inside, outputs, -1), grad_weights.astype(np.float32)
 
 
 _SCALE_AND_TRANSLATE_GRAD = register(
@@ -1553,7 +1602,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     if method not in ("bilinear", "nearest", "bicubic", "area") + _SPAN_METHODS:
         raise ValueError(f"Resize method is not implemented: {method}")
     images, is_batch = _as_batch(images)
-    size = _size_arg(size)
+    size = _resize_size_arg(size)
     if preserve_aspect_ratio:
         size = _aspect_size(images, size)
     if method in _SPAN_METHODS or antialias and method in ("bilinear", "bicubic"):
@@ -1565,6 +1614,17 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         attrs = {"align_corners": False, "half_pixel_centers": method != "area"}
         out = _resize_op(op_def, images, size, attrs)
     return _finish(out, is_batch)
+
+
+def _resize_size_arg(size):
+    """`_size_arg` of `resize`/`resize_images`, whose known size TF also reads as a static
+    shape: there -1 means unknown (the kernel refuses it later) but a smaller value fails."""
+    size = _size_arg(size)
+    if isinstance(size, tuple):
+        for v in size:
+            if v < -1:
+                raise ValueError(f"Dimension {v} must be >= 0")
+    return size
 
 
 def _aspect_size(images, size):
@@ -1654,7 +1714,7 @@ def resize_images(images, size, method=ResizeMethodV1.BILINEAR, align_corners=Fa
     if op_def is None:
         raise ValueError(f"Resize method is not implemented: {method}")
     images, is_batch = _as_batch(images)
-    size = _size_arg(size)
+    size = _resize_size_arg(size)
     if preserve_aspect_ratio:
         size = _aspect_size(images, size)
     if isinstance(size, tuple) and tuple(images.shape[1:3]) == size:
@@ -2243,6 +2303,15 @@ _DEFAULT_COLORS = np.array([[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 
                             [0, 1, 1, 1], [1, 0, 1, 1]], np.float32)
 
 
+def _to_int64(value):
+    """A scaled box coordinate as TF's kernel converts it on x86: truncated toward zero, and
+    NaN, inf or anything out of int64's range as int64's smallest value (so such a box is
+    inverted or off the image, and not drawn)."""
+    if not np.isfinite(value) or abs(float(value)) >= 2.0 ** 63:
+        return -2 ** 63
+    return int(value)
+
+
 def _draw_bounding_boxes(xp, images, boxes, colors):
     if images.ndim != 4:
         raise _invalid("The rank of the images should be 4")
@@ -2268,9 +2337,8 @@ def _draw_bounding_boxes(xp, images, boxes, colors):
     canvas = np.array(images, copy=True)
     for b in range(n):
         for i, (y0, x0, y1, x1) in enumerate(np.asarray(boxes[b], np.float32)):
-            # TF truncates each scaled coordinate toward zero
-            top, bottom = int(y0 * np.float32(height - 1)), int(y1 * np.float32(height - 1))
-            left, right = int(x0 * np.float32(width - 1)), int(x1 * np.float32(width - 1))
+            top, bottom = (_to_int64(v * np.float32(height - 1)) for v in (y0, y1))
+            left, right = (_to_int64(v * np.float32(width - 1)) for v in (x0, x1))
             if top > bottom or left > right or top >= height or bottom < 0 or \
                     left >= width or right < 0:
                 continue
