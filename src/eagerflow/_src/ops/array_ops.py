@@ -4388,10 +4388,19 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
     array([[0, 1],
            [0, 2]], dtype=int32)>
     """
-    sizes = np.asarray(_constant_ints(input_shape, "input_shape", "Pad")).reshape(-1)
     block = np.asarray(_constant_ints(block_shape, "block_shape", "Pad")).reshape(-1)
     base = np.zeros((block.size, 2), np.int64) if base_paddings is None else \
         _constant_ints(base_paddings, "base_paddings", "Pad")
+    if isinstance(input_shape, (list, tuple)) and any(isinstance(v, Tensor) for v in input_shape):
+        input_shape = stack([cast_ops.cast(convert_to_tensor(v), _d.int32) for v in input_shape])
+    known = get_static_value(convert_to_tensor(input_shape))
+    if known is None:  # (sizes known at run time only: the same arithmetic on tensors)
+        sizes = reshape(cast_ops.cast(input_shape, _d.int32), [-1])
+        start, after, block = (constant(v.astype(np.int32)) for v in (base[:, 0], base[:, 1],
+                                                                    block))
+        end = after + (block - (sizes + start + after) % block) % block
+        return stack([start, end], 1), stack([zeros_like(start), end - after], 1)
+    sizes = np.asarray(known, np.int64).reshape(-1)
     start = base[:, 0]
     full = sizes + base[:, 0] + base[:, 1]
     end = base[:, 1] + (block - full % block) % block
