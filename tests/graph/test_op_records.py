@@ -176,4 +176,4 @@ def test_constant_shapes_fold_for_the_ops_they_did():
 
 def test_sparse_gradients_pass_through_the_ops_they_did():
     assert {op.name for op in OPS.values() if op.grad_passes_sparse} == {
-        "ReadVariableOp", "Identity"}
+        "ReadVariableOp", "Identity", "ConcatV2"}

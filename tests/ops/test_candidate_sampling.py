@@ -161,6 +161,18 @@ def test_true_classes_errors_as_tfs():
         traced.get_concrete_function()
 
 
+def test_accidental_hits_of_true_classes_not_a_matrix_errors_as_tfs():
+    sampled = tf.constant([1, 5], tf.int64)
+    for true in (tf.constant([1, 5], tf.int64), tf.constant([[[1]]], tf.int64)):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="true_candidates must be a batch_size \\* num_true matrix"):
+            tf.nn.compute_accidental_hits(true, sampled, 1)
+    traced = tf.function(lambda t: tf.nn.compute_accidental_hits(t, sampled, 1)[0],
+                         input_signature=[tf.TensorSpec([None], tf.int64)])
+    with pytest.raises(ValueError, match="Shape must be rank 2 but is rank 1"):
+        traced.get_concrete_function()
+
+
 def test_fixed_unigram_sampler_draws_by_counts(tmp_path):
     true = tf.constant([[1, 2], [3, 0]], tf.int64)
     # reserved id 0 never drawn; ids 1..5 in proportion to the counts

@@ -173,8 +173,12 @@ def test_conv2d_backprop_filter_matches_reference(strides, dilations, padding):
 @pytest.mark.parametrize("strides,dilations,padding", _GEOMETRIES)
 def test_depthwise_matches_reference(strides, dilations, padding):
     x, w = _rand(1, 6, 7, 3), _rand(2, 3, 3, 2, seed=1)
-    got = tf.nn.depthwise_conv2d(x, w, [1, *strides, 1], _attr_padding(padding),
-                             dilations=list(dilations))
+    # (the op itself: tf.nn.depthwise_conv2d strides a dilated input's grids instead)
+    explicit = not isinstance(padding, str)
+    got = tf.raw_ops.DepthwiseConv2dNative(
+        input=x, filter=w, strides=[1, *strides, 1], padding="EXPLICIT" if explicit else padding,
+        explicit_paddings=np.ravel(_attr_padding(padding)).tolist() if explicit else [],
+        dilations=[1, *dilations, 1])
     pads = _pads(padding, (6, 7), (2, 3), strides, dilations)
     np.testing.assert_allclose(got.numpy(), ref_depthwise(x, w, strides, dilations, pads),
                                atol=1e-12)
@@ -1030,3 +1034,56 @@ def test_depthwise_backprop_input_shape_is_its_input_sizes_as_tf():
     fn = lambda x: tf.nn.depthwise_conv2d_backprop_input(  # noqa: E731
         [2, 7, 9, 3], tf.ones([3, 3, 3, 2]), x[..., :1] * tf.ones([6]), [1, 1, 1, 1], "SAME")
     assert _traced_shape(fn, [None, 7, 9, 3]) == [2, 7, 9, 3]
+
+
+@pytest.mark.parametrize("padding, expected", [
+    ("SAME", [[18, 16, -8], [35, 30, -10], [110, 105, -10], [42, 64, 23]]),
+    ("VALID", [[30], [55]]),
+    ([[0, 0], [1, 0], [0, 2], [0, 0]], [[16, 18, -9], [30, 35, -10], [105, 110, -10]]),
+])
+def test_depthwise_conv2d_dilated_and_strided_gives_tfs_grid_values(padding, expected):
+    # TF dilates by cutting the input into interleaved grids and strides within each grid
+    # (with a warning that strides should be 1): TF 2.21's values
+    x = tf.reshape(tf.range(30, dtype=tf.float32), [1, 6, 5, 1])
+    w = tf.constant([[[[1.0]], [[2.0]]], [[[-1.0]], [[3.0]]]])
+    with pytest.warns(UserWarning, match="strides must be 1"):
+        y = tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], padding, dilations=[2, 2])
+    np.testing.assert_array_equal(y[0, :, :, 0].numpy(), expected)
+    if padding == "SAME":
+        with pytest.warns(UserWarning, match="strides must be 1"):
+            y = tf.nn.depthwise_conv2d(tf.transpose(x, [0, 3, 1, 2]), w, [1, 1, 2, 2], "SAME",
+                                       data_format="NCHW", dilations=[2, 2])
+        np.testing.assert_array_equal(y[0, 0].numpy(), expected)
+
+
+def test_separable_conv2d_dilated_and_strided_and_traced_with_unknown_sizes():
+    x = tf.reshape(tf.range(30, dtype=tf.float32), [1, 6, 5, 1])
+    w = tf.constant([[[[1.0]], [[2.0]]], [[[-1.0]], [[3.0]]]])
+    expected = [[26, 30, 34, 38, -18], [50, 60, 70, 80, -20], [200, 210, 220, 230, -20],
+                [124, 130, 136, 142, 48]]  # TF 2.21's
+    y = tf.nn.separable_conv2d(x, w, tf.constant([[[[2.0]]]]), [1, 2, 1, 1], "SAME",
+                               dilations=[2, 1])
+    np.testing.assert_array_equal(y[0, :, :, 0].numpy(), expected)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None, 1])])
+    def f(v):
+        return tf.nn.separable_conv2d(v, w, tf.constant([[[[2.0]]]]), [1, 2, 1, 1], "SAME",
+                                      dilations=[2, 1])
+    np.testing.assert_array_equal(f(x)[0, :, :, 0].numpy(), expected)
+
+
+def test_with_space_to_batch_takes_a_whole_filter_shape_unknown_sizes_and_explicit_padding():
+    x = tf.reshape(tf.range(25.0), [1, 5, 5, 1])
+
+    def pool(v, n, padding):
+        return tf.nn.avg_pool2d(v, 3, 1, padding)
+    want = tf.nn.with_space_to_batch(x, [2, 2], "SAME", pool, filter_shape=[3, 3])
+    got = tf.nn.with_space_to_batch(x, [2, 2], "SAME", pool, filter_shape=[3, 3, 1, 1])
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+    @tf.function(input_signature=[tf.TensorSpec([None, None, None, 1])])
+    def f(v):
+        return tf.nn.with_space_to_batch(v, [2, 2], "SAME", pool, filter_shape=[3, 3])
+    np.testing.assert_array_equal(f(x).numpy(), want.numpy())
+    explicit = tf.nn.with_space_to_batch(x, [2, 2], [[0, 0], [2, 2], [2, 2], [0, 0]], pool)
+    np.testing.assert_array_equal(explicit.numpy(), want.numpy())

@@ -113,3 +113,19 @@ def test_lookup_of_a_variable_reads_its_rows_as_tf():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match=r"indices\[0\] = 5 is not in \[0, 4\) \[Op:ResourceGather\]"):
         tf.nn.embedding_lookup(tf.Variable(TABLE), [5])
+def test_ragged_ids_and_weights_look_up_like_their_sparse_tensors():
+    params = tf.constant([[1.0, 2.0], [3.0, 5.0], [7.0, 11.0], [0.5, 0.25]])
+    ids = tf.ragged.constant([[1, 3], [], [2]], dtype=tf.int64)
+    weights = tf.ragged.constant([[2.0, 4.0], [], [3.0]])
+    got = tf.nn.embedding_lookup_sparse(params, ids, weights, combiner="mean")
+    np.testing.assert_allclose(got.numpy(), [[4.0 / 3, 11.0 / 6], [0.0, 0.0], [7.0, 11.0]])
+    got = tf.nn.embedding_lookup_sparse(params, ids, None, combiner="sum")
+    np.testing.assert_allclose(got.numpy(), [[3.5, 5.25], [0.0, 0.0], [7.0, 11.0]])
+    # the safe lookup drops negative ids and gives empty rows the default id's embedding
+    ids = tf.ragged.constant([[1, -3], [], [2], []], dtype=tf.int64)
+    got = tf.nn.safe_embedding_lookup_sparse(params, ids, None, default_id=0)
+    np.testing.assert_allclose(got.numpy(), [[3.0, 5.0], [1.0, 2.0], [7.0, 11.0], [1.0, 2.0]])
+    with pytest.raises(TypeError, match="same type"):
+        tf.nn.embedding_lookup_sparse(params, ids, tf.sparse.from_dense([[1.0]]))
+    with pytest.raises(TypeError, match="SparseTensor"):
+        tf.nn.embedding_lookup_sparse(params, tf.constant([[1]]), None)

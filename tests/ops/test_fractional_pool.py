@@ -1,6 +1,9 @@
 """tf.nn.fractional_max_pool / fractional_avg_pool: TF's shapes, sequences' form, seeding
 and errors (the windows themselves are random), and gradients against finite
 differences over fixed windows."""
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -81,3 +84,34 @@ def test_seeded_windows_are_tfs():
     rows = tf.compat.v1.nn.fractional_max_pool(x, [1.0, 1.44, 1.73, 1.0], deterministic=True,
                                                seed=3, seed2=9)[1]
     assert rows.numpy().tolist() == [0, 2, 4, 6, 7, 9, 10]
+
+
+def test_unseeded_pools_leave_the_global_seeds_op_seeds_to_the_random_ops_after_them():
+    # TF runs an unseeded fractional pool with op seeds (0, 0), drawing no op seed
+    x = tf.reshape(tf.range(110.0), [1, 11, 10, 1])
+    tf.random.set_seed(1)
+    first = tf.random.uniform([8])
+    tf.random.set_seed(1)
+    tf.nn.fractional_max_pool(x, [1.0, 1.7, 1.3, 1.0])
+    tf.nn.fractional_avg_pool(x, [1.0, 1.7, 1.3, 1.0])
+    tf.compat.v1.nn.fractional_max_pool(x, [1.0, 1.7, 1.3, 1.0])
+    np.testing.assert_array_equal(tf.random.uniform([8]).numpy(), first.numpy())
+
+
+def test_unseeded_fractional_max_pool_refused_under_op_determinism():
+    # (in a process of its own: determinism, once enabled, stays on)
+    code = """
+import eagerflow as tf
+tf.config.experimental.enable_op_determinism()
+x = tf.ones([1, 4, 4, 1])
+print(tf.nn.fractional_avg_pool(x, [1.0, 1.5, 1.5, 1.0])[0].shape)
+print(tf.nn.fractional_max_pool(x, [1.0, 1.5, 1.5, 1.0], seed=2)[0].shape)
+try:
+    tf.nn.fractional_max_pool(x, [1.0, 1.5, 1.5, 1.0])
+except ValueError as e:
+    print(e)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[:2] == ["(1, 2, 2, 1)", "(1, 2, 2, 1)"]
+    assert out[2].startswith("tf.nn.fractional_max_pool requires a non-zero seed")

@@ -86,3 +86,22 @@ def test_identity_keeps_indexed_slices(compiled):
     assert g.dense_shape.numpy().tolist() == [4, 2]
     unshaped = tf.identity(tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([1])))
     assert type(unshaped) is tf.IndexedSlices and unshaped.dense_shape is None
+
+
+def test_lookups_in_a_table_in_shards_give_each_shard_indexed_slices():
+    shards = [tf.Variable(tf.ones([3, 2])), tf.Variable(tf.ones([2, 2]))]
+    with tf.GradientTape(persistent=True) as tape:
+        plain = tf.reduce_sum(tf.nn.embedding_lookup(shards, [0, 4, 4]))
+        clipped = tf.reduce_sum(tf.nn.embedding_lookup(shards, [4, 1], max_norm=0.5))
+    first, second = tape.gradient(plain, shards)
+    assert type(first) is tf.IndexedSlices and type(second) is tf.IndexedSlices
+    assert first.indices.numpy().tolist() == [0] and second.indices.numpy().tolist() == [1, 1]
+    np.testing.assert_array_equal(tf.convert_to_tensor(second).numpy(), [[0, 0], [2, 2]])
+    assert first.dense_shape.numpy().tolist() == [3, 2]
+    first, second = tape.gradient(clipped, shards)
+    assert first.indices.numpy().tolist() == [1] and second.indices.numpy().tolist() == [1]
+    # a concatenation along another axis still gets its dense pieces
+    x, y = tf.Variable(tf.ones([3, 1])), tf.Variable(tf.ones([3, 2]))
+    with tf.GradientTape() as tape:
+        total = tf.reduce_sum(tf.gather(tf.concat([x, y], 1), [2]))
+    np.testing.assert_array_equal(tape.gradient(total, [x, y])[1].numpy(), [[0, 0], [0, 0], [1, 1]])

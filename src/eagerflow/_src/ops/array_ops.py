@@ -3543,8 +3543,13 @@ register_gradient("Split")(_split_back)
 register_gradient("SplitV")(_split_back)
 
 
-@register_gradient("ConcatV2")
+@register_gradient("ConcatV2", passes_sparse=True)
 def _concat_grad(op, dy):
+    if type(dy) is IndexedSlices:
+        rank = op.inputs[0].shape.rank
+        if "axis" in op.attrs and rank and op.attrs["axis"] % rank == 0:
+            return _concat_rows_grad(op.inputs, dy)
+        dy = convert_to_tensor(dy)
     if "axis" not in op.attrs:  # known at run time: each input's slice of dy, as TF's
         return _concat_run_time_grad(op.inputs[:-1], op.inputs[-1], dy) + [None]
     axis, rank = op.attrs["axis"], dy.shape.rank
@@ -3558,6 +3563,24 @@ def _concat_grad(op, dy):
     for t in op.inputs:
         end = start + shape(t)[axis]
         pieces.append(gather(dy, range(start, end), axis=axis))
+        start = end
+    return pieces
+
+
+def _concat_rows_grad(inputs, dy):
+    """The gradients of tensors concatenated along their first axis from the `IndexedSlices`
+    `dy` of the result: each input's own rows of it, still `IndexedSlices` (as TF's, so that
+    a table in shards gets sparse gradients)."""
+    pieces, start = [], 0
+    for t in inputs:
+        size = t.shape[0] if t.shape[0] is not None else shape(t, out_type=dy.indices.dtype)[0]
+        end = start + size
+        rows = math_ops.logical_and(math_ops.greater_equal(dy.indices, start),
+                                    math_ops.less(dy.indices, end))
+        keep = reshape(where(rows), [-1])
+        pieces.append(IndexedSlices(gather(dy.values, keep),
+                                    math_ops.subtract(gather(dy.indices, keep), start),
+                                    shape(t)))
         start = end
     return pieces
 
@@ -4388,10 +4411,19 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
     array([[0, 1],
            [0, 2]], dtype=int32)>
     """
-    sizes = np.asarray(_constant_ints(input_shape, "input_shape", "Pad")).reshape(-1)
     block = np.asarray(_constant_ints(block_shape, "block_shape", "Pad")).reshape(-1)
     base = np.zeros((block.size, 2), np.int64) if base_paddings is None else \
         _constant_ints(base_paddings, "base_paddings", "Pad")
+    if isinstance(input_shape, (list, tuple)) and any(isinstance(v, Tensor) for v in input_shape):
+        input_shape = stack([cast_ops.cast(convert_to_tensor(v), _d.int32) for v in input_shape])
+    known = get_static_value(convert_to_tensor(input_shape))
+    if known is None:  # (sizes known at run time only: the same arithmetic on tensors)
+        sizes = reshape(cast_ops.cast(input_shape, _d.int32), [-1])
+        start, after, block = (constant(v.astype(np.int32)) for v in (base[:, 0], base[:, 1],
+                                                                    block))
+        end = after + (block - (sizes + start + after) % block) % block
+        return stack([start, end], 1), stack([zeros_like(start), end - after], 1)
+    sizes = np.asarray(known, np.int64).reshape(-1)
     start = base[:, 0]
     full = sizes + base[:, 0] + base[:, 1]
     end = base[:, 1] + (block - full % block) % block

@@ -389,9 +389,10 @@ def compute_accidental_hits(true_classes, sampled_candidates, num_true, seed=Non
     random_ops.get_seed(seed)  # (TF's op takes a seed it never uses)
     true_classes = _hits_input(true_classes, 0, "true_classes")
     sampled = _hits_input(sampled_candidates, 1, "sampled_candidates")
-    if true_classes.shape.rank not in (None, 2):
-        raise ValueError(f"Shape must be rank 2 but is rank {true_classes.shape.rank}")
-    if true_classes.shape.rank == 2 and true_classes.shape[1] not in (None, int(num_true)):
+    rank = true_classes.shape.rank
+    if rank not in (None, 2) and not context.executing_eagerly():  # (TF's shape inference)
+        raise ValueError(f"Shape must be rank 2 but is rank {rank}")
+    if rank not in (None, 2) or rank == 2 and true_classes.shape[1] not in (None, int(num_true)):
         raise errors.eager_error(errors.InvalidArgumentError, "ComputeAccidentalHits",
                                  "true_candidates must be a batch_size * num_true matrix")
     positions = array_ops.range(array_ops.shape(sampled, out_type=_d.int64)[0])

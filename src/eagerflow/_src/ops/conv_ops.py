@@ -22,6 +22,7 @@ import collections
 import contextlib
 import itertools
 import math
+import warnings
 
 import numpy as np
 
@@ -1393,13 +1394,35 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None, dilation
     ...                  "VALID").shape
     TensorShape([1, 2, 2, 6])
     """
+    return _depthwise_conv(input, filter, strides, padding, data_format, dilations, name,
+                           warn=True)
+
+
+def _depthwise_conv(input, filter, strides, padding, data_format, dilations, name,  # noqa: A002
+                    warn):
     x, w = matching_own(input, filter)
     attrs = _conv_attrs(2, strides, padding, data_format or "NHWC", dilations,
                         ("NHWC", "NCHW"))
     first = (data_format or "NHWC") == "NCHW"
+    rates = _spatial_dilations(dilations, 2, first)
+    if any(r > 1 for r in rates) and any(s != 1 for s in attrs["strides"]):
+        # TF's wrappers dilate by cutting the input into interleaved grids and stride
+        # within each grid: not the dilated strided convolution, but the values TF gives
+        if warn:
+            warnings.warn(f"When dilation rate is greater than 1, then all values of "
+                          f"strides must be 1. Received: `dilation rate` {dilations} and "
+                          f"`strides` {strides}")
+        undilated = dict(attrs, dilations=[1, 1, 1, 1])
+
+        def strided(grids, _, grid_padding):
+            return dispatch(_DEPTHWISE, (grids, w), dict(undilated, padding=grid_padding))
+        with context.op_scope(name or "depthwise"):
+            return with_space_to_batch(x, rates, padding, strided,
+                                       filter_shape=array_ops.shape(w),
+                                       data_format=data_format or "NHWC")
     with context.op_scope(name or "depthwise") as scope:
         return _as_space_to_batch(dispatch(_DEPTHWISE, (x, w), attrs, name=scope or name), x,
-                                  _spatial_dilations(dilations, 2, first), first)
+                                  rates, first)
 
 
 def _spatial_dilations(dilations, n, channels_first):
@@ -1468,8 +1491,8 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
     for d in (pw[:2] if pw.rank is not None else ()):
         if d not in (1, None):
             raise ValueError(f"Dimensions {d} and 1 are not compatible")
-    depthwise = depthwise_conv2d(input, depthwise_filter, strides, padding,
-                                 data_format=data_format, dilations=dilations)
+    depthwise = _depthwise_conv(input, depthwise_filter, strides, padding, data_format,
+                                dilations, None, warn=False)
     return conv2d(depthwise, pointwise_filter, [1, 1, 1, 1], "VALID",
                   data_format=data_format or "NHWC", name=name)
 
@@ -1662,7 +1685,8 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  #
                          f"dilation_rate={dilation_rate} of rank {rate.ndim}")
     if (rate < 1).any():
         raise ValueError(f"`dilation_rate` must be positive. Received: dilation_rate={rate}")
-    if padding not in ("SAME", "VALID"):
+    explicit = isinstance(padding, (list, tuple))
+    if not explicit and padding not in ("SAME", "VALID"):
         raise ValueError(f"`padding` must be one of 'SAME' or 'VALID'. Received: "
                          f"padding={padding}")
     n = rate.size
@@ -1672,8 +1696,14 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  #
         if filter_shape is None:
             raise ValueError(f"`filter_shape` must be specified for `padding='SAME'`. "
                              f"Received: filter_shape={filter_shape} and padding={padding}")
-        extra = (np.asarray(get_static_value(as_tensor(filter_shape))).reshape(-1) - 1) * rate
+        # (the window's spatial dims lead the filter's shape: a whole filter shape will do)
+        window = np.asarray(get_static_value(as_tensor(filter_shape))).reshape(-1)[:n]
+        extra = (window - 1) * rate
         base = np.stack([extra // 2, extra - extra // 2], 1)
+    elif explicit:  # (the pairs of the spatial dims: the grids are padded as the input was)
+        pairs = np.asarray(padding, np.int64).reshape(n + 2, 2)
+        base = pairs[2:] if data_format is not None and data_format.startswith("NC") else \
+            pairs[1:-1]
     else:
         base = np.zeros((n, 2), np.int64)
     if spatial_dims is None:

@@ -20,7 +20,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import config, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry, \
@@ -212,10 +212,9 @@ def _fractional(kind, value, pooling_ratio, pseudo_random, overlapping, seeds, n
              "overlapping": bool(overlapping), "deterministic": seeds is not None}
     if seeds is not None:
         seeds = {"seed": int(seeds[0]), "seed2": int(seeds[1]), "stream": 0}
-    else:  # fresh windows at each call (following the global seed, if set)
-        seeds = random_ops._seed_attrs(None)
-        if seeds["stream"] is None:
-            seeds = random_ops._eager_stream(op, inputs, attrs, seeds)
+    else:  # fresh windows at each call: TF's op seeds (0, 0), the global seed unused (and
+        # so the op seeds of the random ops after it unchanged)
+        seeds = random_ops._seed_attrs_unseeded()
     return _RESULTS[kind](*dispatch(op, inputs, {**attrs, **seeds}, name))
 
 
@@ -225,6 +224,10 @@ def fractional_max_pool(value, pooling_ratio, pseudo_random=False, overlapping=F
     """Max pooling of NHWC `value` by `pooling_ratio` (a number, or ``[1, rows, cols,
     1]``, each at least 1): ``(output, row_pooling_sequence, col_pooling_sequence)``.
     A nonzero `seed` gives the same windows at every call."""
+    if not seed and config._settings["op_determinism"]:  # (TF checks only this pool)
+        raise ValueError(f"tf.nn.fractional_max_pool requires a non-zero seed to be passed in "
+                         f"when determinism is enabled, but got seed={seed}. Please pass in "
+                         f"a non-zero seed, e.g. by passing \"seed=1\".")
     return _fractional("max", value, pooling_ratio, pseudo_random, overlapping,
                        random_ops.get_seed(seed) if seed else None, name)
 

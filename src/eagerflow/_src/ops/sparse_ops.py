@@ -2259,11 +2259,22 @@ def embedding_lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=
                          allow_fast_lookup)
 
 
+def _check_sparse_ids(ids, weights):
+    """TF's TypeError for ids or weights that are not `SparseTensor`s; ragged ones (which
+    raise on conversion) have their own lookup (see ``ragged_dispatch``)."""
+    for value, what in ((ids, "sp_ids must be"), (weights, "sp_weights must be either None or")):
+        if value is not None and not isinstance(value, SparseTensor):
+            if not isinstance(value, Tensor):
+                convert_to_tensor(value)
+            raise TypeError(f"{what} SparseTensor, got {type(value)}")
+
+
 def lookup_sparse(params, sp_ids, sp_weights, combiner=None, max_norm=None, name=None,
                   allow_fast_lookup=False, lookup=None):
     """`embedding_lookup_sparse`, the rows of a table in shards looked up by
     ``lookup(params, ids, max_norm)`` (by default `tf.nn.embedding_lookup`'s, TF 1's take
     a partition strategy)."""
+    _check_sparse_ids(sp_ids, sp_weights)
     lookup = lookup or (lambda p, i, m: late.nn_ops.embedding_lookup(p, i, max_norm=m))
     combiner = "mean" if combiner is None else combiner
     if combiner not in ("mean", "sqrtn", "sum"):
@@ -2321,6 +2332,7 @@ def safe_lookup_sparse(embedding_weights, sparse_ids, sparse_weights=None, combi
                        default_id=None, max_norm=None, name=None, lookup=None):
     """`safe_embedding_lookup_sparse`, the rows looked up by `lookup` (see
     `lookup_sparse`)."""
+    _check_sparse_ids(sparse_ids, sparse_weights)
     if sparse_weights is not None:  # (TF's check of the weights, before any op)
         n, m = sparse_ids.values.shape[0], sparse_weights.values.shape[0]
         if n is not None and m is not None and n != m:

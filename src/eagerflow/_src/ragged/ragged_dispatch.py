@@ -952,6 +952,23 @@ def _not_convertible(error):
     raise TypeError(str(error)) from None
 
 
+def _sparse_lookup(fn, arguments):
+    """The embedding lookups of ragged ids (and weights): those of the `SparseTensor`s they
+    make, each row of ids one row of the result."""
+    arguments = dict(arguments)
+    ids_name = "sp_ids" if "sp_ids" in arguments else "sparse_ids"
+    weights_name = "sp_weights" if ids_name == "sp_ids" else "sparse_weights"
+    ids, weights = arguments[ids_name], arguments.get(weights_name)
+    if not isinstance(ids, RaggedTensor) or not isinstance(weights, (RaggedTensor, type(None))):
+        raise TypeError(f"sp_ids must be of the same type as sp_weights, received "
+                        f"{type(ids).__name__!r} for sp_ids and {type(weights).__name__!r} "
+                        f"for sp_weights.")
+    arguments[ids_name] = ids.to_sparse()
+    if weights is not None:
+        arguments[weights_name] = weights.to_sparse()
+    return fn(**arguments)
+
+
 def register_signature(function, name):
     """Gives `function` the ragged version of the public function `name`, which `function`
     is with another signature (TF 1's: the same arguments by the same names, or its
@@ -992,7 +1009,9 @@ def _register():
                "reverse": _reverse, "strings.reduce_join": _reduce_join,
                "math.cumsum": _cumsum, "one_hot": _one_hot,
                "nn.softmax": _softmax(False), "nn.log_softmax": _softmax(True),
-               "image.resize": _resize_images, "compat.v1.image.resize": _resize_images}
+               "image.resize": _resize_images,
+               "nn.embedding_lookup_sparse": _sparse_lookup,
+               "nn.safe_embedding_lookup_sparse": _sparse_lookup, "compat.v1.image.resize": _resize_images}
     for kind in ("equal", "none_equal", "less", "less_equal", "greater", "greater_equal",
                  "near"):
         special[f"debugging.assert_{kind}"] = _assert
