@@ -46,6 +46,7 @@ from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset(np.dtype(d.as_numpy_dtype) for d in (_d.float16, _d.bfloat16))
 _FLOAT16 = np.dtype(np.float16)
+_BFLOAT16 = np.dtype(_d.bfloat16.as_numpy_dtype)
 _FLOAT32 = np.dtype(np.float32)
 _INDEX = (_d.int32, _d.int64)
 
@@ -154,12 +155,14 @@ def _check_axes(axis, ndim):
         seen.add(a % ndim)
 
 
-def _reduction(compute, upcast_half=True, float16=None):
+def _reduction(compute, upcast_half=True, float16=None, bfloat16=None):
     """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes.
 
     Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings) unless
     `compute` handles them itself (`upcast_half` False), or, for float16 NumPy arrays,
     `float16` ``(x, axis, keepdims)`` does: TF's CPU kernels reduce float16 in float16.
+    `bfloat16` does the same for bfloat16 NumPy arrays, for the kernels (Prod) that TF
+    runs in bfloat16 rather than accumulating in float32.
     """
     def kernel(xp, x, axis=None, keepdims=False):
         if axis is not None and type(axis) is not tuple:  # a run-time input
@@ -167,6 +170,8 @@ def _reduction(compute, upcast_half=True, float16=None):
         try:
             if float16 is not None and x.dtype == _FLOAT16 and xp is np:
                 return float16(x, axis, keepdims)
+            if bfloat16 is not None and x.dtype == _BFLOAT16 and xp is np:
+                return bfloat16(x, axis, keepdims)
             if upcast_half and x.dtype in _HALF:
                 return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
             return compute(xp, x, axis, keepdims)
@@ -370,7 +375,8 @@ tf_args[_SUM] = ("input", "axis")
 _MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER_TYPES,
                  reduction=True, keeps_no_view=True)
 tf_args[_MEAN] = ("input", "axis")
-_PROD = register("Prod", _reduction(_prod, float16=half_sums.tf_prod), _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
+_PROD = register("Prod", _reduction(_prod, float16=half_sums.tf_prod, bfloat16=half_sums.tf_prod),
+                 _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_PROD] = ("input", "axis")
 _MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE,
                 dtypes=REAL_NUMBER_TYPES + QUANTIZED, reduction=True)
