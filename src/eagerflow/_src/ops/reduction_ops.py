@@ -1565,17 +1565,26 @@ def _logsumexp_accumulate(xp, x, axis):
     Each step takes the larger and the smaller of the running value and the next element by
     `<` (so a NaN element compares as equal to the running value: +log 2, or nothing while
     the running value is still -inf) and then gives ``larger + log1p(exp(smaller - larger))``
-    (NaN for two +inf). Without NaN or +inf that is NumPy's `logaddexp`.
+    (NaN for two +inf). Without NaN or +inf that is NumPy's `logaddexp`, except in float16
+    and bfloat16, where TF rounds each step's result to the dtype.
     """
-    if not (xp.isnan(x).any() or xp.isposinf(x).any()):
+    half = x.dtype in _HALF
+    if not (half or xp.isnan(x).any() or xp.isposinf(x).any()):
         return xp.logaddexp.accumulate(x, axis)
     x = xp.moveaxis(x, axis, 0)
     out = xp.empty_like(x)
     total = xp.full(x.shape[1:], -np.inf, x.dtype)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         for i, t in enumerate(x):
             low, high = xp.where(t < total, t, total), xp.where(total < t, t, total)
-            total = xp.where(high == -np.inf, high, xp.log1p(xp.exp(low - high)) + high)
+            if half:  # each step in float32, rounded to the 16-bit dtype as TF's are
+                f32, wide_high = xp.float32, high.astype(xp.float32)
+                gap = (low.astype(f32) - wide_high).astype(x.dtype).astype(f32)
+                gap = xp.exp(gap).astype(x.dtype).astype(f32)
+                summed = (xp.log1p(gap).astype(x.dtype).astype(f32) + wide_high).astype(x.dtype)
+            else:
+                summed = xp.log1p(xp.exp(low - high)) + high
+            total = xp.where(high == -np.inf, high, summed)
             out[i] = total
     return xp.moveaxis(out, 0, axis)
 
