@@ -1014,3 +1014,15 @@ def test_half_cumulative_logsumexp_rounds_each_step_as_tensorflow(dtype, want, w
     rows = tf.math.cumulative_logsumexp(tf.reshape(x, [5, 10]), axis=1, exclusive=True,
                                         reverse=True)
     assert np.asarray(rows).astype(np.float64)[:, 0].tolist() == want_rows
+
+
+@pytest.mark.parametrize("inputs", [
+    [],
+    [tf.constant([1., 2.]), tf.constant([3, 4])],
+    [tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([0]), tf.constant([3, 2])),
+     tf.ones([3, 2])],
+], ids=["empty", "mixed_dtypes", "indexed_slices"])
+def test_accumulate_n_takes_dense_tensors_of_one_dtype(inputs):
+    with pytest.raises(ValueError, match="^inputs must be a list of at least one Tensor with "
+                                         "the same dtype and shape$"):
+        tf.math.accumulate_n(inputs)

@@ -1705,10 +1705,15 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     >>> tf.math.accumulate_n([tf.constant([1, 2]), tf.constant([3, 4])])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
     """
+    error = ValueError("inputs must be a list of at least one Tensor with the same dtype and "
+                       "shape")
     if not isinstance(inputs, (list, tuple)) or not inputs:
-        raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the "
-                         "same dtype and shape")
+        raise error
+    if any(isinstance(t, IndexedSlices) for t in inputs):  # unlike add_n, dense tensors only
+        raise error
     inputs = [as_tensor(t) for t in inputs]
+    if any(t.dtype != inputs[0].dtype for t in inputs):
+        raise error
     if tensor_dtype is not None and _d.as_dtype(tensor_dtype) != inputs[0].dtype:
         raise TypeError(f"The `tensor_dtype` argument is {_d.as_dtype(tensor_dtype)}, but "
                         f"`input` is of type {inputs[0].dtype}. These must be equal. Try "
