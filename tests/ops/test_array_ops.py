@@ -1234,6 +1234,29 @@ def test_searchsorted_nan_values_go_first_left_and_last_right(dtype):
     assert f(seq, vals).numpy().tolist() == [0, 1, 0, 3]
 
 
+@pytest.mark.parametrize("dtype", [tf.float32, tf.bfloat16, tf.float64])
+def test_searchsorted_nan_in_sequence_bisects_as_tf(dtype):
+    # TF bisects with < only: a NaN in the sequence is passed over on the right side and
+    # stops the search on the left, wherever it lies.
+    seq = tf.constant([[1., 2., 3., np.nan, np.nan], [np.nan, 1., 2., 3., 4.]], dtype)
+    vals = tf.constant([[5., np.nan, 0., 2.], [5., np.nan, 0., 2.]], dtype)
+    assert tf.searchsorted(seq, vals, side="right").numpy().tolist() == [[5, 5, 0, 2],
+                                                                         [5, 5, 1, 3]]
+    assert tf.searchsorted(seq, vals, side="left").numpy().tolist() == [[3, 0, 0, 1],
+                                                                        [5, 0, 0, 2]]
+    assert tf.searchsorted(tf.constant([1., np.nan], dtype), tf.constant([5.], dtype),
+                           side="right").numpy().tolist() == [2]
+
+
+def test_searchsorted_unsorted_sequence_gives_tf_bisection():
+    seq = tf.constant([3, 1, 2, 5, 4, 0, 7])
+    vals = tf.range(9)
+    assert tf.searchsorted(seq, vals).numpy().tolist() == [0, 0, 2, 3, 3, 3, 6, 6, 7]
+    assert tf.searchsorted(seq, vals, side="right").numpy().tolist() == [0, 2, 3, 3, 3, 6, 6,
+                                                                          7, 7]
+    assert tf.searchsorted(tf.zeros([2, 0]), tf.ones([2, 3])).numpy().tolist() == [[0] * 3] * 2
+
+
 @pytest.mark.parametrize("make", [tf.ones, tf.zeros])
 @pytest.mark.parametrize("shape", [[2.0], (2.0, 3), 2.0, [np.float32(2.0)]])
 def test_ones_zeros_float_python_shape_is_type_error(make, shape):

@@ -17,3 +17,15 @@ def test_cast_of_complex_to_floats_warns(caplog):
         tf.cast(tf.constant(1 + 2j, tf.complex64), tf.complex128)
         tf.cast(tf.constant(1.5), tf.float64)
     assert caplog.records == []
+
+
+def test_saturate_cast_of_complex_to_reals_warns(caplog):
+    with caplog.at_level(logging.WARNING):
+        assert int(tf.dtypes.saturate_cast(tf.constant(3e10 + 1j), tf.int32)) == 2147483647
+    assert [r.getMessage() for r in caplog.records] == [
+        "Casting complex to real discards imaginary part."]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING):
+        tf.dtypes.saturate_cast(tf.constant(1 + 2j), tf.complex64)
+        tf.dtypes.saturate_cast(tf.constant(300.0), tf.uint8)
+    assert caplog.records == []

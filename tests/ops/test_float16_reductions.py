@@ -239,3 +239,22 @@ def test_stepwise_half_precision_loop_adds_as_numpy_half_arithmetic(dtype):
             got = half_sums._sequential(ufunc, x, 1)
         assert got.dtype == x.dtype
         np.testing.assert_array_equal(got.view(np.uint16), expected.view(np.uint16))
+
+
+def test_bfloat16_products_multiply_in_bfloat16_as_tensorflow():
+    # TF's Prod kernel rounds each partial product to bfloat16 (its sums, unlike its
+    # products, accumulate bfloat16 in float32); a float32 product is ~7% off here.
+    n = 1000
+    x = (0.9 + (np.arange(n) * 7919 % 1000) / 1000 * 0.22) * np.where(np.arange(n) % 3 == 0, -1, 1)
+    xb = tf.cast(tf.constant(x, tf.float32), tf.bfloat16)
+    assert float(tf.reduce_prod(xb)) == 2224.0
+
+    def first(y):
+        return np.asarray(y[:4]).astype(np.float64).tolist()
+
+    assert first(tf.reduce_prod(tf.reshape(xb[:999], [37, 27]), 0)) == [
+        -1.0546875, 1.625, 1.3203125, -1.046875]
+    assert first(tf.reduce_prod(tf.reshape(xb[:999], [37, 27]), 1)) == [
+        -1.25, -1.2421875, -1.21875, -1.21875]
+    assert first(tf.reduce_prod(tf.reshape(xb[:960], [4, 40, 6]), [0, 2])) == [
+        1.2890625, 1.1015625, 1.4921875, 1.03125]

@@ -1123,3 +1123,18 @@ def test_dawsn_is_positive_zero_at_negative_zero_and_infinity():
     for dtype in (tf.float32, tf.float64):
         y = tf.math.special.dawsn(tf.constant([-0.0, -np.inf, 0.0], dtype)).numpy()
         assert y.tolist() == [0.0, 0.0, 0.0] and not np.signbit(y).any()
+
+
+@pytest.mark.parametrize("dtype", [tf.bfloat16, tf.float16, tf.float32, tf.float64])
+def test_sign_of_negative_zero_is_positive_zero(dtype):
+    got = np.asarray(tf.sign(tf.constant([-0., 0., -2., np.nan], dtype))).astype(np.float64)
+    assert got[:3].tolist() == [0., 0., -1.] and np.isnan(got[3])
+    assert not np.signbit(got[:2]).any()  # TF prints 0, not -0
+
+
+@pytest.mark.parametrize("dtype", [tf.complex64, tf.complex128])
+def test_complex_reciprocal_signs_zero_imaginary_parts_as_division(dtype):
+    got = tf.math.reciprocal(tf.constant([2 + 0j, -4 + 0j], dtype)).numpy()
+    assert got.real.tolist() == [0.5, -0.25]
+    assert np.signbit(got.imag).tolist() == [False, True]  # TF: [0.5+0j, -0.25-0j], as 1 / x
+    np.testing.assert_array_equal(got, (1 / tf.constant([2 + 0j, -4 + 0j], dtype)).numpy())

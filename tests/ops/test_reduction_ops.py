@@ -998,3 +998,31 @@ def test_bincount_per_row_of_empty_rows():
     assert tf.math.bincount(tf.zeros((0, 3), tf.int32), axis=-1).shape == (0, 0)
     assert tf.math.bincount(tf.zeros((2, 0), tf.int32), axis=-1,
                             minlength=2).numpy().tolist() == [[0, 0], [0, 0]]
+
+
+@pytest.mark.parametrize("dtype, want, want_rows", [
+    (tf.float16, [-2.244140625, -0.0855712890625, 2.810546875, 5.15625],
+     [-0.140625, 1.083984375, 2.30859375, 3.533203125, 4.7578125]),
+    (tf.bfloat16, [-2.25, -0.0869140625, 2.796875, 5.15625],
+     [-0.142578125, 1.0859375, 2.296875, 3.515625, 4.75]),
+])
+def test_half_cumulative_logsumexp_rounds_each_step_as_tensorflow(dtype, want, want_rows):
+    # (TF 2.21's values: each step's result is rounded to the 16-bit dtype)
+    x = tf.constant(np.linspace(-3, 3, 50), dtype)
+    got = np.asarray(tf.math.cumulative_logsumexp(x)).astype(np.float64)
+    assert got[[1, 9, 30, 49]].tolist() == want
+    rows = tf.math.cumulative_logsumexp(tf.reshape(x, [5, 10]), axis=1, exclusive=True,
+                                        reverse=True)
+    assert np.asarray(rows).astype(np.float64)[:, 0].tolist() == want_rows
+
+
+@pytest.mark.parametrize("inputs", [
+    [],
+    [tf.constant([1., 2.]), tf.constant([3, 4])],
+    [tf.IndexedSlices(tf.constant([[1., 2.]]), tf.constant([0]), tf.constant([3, 2])),
+     tf.ones([3, 2])],
+], ids=["empty", "mixed_dtypes", "indexed_slices"])
+def test_accumulate_n_takes_dense_tensors_of_one_dtype(inputs):
+    with pytest.raises(ValueError, match="^inputs must be a list of at least one Tensor with "
+                                         "the same dtype and shape$"):
+        tf.math.accumulate_n(inputs)

@@ -3295,31 +3295,36 @@ def _search_kernel(side):
         v = values.reshape(math.prod(values.shape[:-1]), values.shape[-1])
         if s.shape[0] != v.shape[0]:
             raise _bad("Leading dim_size of both tensors must match.")
-        if v.dtype.kind == "V":  # bfloat16: NumPy's search misorders its infinities
+        if v.dtype.kind == "V":  # bfloat16, compared as the float32 values it holds
             s, v = s.astype(np.float32), v.astype(np.float32)
-        found = _batched_searchsorted(xp, s, v, side)
-        if not np.issubdtype(v.dtype, np.integer):
-            # TF's binary search compares with <, false for NaN: left ends first, right last.
-            found = xp.where(xp.isnan(v), 0 if side == "left" else s.shape[1], found)
+        found = _binary_search(xp, s, v, side == "left")
         return found.reshape(values.shape).astype(out_type.as_numpy_dtype)
     return kernel
 
 
-def _batched_searchsorted(xp, s, v, side):
-    """Row-wise searchsorted of (B, M) `v` in the sorted rows of (B, K) `s`, vectorised.
+def _binary_search(xp, s, v, left):
+    """Row-wise lower (`left`) or upper bound of (B, M) `v` in the rows of (B, K) `s`.
 
-    Values are replaced by their rank among all values, and each row is offset
-    past the previous one, so one flat search serves every row.
+    The C++ standard library's bisection, step for step, for all values at once: it looks
+    at the same elements and compares with < only, so rows that are not sorted, and NaN
+    (which compares false), give TF's answers too: `searchsorted([1., nan], 5., "right")`
+    is 2, where NumPy's search, which orders NaN last, says 1.
     """
-    if s.shape[0] == 1:
-        return xp.searchsorted(s[0], v[0], side)[None]
-    every = xp.unique(xp.concatenate([s.ravel(), v.ravel()]))
-    rows = xp.arange(s.shape[0])[:, None]
-    offset = rows * (every.size + 1)
-    rank_s = xp.searchsorted(every, s) + offset
-    rank_v = xp.searchsorted(every, v) + offset
-    found = xp.searchsorted(rank_s.ravel(), rank_v.ravel(), side).reshape(v.shape)
-    return found - rows * s.shape[1]
+    rows, k = s.shape[0], s.shape[1]
+    first = xp.zeros(v.shape, np.int64)
+    if k == 0:
+        return first
+    length = xp.full(v.shape, k, np.int64)
+    row = xp.arange(rows)[:, None]
+    for _ in builtins.range(k.bit_length()):
+        half = length >> 1
+        middle = first + half
+        probe = s[row, xp.minimum(middle, k - 1)]
+        after = (probe < v) if left else ~(v < probe)
+        after &= length > 0
+        first = xp.where(after, middle + 1, first)
+        length = xp.where(after, length - half - 1, half)
+    return first
 
 
 def _search_rule(sorted_inputs, values, out_type):

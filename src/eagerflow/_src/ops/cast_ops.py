@@ -205,6 +205,7 @@ def saturate_cast(value, dtype, name=None):
     dtype = _d.as_dtype(dtype)
     value = as_tensor(value)
     if value.dtype.is_complex and not dtype.is_complex:
+        _log.logger.warning("Casting complex to real discards imaginary part.")
         value = late.math_ops.real(value)
     src, dst = value.dtype.real_dtype, dtype.real_dtype
 

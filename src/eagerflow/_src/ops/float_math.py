@@ -1274,6 +1274,9 @@ def _rsqrt_scalar(v):
 
 
 def _reciprocal_numpy(xp, x):
+    if x.dtype.kind == "c":  # TF divides 1 by x: 1 / (2+0j) is 0.5+0j (NumPy's reciprocal: -0j)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return xp.divide(xp.ones((), x.dtype), x)
     return xp.reciprocal(x)
 
 

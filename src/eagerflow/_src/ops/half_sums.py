@@ -49,7 +49,8 @@ def tf_sum(x, axis, keepdims=False):
 
 
 def tf_prod(x, axis, keepdims=False):
-    """The float16 product of `x` over `axis`, multiplied in the order `tf_sum` adds."""
+    """The float16 (or bfloat16) product of `x` over `axis`, multiplied in the order `tf_sum`
+    adds."""
     return _reduce(np.multiply, x, axis, keepdims)
 
 

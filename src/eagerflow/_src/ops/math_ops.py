@@ -586,6 +586,8 @@ def _sign(xp, x):
     if x.dtype.kind == "c":
         mag = xp.abs(x)
         return xp.where(mag == 0, xp.zeros((), x.dtype), x / xp.where(mag == 0, 1, mag))
+    if x.dtype.kind == "V":  # bfloat16: its NumPy sign keeps -0's sign, TF's gives +0
+        return xp.sign(x.astype(xp.float32)).astype(x.dtype)
     return xp.sign(x)
 
 

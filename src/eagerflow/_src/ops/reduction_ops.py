@@ -46,6 +46,7 @@ from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset(np.dtype(d.as_numpy_dtype) for d in (_d.float16, _d.bfloat16))
 _FLOAT16 = np.dtype(np.float16)
+_BFLOAT16 = np.dtype(_d.bfloat16.as_numpy_dtype)
 _FLOAT32 = np.dtype(np.float32)
 _INDEX = (_d.int32, _d.int64)
 
@@ -154,12 +155,14 @@ def _check_axes(axis, ndim):
         seen.add(a % ndim)
 
 
-def _reduction(compute, upcast_half=True, float16=None):
+def _reduction(compute, upcast_half=True, float16=None, bfloat16=None):
     """A kernel ``(xp, x, axis, keepdims)`` with TF's messages for bad axes.
 
     Half-precision inputs are reduced in float32 (accuracy, and no NumPy warnings) unless
     `compute` handles them itself (`upcast_half` False), or, for float16 NumPy arrays,
     `float16` ``(x, axis, keepdims)`` does: TF's CPU kernels reduce float16 in float16.
+    `bfloat16` does the same for bfloat16 NumPy arrays, for the kernels (Prod) that TF
+    runs in bfloat16 rather than accumulating in float32.
     """
     def kernel(xp, x, axis=None, keepdims=False):
         if axis is not None and type(axis) is not tuple:  # a run-time input
@@ -167,6 +170,8 @@ def _reduction(compute, upcast_half=True, float16=None):
         try:
             if float16 is not None and x.dtype == _FLOAT16 and xp is np:
                 return float16(x, axis, keepdims)
+            if bfloat16 is not None and x.dtype == _BFLOAT16 and xp is np:
+                return bfloat16(x, axis, keepdims)
             if upcast_half and x.dtype in _HALF:
                 return compute(xp, x.astype(xp.float32), axis, keepdims).astype(x.dtype)
             return compute(xp, x, axis, keepdims)
@@ -370,7 +375,8 @@ tf_args[_SUM] = ("input", "axis")
 _MEAN = register("Mean", _reduction(_mean, upcast_half=False), _REDUCE, dtypes=NUMBER_TYPES,
                  reduction=True, keeps_no_view=True)
 tf_args[_MEAN] = ("input", "axis")
-_PROD = register("Prod", _reduction(_prod, float16=half_sums.tf_prod), _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
+_PROD = register("Prod", _reduction(_prod, float16=half_sums.tf_prod, bfloat16=half_sums.tf_prod),
+                 _REDUCE, dtypes=NUMBER_TYPES, reduction=True)
 tf_args[_PROD] = ("input", "axis")
 _MAX = register("Max", _reduction(_extreme("max", _lowest)), _REDUCE,
                 dtypes=REAL_NUMBER_TYPES + QUANTIZED, reduction=True)
@@ -1559,17 +1565,26 @@ def _logsumexp_accumulate(xp, x, axis):
     Each step takes the larger and the smaller of the running value and the next element by
     `<` (so a NaN element compares as equal to the running value: +log 2, or nothing while
     the running value is still -inf) and then gives ``larger + log1p(exp(smaller - larger))``
-    (NaN for two +inf). Without NaN or +inf that is NumPy's `logaddexp`.
+    (NaN for two +inf). Without NaN or +inf that is NumPy's `logaddexp`, except in float16
+    and bfloat16, where TF rounds each step's result to the dtype.
     """
-    if not (xp.isnan(x).any() or xp.isposinf(x).any()):
+    half = x.dtype in _HALF
+    if not (half or xp.isnan(x).any() or xp.isposinf(x).any()):
         return xp.logaddexp.accumulate(x, axis)
     x = xp.moveaxis(x, axis, 0)
     out = xp.empty_like(x)
     total = xp.full(x.shape[1:], -np.inf, x.dtype)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         for i, t in enumerate(x):
             low, high = xp.where(t < total, t, total), xp.where(total < t, t, total)
-            total = xp.where(high == -np.inf, high, xp.log1p(xp.exp(low - high)) + high)
+            if half:  # each step in float32, rounded to the 16-bit dtype as TF's are
+                f32, wide_high = xp.float32, high.astype(xp.float32)
+                gap = (low.astype(f32) - wide_high).astype(x.dtype).astype(f32)
+                gap = xp.exp(gap).astype(x.dtype).astype(f32)
+                summed = (xp.log1p(gap).astype(x.dtype).astype(f32) + wide_high).astype(x.dtype)
+            else:
+                summed = xp.log1p(xp.exp(low - high)) + high
+            total = xp.where(high == -np.inf, high, summed)
             out[i] = total
     return xp.moveaxis(out, 0, axis)
 
@@ -1690,10 +1705,15 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     >>> tf.math.accumulate_n([tf.constant([1, 2]), tf.constant([3, 4])])
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([4, 6], dtype=int32)>
     """
+    error = ValueError("inputs must be a list of at least one Tensor with the same dtype and "
+                       "shape")
     if not isinstance(inputs, (list, tuple)) or not inputs:
-        raise ValueError("inputs must be a list of at least one Tensor/IndexedSlices with the "
-                         "same dtype and shape")
+        raise error
+    if any(isinstance(t, IndexedSlices) for t in inputs):  # unlike add_n, dense tensors only
+        raise error
     inputs = [as_tensor(t) for t in inputs]
+    if any(t.dtype != inputs[0].dtype for t in inputs):
+        raise error
     if tensor_dtype is not None and _d.as_dtype(tensor_dtype) != inputs[0].dtype:
         raise TypeError(f"The `tensor_dtype` argument is {_d.as_dtype(tensor_dtype)}, but "
                         f"`input` is of type {inputs[0].dtype}. These must be equal. Try "
