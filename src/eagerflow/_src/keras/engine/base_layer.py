@@ -781,6 +781,8 @@ class Layer(Module):
             training = outer_training
         if training is None:
             training = backend.global_learning_phase()
+            if training is not None:  # (calls see a bool, as with `training=`, not 0/1)
+                training = bool(training)
         if training is None:
             training = spec.training_default
         if spec.expects_training:
