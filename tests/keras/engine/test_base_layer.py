@@ -632,3 +632,25 @@ def test_a_layer_name_no_graph_can_hold_raises_when_the_model_is_built(name):
 def test_layer_names_a_graph_can_hold_build(name):
     model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name=name)])
     assert [w.name for w in model.weights] == [f"{name}/kernel:0", f"{name}/bias:0"]
+
+
+def test_frozen_sublayer_weights_follow_the_layers_own_non_trainable_ones():
+    class Holder(keras.layers.Layer):
+        def __init__(self):
+            super().__init__(name="holder")
+            self.inner = keras.layers.Dense(2, name="inner")
+
+        def build(self, input_shape):
+            self.w = self.add_weight("w", shape=(1,))
+            self.frozen = self.add_weight("frozen", shape=(), trainable=False)
+
+        def call(self, x):
+            return self.inner(x) + self.w
+
+    layer = Holder()
+    layer(np.ones((1, 3), "float32"))
+    layer.inner.trainable = False
+    # As tf_keras: a layer's own non-trainable weights, then each sublayer's.
+    assert [w.name for w in layer.non_trainable_weights] == [
+        "holder/frozen:0", "holder/inner/kernel:0", "holder/inner/bias:0"]
+    assert [w.shape for w in layer.get_weights()] == [(1,), (), (3, 2), (2,)]

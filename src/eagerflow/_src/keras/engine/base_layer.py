@@ -309,25 +309,36 @@ class Layer(Module):
         """`_weighted_layers()`, with the modules that are not layers held by their
         attributes where the walk meets them: Keras counts their variables among the
         layer's weights (a `track_tf1_style_variables` layer's variable store)."""
-        seen = set()
+        holders = []
+
+        def visit(tree):
+            holders.append(tree[0])
+            for child in tree[1]:
+                visit(child)
+        visit(self._weight_tree())
+        return holders
+
+    def _weight_tree(self):
+        """``(holder, [child trees])`` from this layer: the layers and other modules its
+        attributes hold, each once, in the order the walk meets them."""
+        seen = {id(self)}
 
         def visit(obj):
-            if id(obj) in seen:
-                return
-            seen.add(id(obj))
-            yield obj
-            if not isinstance(obj, Layer):
-                return
-            obj._track_container_variables()
-            for key, value in vars(obj).items():
-                if key in obj._UNTRACKED_ATTRIBUTES:
-                    continue
-                for leaf in leaves(value):
-                    if leaf is obj or isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:
+            children = []
+            if isinstance(obj, Layer):
+                obj._track_container_variables()
+                for key, value in vars(obj).items():
+                    if key in obj._UNTRACKED_ATTRIBUTES:
                         continue
-                    if isinstance(leaf, Module) and not getattr(leaf, "_NOT_A_MODULE", False):
-                        yield from visit(leaf)
-        return list(visit(self))
+                    for leaf in leaves(value):
+                        if leaf is obj or isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:
+                            continue
+                        if isinstance(leaf, Module) and id(leaf) not in seen \
+                                and not getattr(leaf, "_NOT_A_MODULE", False):
+                            seen.add(id(leaf))
+                            children.append(visit(leaf))
+            return obj, children
+        return visit(self)
 
     def _direct_sublayers(self, metrics=False):
         """Layers (and, with `metrics`, metrics) held by attributes (and lists, tuples and
@@ -397,20 +408,11 @@ class Layer(Module):
 
     @property
     def trainable_weights(self):
-        if not self._trainable:
-            return []
-        return _unique(w for layer in self._weight_holders() if _trainable(layer)
-                       for w in _own(layer, True))
+        return _unique(_tree_weights(self._weight_tree(), True))
 
     @property
     def non_trainable_weights(self):
-        layers = self._weight_holders()
-        if not self._trainable:
-            return _unique([w for layer in layers for w in _own(layer, True)] +
-                           [w for layer in layers for w in _own(layer, False)])
-        return _unique([w for layer in layers if not _trainable(layer)
-                        for w in _own(layer, True)] +
-                       [w for layer in layers for w in _own(layer, False)])
+        return _unique(_tree_weights(self._weight_tree(), False))
 
     @property
     def weights(self):
@@ -1060,6 +1062,24 @@ def _as_shapes(value):
 
 def _trainable(holder):
     return holder._trainable if isinstance(holder, Layer) else True
+
+
+def _tree_weights(tree, trainable):
+    """A holder's (non-)trainable weights, as Keras gathers them: its own, then each
+    child's in turn; a frozen layer's weights all count as non-trainable (its own, then
+    each child's weights)."""
+    holder, children = tree
+    if _trainable(holder):
+        weights = list(_own(holder, trainable))
+        for child in children:
+            weights += _tree_weights(child, trainable)
+        return weights
+    if trainable:
+        return []
+    weights = list(_own(holder, True)) + list(_own(holder, False))
+    for child in children:
+        weights += _tree_weights(child, True) + _tree_weights(child, False)
+    return weights
 
 
 def _own(holder, trainable):
