@@ -654,3 +654,41 @@ def test_frozen_sublayer_weights_follow_the_layers_own_non_trainable_ones():
     assert [w.name for w in layer.non_trainable_weights] == [
         "holder/frozen:0", "holder/inner/kernel:0", "holder/inner/bias:0"]
     assert [w.shape for w in layer.get_weights()] == [(1,), (), (3, 2), (2,)]
+
+
+class _EagerOnly(keras.layers.Layer):
+    """Reads its input's values: it can only run eagerly."""
+
+    def __init__(self, **kwargs):
+        super().__init__(dynamic=True, **kwargs)
+
+    def call(self, x):
+        return x * 2 if x.numpy().sum() > 0 else x
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+def test_dynamic_layer_joins_a_functional_model_without_tracing_its_call():
+    inputs = keras.Input((2,))
+    layer = _EagerOnly()
+    outputs = layer(inputs)
+    assert outputs.shape.as_list() == [None, 2] and outputs.dtype == tf.float32
+    assert not layer.built
+    model = keras.Model(inputs, outputs)
+    model.compile("sgd", "mse")
+    assert model.run_eagerly
+    np.testing.assert_array_equal(model.predict(np.ones((2, 2)), verbose=0), [[2, 2], [2, 2]])
+
+
+def test_dynamic_layer_without_compute_output_shape_cannot_join_a_functional_model():
+    class Plain(keras.layers.Layer):
+        def __init__(self):
+            super().__init__(dynamic=True)
+
+        def call(self, x):
+            return x
+
+    with pytest.raises(NotImplementedError, match="implement the `compute_output_shape` "
+                                                  "method on your layer \\(Plain\\)"):
+        Plain()(keras.Input((3,)))

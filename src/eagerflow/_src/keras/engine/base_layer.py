@@ -912,6 +912,10 @@ class Layer(Module):
 
     def compute_output_shape(self, input_shape):
         """The output shape for `input_shape`, found by tracing `call` on placeholders."""
+        if self.dynamic and keras_tensor.building_symbolically():  # (its call cannot trace)
+            raise NotImplementedError(f"Please run in eager mode or implement the "
+                                      f"`compute_output_shape` method on your layer "
+                                      f"({type(self).__name__}).")
         return keras_tensor.infer_output_shape(self, input_shape)
 
     def compute_output_signature(self, input_signature):
