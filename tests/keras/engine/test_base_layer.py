@@ -692,3 +692,16 @@ def test_dynamic_layer_without_compute_output_shape_cannot_join_a_functional_mod
     with pytest.raises(NotImplementedError, match="implement the `compute_output_shape` "
                                                   "method on your layer \\(Plain\\)"):
         Plain()(keras.Input((3,)))
+
+
+def test_trainable_must_be_a_boolean():
+    with pytest.raises(TypeError, match="Expected `trainable` argument to be a boolean, but "
+                                        "got: yes"):
+        keras.layers.Layer(trainable="yes")
+
+
+def test_add_weight_accepts_and_ignores_partitioner():
+    weight = keras.layers.Layer().add_weight("a", shape=(2,), partitioner=None)
+    assert weight.shape == (2,)
+    with pytest.raises(TypeError, match="Unknown keyword argument"):
+        keras.layers.Layer().add_weight("a", shape=(2,), foo=1)

@@ -195,6 +195,10 @@ class Layer(Module):
         for key in kwargs:
             if key not in _ALLOWED_KWARGS:
                 raise TypeError("Keyword argument not understood:", key)
+        if not (isinstance(trainable, bool) or
+                isinstance(trainable, Tensor) and trainable.dtype == _dtypes.bool):
+            raise TypeError(f"Expected `trainable` argument to be a boolean, but got: "
+                            f"{trainable}")
         self._trainable_weights = []
         self._non_trainable_weights = []
         self._trainable = bool(trainable)
@@ -493,9 +497,10 @@ class Layer(Module):
                    trainable=None, constraint=None, use_resource=None,
                    synchronization=VariableSynchronization.AUTO, aggregation=None, **kwargs):
         """Creates a weight variable of this layer and tracks it (and its regularizer)."""
+        kwargs.pop("partitioner", None)  # (accepted and ignored, as in Keras)
         for key in kwargs:
             if key not in ("getter", "collections", "experimental_autocast", "caching_device",
-                           "layout"):
+                           "layout", "experimental_enable_variable_lifting"):
                 raise TypeError("Unknown keyword argument:", key)
         shape = () if shape is None else \
             (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)  # 3 means (3,)
