@@ -705,3 +705,17 @@ def test_add_weight_accepts_and_ignores_partitioner():
     assert weight.shape == (2,)
     with pytest.raises(TypeError, match="Unknown keyword argument"):
         keras.layers.Layer().add_weight("a", shape=(2,), foo=1)
+
+
+def test_layer_called_on_none_builds_with_an_unknown_shape():
+    seen = []
+
+    class Probe(keras.layers.Layer):
+        def build(self, input_shape):
+            seen.append(input_shape)
+
+        def call(self, x):
+            return x
+
+    assert Probe()(None) is None
+    assert isinstance(seen[0], tf.TensorShape) and seen[0].rank is None

@@ -719,6 +719,8 @@ class Layer(Module):
             return
         # (an input without a shape, a string, has None: tf_keras leaves such inputs as they are)
         shapes = nest.map_structure(lambda x: getattr(x, "shape", None), inputs)
+        if inputs is None:  # (called on None alone: build sees an unknown shape, as in Keras)
+            shapes = TensorShape(None)
         if not getattr(self.build, "_is_default", False):
             with context.init_scope():  # weights are created eagerly, even while tracing
                 self.build(shapes)
