@@ -719,3 +719,21 @@ def test_layer_called_on_none_builds_with_an_unknown_shape():
 
     assert Probe()(None) is None
     assert isinstance(seen[0], tf.TensorShape) and seen[0].rank is None
+
+
+def test_submodules_include_plain_modules_held_by_layers():
+    class Holder(keras.layers.Layer):
+        def __init__(self):
+            super().__init__(name="holder")
+            self.mods = [tf.Module(name="in_list")]
+            self.one = tf.Module(name="one")
+            self.dense = keras.layers.Dense(1, name="dense_in_holder")
+
+    class Outer(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.first = tf.Module(name="first")
+            self.holder = Holder()
+
+    names = [m.name for m in Outer().submodules]
+    assert names == ["first", "holder", "in_list", "one", "dense_in_holder"]

@@ -344,15 +344,19 @@ class Layer(Module):
             return obj, children
         return visit(self)
 
-    def _direct_sublayers(self, metrics=False):
-        """Layers (and, with `metrics`, metrics) held by attributes (and lists, tuples and
-        dicts of them), in assignment order (a dict's by sorted key)."""
+    def _direct_sublayers(self, metrics=False, modules=False):
+        """Layers (and, with `metrics`, metrics; with `modules`, other `tf.Module`s) held by
+        attributes (and lists, tuples and dicts of them), in assignment order (a dict's by
+        sorted key)."""
         for key, value in vars(self).items():
             if key in self._UNTRACKED_ATTRIBUTES:
                 continue
             for leaf in leaves(value):
                 if isinstance(leaf, Layer) and (metrics or leaf._TRACKED_AS_LAYER) and \
                         leaf is not self:
+                    yield leaf
+                elif modules and isinstance(leaf, Module) and not isinstance(leaf, Layer) \
+                        and not getattr(leaf, "_NOT_A_MODULE", False):
                     yield leaf
 
     # -- properties ---------------------------------------------------------------
@@ -441,14 +445,20 @@ class Layer(Module):
                     children.append(child)
             found.extend(children)
             for child in children:
-                visit(child)
+                if isinstance(child, Layer):
+                    visit(child)
+                else:  # (a plain module: its own walk)
+                    for sub in child.submodules:
+                        if id(sub) not in seen:
+                            seen.add(id(sub))
+                            found.append(sub)
         visit(self)
         return tuple(found)
 
     def _module_children(self):
         """The children `submodules` finds: Keras keeps metrics in an attribute that TF's
         walk (in attribute-name order) reaches before the one holding the sub-layers."""
-        return [*self._metrics, *self._direct_sublayers()]
+        return [*self._metrics, *self._direct_sublayers(modules=True)]
 
     @property
     def updates(self):
