@@ -82,7 +82,7 @@ def test_training_flag_reaches_nested_layers():
     keras.backend.set_learning_phase(1)
     try:
         block(np.ones((1, 3), "float32"))
-        assert block.inner[1].seen == 1
+        assert block.inner[1].seen is True  # a bool, as tf_keras passes it
     finally:
         keras.backend.clear_session()
 
@@ -632,3 +632,108 @@ def test_a_layer_name_no_graph_can_hold_raises_when_the_model_is_built(name):
 def test_layer_names_a_graph_can_hold_build(name):
     model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2, name=name)])
     assert [w.name for w in model.weights] == [f"{name}/kernel:0", f"{name}/bias:0"]
+
+
+def test_frozen_sublayer_weights_follow_the_layers_own_non_trainable_ones():
+    class Holder(keras.layers.Layer):
+        def __init__(self):
+            super().__init__(name="holder")
+            self.inner = keras.layers.Dense(2, name="inner")
+
+        def build(self, input_shape):
+            self.w = self.add_weight("w", shape=(1,))
+            self.frozen = self.add_weight("frozen", shape=(), trainable=False)
+
+        def call(self, x):
+            return self.inner(x) + self.w
+
+    layer = Holder()
+    layer(np.ones((1, 3), "float32"))
+    layer.inner.trainable = False
+    # As tf_keras: a layer's own non-trainable weights, then each sublayer's.
+    assert [w.name for w in layer.non_trainable_weights] == [
+        "holder/frozen:0", "holder/inner/kernel:0", "holder/inner/bias:0"]
+    assert [w.shape for w in layer.get_weights()] == [(1,), (), (3, 2), (2,)]
+
+
+class _EagerOnly(keras.layers.Layer):
+    """Reads its input's values: it can only run eagerly."""
+
+    def __init__(self, **kwargs):
+        super().__init__(dynamic=True, **kwargs)
+
+    def call(self, x):
+        return x * 2 if x.numpy().sum() > 0 else x
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+def test_dynamic_layer_joins_a_functional_model_without_tracing_its_call():
+    inputs = keras.Input((2,))
+    layer = _EagerOnly()
+    outputs = layer(inputs)
+    assert outputs.shape.as_list() == [None, 2] and outputs.dtype == tf.float32
+    assert not layer.built
+    model = keras.Model(inputs, outputs)
+    model.compile("sgd", "mse")
+    assert model.run_eagerly
+    np.testing.assert_array_equal(model.predict(np.ones((2, 2)), verbose=0), [[2, 2], [2, 2]])
+
+
+def test_dynamic_layer_without_compute_output_shape_cannot_join_a_functional_model():
+    class Plain(keras.layers.Layer):
+        def __init__(self):
+            super().__init__(dynamic=True)
+
+        def call(self, x):
+            return x
+
+    with pytest.raises(NotImplementedError, match="implement the `compute_output_shape` "
+                                                  "method on your layer \\(Plain\\)"):
+        Plain()(keras.Input((3,)))
+
+
+def test_trainable_must_be_a_boolean():
+    with pytest.raises(TypeError, match="Expected `trainable` argument to be a boolean, but "
+                                        "got: yes"):
+        keras.layers.Layer(trainable="yes")
+
+
+def test_add_weight_accepts_and_ignores_partitioner():
+    weight = keras.layers.Layer().add_weight("a", shape=(2,), partitioner=None)
+    assert weight.shape == (2,)
+    with pytest.raises(TypeError, match="Unknown keyword argument"):
+        keras.layers.Layer().add_weight("a", shape=(2,), foo=1)
+
+
+def test_layer_called_on_none_builds_with_an_unknown_shape():
+    seen = []
+
+    class Probe(keras.layers.Layer):
+        def build(self, input_shape):
+            seen.append(input_shape)
+
+        def call(self, x):
+            return x
+
+    assert Probe()(None) is None
+    assert isinstance(seen[0], tf.TensorShape) and seen[0].rank is None
+
+
+def test_submodules_include_plain_modules_held_by_layers():
+    class Holder(keras.layers.Layer):
+        def __init__(self):
+            super().__init__(name="holder")
+            self.mods = [tf.Module(name="in_list")]
+            self.one = tf.Module(name="one")
+            self.dense = keras.layers.Dense(1, name="dense_in_holder")
+
+    class Outer(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.first = tf.Module(name="first")
+            self.holder = Holder()
+
+    names = [m.name for m in Outer().submodules]
+    assert names == ["first", "holder", "in_list", "one", "dense_in_holder"]

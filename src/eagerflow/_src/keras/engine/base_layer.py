@@ -195,6 +195,10 @@ class Layer(Module):
         for key in kwargs:
             if key not in _ALLOWED_KWARGS:
                 raise TypeError("Keyword argument not understood:", key)
+        if not (isinstance(trainable, bool) or
+                isinstance(trainable, Tensor) and trainable.dtype == _dtypes.bool):
+            raise TypeError(f"Expected `trainable` argument to be a boolean, but got: "
+                            f"{trainable}")
         self._trainable_weights = []
         self._non_trainable_weights = []
         self._trainable = bool(trainable)
@@ -309,35 +313,50 @@ class Layer(Module):
         """`_weighted_layers()`, with the modules that are not layers held by their
         attributes where the walk meets them: Keras counts their variables among the
         layer's weights (a `track_tf1_style_variables` layer's variable store)."""
-        seen = set()
+        holders = []
+
+        def visit(tree):
+            holders.append(tree[0])
+            for child in tree[1]:
+                visit(child)
+        visit(self._weight_tree())
+        return holders
+
+    def _weight_tree(self):
+        """``(holder, [child trees])`` from this layer: the layers and other modules its
+        attributes hold, each once, in the order the walk meets them."""
+        seen = {id(self)}
 
         def visit(obj):
-            if id(obj) in seen:
-                return
-            seen.add(id(obj))
-            yield obj
-            if not isinstance(obj, Layer):
-                return
-            obj._track_container_variables()
-            for key, value in vars(obj).items():
-                if key in obj._UNTRACKED_ATTRIBUTES:
-                    continue
-                for leaf in leaves(value):
-                    if leaf is obj or isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:
+            children = []
+            if isinstance(obj, Layer):
+                obj._track_container_variables()
+                for key, value in vars(obj).items():
+                    if key in obj._UNTRACKED_ATTRIBUTES:
                         continue
-                    if isinstance(leaf, Module) and not getattr(leaf, "_NOT_A_MODULE", False):
-                        yield from visit(leaf)
-        return list(visit(self))
+                    for leaf in leaves(value):
+                        if leaf is obj or isinstance(leaf, Layer) and not leaf._TRACKED_AS_LAYER:
+                            continue
+                        if isinstance(leaf, Module) and id(leaf) not in seen \
+                                and not getattr(leaf, "_NOT_A_MODULE", False):
+                            seen.add(id(leaf))
+                            children.append(visit(leaf))
+            return obj, children
+        return visit(self)
 
-    def _direct_sublayers(self, metrics=False):
-        """Layers (and, with `metrics`, metrics) held by attributes (and lists, tuples and
-        dicts of them), in assignment order (a dict's by sorted key)."""
+    def _direct_sublayers(self, metrics=False, modules=False):
+        """Layers (and, with `metrics`, metrics; with `modules`, other `tf.Module`s) held by
+        attributes (and lists, tuples and dicts of them), in assignment order (a dict's by
+        sorted key)."""
         for key, value in vars(self).items():
             if key in self._UNTRACKED_ATTRIBUTES:
                 continue
             for leaf in leaves(value):
                 if isinstance(leaf, Layer) and (metrics or leaf._TRACKED_AS_LAYER) and \
                         leaf is not self:
+                    yield leaf
+                elif modules and isinstance(leaf, Module) and not isinstance(leaf, Layer) \
+                        and not getattr(leaf, "_NOT_A_MODULE", False):
                     yield leaf
 
     # -- properties ---------------------------------------------------------------
@@ -397,20 +416,11 @@ class Layer(Module):
 
     @property
     def trainable_weights(self):
-        if not self._trainable:
-            return []
-        return _unique(w for layer in self._weight_holders() if _trainable(layer)
-                       for w in _own(layer, True))
+        return _unique(_tree_weights(self._weight_tree(), True))
 
     @property
     def non_trainable_weights(self):
-        layers = self._weight_holders()
-        if not self._trainable:
-            return _unique([w for layer in layers for w in _own(layer, True)] +
-                           [w for layer in layers for w in _own(layer, False)])
-        return _unique([w for layer in layers if not _trainable(layer)
-                        for w in _own(layer, True)] +
-                       [w for layer in layers for w in _own(layer, False)])
+        return _unique(_tree_weights(self._weight_tree(), False))
 
     @property
     def weights(self):
@@ -435,14 +445,20 @@ class Layer(Module):
                     children.append(child)
             found.extend(children)
             for child in children:
-                visit(child)
+                if isinstance(child, Layer):
+                    visit(child)
+                else:  # (a plain module: its own walk)
+                    for sub in child.submodules:
+                        if id(sub) not in seen:
+                            seen.add(id(sub))
+                            found.append(sub)
         visit(self)
         return tuple(found)
 
     def _module_children(self):
         """The children `submodules` finds: Keras keeps metrics in an attribute that TF's
         walk (in attribute-name order) reaches before the one holding the sub-layers."""
-        return [*self._metrics, *self._direct_sublayers()]
+        return [*self._metrics, *self._direct_sublayers(modules=True)]
 
     @property
     def updates(self):
@@ -491,9 +507,10 @@ class Layer(Module):
                    trainable=None, constraint=None, use_resource=None,
                    synchronization=VariableSynchronization.AUTO, aggregation=None, **kwargs):
         """Creates a weight variable of this layer and tracks it (and its regularizer)."""
+        kwargs.pop("partitioner", None)  # (accepted and ignored, as in Keras)
         for key in kwargs:
             if key not in ("getter", "collections", "experimental_autocast", "caching_device",
-                           "layout"):
+                           "layout", "experimental_enable_variable_lifting"):
                 raise TypeError("Unknown keyword argument:", key)
         shape = () if shape is None else \
             (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)  # 3 means (3,)
@@ -712,6 +729,8 @@ class Layer(Module):
             return
         # (an input without a shape, a string, has None: tf_keras leaves such inputs as they are)
         shapes = nest.map_structure(lambda x: getattr(x, "shape", None), inputs)
+        if inputs is None:  # (called on None alone: build sees an unknown shape, as in Keras)
+            shapes = TensorShape(None)
         if not getattr(self.build, "_is_default", False):
             with context.init_scope():  # weights are created eagerly, even while tracing
                 self.build(shapes)
@@ -781,6 +800,8 @@ class Layer(Module):
             training = outer_training
         if training is None:
             training = backend.global_learning_phase()
+            if training is not None:  # (calls see a bool, as with `training=`, not 0/1)
+                training = bool(training)
         if training is None:
             training = spec.training_default
         if spec.expects_training:
@@ -908,6 +929,10 @@ class Layer(Module):
 
     def compute_output_shape(self, input_shape):
         """The output shape for `input_shape`, found by tracing `call` on placeholders."""
+        if self.dynamic and keras_tensor.building_symbolically():  # (its call cannot trace)
+            raise NotImplementedError(f"Please run in eager mode or implement the "
+                                      f"`compute_output_shape` method on your layer "
+                                      f"({type(self).__name__}).")
         return keras_tensor.infer_output_shape(self, input_shape)
 
     def compute_output_signature(self, input_signature):
@@ -1058,6 +1083,24 @@ def _as_shapes(value):
 
 def _trainable(holder):
     return holder._trainable if isinstance(holder, Layer) else True
+
+
+def _tree_weights(tree, trainable):
+    """A holder's (non-)trainable weights, as Keras gathers them: its own, then each
+    child's in turn; a frozen layer's weights all count as non-trainable (its own, then
+    each child's weights)."""
+    holder, children = tree
+    if _trainable(holder):
+        weights = list(_own(holder, trainable))
+        for child in children:
+            weights += _tree_weights(child, trainable)
+        return weights
+    if trainable:
+        return []
+    weights = list(_own(holder, True)) + list(_own(holder, False))
+    for child in children:
+        weights += _tree_weights(child, True) + _tree_weights(child, False)
+    return weights
 
 
 def _own(holder, trainable):

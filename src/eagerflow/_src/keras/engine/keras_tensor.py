@@ -598,8 +598,11 @@ def call_symbolically(layer, inputs, args, kwargs):
 
 
 def _call_symbolically(graph, layer, inputs, args, kwargs):
-    with graph.as_default(), backend.separate_uids():
-        outputs = layer._call(inputs, args, dict(kwargs))
+    if layer.dynamic and isinstance(graph, _KerasGraph):
+        outputs = _dynamic_outputs(graph, layer, inputs)
+    else:
+        with graph.as_default(), backend.separate_uids():
+            outputs = layer._call(inputs, args, dict(kwargs))
     if outputs is None or type(outputs) is context.Operation:
         return None  # a call of nothing but side effects (``tf.debugging.assert_equal``)
     # (and the components of sparse and ragged arguments: ``x.flat_values`` is a new tensor)
@@ -629,6 +632,25 @@ def _call_symbolically(graph, layer, inputs, args, kwargs):
     outputs = nest.map_structure(own, outputs)
     Node(layer, (inputs, *args), dict(kwargs), outputs)
     return outputs
+
+
+def _dynamic_outputs(graph, layer, inputs):
+    """The outputs of a `dynamic=True` layer, whose call runs eagerly only: symbolic
+    tensors of the shapes its `compute_output_shape` gives (the call is not traced, and
+    the layer is built when first called on values, as in tf_keras)."""
+    flat = [t for t in nest.flatten(inputs) if hasattr(t, "shape")]
+    shapes = nest.map_structure(lambda t: t.shape, inputs)
+    with graph.as_default():
+        output_shape = layer.compute_output_shape(shapes)
+    dtype = _d.as_dtype(layer.compute_dtype or (flat[0].dtype if flat else "float32"))
+
+    def placeholder_of(shape):
+        return graph.placeholder(dtype, TensorShape(shape), name=layer.name)
+    if _is_shape(output_shape):
+        return placeholder_of(output_shape)
+    if isinstance(output_shape, dict):
+        return {k: placeholder_of(s) for k, s in output_shape.items()}
+    return [placeholder_of(s) for s in output_shape]
 
 
 def _of(tensor, graph):
