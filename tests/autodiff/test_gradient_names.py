@@ -85,6 +85,22 @@ def test_optimizers_gate_each_ops_gradients_through_a_tuple():
             assert sess.run(loss, {x: [[1.0, 0.5, 0.25]]}) < before
 
 
+def test_gated_gradients_wait_for_indexed_slices():
+    # the two shards of a concatenated table get IndexedSlices gradients through a gather,
+    # which the gate of the concat's gradient passes through
+    g = tf.Graph()
+    with g.as_default():
+        a, b = tf.Variable(tf.ones([2, 3])), tf.Variable(tf.ones([3, 3]))
+        loss = tf.reduce_sum(tf.gather(tf.concat([a, b], 0), [0, 4, 4]))
+        ga, gb = tf1.gradients(loss, [a, b], gate_gradients=True)
+        assert isinstance(ga, tf.IndexedSlices) and isinstance(gb, tf.IndexedSlices)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            ga, gb = sess.run([tf.convert_to_tensor(ga), tf.convert_to_tensor(gb)])
+    np.testing.assert_array_equal(ga, [[1, 1, 1], [0, 0, 0]])
+    np.testing.assert_array_equal(gb, [[0, 0, 0], [0, 0, 0], [2, 2, 2]])
+
+
 def test_tf_tuple_names_its_gate_and_identities():
     g = tf.Graph()
     with g.as_default():

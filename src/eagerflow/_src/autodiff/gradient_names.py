@@ -39,7 +39,8 @@ def gated_tuple(tensors, control_inputs=(), name="tuple"):
     ``tuple/group_deps`` (the wait) and ``tuple/control_dependency_<i>``."""
     graph = context.get().graph
     identity = registry.get("Identity")
-    deps = [t for t in tensors if t is not None] + list(control_inputs or ())
+    deps = [t.values if isinstance(t, IndexedSlices) else t  # (waits for the op of its values)
+            for t in tensors if t is not None] + list(control_inputs or ())
     with context.name_scope(name or "tuple"):
         with graph.control_dependencies(deps):
             gate = graph._add(None, "NoOp", graph.unique_name("group_deps"), (), {}, [])
