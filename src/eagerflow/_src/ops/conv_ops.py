@@ -1538,14 +1538,20 @@ def _backprop_input_of(nd, input_sizes, filters, out_backprop, strides, padding,
     attrs = _conv_attrs(nd, strides, padding, data_format, dilations, formats, paddings)
     if isinstance(input_sizes, Tensor):
         array_ops.check_index_dtype(op.name, "Tshape", input_sizes)
-    sizes = array_ops.run_time_tensor(input_sizes)
+    return _dispatch_sized(op, "input_sizes", input_sizes, (w, dy), attrs, name)
+
+
+def _dispatch_sized(op, sizes_attr, sizes, inputs, attrs, name):
+    """Runs gradient `op` on `inputs`: `sizes` (its result's shape) as its attr `sizes_attr`
+    when known before run time, else as its last input."""
+    at_run_time = array_ops.run_time_tensor(sizes)
     try:
-        if sizes is None:
-            attrs["input_sizes"] = tuple(static_ints(input_sizes))
-            return dispatch(op, (w, dy), attrs, name=name)
-        return dispatch(op, (w, dy, sizes), attrs, name=name)
+        if at_run_time is None:
+            return dispatch(op, inputs, {**attrs, sizes_attr: tuple(static_ints(sizes))},
+                            name=name)
+        return dispatch(op, (*inputs, at_run_time), attrs, name=name)
     except errors.OpError as e:
-        raise errors.listed(e, input_sizes) from None  # (sizes as a list: TF's slow path)
+        raise errors.listed(e, sizes) from None  # (sizes as a list: TF's slow path)
 
 
 def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,
@@ -1723,17 +1729,9 @@ def with_space_to_batch(input, dilation_rate, padding, op, filter_shape=None,  #
 
 def _depthwise_backprop(op, sizes_attr, sizes, inputs, strides, padding, data_format,
                         dilations, name):
-    """Runs depthwise gradient `op` on `inputs`: `sizes` (its result's shape) as its attr
-    `sizes_attr` when known before run time, else as its third input."""
+    """Runs depthwise gradient `op` on `inputs` (see `_dispatch_sized`)."""
     attrs = _conv_attrs(2, strides, padding, data_format, dilations, ("NHWC", "NCHW"))
-    at_run_time = array_ops.run_time_tensor(sizes)
-    try:
-        if at_run_time is None:
-            return dispatch(op, inputs, {**attrs, sizes_attr: tuple(static_ints(sizes))},
-                            name=name)
-        return dispatch(op, (*inputs, at_run_time), attrs, name=name)
-    except errors.OpError as e:
-        raise errors.listed(e, sizes) from None
+    return _dispatch_sized(op, sizes_attr, sizes, inputs, attrs, name)
 
 
 @export("nn.depthwise_conv2d_backprop_input")

@@ -230,12 +230,17 @@ def _matrix(index, weights, in_size, dtype=np.float32):
     return m
 
 
+def _dense_adjoint(xp, g, axis, index, weights, in_size):
+    """`_adjoint` of a finite `g`: one product with the taps' matrix."""
+    moved = xp.moveaxis(g, axis, -1)
+    matrix = _matrix(index, weights, in_size, g.dtype)
+    return xp.moveaxis(moved @ xp.asarray(matrix), -1, axis)
+
+
 def _adjoint(xp, g, axis, index, weights, in_size):
     """The taps' matrix transposed applied along `axis` of `g`: a resize's gradient step."""
     if xp.isfinite(g).all():
-        moved = xp.moveaxis(g, axis, -1)
-        matrix = _matrix(index, weights, in_size, g.dtype)
-        return xp.moveaxis(moved @ xp.asarray(matrix), -1, axis)
+        return _dense_adjoint(xp, g, axis, index, weights, in_size)
     # a NaN or inf reaches only the inputs its output read (as TF's scatter of taps; on the
     # host, where the scatter-add is)
     moved = np.moveaxis(to_host(g), axis, 0)
@@ -463,8 +468,8 @@ def _scale_translate_grad_kernel(xp, grads, original, scale, translation,
     g = grads.astype(np.float32, copy=False)
     for axis, n, o, sc, tr in ((1, h, oh, sy, ty), (2, w, ow, sx, tx)):
         taps = _span_taps(n, o, sc, tr, kernel_type, antialias)
-        if xp.isfinite(g).all():
-            g = _adjoint(xp, g, axis, *taps, n)
+        if xp.isfinite(g).all():  # (checked per axis: the first product may overflow)
+            g = _dense_adjoint(xp, g, axis, *taps, n)
         else:  # (TF's gradient gathers over spans of its own, which decide where NaNs go)
             g = _apply_taps(xp, g, axis, *_gradient_spans(*taps, n, o))
     return g

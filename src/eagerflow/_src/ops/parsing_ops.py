@@ -278,11 +278,10 @@ def _check_parse_example_v2_args(serialized, names, sparse_keys, dense_keys, rag
         raise _invalid("len(dense_keys) != len(dense_shapes)")
     if len(ragged_split_types) != len(ragged_value_types):
         raise _invalid("len(ragged_keys) != len(ragged_split_types)")
-    for what, keys, count in (("sparse_keys", sparse_keys, "num_sparse"),
-                              ("dense_keys", dense_keys, "len(dense_types)"),
-                              ("ragged_keys", ragged_keys, "len(ragged_value_types)")):
-        expected = {"num_sparse": num_sparse, "len(dense_types)": len(Tdense),
-                    "len(ragged_value_types)": len(ragged_value_types)}[count]
+    for what, keys, count, expected in (
+            ("sparse_keys", sparse_keys, "num_sparse", num_sparse),
+            ("dense_keys", dense_keys, "len(dense_types)", len(Tdense)),
+            ("ragged_keys", ragged_keys, "len(ragged_value_types)", len(ragged_value_types))):
         if keys.size != expected:
             raise _invalid(f"Expected len({what}) == {count} but got: {keys.size} vs. "
                            f"{expected}")
