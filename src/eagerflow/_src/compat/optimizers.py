@@ -107,8 +107,7 @@ class AdamOptimizer(_Coefficients):
     def _get_beta_accumulators(self):
         """The variables ``beta1_power`` and ``beta2_power`` of the current graph (None
         before they are made), which programs read for Adam's effective learning rate."""
-        return tuple(self._non_slots.get((name, id(self._current_graph())))
-                     for name in ("beta1_power", "beta2_power"))
+        return tuple(self._get_non_slot_variable(name) for name in ("beta1_power", "beta2_power"))
 
     def _apply_dense(self, grad, var):
         d = var.dtype

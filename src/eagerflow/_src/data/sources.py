@@ -95,11 +95,11 @@ class _GeneratorDataset(Dataset):
 
     def _checked_legacy(self, value):
         spec = self._spec
-        types = structure.map_structure(lambda s: s.dtype, spec)
         try:
             flat = _flatten_up_to(spec, value)
         except (TypeError, ValueError, KeyError):
-            raise self._structure_error(spec if self._strict else types, value) from None
+            expected = spec if self._strict else structure.map_structure(lambda s: s.dtype, spec)
+            raise self._structure_error(expected, value) from None
         arrays = []
         for s, v in zip(structure.flatten(spec), flat):
             if isinstance(s, SparseTensorSpec):  # a sparse tensor, as it is

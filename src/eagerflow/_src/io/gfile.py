@@ -300,14 +300,13 @@ class GFile:
         if position is not None:
             offset = position
         f = self._read_stream()
-        here = f.tell()
-        end = f.seek(0, io.SEEK_END)
-        target = offset + (0, here, end)[whence] if whence in (0, 1, 2) else None
-        if target is None:
-            f.seek(here)
+        if whence not in (0, 1, 2):
             raise errors.InvalidArgumentError(None, None,
                                               f"Invalid whence argument: {whence}. "
                                               "Valid values are 0, 1, or 2.")
+        here = f.tell()
+        end = f.seek(0, io.SEEK_END)
+        target = offset + (0, here, end)[whence]
         if target > end:
             raise errors.OutOfRangeError(None, None, "reached end of file")
         f.seek(max(target, 0))
