@@ -641,20 +641,10 @@ def _dimension_sizes(x):
         dynamic = late.cast_ops.cast(x.dense_shape, _d.int32)
     else:
         dynamic = late.array_ops.shape(x)
-    if x.shape.rank is None:
-        return _DynamicSizes(dynamic)
+    if x.shape.rank is None:  # (each size read from the shape when asked)
+        return dynamic
     return tuple(dynamic[i] if size is None else int(size)
                  for i, size in enumerate(x.shape.as_list()))
-
-
-class _DynamicSizes:
-    """The sizes of a tensor of unknown rank, each taken from its shape when asked."""
-
-    def __init__(self, shape):
-        self._shape = shape
-
-    def __getitem__(self, dim):
-        return self._shape[dim]
 
 
 def _known_size(symbol):

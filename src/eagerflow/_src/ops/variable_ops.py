@@ -217,7 +217,6 @@ def _scale_rows(divide):
     indices compound in TF."""
     def method(self, sparse_delta, use_locking=False, name=None):
         rows, values = _sparse_delta_rows(self, sparse_delta)
-        values = convert_to_tensor(values, dtype=self.dtype)
         with UPDATE_LOCK:  # (eagerly, the read and the write are one update)
             value = self.value()
             # a row's factor: the product of its deltas (1 for rows that none names)

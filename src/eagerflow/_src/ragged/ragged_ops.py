@@ -333,11 +333,13 @@ def _broadcast_ragged(v, ragged):
             where = array_ops.gather(array_ops.gather(starts, where), ids)
         else:
             lengths = cast_ops.cast(b.row_lengths(), dtype)
-            if _eager(where, lengths) and not np.array_equal(
-                    a.row_lengths()._data, lengths._data[where._data]):
-                raise _incompatible(ragged, v)
-            debugging_ops.assert_equal(a.row_lengths(), array_ops.gather(lengths, where),
-                                       message="Ragged tensors have incompatible row lengths")
+            if _eager(where, lengths):
+                if not np.array_equal(a.row_lengths()._data, lengths._data[where._data]):
+                    raise _incompatible(ragged, v)
+            else:
+                debugging_ops.assert_equal(a.row_lengths(), array_ops.gather(lengths, where),
+                                           message="Ragged tensors have incompatible row "
+                                                   "lengths")
             offsets = math_ops.subtract(array_ops.range(array_ops.shape(
                 ids, out_type=dtype)[0], dtype=dtype), array_ops.gather(a.row_splits, ids))
             where = math_ops.add(array_ops.gather(array_ops.gather(starts, where), ids), offsets)
