@@ -16,6 +16,7 @@ array([[1., 2.]], dtype=float32)
 >>> [w.name for w in layer.weights]
 ['scale/w:0']
 """
+import contextlib
 import functools
 import inspect
 import re
@@ -24,6 +25,7 @@ import weakref
 
 import numpy as np
 
+from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.autograph import conversion
 from eagerflow._src.backend import tracebacks
 from eagerflow._src.backend.api_export import export
@@ -38,7 +40,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import (
-    Variable, VariableAggregation, VariableSynchronization)
+    Variable, VariableAggregation, VariableSynchronization, variable_creator_scope)
 from eagerflow._src.ops import array_ops, cast_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 from eagerflow._src.keras import backend, late
@@ -160,6 +162,21 @@ def _recording_input_shape(build):
             self._build_input_shape = input_shape
         return result
     return recording
+
+
+@contextlib.contextmanager
+def watching_variables():
+    """A block whose created variables and read trainable ones a function-wrapping layer
+    (Lambda, TFOpLambda) checks: yields ``(created, tape)``, a list of the variables made
+    and a tape whose `watched_variables()` are those read."""
+    created = []
+
+    def record(next_creator, **creator_kwargs):
+        created.append(next_creator(**creator_kwargs))
+        return created[-1]
+
+    with GradientTape() as tape, variable_creator_scope(record):
+        yield created, tape
 
 
 @export("keras.layers.Layer")
@@ -301,26 +318,6 @@ class Layer(Module):
                 for child in layer._direct_sublayers():
                     yield from visit(child, False)
         return list(visit(self, True))
-
-    def _weighted_layers(self):
-        """`_flatten_layers()`, with each layer's own weights brought up to date."""
-        layers = self._flatten_layers()
-        for layer in layers:
-            layer._track_container_variables()
-        return layers
-
-    def _weight_holders(self):
-        """`_weighted_layers()`, with the modules that are not layers held by their
-        attributes where the walk meets them: Keras counts their variables among the
-        layer's weights (a `track_tf1_style_variables` layer's variable store)."""
-        holders = []
-
-        def visit(tree):
-            holders.append(tree[0])
-            for child in tree[1]:
-                visit(child)
-        visit(self._weight_tree())
-        return holders
 
     def _weight_tree(self):
         """``(holder, [child trees])`` from this layer: the layers and other modules its

@@ -9,15 +9,14 @@ import math
 
 import numpy as np
 
-from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import dtypes as _dtypes, nest, variables
+from eagerflow._src.core import dtypes as _dtypes, nest
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, nn_ops, sparse_ops
 from eagerflow._src.ops.sparse_tensor import SparseTensor, from_dense
 from eagerflow._src.keras import activations, backend
-from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.base_layer import Layer, watching_variables
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.utils import serialization
@@ -223,14 +222,7 @@ class Lambda(Layer):
             kwargs["mask"] = mask
         if self._fn_expects_training:
             kwargs["training"] = training
-        created = []
-
-        def record(next_creator, **creator_kwargs):
-            created.append(next_creator(**creator_kwargs))
-            return created[-1]
-
-        # (the tape sees the trainable variables the function reads, for the warning below)
-        with GradientTape() as tape, variables.variable_creator_scope(record):
+        with watching_variables() as (created, tape):  # (for the checks below)
             result = self.function(inputs, **kwargs)
         self._check_created_variables(created)
         self._check_used_variables(tape.watched_variables())

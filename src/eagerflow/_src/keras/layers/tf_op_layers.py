@@ -34,11 +34,10 @@ import numbers
 import sys
 import types
 
-from eagerflow._src.autodiff.tape import GradientTape
 from eagerflow._src.backend import api_export
 from eagerflow._src.backend.log import logger as _logger
 from eagerflow._src.compat import graph_mode
-from eagerflow._src.core import context, nest, variables
+from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import constant
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.convert import operand
@@ -46,7 +45,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine import keras_tensor
-from eagerflow._src.keras.engine.base_layer import Layer
+from eagerflow._src.keras.engine.base_layer import Layer, watching_variables
 from eagerflow._src.ops import math_ops
 from eagerflow._src.ragged.ragged_tensor import FACTORY_HOOKS, RaggedTensor
 
@@ -132,15 +131,8 @@ class TFOpLambda(Layer):
                 self._build_input_shape = nest.map_structure(
                     lambda x: x.shape if hasattr(x, "shape") else TensorShape([]), inputs)
             self.built = True
-        created = []
-
-        def record(next_creator, **creator_kwargs):
-            created.append(next_creator(**creator_kwargs))
-            return created[-1]
-
-        # (the tape sees the trainable variables the function reads, for the checks below)
-        with context.name_scope_push(self.name), GradientTape() as tape, \
-                variables.variable_creator_scope(record):
+        with context.name_scope_push(self.name), \
+                watching_variables() as (created, tape):  # (for the checks below)
             if self._varargs in kwargs:  # from a config, which names them
                 args = (*args, *kwargs.pop(self._varargs))
             result = self.function(inputs, *args, **kwargs)
