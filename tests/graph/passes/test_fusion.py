@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from tests.internals import fuse_bias_activation
+from tests.internals import fuse_bias_activation, onednn
 from tests.graph.passes.helpers import assert_same_results, traced, types
 
 _X = tf.TensorSpec([None, 4], tf.float32)
@@ -133,3 +133,50 @@ def test_channels_first_and_integer_convolutions_are_not_fused():
     ints = [tf.TensorSpec(s.shape, tf.int32) for s in (_IMAGES, _FILTER, _CHANNEL_BIAS)]
     assert "_FusedConv2D" not in types(
         _fused(lambda x, w, b: tf.nn.conv2d(x, w, 1, "VALID") + b, *ints)[1])
+
+
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("dtype, nan_gives", [(tf.float32, 0.0), (tf.bfloat16, 0.0),
+                                              (tf.float16, np.nan), (tf.float64, np.nan)])
+def test_fused_relus_give_zero_for_nan_as_tensorflow_on_x86(native, dtype, nan_gives):
+    # TF's fused float32/bfloat16 products run on oneDNN, whose ReLU turns NaN into 0; a
+    # standalone Relu, float16 and float64 keep NaN. Both of our backends agree with TF.
+    x = tf.constant([[np.nan, 1.0], [1.0, -3.0]], dtype)
+    w, b = tf.ones([2, 3], dtype), tf.constant([0.5, 0.0, -0.5], dtype)
+    image = tf.constant(np.array([np.nan, 1, 2, -3, 4, 5, 6, 7, 8]).reshape(1, 3, 3, 1), dtype)
+    k, kb = tf.ones([2, 2, 1, 2], dtype), tf.constant([0.0, -1.0], dtype)
+    onednn.set_enabled(native)
+    try:
+        for act in (tf.nn.relu, tf.nn.relu6):
+            dense = tf.function(lambda x: act(tf.nn.bias_add(tf.matmul(x, w), b)))(x)
+            conv = tf.function(lambda x: act(tf.nn.bias_add(tf.nn.conv2d(x, k, 1, "VALID"),
+                                                            kb)))(image)
+            np.testing.assert_equal(dense.numpy()[0].astype(np.float64), [nan_gives] * 3)
+            np.testing.assert_equal(dense.numpy()[1].astype(np.float64), [0.0] * 3)
+            np.testing.assert_equal(conv.numpy()[0, 0, 0].astype(np.float64), [nan_gives] * 2)
+    finally:
+        onednn.set_enabled(None)
+    assert np.isnan(tf.nn.relu(tf.nn.bias_add(tf.matmul(x, w), b)).numpy()[0]).all()  # eager
+
+
+def test_dense_relu_fit_on_nan_data_matches_tensorflow():
+    # Recorded with TF 2.21 + tf_keras: the fused Dense ReLU zeroes the NaN row, so the
+    # losses stay finite; the first kernel's row that meets the NaN input becomes NaN.
+    x = np.linspace(-1, 1, 64).reshape(32, 2).astype("float32")
+    y = (x[:, :1] * 2 - x[:, 1:]).astype("float32")
+    x[3, 0] = np.nan
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(4, activation="relu", kernel_initializer="ones"),
+        tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0, batch_size=8),
+                               [8.787352561950684, 2.0793652534484863], rtol=1e-6)
+    history = model.fit(x, y, epochs=1, batch_size=8, verbose=0, shuffle=False).history
+    np.testing.assert_allclose(history["loss"], [0.37568536400794983], rtol=1e-6)
+    np.testing.assert_allclose(history["mae"], [0.5315715074539185], rtol=1e-6)
+    kernel, bias, kernel2, bias2 = [w.numpy() for w in model.weights]
+    assert np.isnan(kernel[0]).all()
+    np.testing.assert_equal(kernel[1], 1.0)
+    np.testing.assert_equal(bias, 0.0)
+    np.testing.assert_equal(kernel2, 1.0)
+    np.testing.assert_allclose(bias2, [0.00655715], rtol=1e-5)

@@ -38,8 +38,8 @@ except ImportError:  # pragma: no cover - ml_dtypes is a dependency
 _F32 = np.dtype(np.float32)
 
 # oneDNN's ReLU post-op (alpha 0) takes a maximum that turns NaN into 0: so does TensorFlow's
-# fused convolution on oneDNN (a Relu after Conv2D and BiasAdd in a graph), while its own
-# kernels and NumPy's keep NaN. Its leaky ReLU (alpha not 0) multiplies, keeping NaN.
+# fused convolution on oneDNN (a Relu after Conv2D and BiasAdd in a graph), and so do the
+# NumPy kernels of the fused ops. Its leaky ReLU (alpha not 0) multiplies, keeping NaN.
 RELU = LEAKY_RELU = api.ELTWISE_RELU
 
 

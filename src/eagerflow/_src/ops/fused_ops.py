@@ -41,12 +41,22 @@ from eagerflow._src.ops.conv_ops import _BACKPROP_FILTER, _CONV2D
 from eagerflow._src.ops.linalg_ops import _MATMUL
 
 
+# TensorFlow's fused float32 and bfloat16 products on x86 run on oneDNN, whose ReLU gives 0
+# where the sum is NaN (a standalone Relu, and float16/float64, keep NaN): the fused ReLUs
+# here do the same on either backend, so a NaN input gives TF's numbers in `fit`/`predict`.
+_NAN_TO_ZERO = frozenset({np.dtype(np.float32), np.dtype(_d.bfloat16.as_numpy_dtype)})
+
+
 def _relu(xp, y):
-    xp.maximum(y, 0, out=y)
+    if y.dtype in _NAN_TO_ZERO:
+        with np.errstate(invalid="ignore"):  # (bfloat16's fmax flags a NaN operand)
+            xp.fmax(y, 0, out=y)
+    else:
+        xp.maximum(y, 0, out=y)
 
 
 def _relu6(xp, y):
-    xp.maximum(y, 0, out=y)
+    _relu(xp, y)
     xp.minimum(y, 6, out=y)
 
 
@@ -110,8 +120,7 @@ def _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilati
     """`_fused_conv2d` on oneDNN, the bias (and a ReLU or leaky ReLU) fused into the
     convolution; other activations run their kernel on its result, in place where they can.
 
-    The fused ReLU (float32) gives 0 where the sum is NaN, as TensorFlow's fused
-    convolution on oneDNN does (its Eigen kernels and NumPy's keep NaN)."""
+    The fused ReLU gives 0 where the sum is NaN, as `_relu` does."""
     _, pads = conv_ops._checked_geometry(x.shape, w.shape, strides, padding,
                                          explicit_paddings, "NHWC", dilations)
     activation = fused_ops[1] if len(fused_ops) > 1 else None
