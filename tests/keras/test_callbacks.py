@@ -545,6 +545,17 @@ def test_backup_and_restore_resumes_an_interrupted_fit(tmp_path):
     assert os.listdir(tmp_path / "backup") == []  # deleted once fit finished
 
 
+def test_backup_and_restore_warns_about_an_unbuilt_model(tmp_path, caplog):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1)])  # no input shape: unbuilt
+    model.compile("sgd", "mse")
+    backup = tf.keras.callbacks.BackupAndRestore(str(tmp_path / "b"))
+    with caplog.at_level(logging.WARNING, "eagerflow"):
+        model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=1, verbose=0, callbacks=[backup])
+    assert [r.getMessage().split(" Model ")[0] for r in caplog.records] == [
+        "To use the BackupAndRestore callback, the model must be built before `fit()` is "
+        "called."]
+
+
 def test_backup_every_n_batches_resumes_at_the_next_batch(tmp_path):
     # TF 2.21 (values recorded): the epoch backed up in its middle goes on at its next
     # batch, running its remaining steps on the first batches of the data

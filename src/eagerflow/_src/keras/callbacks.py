@@ -1092,6 +1092,10 @@ class BackupAndRestore(Callback):
         self._batches_since_save, self._last_batch_seen = 0, -1
 
     def on_train_begin(self, logs=None):
+        if not self.model.built:  # (its variables are restored once they are made)
+            _logger.warning("To use the BackupAndRestore callback, the model must be built "
+                            "before `fit()` is called. Model %s is not built yet: build it "
+                            "first by calling it on a batch of data.", self.model)
         # (TF's checkpoint: the epoch and batch last backed up)
         self._epoch = Variable(-1, dtype="int64", trainable=False)
         self._batch = Variable(-1, dtype="int64", trainable=False)
