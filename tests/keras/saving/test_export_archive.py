@@ -55,6 +55,19 @@ def test_archive_endpoints_signatures_and_variable_collections(tmp_path):
     assert len(loaded.variables) == 4
 
 
+def test_a_function_with_its_own_input_signature_needs_no_call(tmp_path):
+    model = _model()
+    archive = keras.export.ExportArchive()
+    archive.track(model)
+    spec = [tf.TensorSpec(shape=(None, 3), dtype=tf.float32)]
+    archive.add_endpoint("mean", tf.function(lambda x: tf.reduce_mean(model(x)),
+                                             input_signature=spec))
+    printed = _write(archive, os.path.join(tmp_path, "a"))
+    assert "* Endpoint 'mean'\n  x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(None, 3)" in printed
+    loaded = tf.saved_model.load(os.path.join(tmp_path, "a"))
+    assert float(loaded.mean(tf.constant(X))) == 15.0
+
+
 def test_a_traced_function_endpoint_needs_no_signature(tmp_path):
     model = _model()
     archive = keras.export.ExportArchive()

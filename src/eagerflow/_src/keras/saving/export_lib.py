@@ -73,13 +73,17 @@ class ExportArchive:
             self.non_trainable_variables += resource.non_trainable_variables
 
     def add_endpoint(self, name, fn, input_signature=None):
-        """Adds endpoint `name`: `fn` traced for `input_signature` (a `tf.function` already
-        called needs none: its traces are the endpoint's)."""
+        """Adds endpoint `name`: `fn` traced for `input_signature` (a `tf.function` with
+        its own input signature, or already called, needs none: its traces are the
+        endpoint's)."""
         if name in self._endpoint_names:
             raise ValueError(f"Endpoint name '{name}' is already taken.")
         if input_signature:
             decorated = function(fn, input_signature=input_signature)
             self._endpoint_signatures[name] = input_signature
+        elif isinstance(fn, Function) and fn.input_signature is not None:
+            decorated = fn
+            self._endpoint_signatures[name] = fn.input_signature
         elif isinstance(fn, Function):
             if not fn._signatures:
                 raise ValueError(
