@@ -646,11 +646,13 @@ def _vectorized_map(fn, arguments):
             return _uniform(value, "PartialTensorShape: Incompatible shapes during merge: the "
                                    "rows of a ragged tensor of vectorized_map's elems differ "
                                    "in shape")
+        size = int(np.prod(value.bounding_shape().numpy()))
+        if size and value.flat_values.shape.num_elements() == size:
+            return value.to_tensor()  # (all its values fill its bounding shape: uniform rows)
         shapes = [tuple(row.shape) if isinstance(row, Tensor)
                   else tuple(row.bounding_shape().numpy().tolist()) for row in value]
         odd = [s for s in shapes if s != shapes[0]]
-        if odd or value.flat_values.shape.num_elements() != int(np.prod(
-                value.bounding_shape().numpy())):
+        if odd or value.flat_values.shape.num_elements() != size:
             got = odd[0] if odd else shapes[0]
             raise errors.InvalidArgumentError(
                 None, None, f"PartialTensorShape: Incompatible shapes during merge: "
