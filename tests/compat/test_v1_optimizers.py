@@ -374,3 +374,19 @@ def test_eager_slot_names_are_new_in_the_program():
         names.append([opt.get_slot(w, "m").name, opt.get_slot(w, "v").name])
     assert names == [["slotted/Adam:0", "slotted/Adam_1:0"],
                      ["slotted/Adam_2:0", "slotted/Adam_3:0"]]
+
+
+def test_graph_slot_names_follow_the_variable_scope_not_the_name_scope():
+    # TF 2.21: a slot is named in the variable scope it is made in, whatever the name scope
+    with tf1.Graph().as_default():
+        with tf1.variable_scope("vs"):
+            x = tf1.get_variable("x", [2])
+        with tf.name_scope("outer"):
+            adam = tf1.train.AdamOptimizer(0.1)
+            adam.minimize(tf.reduce_sum(x * x))
+        with tf1.variable_scope("other"):
+            rms = tf1.train.RMSPropOptimizer(0.1)
+            rms.minimize(tf.reduce_sum(x * x))
+        assert [adam.get_slot(x, n).name for n in ("m", "v")] == ["vs/x/Adam:0", "vs/x/Adam_1:0"]
+        assert [rms.get_slot(x, n).name for n in ("rms", "momentum")] == [
+            "other/vs/x/RMSProp:0", "other/vs/x/RMSProp_1:0"]

@@ -21,3 +21,13 @@ def test_vectorized_map_of_ragged_rows_of_different_shapes_raises():
     traced = tf.function(lambda r: tf.vectorized_map(lambda x: x * 2, r))
     with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes during merge"):
         traced(tf.ragged.constant([[1, 2], [3]]))
+
+
+def test_vectorized_map_checks_rows_of_different_lengths_holding_no_values():
+    # TF 2.21 raises for rows of shapes [2,0] and [3,0] (no values, yet not one shape)
+    rt = tf.RaggedTensor.from_row_lengths(tf.zeros([5, 0]), [2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Incompatible shapes during merge: \[2,0\] vs\. \[3,0\]"):
+        tf.vectorized_map(lambda x: x * 2, rt)
+    uniform = tf.RaggedTensor.from_row_lengths(tf.reshape(tf.range(12.0), [6, 2]), [3, 3])
+    assert tf.vectorized_map(tf.reduce_sum, uniform).numpy().tolist() == [15.0, 51.0]

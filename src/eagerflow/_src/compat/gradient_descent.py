@@ -403,15 +403,15 @@ class Optimizer:
             # TF makes a slot in a variable scope of that default name (a second optimizer's
             # ``w/Adam_2``)
             prefix = var.name.split(":")[0] + "/" + self._name
-            # (in a graph: in the variable scope, whatever the name scope, as TF's slots)
-            outer = variable_scope.get_variable_scope().name
-            scope = context.name_scope_push(outer + "/" if outer else "")
             if graph_mode.v1_graph() is None:
                 name = variable_scope.enter_unused_scope(prefix)
                 scope = _nothing()
             else:
                 taken = sum(id(var) in made for made in self._slots.values())
                 name = prefix + (f"_{taken}" if taken else "")
+                # (in the variable scope, whatever the name scope, as TF's slots)
+                outer = variable_scope.get_variable_scope().name
+                scope = context.name_scope_push(outer + "/" if outer else "")
             with scope:
                 slots[id(var)] = self._new_variable(value, name)
             self._slot_owners[id(var)] = var

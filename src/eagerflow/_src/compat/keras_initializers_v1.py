@@ -56,14 +56,13 @@ HeNormal = export(f"{_NS}.he_normal")(_scaling("HeNormal", 2.0, "truncated_norma
 HeUniform = export(f"{_NS}.he_uniform")(_scaling("HeUniform", 2.0, "uniform"))
 
 # (TF 1's own classes under their Keras names)
-for _name, _value in (("Constant", _v1.Constant), ("constant", _v1.Constant),
-                      ("Identity", _v1.Identity), ("identity", _v1.Identity),
-                      ("Ones", _v1.Ones), ("ones", _v1.Ones),
-                      ("Zeros", _v1.Zeros), ("zeros", _v1.Zeros),
-                      ("Orthogonal", _v1.Orthogonal), ("orthogonal", _v1.Orthogonal),
-                      ("VarianceScaling", _v1.VarianceScaling),
-                      ("glorot_normal", _v1.GlorotNormal),
-                      ("glorot_uniform", _v1.GlorotUniform)):
-    globals()[f"_{_name}"] = _value
-    export(f"{_NS}.{_name}").export_constant(__name__, f"_{_name}")
-del _name, _value
+for _attr, _names in (("Constant", ("Constant", "constant")),
+                      ("Identity", ("Identity", "identity")),
+                      ("Ones", ("Ones", "ones")),
+                      ("Zeros", ("Zeros", "zeros")),
+                      ("Orthogonal", ("Orthogonal", "orthogonal")),
+                      ("VarianceScaling", ("VarianceScaling",)),
+                      ("GlorotNormal", ("glorot_normal",)),
+                      ("GlorotUniform", ("glorot_uniform",))):
+    export(*(f"{_NS}.{n}" for n in _names)).export_constant(_v1.__name__, _attr)
+del _attr, _names

@@ -69,6 +69,20 @@ def _div_no_nan(total, count, name):
     return math_ops.divide_no_nan(total, math_ops.maximum(count, 0.0), name=name)
 
 
+def _running_mean(total, count, added, num_values, values, metrics_collections,
+                  updates_collections):
+    """A mean metric's value and update op: `added` summed into `total` and (after `values`
+    are computed) `num_values` into `count`, each op put in its collections."""
+    update_total = vs.assign_add(total, added)
+    with graph_mode.control_dependencies([values]):
+        update_count = vs.assign_add(count, num_values)
+    value = _div_no_nan(total, count, "value")
+    update_op = _div_no_nan(update_total, update_count, "update_op")
+    _collect(metrics_collections, value)
+    _collect(updates_collections, update_op)
+    return value, update_op
+
+
 @export("compat.v1.metrics.mean")
 def mean(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
     """The (weighted) mean of all `values` so far."""
@@ -84,14 +98,8 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
             weights = cast_ops.cast(weights, _d.float32) * array_ops.ones_like(values)
             values = math_ops.multiply(values, weights)
             num_values = reduction_ops.reduce_sum(weights)
-        update_total = vs.assign_add(total, reduction_ops.reduce_sum(values))
-        with graph_mode.control_dependencies([values]):
-            update_count = vs.assign_add(count, num_values)
-        value = _div_no_nan(total, count, "value")
-        update_op = _div_no_nan(update_total, update_count, "update_op")
-        _collect(metrics_collections, value)
-        _collect(updates_collections, update_op)
-        return value, update_op
+        return _running_mean(total, count, reduction_ops.reduce_sum(values), num_values, values,
+                             metrics_collections, updates_collections)
 
 
 @export("compat.v1.metrics.accuracy")
@@ -468,14 +476,8 @@ def mean_tensor(values, weights=None, metrics_collections=None, updates_collecti
             weights = cast_ops.cast(weights, _d.float32) * array_ops.ones_like(values)
             values = math_ops.multiply(values, weights)
             num_values = math_ops.multiply(num_values, weights)
-        update_total = vs.assign_add(total, values)
-        with graph_mode.control_dependencies([values]):
-            update_count = vs.assign_add(count, num_values)
-        value = _div_no_nan(total, count, "value")
-        update_op = _div_no_nan(update_total, update_count, "update_op")
-        _collect(metrics_collections, value)
-        _collect(updates_collections, update_op)
-        return value, update_op
+        return _running_mean(total, count, values, num_values, values, metrics_collections,
+                             updates_collections)
 
 
 @export("compat.v1.metrics.percentage_below")

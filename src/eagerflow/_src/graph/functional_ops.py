@@ -404,17 +404,11 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         return result
 
     mapped = [flat[i] for i in positions]
-    # TF vectorizes `fn`: its random ops draw for all rows at once (see `RowDraws`)
+    # TF vectorizes `fn`: its random ops draw for all rows at once (see `RowDraws`); in the
+    # function of a map drawing row by row, they record nothing and draw row by row too
     draws = random_ops.RowDraws()
-    if draws.row_by_row():
-        with draws.off():
-            trace = _Trace(call, mapped)
-            if trace.signature is None:
-                return None
-            return map_fn(trace.row_function(call), mapped,
-                          fn_output_signature=trace.signature)
-    with draws.recording():
-        trace = _Trace(call, mapped)
+    with draws.off() if draws.row_by_row() else draws.recording():
+        trace = _Trace(call, mapped, first)
     if trace.signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
     count = mapped[0].shape[0]
@@ -461,8 +455,8 @@ class _Trace:
     a tensor, the graph that each row then runs (`replay`) instead of calling `fn` again,
     so that, as in TF, `fn` runs once whatever the number of rows."""
 
-    def __init__(self, fn, flat):
-        self.first = []  # eagerly, the shapes of the first row's results
+    def __init__(self, fn, flat, first):
+        self.first = first  # eagerly, the shapes of the first row's results (`fn`'s too)
         self.graph = Graph("signature")
         with context.building(self.graph):
             self.rows = [self.graph.placeholder(t.dtype, _row_shape(t), "row") for t in flat]

@@ -5,14 +5,13 @@
 >>> [w.shape for w in clone.weights] == [w.shape for w in model.weights]
 True
 """
-import inspect
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import nest
 from eagerflow._src.keras import layers as layers_mod
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import Input, InputLayer
-from eagerflow._src.keras.engine.functional import Functional
+from eagerflow._src.keras.engine.functional import Functional, takes_functional_arguments
 from eagerflow._src.keras.engine.sequential import Sequential
 from eagerflow._src.keras.utils import serialization
 
@@ -92,15 +91,8 @@ def _clone(model, input_tensors, clone_function):
             created[original.name] = tensor.node.layer
     # as Keras: the clone is of the model's class where that class is built as `Functional`
     # is (a `Model` subclass that keeps Model's constructor), else a `Functional`
-    model_class = type(model) if _takes_functional_arguments(type(model)) else Functional
+    model_class = type(model) if takes_functional_arguments(type(model)) else Functional
     return Functional.from_config.__func__(model_class, config, _created_layers=created)
-
-
-def _takes_functional_arguments(cls):
-    def names(init):
-        return [p.name for p in inspect.signature(init).parameters.values()
-                if p.kind is p.POSITIONAL_OR_KEYWORD][1:]
-    return names(cls.__init__) == names(Functional.__init__)
 
 
 def _sequential_input_layer(input_tensors):

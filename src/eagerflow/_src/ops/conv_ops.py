@@ -957,12 +957,10 @@ def _avg_scatter(xp, dy, sizes, ksize, strides, pads):
     return _fold(xp, [share] * math.prod(ksize), dx, ksize, strides, (1,) * len(ksize), pads)
 
 
-def _check_routing_shapes(x, y, dy, pooled, grad_like_input):
-    """TF's errors for a max pooling gradient whose `orig_output` `y` or routed gradient `dy`
-    is not shaped as pooling `x` makes it (`pooled`: the output's dims; `dy` is shaped like
-    `x` for MaxPool*GradGrad)."""
-    for name, array, shape in (("orig_output", y, tuple(pooled)),
-                               ("grad", dy, x.shape if grad_like_input else tuple(pooled))):
+def _expect_shapes(*expected):
+    """TF's error for the first ``(name, array, shape)`` whose array is not shaped `shape`
+    (a max pooling gradient's inputs, which must be shaped as the pooling makes them)."""
+    for name, array, shape in expected:
         if array.shape != shape:
             raise _invalid(f"Expected {name} shape to be {shape_text(shape)}, but got "
                            f"{shape_text(array.shape)}")
@@ -988,7 +986,9 @@ def _pool_grad_kernel(backward, native=None, grad_like_input=False):
         pooled, pads = _pool_geometry(list(shape), ksize, strides, padding, explicit_paddings,
                                       data_format)
         if len(arrays) == 3:  # a max pooling's (orig_input, orig_output, grad)
-            _check_routing_shapes(*arrays, pooled, grad_like_input)
+            x, y, dy = arrays
+            _expect_shapes(("orig_output", y, tuple(pooled)),
+                           ("grad", dy, x.shape if grad_like_input else tuple(pooled)))
         if native is not None and xp is np:
             dx = native(arrays, shape, _spatial(ksize, data_format),
                         _spatial(strides, data_format), pads, data_format)
@@ -2057,10 +2057,7 @@ def _max_pool_grad_argmax(xp, x, grad, argmax, ksize, strides, padding,
     n, h, w, c = x.shape
     (oh, ow), _ = _window([h, w], ksize[1:3], strides[1:3], [1, 1], padding)
     pooled = (n, oh, ow, c)
-    for name, array in (("grad", grad), ("argmax", argmax)):
-        if array.shape != pooled:
-            raise _invalid(f"Expected {name} shape to be {shape_text(pooled)}, but got "
-                           f"{shape_text(array.shape)}")
+    _expect_shapes(("grad", grad, pooled), ("argmax", argmax, pooled))
     flat = argmax.astype(np.int64)
     if not include_batch_in_index:  # each image's indices count from its start
         flat = flat + (np.arange(n) * h * w * c)[:, None, None, None]

@@ -302,7 +302,8 @@ def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TF's publ
 # -- static checks: ranks, shapes, dtypes -------------------------------------------------------
 
 def _rank_error(x, wanted, message):
-    name = "" if isinstance(x, EagerTensor) else x.name  # (eagerly TF's text has none)
+    # (eagerly, or for a SparseTensor, TF's text names no tensor)
+    name = "" if isinstance(x, EagerTensor) or not isinstance(x, Tensor) else x.name
     text = (f"Tensor {name} must have rank {wanted}.  Received rank {x.shape.rank}, "
             f"shape {x.shape}")
     return ValueError(f"{message}.  {text}" if message else text)
@@ -592,8 +593,7 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
                       else len(dims))
             if rank is not None and (rank < len(dims) if innermost else rank > 1 if len(
                     dims) == 1 else rank != len(dims)):
-                raise ValueError(f"{prefix}Tensor  must have rank {wanted}.  "
-                                 f"Received rank {rank}, shape {x.shape}")
+                raise _rank_error(x, wanted, message)
         elif innermost:
             if len(dims) > 1:
                 assert_rank_at_least(x, len(dims), message)

@@ -959,18 +959,25 @@ def decode_jpeg(contents, channels=0, ratio=1, fancy_upscaling=True, try_recover
     >>> tf.io.decode_jpeg(tf.io.encode_jpeg(tf.zeros([8, 8, 3], tf.uint8))).shape
     TensorShape([8, 8, 3])
     """
-    ratio = _int_attr(ratio, "ratio")
-    if ratio not in (1, 2, 4, 8):
-        raise errors.InvalidArgumentError(None, "DecodeJpeg",
-                                          f"ratio must be 1, 2, 4, or 8, got {ratio}")
-    attrs = {"channels": _int_attr(channels, "channels"), "ratio": ratio,
-             "fancy_upscaling": bool(fancy_upscaling),
-             "try_recover_truncated": bool(try_recover_truncated),
-             "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
+    attrs = _jpeg_attrs("DecodeJpeg", channels, ratio, fancy_upscaling, try_recover_truncated,
+                        acceptable_fraction, dct_method)
     try:
         return dispatch(_DECODE_JPEG, (_string(contents),), attrs, name)
     except errors.OpError as e:
         raise _jpeg_error(e, contents, acceptable_fraction) from None
+
+
+def _jpeg_attrs(op_name, channels, ratio, fancy_upscaling, try_recover_truncated,
+                acceptable_fraction, dct_method):
+    """The attrs of JPEG decode op `op_name`; TF's error for a `ratio` it cannot scale by."""
+    ratio = _int_attr(ratio, "ratio")
+    if ratio not in (1, 2, 4, 8):
+        raise errors.InvalidArgumentError(None, op_name,
+                                          f"ratio must be 1, 2, 4, or 8, got {ratio}")
+    return {"channels": _int_attr(channels, "channels"), "ratio": ratio,
+            "fancy_upscaling": bool(fancy_upscaling),
+            "try_recover_truncated": bool(try_recover_truncated),
+            "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
 
 
 def _jpeg_error(error, contents, acceptable_fraction):
@@ -995,14 +1002,8 @@ def decode_and_crop_jpeg(contents, crop_window, channels=0, ratio=1, fancy_upsca
     >>> tf.image.decode_and_crop_jpeg(jpeg, [2, 1, 4, 5]).shape
     TensorShape([4, 5, 3])
     """
-    ratio = _int_attr(ratio, "ratio")
-    if ratio not in (1, 2, 4, 8):
-        raise errors.InvalidArgumentError(None, "DecodeAndCropJpeg",
-                                          f"ratio must be 1, 2, 4, or 8, got {ratio}")
-    attrs = {"channels": _int_attr(channels, "channels"), "ratio": ratio,
-             "fancy_upscaling": bool(fancy_upscaling),
-             "try_recover_truncated": bool(try_recover_truncated),
-             "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
+    attrs = _jpeg_attrs("DecodeAndCropJpeg", channels, ratio, fancy_upscaling,
+                        try_recover_truncated, acceptable_fraction, dct_method)
     try:
         return dispatch(_DECODE_AND_CROP_JPEG,
                         (_string(contents), convert_input(crop_window, _d.int32)), attrs, name)

@@ -202,18 +202,19 @@ class _OpState:
             scope = _scope.get()
             if scope is not None:  # (a dataset iterator's: its state for this op there)
                 table, path = scope
-                key = (path, self._key, seed, seed2)
-                state = table.get(key)
-                if state is None:
-                    state = table.setdefault(key, _OpState())
-                return state._next_part(seed, seed2, samples)
+                return _OpState._held(table, (path, self._key, seed, seed2))._next_part(
+                    seed, seed2, samples)
         table = _session_states.get()
         if table is not None:  # (a v1 Session's run: the op's state in that session)
-            state = table.get(self)
-            if state is None:
-                state = table.setdefault(self, _OpState())
-            return state._next_part(seed, seed2, samples)
+            return _OpState._held(table, self)._next_part(seed, seed2, samples)
         return self._next_part(seed, seed2, samples)
+
+    @staticmethod
+    def _held(table, key):
+        """The state `table` keeps under `key`, made the first time (`setdefault`: a
+        thread making it at once gets the same one)."""
+        state = table.get(key)
+        return state if state is not None else table.setdefault(key, _OpState())
 
     def _next_part(self, seed, seed2, samples):
         """This state's next `samples` blocks of the stream of `seed` and `seed2`."""

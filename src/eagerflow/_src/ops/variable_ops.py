@@ -186,17 +186,23 @@ def _check_rows(var, indices, op_name):
         raise errors.listed(error, indices)
 
 
+def _updates_mismatch(updates, indices, params):
+    """TF's text for updates (of shape `updates`) not shaped as the rows `indices` names of
+    `params`."""
+    text = errors.shape_text
+    return (f"Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
+            f"[], got updates.shape {text(updates)}, indices.shape {text(indices)}, "
+            f"params.shape {text(params)}")
+
+
 def _check_updates(var, rows, values, op_name):
     """TF's error of `op_name` (eager) for `values` not shaped as the `rows` they update."""
     if not context.executing_eagerly() or not var.shape.is_fully_defined():
         return
     indices = rows.shape[:-1]
     if values.shape != indices.concatenate(var.shape[1:]):
-        text = errors.shape_text
         raise errors.InvalidArgumentError(None, None, errors.eager_message(
-            f"Must have updates.shape = indices.shape + params.shape[1:] or updates.shape = "
-            f"[], got updates.shape {text(values.shape)}, indices.shape {text(indices)}, "
-            f"params.shape {text(var.shape)}", op_name, name=""))
+            _updates_mismatch(values.shape, indices, var.shape), op_name, name=""))
 
 
 def _scatter_rows(update, op_name):
@@ -262,12 +268,8 @@ def _row_update(combine):
         if updates.ndim:
             want = tuple(indices.shape) + tuple(rows)
             if updates.shape != want:
-                raise errors.InvalidArgumentError(
-                    None, None, f"Must have updates.shape = indices.shape + params.shape[1:] "
-                                f"or updates.shape = [], got updates.shape "
-                                f"{errors.shape_text(updates.shape)}, indices.shape "
-                                f"{errors.shape_text(indices.shape)}, params.shape "
-                                f"{errors.shape_text(value.shape)}")
+                raise errors.InvalidArgumentError(None, None, _updates_mismatch(
+                    updates.shape, indices.shape, value.shape))
             updates = updates.reshape((len(flat),) + tuple(rows))
         with UPDATE_LOCK:
             new = handle.value.copy()  # (earlier reads keep their snapshot)

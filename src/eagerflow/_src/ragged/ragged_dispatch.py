@@ -476,13 +476,14 @@ def _matmul(fn, arguments):
     return RaggedTensor.from_row_splits(product, a.row_splits, validate=False)
 
 
-def _uniform(x):
-    """Dense `x`: a ragged matrix whose rows are all of one length as a tensor."""
+def _uniform(x, message=_NOT_RAGGED_INSIDE):
+    """Dense `x`: a ragged tensor whose rows are all of one shape as a tensor (an assertion
+    failing with `message` when they are not)."""
     if not isinstance(x, RaggedTensor):
         return x
     debugging_ops.assert_equal(array_ops.size(x.flat_values, out_type=_d.int64),
                                reduction_ops.reduce_prod(x.bounding_shape(out_type=_d.int64)),
-                               message=_NOT_RAGGED_INSIDE)
+                               message=message)
     return x.to_tensor()
 
 
@@ -641,25 +642,22 @@ def _vectorized_map(fn, arguments):
     one as a dense tensor, so their rows must have one shape (InvalidArgumentError else,
     when the function runs)."""
     def dense(value):
-        if not isinstance(value, RaggedTensor):
-            return value
-        if context.executing_eagerly():
-            shapes = [tuple(row.shape) if isinstance(row, Tensor)
-                      else tuple(row.bounding_shape().numpy().tolist()) for row in value]
-            odd = [s for s in shapes if s != shapes[0]]
-            if odd or value.flat_values.shape.num_elements() != int(np.prod(
-                    value.bounding_shape().numpy())):
-                got = odd[0] if odd else shapes[0]
-                raise errors.InvalidArgumentError(
-                    None, None, f"PartialTensorShape: Incompatible shapes during merge: "
-                                f"[{','.join(map(str, shapes[0]))}] vs. "
-                                f"[{','.join(map(str, got))}]")
-        else:
-            debugging_ops.assert_equal(
-                array_ops.size(value.flat_values, out_type=_d.int64),
-                reduction_ops.reduce_prod(value.bounding_shape(out_type=_d.int64)),
-                message="PartialTensorShape: Incompatible shapes during merge: the rows of a "
-                        "ragged tensor of vectorized_map's elems differ in shape")
+        if not isinstance(value, RaggedTensor) or not context.executing_eagerly():
+            return _uniform(value, "PartialTensorShape: Incompatible shapes during merge: the "
+                                   "rows of a ragged tensor of vectorized_map's elems differ "
+                                   "in shape")
+        size = int(np.prod(value.bounding_shape().numpy()))
+        if size and value.flat_values.shape.num_elements() == size:
+            return value.to_tensor()  # (all its values fill its bounding shape: uniform rows)
+        shapes = [tuple(row.shape) if isinstance(row, Tensor)
+                  else tuple(row.bounding_shape().numpy().tolist()) for row in value]
+        odd = [s for s in shapes if s != shapes[0]]
+        if odd or value.flat_values.shape.num_elements() != size:
+            got = odd[0] if odd else shapes[0]
+            raise errors.InvalidArgumentError(
+                None, None, f"PartialTensorShape: Incompatible shapes during merge: "
+                            f"[{','.join(map(str, shapes[0]))}] vs. "
+                            f"[{','.join(map(str, got))}]")
         return value.to_tensor()
     elems = nest.map_structure(dense, arguments["elems"])
     return fn(**{**arguments, "elems": elems})

@@ -69,12 +69,6 @@ class VariablePolicy(enum.Enum):
     SAVE_VARIABLE_DEVICES = "save_variable_devices"
     EXPAND_DISTRIBUTED_VARIABLES = "expand_distributed_variables"
 
-    def _save_variable_devices(self):
-        return self != VariablePolicy.NONE
-
-    def _expand_distributed_variables(self):
-        return self == VariablePolicy.EXPAND_DISTRIBUTED_VARIABLES
-
     @staticmethod
     def from_obj(obj):
         """The policy `obj` names: a policy, None (`NONE`), or a policy's value or name in
@@ -83,11 +77,10 @@ class VariablePolicy(enum.Enum):
             return VariablePolicy.NONE
         if isinstance(obj, VariablePolicy):
             return obj
-        key = str(obj).lower()
-        for policy in VariablePolicy:
-            if policy.value == key:
-                return policy
-        raise ValueError(f"Received invalid VariablePolicy value: {obj}.")
+        try:
+            return VariablePolicy(str(obj).lower())
+        except ValueError:
+            raise ValueError(f"Received invalid VariablePolicy value: {obj}.") from None
 
 
 @export("saved_model.SaveOptions", "compat.v1.saved_model.SaveOptions")

@@ -128,8 +128,7 @@ class _Arrays:
             batch = next(self._batches, None)
             if batch is None:
                 if limit is not None:
-                    _warn_ran_out(self._epochs * limit)
-                    self.insufficient = self.ran_past_end = True
+                    _warn_ran_out(self, limit)
                 return
             yield batch
 
@@ -275,8 +274,7 @@ class _Iterable:
                 self._iterator = None
                 if isinstance(self.data, Sequence):
                     if limit is not None:  # (fewer batches than `steps_per_epoch`, as TF)
-                        _warn_ran_out(self._epochs * limit)
-                        self.insufficient = self.ran_past_end = True
+                        _warn_ran_out(self, limit)
                 elif not self.reiterable:
                     self._ran_out(count)
                 return
@@ -297,8 +295,7 @@ class _Iterable:
         if self.steps is None:
             self.steps = count
             return
-        _warn_ran_out(self._epochs * self.steps)
-        self.insufficient = True
+        _warn_ran_out(self, self.steps)
 
 
 def _tensors(batch):
@@ -308,13 +305,16 @@ def _tensors(batch):
         _lists_as_tuples(batch))
 
 
-def _warn_ran_out(batches):
-    """Logs Keras's warning that the data ran out before `batches` batches."""
+def _warn_ran_out(adapter, steps):
+    """Logs Keras's warning that `adapter`'s data ran out before its epochs of `steps`
+    batches, and marks it so (training stops after this epoch; TF's loop ran one step more
+    to meet the end)."""
     _logger.warning(
         "Your input ran out of data; interrupting training. Make sure that your dataset "
         "or generator can generate at least `steps_per_epoch * epochs` batches (in this "
         "case, %d batches). You may need to use the repeat() function when building your "
-        "dataset.", batches)
+        "dataset.", adapter._epochs * steps)
+    adapter.insufficient = adapter.ran_past_end = True
 
 
 def _weighted(batch, class_weight):
@@ -366,8 +366,7 @@ class _DatasetAdapter:
                 batch = next(self._iterator)
             except StopIteration:
                 if limit is not None:
-                    _warn_ran_out(self._epochs * limit)
-                    self.insufficient = self.ran_past_end = True
+                    _warn_ran_out(self, limit)
                 elif self.steps is None and not self.learned_steps:
                     # TF runs its step once more to find the end of data of unknown size
                     # (only in the first epoch: it then knows the number of steps)

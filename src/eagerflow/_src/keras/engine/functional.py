@@ -380,15 +380,20 @@ class Functional(Model):
         return model
 
 
+def takes_functional_arguments(cls):
+    """Whether ``cls.__init__`` names `Functional`'s arguments (``inputs, outputs, name,
+    trainable``), as Keras asks of a class it builds from a functional config."""
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    named = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
+    return named == ["inputs", "outputs", "name", "trainable"]
+
+
 def _revivable(cls):
     """Whether a functional config makes a model of `cls` (a class built as `Functional` is,
     or one taking any arguments), as Keras decides."""
-    if cls in (Functional, Model):
+    if cls in (Functional, Model) or takes_functional_arguments(cls):
         return True
     params = list(inspect.signature(cls.__init__).parameters.values())[1:]
-    named = [p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD]
-    if named == ["inputs", "outputs", "name", "trainable"]:
-        return True
     return any(p.kind is p.VAR_POSITIONAL and p.name == "args" for p in params) and \
         any(p.kind is p.VAR_KEYWORD and p.name == "kwargs" for p in params)
 

@@ -224,14 +224,15 @@ class Lambda(Layer):
             kwargs["training"] = training
         with watching_variables() as (created, tape):  # (for the checks below)
             result = self.function(inputs, **kwargs)
-        self._check_created_variables(created)
-        self._check_used_variables(tape.watched_variables())
+        tracked = {id(v) for v in self.weights}
+        self._check_created_variables(created, tracked)
+        self._check_used_variables(tape.watched_variables(), tracked)
         return result
 
-    def _check_used_variables(self, used):
-        # As Keras: a variable the function reads that the layer does not track is most
-        # likely a mistake (it is not among the model's weights); warned of once.
-        tracked = {id(v) for v in self.weights}
+    def _check_used_variables(self, used, tracked):
+        # As Keras: a variable the function reads that the layer does not track (`tracked`:
+        # the ids of its weights) is most likely a mistake (it is not among the model's
+        # weights); warned of once.
         untracked = [v for v in used if id(v) not in tracked]
         if untracked and not getattr(self, "_already_warned", False):
             listed = "\n".join(f"  {v}" for v in untracked)
@@ -243,10 +244,9 @@ class Lambda(Layer):
                 "formulated as a subclassed Layer rather than a Lambda layer.")
             self._already_warned = True
 
-    def _check_created_variables(self, created):
+    def _check_created_variables(self, created, tracked):
         # As Keras: a variable the function makes anew at each call is refused (a
         # tf.random.Generator's state excepted).
-        tracked = {id(v) for v in self.weights}
         untracked = [v for v in created if "StateVar" not in v.name and id(v) not in tracked]
         if untracked:
             listed = "\n".join(f"  {v}" for v in untracked)
