@@ -1842,10 +1842,15 @@ class Generator:
 
     def skip(self, delta):
         """Advances the state as if `delta` values had been drawn."""
+        if context.get().graph is not None:  # (TF's op: `delta` may be known only at run time)
+            delta = late.cast_ops.cast(delta, _d.uint64)
+            alg = as_tensor(self._alg.value, _d.int32)
+            return dispatch(_RNG_READ_AND_SKIP, (self._state_var, alg, delta))
+        self._check_philox()
         with self._lock:
             before = self._state_var.handle.value
             counter, key = self._read()
-            self._write((counter + int(delta) * philox.RESERVED_PER_VALUE) % 2**128, key)
+            self._write(philox.skip_values(counter, delta), key)
         return convert_to_tensor(before)  # (TF's: the state before the skip)
 
     def take(self, seed, seed2, samples):
@@ -1878,14 +1883,18 @@ class Generator:
             if self._read() == ((counter + samples) % 2**128, key):
                 self._write(counter, key)
 
+    def _check_philox(self):
+        """TF's CPU kernels advance only a Philox state."""
+        if self._alg is Algorithm.THREEFRY:
+            raise _kernel_error(errors.UnimplementedError, "RngReadAndSkip",
+                                "Non-XLA devices don't support the ThreeFry algorithm.")
+
     def _next(self, shape=None):
         """The seed attrs of one call: the stream is taken when it runs. In a graph, a draw
         of `shape` is TF's: its state variable read and skipped past the draw's values
         (``RngReadAndSkip``), so a SavedModel's function holds the variable and goes on
         from its saved state, as TF's does."""
-        if self._alg is Algorithm.THREEFRY:
-            raise _kernel_error(errors.UnimplementedError, "RngReadAndSkip",
-                                "Non-XLA devices don't support the ThreeFry algorithm.")
+        self._check_philox()
         if shape is None or context.get().graph is None:
             return {"seed": 0, "seed2": 0, "stream": self}
         draws = _row_draws.get()
@@ -2114,8 +2123,7 @@ def _rng_read_and_skip(xp, handle, alg, delta):
         raise errors.InvalidArgumentError(
             None, None, f"The size of the state must be at least 3; got {before.size}")
     words = [int(w) & _U64 for w in before.tolist()]
-    counter = (words[0] | words[1] << 64) + (int(delta) & _U64) * philox.RESERVED_PER_VALUE
-    counter %= 2**128
+    counter = philox.skip_values(words[0] | words[1] << 64, int(delta))
     handle.value = np.array([counter & _U64, counter >> 64, words[2]], np.uint64).view(np.int64)
     return before.copy()
 
