@@ -1114,16 +1114,28 @@ def _run(ops, inputs, attrs, seed, name):
 
 # -- argument checks --------------------------------------------------------------------------
 
-def _shape_attr(shape, op_name):
+def _shape_attr(shape, op_name, seed=None):
     """`shape` (list, TensorShape or 1-D tensor) as a tuple of ints, checked as TF does;
-    a tensor when only run time knows it."""
+    a tensor when only run time knows it. `seed` (a `_SeedOnce`): the op's errors come
+    after its op seed is taken, as TF's kernel raises them (a shape that does not convert
+    raises before)."""
     run_time = run_time_tensor(shape)
+    if isinstance(shape, TensorShape) and shape.is_fully_defined():  # (else TF's error)
+        shape = shape.as_list()
+    dims = None if run_time is not None else np.asarray(
+        get_static_value(shape) if is_tensor_like(shape) else to_array(shape))
+    try:
+        return _checked_shape(run_time, dims, op_name)
+    except errors.InvalidArgumentError:
+        if seed is not None:
+            seed()
+        raise
+
+
+def _checked_shape(run_time, dims, op_name):
     if run_time is not None:
         check_index_dtype(op_name, "T", run_time, _INTS)
         return run_time
-    if isinstance(shape, TensorShape) and shape.is_fully_defined():  # (else TF's error)
-        shape = shape.as_list()
-    dims = np.asarray(get_static_value(shape) if is_tensor_like(shape) else to_array(shape))
     if dims.ndim != 1:
         raise errors.op_error(errors.InvalidArgumentError, op_name,
                               f"shape must be a vector of {{int32,int64}}, got shape "
@@ -1190,17 +1202,46 @@ def _uniform(shape, minval, maxval, dtype, seed, name, full_int_ok, scope=None):
                 return _uniform(shape, minval, maxval, dtype, seed, opened, full_int_ok)
     if dtype.is_integer:
         if minval is None and maxval is None and full_int_ok:
-            return _run(_FULL_INT, (), {"shape": shape, "dtype": dtype}, seed, name)
-        lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
-        return _run(_UNIFORM_INT, (lo, hi), {"shape": shape}, seed, name)
+            return _run(_FULL_INT, (), {"shape": shape, "dtype": dtype}, _resolved(seed), name)
+        lo, hi = _bounds(minval, maxval, dtype)
+        return _run(_UNIFORM_INT, (lo, hi), {"shape": shape}, _resolved(seed), name)
     minval = 0 if minval is None else minval
     maxval = 1 if maxval is None else maxval
-    rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, seed, _in_scope(name))
     if _is(minval, 0):
-        return rnd if _is(maxval, 1) else math_ops.multiply(rnd, as_tensor(maxval, dtype))
-    lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
+        hi = None if _is(maxval, 1) else _bounds(minval, maxval, dtype)[1]
+        rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, _resolved(seed),
+                   _in_scope(name))
+        return rnd if hi is None else math_ops.multiply(rnd, hi)
+    lo, hi = _bounds(minval, maxval, dtype)
+    rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, _resolved(seed), _in_scope(name))
     return math_ops.add(math_ops.multiply(rnd, math_ops.subtract(hi, lo, name=_in_scope(name,
                         "sub")), name=_in_scope(name, "mul")), lo, name=name)
+
+
+class _SeedOnce:
+    """The seed attrs of a global-seed function's op (see `_seed_attrs`), taken at the
+    first call."""
+
+    def __init__(self, op_seed):
+        self.op_seed, self.attrs = op_seed, None
+
+    def __call__(self):
+        if self.attrs is None:
+            self.attrs = _seed_attrs(self.op_seed, True)
+        return self.attrs
+
+
+def _resolved(seed):
+    """`seed`, or its value when given as a function: a global-seed function's op seed is
+    taken only once its arguments have converted (as TF's, whose conversion errors leave
+    the op-seed sequence where it was)."""
+    return seed() if callable(seed) else seed
+
+
+def _bounds(minval, maxval, dtype):
+    """`minval` and `maxval` as tensors of `dtype` (errors name them as TF's)."""
+    return (convert_to_tensor(minval, dtype, name="min"),
+            convert_to_tensor(maxval, dtype, name="max"))
 
 
 def _in_scope(name, op=None):
@@ -1217,6 +1258,7 @@ def _normal(ops, shape, mean, stddev, dtype, seed, name, scope=None):
     ``random_normal`` (always built there; eagerly a scale of 1 and a shift of 0 are
     skipped)."""
     mean_t, stddev_t = as_tensor(mean, dtype), as_tensor(stddev, dtype)  # TypeError for ints
+    seed = _resolved(seed)
     _op_dtype(dtype, FLOAT, ops[0].name)
     if scope is not None:
         with context.op_scope(name or scope) as opened:
@@ -1259,9 +1301,9 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
     dtype = _accepted(dtype, _FLOATS + _INTS)
     if dtype.is_integer and maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-    shape = _shape_attr(shape, "RandomUniformInt" if dtype.is_integer else "RandomUniform")
-    return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed, True), name, False,
-                    "random_uniform")
+    seed = _SeedOnce(seed)
+    shape = _shape_attr(shape, "RandomUniformInt" if dtype.is_integer else "RandomUniform", seed)
+    return _uniform(shape, minval, maxval, dtype, seed, name, False, "random_uniform")
 
 
 @export("random.normal")
@@ -1271,9 +1313,9 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     >>> tf.random.normal([2], mean=3.0, stddev=0.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 3.], dtype=float32)>
     """
-    dtype = _d.as_dtype(dtype)
-    return _normal(_NORMAL, _shape_attr(shape, "RandomStandardNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed, True), name, "random_normal")
+    dtype, seed = _d.as_dtype(dtype), _SeedOnce(seed)
+    shape = _shape_attr(shape, "RandomStandardNormal", seed)
+    return _normal(_NORMAL, shape, mean, stddev, dtype, seed, name, "random_normal")
 
 
 @export("random.truncated_normal")
@@ -1283,9 +1325,9 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, n
     >>> bool((abs(tf.random.truncated_normal([1000]).numpy()) <= 2).all())
     True
     """
-    dtype = _d.as_dtype(dtype)
-    return _normal(_TRUNCATED, _shape_attr(shape, "TruncatedNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed, True), name, "truncated_normal")
+    dtype, seed = _d.as_dtype(dtype), _SeedOnce(seed)
+    shape = _shape_attr(shape, "TruncatedNormal", seed)
+    return _normal(_TRUNCATED, shape, mean, stddev, dtype, seed, name, "truncated_normal")
 
 
 @export("random.categorical")
@@ -1317,9 +1359,14 @@ def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     >>> tf.random.poisson([4], [1.0, 5.0]).shape
     TensorShape([4, 2])
     """
-    dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, "RandomPoissonV2")
-    attrs = {"shape": _shape_attr(shape, "RandomPoissonV2"), "dtype": dtype}
-    return _run(_POISSON, (as_tensor(lam),), attrs, _seed_attrs(seed, True), name)
+    seed = _SeedOnce(seed)
+    try:
+        dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, "RandomPoissonV2")
+    except errors.InvalidArgumentError:
+        seed()  # (TF's kernel refuses the type: the op seed is taken)
+        raise
+    attrs = {"shape": _shape_attr(shape, "RandomPoissonV2", seed), "dtype": dtype}
+    return _run(_POISSON, (as_tensor(lam),), attrs, seed(), name)
 
 
 @export("random.gamma")
@@ -1335,8 +1382,9 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     beta = None if beta is None else as_tensor(beta, dtype)
     if beta is not None and beta.shape != alpha.shape:  # alpha takes beta's extra dims
         alpha = math_ops.add(alpha, array_ops.zeros_like(beta))
-    attrs = {"shape": _shape_attr(shape, "RandomGamma")}
-    draws = _run(_GAMMA, (alpha,), attrs, _seed_attrs(seed, True), name)
+    seed = _SeedOnce(seed)
+    attrs = {"shape": _shape_attr(shape, "RandomGamma", seed)}
+    draws = _run(_GAMMA, (alpha,), attrs, seed(), name)
     if beta is not None:
         draws = math_ops.divide(draws, beta)
     return math_ops.maximum(draws, as_tensor(np.finfo(dtype.as_numpy_dtype).tiny, dtype))
