@@ -138,6 +138,17 @@ def test_threefry_errors_have_tf_eager_form():
         tf.random.stateless_normal([3], [1, 2], alg="threefry")
 
 
+@pytest.mark.parametrize("kwargs, op", [
+    ({}, "StatelessRandomUniformV2"),
+    ({"minval": 0, "maxval": 5, "dtype": tf.int32}, "StatelessRandomUniformIntV2"),
+    ({"minval": None, "maxval": None, "dtype": tf.int64}, "StatelessRandomUniformFullIntV2"),
+])
+def test_threefry_stateless_uniform_errors_name_tf_op(kwargs, op):
+    pattern = rf"^\{{\{{function_node __wrapped__{op}_device_.*\[Op:{op}\] name: $"
+    with pytest.raises(tf.errors.InvalidArgumentError, match=pattern):
+        tf.random.stateless_uniform([3], [1, 2], alg="threefry", **kwargs)
+
+
 def test_draws_in_a_function_are_the_eager_draws_and_advance_the_state_alike():
     # TF 2.21: a function's draws read and skip the state variable, as eager ones
     cases = [("normal", {"mean": 2.0, "stddev": 3.0}), ("uniform", {"minval": -2.0, "maxval": 5.0}),

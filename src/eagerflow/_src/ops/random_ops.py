@@ -1509,7 +1509,10 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
         raise ValueError(f"Argument `dtype` got invalid value {dtype} when argument `minval` "
                          f"is not None. Please don't use unsigned integers in this case.")
     shape = _shape_attr(shape, "StatelessRandomUniform")
-    seed = _seed_input(seed, "StatelessRandomUniformV2", alg, _KEY_COUNTER)
+    op_name = ("StatelessRandomUniformV2" if not dtype.is_integer
+               else "StatelessRandomUniformFullIntV2" if minval is None
+               else "StatelessRandomUniformIntV2")  # (TF's op, which checks `alg`)
+    seed = _seed_input(seed, op_name, alg, _KEY_COUNTER)
     return _uniform(shape, minval, maxval, dtype, seed, name, True)
 
 
