@@ -1656,7 +1656,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
     >>> tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
     array([6, 6, 7, 7], dtype=int32)
     """
-    given = (shape, seed, counts, probs)
+    given = seed  # (TF's wrapper converts the others before its op)
     shape = _shape_attr(shape, "StatelessRandomBinomial")
     probs = convert_to_tensor(probs, dtype_hint=_d.float32)
     counts = convert_to_tensor(counts, dtype_hint=probs.dtype)
@@ -1664,7 +1664,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
         return _binomial(shape, counts, probs, output_dtype,
                          _seed_input(seed, "StatelessRandomBinomial"), name)
     except errors.OpError as e:  # (Python lists reach TF's op: its slower path)
-        raise errors.listed(e, *given) from None
+        raise errors.listed(e, given) from None
 
 
 @export("random.stateless_parameterized_truncated_normal")
@@ -1683,7 +1683,11 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     params = tuple(as_tensor(v) for v in (means, stddevs, minvals, maxvals))
     _op_dtype(params[0].dtype, _HALF_FLOAT_DOUBLE, op_name)
     _same_dtype(op_name, params, 2)
-    return _run(_TRUNCATED_WITH, params, {"shape": shape}, _seed_input(seed, op_name), name)
+    try:
+        return _run(_TRUNCATED_WITH, params, {"shape": shape}, _seed_input(seed, op_name),
+                    name)
+    except errors.OpError as e:  # (a Python list seed reaches TF's op: its slower path)
+        raise errors.listed(e, seed) from None
 
 
 @export("random.experimental.stateless_shuffle")
