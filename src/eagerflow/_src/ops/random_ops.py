@@ -1071,6 +1071,10 @@ def random_gamma_grad(alpha, sample, name=None):
     return dispatch(_GAMMA_GRAD, binary_operands(alpha, sample), _NO_ATTRS, name)
 
 
+# The `stream` of an eager op's seed attrs whose shape is an int64 tensor (see `_SeedOnce`)
+_INT64_SHAPE = type("Int64Shape", (), {"__repr__": lambda self: "int64 shape"})()
+
+
 def _eager_stream(op, inputs, attrs, seed):
     """The seed attrs of an eager call: its counter offset fixed now, from the pair's kernel
     (or the `Generator`) in `seed`."""
@@ -1078,12 +1082,12 @@ def _eager_stream(op, inputs, attrs, seed):
     if type(stream) is int:
         return seed
     samples = _SAMPLES[op.name]([tuple(t.shape) for t in inputs], attrs)
-    if stream is None:
+    if stream is None or stream is _INT64_SHAPE:
         # (TF's eager kernel cache: one kernel per op and attrs, and TF's attrs are all of
-        # ours but the shape and number of samples, its inputs)
+        # ours but the shape and number of samples, its inputs, and the shape's type)
         kernel = (op.name, seed["seed"], seed["seed2"], tuple(sorted(
             (k, v) for k, v in attrs.items() if k not in ("shape", "num_samples"))),
-            tuple(t.dtype for t in inputs))
+            tuple(t.dtype for t in inputs), stream is _INT64_SHAPE)
         return {**seed, "stream": _STATE.reserve(kernel, samples)}
     key, high, low = stream.take(0, 0, samples)
     return {"seed": key, "seed2": high, "stream": low}
@@ -1119,17 +1123,40 @@ def _shape_attr(shape, op_name, seed=None):
     a tensor when only run time knows it. `seed` (a `_SeedOnce`): the op's errors come
     after its op seed is taken, as TF's kernel raises them (a shape that does not convert
     raises before)."""
+    if isinstance(shape, Variable):  # (its value, read as TF's conversion reads it)
+        shape = as_tensor(shape)
     run_time = run_time_tensor(shape)
     if isinstance(shape, TensorShape) and shape.is_fully_defined():  # (else TF's error)
         shape = shape.as_list()
     dims = None if run_time is not None else np.asarray(
         get_static_value(shape) if is_tensor_like(shape) else to_array(shape))
+    if seed is not None and dims is not None:
+        seed.int64_shape = _index_type(shape, dims) == _d.int64
     try:
         return _checked_shape(run_time, dims, op_name)
     except errors.InvalidArgumentError:
         if seed is not None:
             seed()
         raise
+
+
+def _int32_shape(shape):
+    """`shape` as TF's `poisson` and `gamma` take it: converted to int32 (an int64 tensor is
+    refused, an array cast), so that their op's kernel is the one of an int32 shape."""
+    if is_tensor_like(shape) and _d.as_dtype(shape.dtype) != _d.int32:
+        convert_to_tensor(shape, _d.int32, name="shape")  # (TF's ValueError)
+    if isinstance(shape, np.ndarray) and shape.dtype.kind in "iu":
+        return shape.astype(np.int32)
+    return shape
+
+
+def _index_type(shape, dims):
+    """The type of TF's shape tensor for `shape` (int32 unless a tensor or array of int64,
+    or a list with a value past int32)."""
+    if is_tensor_like(shape) or isinstance(shape, np.ndarray):
+        return _d.as_dtype(shape.dtype)
+    big = dims.size and dims.dtype.kind in "iu" and np.abs(dims).max() > _MAXINT32
+    return _d.int64 if big else _d.int32
 
 
 def _checked_shape(run_time, dims, op_name):
@@ -1224,10 +1251,14 @@ class _SeedOnce:
 
     def __init__(self, op_seed):
         self.op_seed, self.attrs = op_seed, None
+        self.int64_shape = False  # (TF's op then has type attr T int64: a kernel of its own)
 
     def __call__(self):
         if self.attrs is None:
-            self.attrs = _seed_attrs(self.op_seed, True)
+            attrs = _seed_attrs(self.op_seed, True)
+            if self.int64_shape and type(attrs) is dict and attrs["stream"] is None:
+                attrs = {**attrs, "stream": _INT64_SHAPE}
+            self.attrs = attrs
         return self.attrs
 
 
@@ -1365,7 +1396,7 @@ def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     except errors.InvalidArgumentError:
         seed()  # (TF's kernel refuses the type: the op seed is taken)
         raise
-    attrs = {"shape": _shape_attr(shape, "RandomPoissonV2", seed), "dtype": dtype}
+    attrs = {"shape": _shape_attr(_int32_shape(shape), "RandomPoissonV2", seed), "dtype": dtype}
     return _run(_POISSON, (as_tensor(lam),), attrs, seed(), name)
 
 
@@ -1383,7 +1414,7 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     if beta is not None and beta.shape != alpha.shape:  # alpha takes beta's extra dims
         alpha = math_ops.add(alpha, array_ops.zeros_like(beta))
     seed = _SeedOnce(seed)
-    attrs = {"shape": _shape_attr(shape, "RandomGamma", seed)}
+    attrs = {"shape": _shape_attr(_int32_shape(shape), "RandomGamma", seed)}
     draws = _run(_GAMMA, (alpha,), attrs, seed(), name)
     if beta is not None:
         draws = math_ops.divide(draws, beta)
