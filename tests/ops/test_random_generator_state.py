@@ -55,6 +55,37 @@ def test_skip_returns_the_state_before_it():
     assert g.state.numpy().tolist() == [2563, 0, 0]
 
 
+def test_skip_wraps_the_count_as_tf_does():
+    """TF multiplies the skip by 256 in 64 bits and adds it with a 32-bit carry that is lost
+    when the count's high half is all ones (recorded with TF 2.21)."""
+    g = tf.random.Generator.from_key_counter(key=3, counter=[2**63 - 300, 5], alg="philox")
+    states = []
+    for delta in (1, 2**56 + 1, 2**55 + 1, -1, 2):
+        g.skip(delta)
+        states.append(g.state.numpy().tolist())
+    assert states == [[2**63 - 44, 5, 3], [-2**63 + 212, 5, 3], [468, 6, 3], [212, 6, 3],
+                      [724, 6, 3]]
+
+
+def test_skip_in_a_function_takes_a_run_time_delta():
+    g = tf.random.Generator.from_key_counter(key=3, counter=[2**63 - 300, 5], alg="philox")
+
+    @tf.function
+    def skip(delta):
+        g.skip(delta)
+        return g.state.read_value()
+
+    assert skip(tf.constant(2**56 + 1, tf.int64)).numpy().tolist() == [2**63 - 44, 5, 3]
+    assert skip(tf.constant(-1, tf.int64)).numpy().tolist() == [2**63 - 300, 5, 3]
+
+
+def test_threefry_skip_is_unimplemented_on_cpu():
+    g = tf.random.Generator.from_seed(1, alg="threefry")
+    with pytest.raises(tf.errors.UnimplementedError, match="ThreeFry"):
+        g.skip(3)
+    assert g.state.numpy().tolist() == [1, 0]
+
+
 def test_threefry_state_has_two_words():
     g = tf.random.Generator.from_seed(7, alg="threefry")
     assert g.state.numpy().tolist() == [7, 0]
@@ -105,6 +136,17 @@ def test_threefry_errors_have_tf_eager_form():
                              r"\(Note that batched counters are not supported yet\.\) "
                              r"\[Op:StatelessRandomNormalV2\] name: $"):
         tf.random.stateless_normal([3], [1, 2], alg="threefry")
+
+
+@pytest.mark.parametrize("kwargs, op", [
+    ({}, "StatelessRandomUniformV2"),
+    ({"minval": 0, "maxval": 5, "dtype": tf.int32}, "StatelessRandomUniformIntV2"),
+    ({"minval": None, "maxval": None, "dtype": tf.int64}, "StatelessRandomUniformFullIntV2"),
+])
+def test_threefry_stateless_uniform_errors_name_tf_op(kwargs, op):
+    pattern = rf"^\{{\{{function_node __wrapped__{op}_device_.*\[Op:{op}\] name: $"
+    with pytest.raises(tf.errors.InvalidArgumentError, match=pattern):
+        tf.random.stateless_uniform([3], [1, 2], alg="threefry", **kwargs)
 
 
 def test_draws_in_a_function_are_the_eager_draws_and_advance_the_state_alike():

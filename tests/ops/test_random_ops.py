@@ -693,3 +693,60 @@ def test_seeds_that_are_not_numbers_fail_as_the_op_takes_them(set_seed, op_seed,
             tf.random.uniform([1], seed=op_seed)
     finally:
         tf.random.set_seed(None)
+
+
+def test_failed_calls_leave_the_global_sequence_as_tf_does():
+    """A conversion error (Python's) comes before the op seed is taken; an error of the op
+    (a shape or dtype its kernel refuses) after: the next unseeded draws are TF's (2.21)."""
+    tf.random.set_seed(2)
+    calls = [
+        (TypeError, lambda: tf.random.normal([2], dtype=tf.int32)),
+        (InvalidArgumentError, lambda: tf.random.uniform([2.5])),
+        (InvalidArgumentError, lambda: tf.random.uniform([-1])),
+        (InvalidArgumentError, lambda: tf.random.poisson([2], 1., dtype=tf.string)),
+        (InvalidArgumentError, lambda: tf.random.gamma([-2], 1.)),
+        (TypeError, lambda: tf.random.truncated_normal([2], dtype=tf.int32)),
+        (ValueError, lambda: tf.random.uniform([2], tf.constant(1), 9, dtype=tf.int64, seed=4)),
+    ]
+    after = []
+    for error, call in calls:
+        with pytest.raises(error):
+            call()
+        after.append(float(tf.random.uniform([])))
+    np.testing.assert_allclose(after, [0.1469024419784546, 0.47942936420440674,
+                                       0.22934579849243164, 0.1358187198638916,
+                                       0.058936357498168945, 0.22643983364105225,
+                                       0.7955312728881836], rtol=1e-7)
+
+
+def test_bound_conversion_errors_name_the_bound():
+    with pytest.raises(ValueError, match="^min: Tensor conversion requested dtype int64"):
+        tf.random.uniform([2], tf.constant(1), 9, dtype=tf.int64)
+    with pytest.raises(ValueError, match="^max: Tensor conversion requested dtype int64"):
+        tf.random.uniform([2], 1, tf.constant(9), dtype=tf.int64)
+
+
+def test_an_int64_shape_has_a_kernel_of_its_own():
+    """TF's eager kernels are cached by attrs, the shape's type among them: a seeded op given
+    an int64 shape starts its own sequence, a list or int32 shape goes on with the first;
+    `poisson` and `gamma` convert the shape to int32 (recorded with TF 2.21)."""
+    tf.random.set_seed(3)
+    first = tf.random.normal([2], seed=1).numpy()
+    int64 = tf.random.normal(np.array([2]), seed=1).numpy()
+    int64_tensor = tf.random.normal(tf.constant([2], tf.int64), seed=1).numpy()
+    again = tf.random.normal([2], seed=1).numpy()
+    np.testing.assert_array_equal(int64, first)
+    assert int64_tensor.tolist() != int64.tolist() and again.tolist() != first.tolist()
+    tf.random.set_seed(3)
+    draws = [tf.random.poisson(s, 3.0, seed=1).numpy().tolist()
+             for s in ([2], np.array([2]), [2])]
+    assert draws == [[0.0, 1.0], [3.0, 6.0], [4.0, 1.0]]
+    with pytest.raises(ValueError, match="^shape: Tensor conversion requested dtype int32"):
+        tf.random.gamma(tf.constant([2], tf.int64), 3.0)
+
+
+def test_a_variable_gives_the_shape():
+    v = tf.Variable([2, 1], dtype=tf.int64)
+    assert tf.random.uniform(v, seed=1).shape == (2, 1)
+    np.testing.assert_allclose(tf.random.stateless_uniform(v, [1, 2]).numpy().ravel(),
+                               [0.8440604209899902, 0.19204533100128174], rtol=1e-7)

@@ -450,3 +450,15 @@ def test_index_shuffle_seed_of_a_wrong_size_fails_as_the_function_traces():
     with pytest.raises(ValueError, match=r"ValueError: Seed must have shape \[3\] or \[n, 3\] "
                                          r"but got \[4\]\. for '\{\{node RandomIndexShuffle"):
         f()
+
+
+@pytest.mark.parametrize("seed, suffix", [([1, 2], ""), (tf.constant([1, 2]), " name: ")])
+def test_errors_of_ops_taking_the_seed_as_given_end_as_tfs(seed, suffix):
+    """The binomial and parameterized truncated normal ops take the seed itself (the other
+    arguments are converted first): a Python list seed gives TF's error without the name."""
+    with pytest.raises(InvalidArgumentError, match=r"broadcasted shape\. "
+                       rf"\[Op:StatelessRandomBinomial\]{suffix}$"):
+        tf.random.stateless_binomial([3], seed, counts=[1.0, 2.0], probs=0.5)
+    with pytest.raises(InvalidArgumentError, match=r"Invalid parameters "
+                       rf"\[Op:StatelessParameterizedTruncatedNormal\]{suffix}$"):
+        tf.random.stateless_parameterized_truncated_normal([3], seed, minvals=6.0, maxvals=5.0)

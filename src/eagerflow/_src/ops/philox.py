@@ -184,6 +184,25 @@ def words(xp, key, counter, count):
     return blocks(xp, key, counter, -(-count // 4)).reshape(-1)[:count]
 
 
+def skip_values(counter, values):
+    """The 128-bit `counter` moved on past `values` values' blocks, as TF's generators
+    skip: ``values * RESERVED_PER_VALUE`` wraps to 64 bits, and the carry out of the
+    counter's lowest 32 bits is lost when the count's high 32 bits are all ones (TF's
+    32-bit add drops it; so a count of -1 steps the counter back).
+
+    >>> skip_values(0, 1), skip_values(256, -1), skip_values(0, 2**56)
+    (256, 0, 0)
+    """
+    count = (int(values) * RESERVED_PER_VALUE) & _U64
+    count_lo, count_hi = count & _U32, count >> 32
+    low = (counter & _U32) + count_lo
+    if low > _U32:
+        count_hi = (count_hi + 1) & _U32
+    # (the counter's other three words add `count_hi` into the second, carrying upward)
+    rest = ((counter >> 32) + count_hi) % 2**96
+    return rest << 32 | low & _U32
+
+
 def stateless_key_counter(seed0, seed1):
     """The stream of a stateless op's seed ``[seed0, seed1]``: the seed scrambled by one
     Philox block under a fixed key, so that every bit of both seeds matters.

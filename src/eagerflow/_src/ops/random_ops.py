@@ -1072,6 +1072,10 @@ def random_gamma_grad(alpha, sample, name=None):
     return dispatch(_GAMMA_GRAD, binary_operands(alpha, sample), _NO_ATTRS, name)
 
 
+# The `stream` of an eager op's seed attrs whose shape is an int64 tensor (see `_SeedOnce`)
+_INT64_SHAPE = type("Int64Shape", (), {"__repr__": lambda self: "int64 shape"})()
+
+
 def _eager_stream(op, inputs, attrs, seed):
     """The seed attrs of an eager call: its counter offset fixed now, from the pair's kernel
     (or the `Generator`) in `seed`."""
@@ -1079,12 +1083,12 @@ def _eager_stream(op, inputs, attrs, seed):
     if type(stream) is int:
         return seed
     samples = _SAMPLES[op.name]([tuple(t.shape) for t in inputs], attrs)
-    if stream is None:
+    if stream is None or stream is _INT64_SHAPE:
         # (TF's eager kernel cache: one kernel per op and attrs, and TF's attrs are all of
-        # ours but the shape and number of samples, its inputs)
+        # ours but the shape and number of samples, its inputs, and the shape's type)
         kernel = (op.name, seed["seed"], seed["seed2"], tuple(sorted(
             (k, v) for k, v in attrs.items() if k not in ("shape", "num_samples"))),
-            tuple(t.dtype for t in inputs))
+            tuple(t.dtype for t in inputs), stream is _INT64_SHAPE)
         return {**seed, "stream": _STATE.reserve(kernel, samples)}
     key, high, low = stream.take(0, 0, samples)
     return {"seed": key, "seed2": high, "stream": low}
@@ -1115,16 +1119,51 @@ def _run(ops, inputs, attrs, seed, name):
 
 # -- argument checks --------------------------------------------------------------------------
 
-def _shape_attr(shape, op_name):
+def _shape_attr(shape, op_name, seed=None):
     """`shape` (list, TensorShape or 1-D tensor) as a tuple of ints, checked as TF does;
-    a tensor when only run time knows it."""
+    a tensor when only run time knows it. `seed` (a `_SeedOnce`): the op's errors come
+    after its op seed is taken, as TF's kernel raises them (a shape that does not convert
+    raises before)."""
+    if isinstance(shape, Variable):  # (its value, read as TF's conversion reads it)
+        shape = as_tensor(shape)
     run_time = run_time_tensor(shape)
+    if isinstance(shape, TensorShape) and shape.is_fully_defined():  # (else TF's error)
+        shape = shape.as_list()
+    dims = None if run_time is not None else np.asarray(
+        get_static_value(shape) if is_tensor_like(shape) else to_array(shape))
+    if seed is not None and dims is not None:
+        seed.int64_shape = _index_type(shape, dims) == _d.int64
+    try:
+        return _checked_shape(run_time, dims, op_name)
+    except errors.InvalidArgumentError:
+        if seed is not None:
+            seed()
+        raise
+
+
+def _int32_shape(shape):
+    """`shape` as TF's `poisson` and `gamma` take it: converted to int32 (an int64 tensor is
+    refused, an array cast), so that their op's kernel is the one of an int32 shape."""
+    if is_tensor_like(shape) and _d.as_dtype(shape.dtype) != _d.int32:
+        convert_to_tensor(shape, _d.int32, name="shape")  # (TF's ValueError)
+    if isinstance(shape, np.ndarray) and shape.dtype.kind in "iu":
+        return shape.astype(np.int32)
+    return shape
+
+
+def _index_type(shape, dims):
+    """The type of TF's shape tensor for `shape` (int32 unless a tensor or array of int64,
+    or a list with a value past int32)."""
+    if is_tensor_like(shape) or isinstance(shape, np.ndarray):
+        return _d.as_dtype(shape.dtype)
+    big = dims.size and dims.dtype.kind in "iu" and np.abs(dims).max() > _MAXINT32
+    return _d.int64 if big else _d.int32
+
+
+def _checked_shape(run_time, dims, op_name):
     if run_time is not None:
         check_index_dtype(op_name, "T", run_time, _INTS)
         return run_time
-    if isinstance(shape, TensorShape) and shape.is_fully_defined():  # (else TF's error)
-        shape = shape.as_list()
-    dims = np.asarray(get_static_value(shape) if is_tensor_like(shape) else to_array(shape))
     if dims.ndim != 1:
         raise errors.op_error(errors.InvalidArgumentError, op_name,
                               f"shape must be a vector of {{int32,int64}}, got shape "
@@ -1191,17 +1230,50 @@ def _uniform(shape, minval, maxval, dtype, seed, name, full_int_ok, scope=None):
                 return _uniform(shape, minval, maxval, dtype, seed, opened, full_int_ok)
     if dtype.is_integer:
         if minval is None and maxval is None and full_int_ok:
-            return _run(_FULL_INT, (), {"shape": shape, "dtype": dtype}, seed, name)
-        lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
-        return _run(_UNIFORM_INT, (lo, hi), {"shape": shape}, seed, name)
+            return _run(_FULL_INT, (), {"shape": shape, "dtype": dtype}, _resolved(seed), name)
+        lo, hi = _bounds(minval, maxval, dtype)
+        return _run(_UNIFORM_INT, (lo, hi), {"shape": shape}, _resolved(seed), name)
     minval = 0 if minval is None else minval
     maxval = 1 if maxval is None else maxval
-    rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, seed, _in_scope(name))
     if _is(minval, 0):
-        return rnd if _is(maxval, 1) else math_ops.multiply(rnd, as_tensor(maxval, dtype))
-    lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
+        hi = None if _is(maxval, 1) else _bounds(minval, maxval, dtype)[1]
+        rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, _resolved(seed),
+                   _in_scope(name))
+        return rnd if hi is None else math_ops.multiply(rnd, hi)
+    lo, hi = _bounds(minval, maxval, dtype)
+    rnd = _run(_UNIFORM, (), {"shape": shape, "dtype": dtype}, _resolved(seed), _in_scope(name))
     return math_ops.add(math_ops.multiply(rnd, math_ops.subtract(hi, lo, name=_in_scope(name,
                         "sub")), name=_in_scope(name, "mul")), lo, name=name)
+
+
+class _SeedOnce:
+    """The seed attrs of a global-seed function's op (see `_seed_attrs`), taken at the
+    first call."""
+
+    def __init__(self, op_seed):
+        self.op_seed, self.attrs = op_seed, None
+        self.int64_shape = False  # (TF's op then has type attr T int64: a kernel of its own)
+
+    def __call__(self):
+        if self.attrs is None:
+            attrs = _seed_attrs(self.op_seed, True)
+            if self.int64_shape and type(attrs) is dict and attrs["stream"] is None:
+                attrs = {**attrs, "stream": _INT64_SHAPE}
+            self.attrs = attrs
+        return self.attrs
+
+
+def _resolved(seed):
+    """`seed`, or its value when given as a function: a global-seed function's op seed is
+    taken only once its arguments have converted (as TF's, whose conversion errors leave
+    the op-seed sequence where it was)."""
+    return seed() if callable(seed) else seed
+
+
+def _bounds(minval, maxval, dtype):
+    """`minval` and `maxval` as tensors of `dtype` (errors name them as TF's)."""
+    return (convert_to_tensor(minval, dtype, name="min"),
+            convert_to_tensor(maxval, dtype, name="max"))
 
 
 def _in_scope(name, op=None):
@@ -1218,6 +1290,7 @@ def _normal(ops, shape, mean, stddev, dtype, seed, name, scope=None):
     ``random_normal`` (always built there; eagerly a scale of 1 and a shift of 0 are
     skipped)."""
     mean_t, stddev_t = as_tensor(mean, dtype), as_tensor(stddev, dtype)  # TypeError for ints
+    seed = _resolved(seed)
     _op_dtype(dtype, FLOAT, ops[0].name)
     if scope is not None:
         with context.op_scope(name or scope) as opened:
@@ -1260,9 +1333,9 @@ def uniform(shape, minval=0, maxval=None, dtype=_d.float32, seed=None, name=None
     dtype = _accepted(dtype, _FLOATS + _INTS)
     if dtype.is_integer and maxval is None:
         raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-    shape = _shape_attr(shape, "RandomUniformInt" if dtype.is_integer else "RandomUniform")
-    return _uniform(shape, minval, maxval, dtype, _seed_attrs(seed, True), name, False,
-                    "random_uniform")
+    seed = _SeedOnce(seed)
+    shape = _shape_attr(shape, "RandomUniformInt" if dtype.is_integer else "RandomUniform", seed)
+    return _uniform(shape, minval, maxval, dtype, seed, name, False, "random_uniform")
 
 
 @export("random.normal")
@@ -1272,9 +1345,9 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, name=None):
     >>> tf.random.normal([2], mean=3.0, stddev=0.0)
     <tf.Tensor: shape=(2,), dtype=float32, numpy=array([3., 3.], dtype=float32)>
     """
-    dtype = _d.as_dtype(dtype)
-    return _normal(_NORMAL, _shape_attr(shape, "RandomStandardNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed, True), name, "random_normal")
+    dtype, seed = _d.as_dtype(dtype), _SeedOnce(seed)
+    shape = _shape_attr(shape, "RandomStandardNormal", seed)
+    return _normal(_NORMAL, shape, mean, stddev, dtype, seed, name, "random_normal")
 
 
 @export("random.truncated_normal")
@@ -1284,9 +1357,9 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_d.float32, seed=None, n
     >>> bool((abs(tf.random.truncated_normal([1000]).numpy()) <= 2).all())
     True
     """
-    dtype = _d.as_dtype(dtype)
-    return _normal(_TRUNCATED, _shape_attr(shape, "TruncatedNormal"), mean, stddev, dtype,
-                   _seed_attrs(seed, True), name, "truncated_normal")
+    dtype, seed = _d.as_dtype(dtype), _SeedOnce(seed)
+    shape = _shape_attr(shape, "TruncatedNormal", seed)
+    return _normal(_TRUNCATED, shape, mean, stddev, dtype, seed, name, "truncated_normal")
 
 
 @export("random.categorical")
@@ -1318,9 +1391,14 @@ def poisson(shape, lam, dtype=_d.float32, seed=None, name=None):
     >>> tf.random.poisson([4], [1.0, 5.0]).shape
     TensorShape([4, 2])
     """
-    dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, "RandomPoissonV2")
-    attrs = {"shape": _shape_attr(shape, "RandomPoissonV2"), "dtype": dtype}
-    return _run(_POISSON, (as_tensor(lam),), attrs, _seed_attrs(seed, True), name)
+    seed = _SeedOnce(seed)
+    try:
+        dtype = _op_dtype(dtype, _HALF_FLOAT_DOUBLE + _INTS, "RandomPoissonV2")
+    except errors.InvalidArgumentError:
+        seed()  # (TF's kernel refuses the type: the op seed is taken)
+        raise
+    attrs = {"shape": _shape_attr(_int32_shape(shape), "RandomPoissonV2", seed), "dtype": dtype}
+    return _run(_POISSON, (as_tensor(lam),), attrs, seed(), name)
 
 
 @export("random.gamma")
@@ -1336,8 +1414,9 @@ def gamma(shape, alpha, beta=None, dtype=_d.float32, seed=None, name=None):
     beta = None if beta is None else as_tensor(beta, dtype)
     if beta is not None and beta.shape != alpha.shape:  # alpha takes beta's extra dims
         alpha = math_ops.add(alpha, array_ops.zeros_like(beta))
-    attrs = {"shape": _shape_attr(shape, "RandomGamma")}
-    draws = _run(_GAMMA, (alpha,), attrs, _seed_attrs(seed, True), name)
+    seed = _SeedOnce(seed)
+    attrs = {"shape": _shape_attr(_int32_shape(shape), "RandomGamma", seed)}
+    draws = _run(_GAMMA, (alpha,), attrs, seed(), name)
     if beta is not None:
         draws = math_ops.divide(draws, beta)
     return math_ops.maximum(draws, as_tensor(np.finfo(dtype.as_numpy_dtype).tiny, dtype))
@@ -1462,7 +1541,10 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_d.float32, name
         raise ValueError(f"Argument `dtype` got invalid value {dtype} when argument `minval` "
                          f"is not None. Please don't use unsigned integers in this case.")
     shape = _shape_attr(shape, "StatelessRandomUniform")
-    seed = _seed_input(seed, "StatelessRandomUniformV2", alg, _KEY_COUNTER)
+    op_name = ("StatelessRandomUniformV2" if not dtype.is_integer
+               else "StatelessRandomUniformFullIntV2" if minval is None
+               else "StatelessRandomUniformIntV2")  # (TF's op, which checks `alg`)
+    seed = _seed_input(seed, op_name, alg, _KEY_COUNTER)
     return _uniform(shape, minval, maxval, dtype, seed, name, True)
 
 
@@ -1606,7 +1688,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
     >>> tf.random.stateless_binomial([4], seed=[1, 2], counts=10.0, probs=0.5).numpy()
     array([6, 6, 7, 7], dtype=int32)
     """
-    given = (shape, seed, counts, probs)
+    given = seed  # (TF's wrapper converts the others before its op)
     shape = _shape_attr(shape, "StatelessRandomBinomial")
     probs = convert_to_tensor(probs, dtype_hint=_d.float32)
     counts = convert_to_tensor(counts, dtype_hint=probs.dtype)
@@ -1614,7 +1696,7 @@ def stateless_binomial(shape, seed, counts, probs, output_dtype=_d.int32, name=N
         return _binomial(shape, counts, probs, output_dtype,
                          _seed_input(seed, "StatelessRandomBinomial"), name)
     except errors.OpError as e:  # (Python lists reach TF's op: its slower path)
-        raise errors.listed(e, *given) from None
+        raise errors.listed(e, given) from None
 
 
 @export("random.stateless_parameterized_truncated_normal")
@@ -1633,7 +1715,11 @@ def stateless_parameterized_truncated_normal(shape, seed, means=0.0, stddevs=1.0
     params = tuple(as_tensor(v) for v in (means, stddevs, minvals, maxvals))
     _op_dtype(params[0].dtype, _HALF_FLOAT_DOUBLE, op_name)
     _same_dtype(op_name, params, 2)
-    return _run(_TRUNCATED_WITH, params, {"shape": shape}, _seed_input(seed, op_name), name)
+    try:
+        return _run(_TRUNCATED_WITH, params, {"shape": shape}, _seed_input(seed, op_name),
+                    name)
+    except errors.OpError as e:  # (a Python list seed reaches TF's op: its slower path)
+        raise errors.listed(e, seed) from None
 
 
 @export("random.experimental.stateless_shuffle")
@@ -1843,10 +1929,15 @@ class Generator:
 
     def skip(self, delta):
         """Advances the state as if `delta` values had been drawn."""
+        if context.get().graph is not None:  # (TF's op: `delta` may be known only at run time)
+            delta = late.cast_ops.cast(delta, _d.uint64)
+            alg = as_tensor(self._alg.value, _d.int32)
+            return dispatch(_RNG_READ_AND_SKIP, (self._state_var, alg, delta))
+        self._check_philox()
         with self._lock:
             before = self._state_var.handle.value
             counter, key = self._read()
-            self._write((counter + int(delta) * philox.RESERVED_PER_VALUE) % 2**128, key)
+            self._write(philox.skip_values(counter, delta), key)
         return convert_to_tensor(before)  # (TF's: the state before the skip)
 
     def take(self, seed, seed2, samples):
@@ -1879,14 +1970,18 @@ class Generator:
             if self._read() == ((counter + samples) % 2**128, key):
                 self._write(counter, key)
 
+    def _check_philox(self):
+        """TF's CPU kernels advance only a Philox state."""
+        if self._alg is Algorithm.THREEFRY:
+            raise _kernel_error(errors.UnimplementedError, "RngReadAndSkip",
+                                "Non-XLA devices don't support the ThreeFry algorithm.")
+
     def _next(self, shape=None):
         """The seed attrs of one call: the stream is taken when it runs. In a graph, a draw
         of `shape` is TF's: its state variable read and skipped past the draw's values
         (``RngReadAndSkip``), so a SavedModel's function holds the variable and goes on
         from its saved state, as TF's does."""
-        if self._alg is Algorithm.THREEFRY:
-            raise _kernel_error(errors.UnimplementedError, "RngReadAndSkip",
-                                "Non-XLA devices don't support the ThreeFry algorithm.")
+        self._check_philox()
         if shape is None or context.get().graph is None:
             return {"seed": 0, "seed2": 0, "stream": self}
         draws = _row_draws.get()
@@ -2115,8 +2210,7 @@ def _rng_read_and_skip(xp, handle, alg, delta):
         raise errors.InvalidArgumentError(
             None, None, f"The size of the state must be at least 3; got {before.size}")
     words = [int(w) & _U64 for w in before.tolist()]
-    counter = (words[0] | words[1] << 64) + (int(delta) & _U64) * philox.RESERVED_PER_VALUE
-    counter %= 2**128
+    counter = philox.skip_values(words[0] | words[1] << 64, int(delta))
     handle.value = np.array([counter & _U64, counter >> 64, words[2]], np.uint64).view(np.int64)
     return before.copy()
 
