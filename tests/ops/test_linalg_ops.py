@@ -1,5 +1,6 @@
 """Linear algebra: matmul batching and flags, decompositions, errors and edge cases."""
 import itertools
+import logging
 import re
 
 import numpy as np
@@ -431,6 +432,16 @@ def test_norm_keepdims_and_dtypes():
     assert euclidean.dtype == tf.complex128 and euclidean.numpy() == 5
     assert la.norm(np.array([3 + 4j]), ord=1).dtype == tf.float64
     assert la.norm(tf.constant([3, -4]), ord=1).numpy() == 7
+
+
+def test_complex_norm_gradient_casts_no_complex_to_floats(caplog):
+    # (TF's is sqrt(sum(x * conj(x))): its gradient stays complex, so no cast warning)
+    x = tf.Variable([3 + 4j, 0j], dtype=tf.complex64)
+    with caplog.at_level(logging.WARNING), tf.GradientTape() as tape:
+        norm = tf.norm(x)
+    grad = tape.gradient(norm, x)
+    assert norm.numpy() == 5 and caplog.records == []
+    np.testing.assert_allclose(grad.numpy(), [0.6 + 0.8j, 0], rtol=1e-6)
 
 
 @pytest.mark.parametrize("kwargs,message", [

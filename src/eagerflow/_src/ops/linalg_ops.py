@@ -1900,9 +1900,10 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     keepdims = bool(keepdims)
     if isinstance(ord, str) or (ord == 2 and not is_matrix):
         with context.op_scope(name or "norm") as scope:
-            # sqrt(sum(x * conj(x))): for complex x, |x|^2 cast back keeps the result complex
+            # sqrt(sum(x * conj(x))): complex x keeps a complex result (and its gradient
+            # no cast of a complex to a float, which TF's warning would name)
             squares = math_ops.square(x) if not x.dtype.is_complex else \
-                cast(math_ops.square(math_ops.abs(x)), x.dtype)
+                x * math_ops.conj(x)
             if scope is not None and not keepdims:  # TF's graph: ``norm/Squeeze``
                 return late.array_ops.squeeze(math_ops.sqrt(late.reduction_ops.reduce_sum(
                     squares, axis, keepdims=True)), axis)
