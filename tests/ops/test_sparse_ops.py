@@ -475,3 +475,23 @@ def test_set_shape_of_a_sparse_tensor_narrows_its_static_shape():
     with pytest.raises(ValueError, match=r"Found new_shape \(\[2 3\]\), sp_input.shape "
                                          r"\(\[1 3\]\)\.$"):
         tf.sparse.reset_shape(st, [1, 3])
+
+
+def test_map_values_refuses_operands_of_other_indices_or_shapes():
+    a = tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [2, 2])
+    b = tf.sparse.SparseTensor([[0, 1], [1, 1]], [10.0, 20.0], [2, 2])
+    c = tf.sparse.SparseTensor([[0, 0], [1, 1]], [10.0, 20.0], [2, 3])
+    # (the values of other positions paired silently)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^Mismatched indices!\n"):
+        tf.sparse.map_values(tf.add, a, b)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^Mismatched shapes!\n"):
+        tf.sparse.map_values(tf.add, a, c)
+    np.testing.assert_array_equal(tf.sparse.map_values(tf.add, a, a).values.numpy(), [2, 4])
+
+    @tf.function
+    def add(x, y):
+        return tf.sparse.map_values(tf.add, x, y).values
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Mismatched indices!"):
+        add(a, b)
+    np.testing.assert_array_equal(add(a, a).numpy(), [2, 4])

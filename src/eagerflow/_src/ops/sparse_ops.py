@@ -1916,14 +1916,32 @@ def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
 @export("sparse.map_values")
 def map_values(op, *args, **kwargs):
     """`op` applied to the values of the SparseTensors among its arguments (which must share
-    their indices); the result keeps those indices."""
+    their dense shape and indices: InvalidArgumentError if not); the result keeps those
+    indices.
+
+    >>> st = tf.sparse.SparseTensor([[0, 1]], [2.0], [2, 2])
+    >>> tf.sparse.map_values(tf.multiply, st, st).values.numpy()
+    array([4.], dtype=float32)
+    """
     found = [a for a in list(args) + list(kwargs.values()) if isinstance(a, SparseTensor)]
     if not found:
         raise ValueError("No SparseTensor in argument list of map_values")
     first = found[0]
+    # (values of other positions would pair silently: TF checks shapes and indices, each
+    # other tensor's in turn, eagerly or as the graph's control dependencies)
+    checks = []
+    for other in found[1:]:
+        checks.append(debugging_ops.assert_equal(first.dense_shape, other.dense_shape,
+                                                 message="Mismatched shapes!"))
+        checks.append(debugging_ops.assert_equal(first.indices, other.indices,
+                                                 message="Mismatched indices!"))
     args = [a.values if isinstance(a, SparseTensor) else a for a in args]
     kwargs = {k: v.values if isinstance(v, SparseTensor) else v for k, v in kwargs.items()}
-    return SparseTensor(first.indices, op(*args, **kwargs), first.dense_shape)
+    checks = [c for c in checks if c is not None]
+    if not checks:
+        return SparseTensor(first.indices, op(*args, **kwargs), first.dense_shape)
+    with context.get().graph.control_dependencies(checks):
+        return SparseTensor(first.indices, op(*args, **kwargs), first.dense_shape)
 
 
 # -- SparseCross ------------------------------------------------------------------------------------
