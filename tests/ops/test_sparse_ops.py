@@ -495,3 +495,22 @@ def test_map_values_refuses_operands_of_other_indices_or_shapes():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Mismatched indices!"):
         add(a, b)
     np.testing.assert_array_equal(add(a, a).numpy(), [2, 4])
+
+
+def test_sparse_dense_matmul_of_other_ranks_raises_as_tf():
+    cube = tf.sparse.from_dense(np.ones([2, 2, 2], np.float32))
+    square = tf.sparse.from_dense(np.ones([2, 2], np.float32))
+    # eagerly the kernel's InvalidArgumentError, in a graph the shape rule's ValueError
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor 'a_shape' must have 2"):
+        tf.sparse.sparse_dense_matmul(cube, tf.ones([2, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor 'b' is not a matrix"):
+        tf.sparse.sparse_dense_matmul(cube, tf.ones([2, 2, 2]))
+    for a, b in ((cube, tf.ones([2, 2])), (square, tf.ones([2]))):
+        with pytest.raises(ValueError, match="Shape must be rank 2 but is rank"):
+            tf.function(lambda: tf.sparse.sparse_dense_matmul(a, b))()
+
+
+def test_reset_shape_to_a_shape_of_another_rank_names_the_ranks():
+    st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 2])
+    with pytest.raises(ValueError, match="^Dimensions 3 and 2 are not compatible$"):
+        tf.sparse.reset_shape(st, [2, 5, 1])

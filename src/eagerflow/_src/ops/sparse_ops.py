@@ -948,9 +948,7 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     sp = _sparse(sp_a, "sp_a")
     b = convert_to_tensor(b)  # as given, like TF's kernel input: no cast to the values' type
     _check_values_type("SparseTensorDenseMatMul", 3, "b", sp.dtype, b.dtype)
-    if sp.shape.rank is not None and sp.shape.rank != 2:
-        raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
-    given = sp.shape.as_list() if sp.shape.rank is not None else [None, None]
+    given = sp.shape.as_list() if sp.shape.rank == 2 else [None, None]
     m, k = given[::-1] if adjoint_a else given
     b_dims = b.shape.as_list() if b.shape.rank == 2 else [None, None]
     inner, n = b_dims[::-1] if adjoint_b else b_dims
@@ -971,9 +969,13 @@ def _sparse_dense_matmul(xp, indices, values, shape, b, adjoint_a=False, adjoint
     """The kernel of op SparseTensorDenseMatMul: each entry's value times its column's row of
     `b` (its row's, if `adjoint_a`), summed into its row of the result in order."""
     indices, values, shape, b = (np.asarray(v) for v in (indices, values, shape, b))
-    if indices.ndim != 2 or values.ndim != 1 or shape.shape != (2,) or b.ndim != 2:
-        raise _invalid("Tensor 'a_shape' is not a vector, or 'a_indices' not a matrix, or "
-                       "'a_values' not a vector, or 'b' not a matrix")
+    for bad, message in ((b.ndim != 2, "Tensor 'b' is not a matrix"),  # (TF's order)
+                         (shape.ndim != 1, "Tensor 'a_shape' is not a vector"),
+                         (shape.size != 2, "Tensor 'a_shape' must have 2 elements"),
+                         (values.ndim != 1, "Tensor 'a_values' is not a vector"),
+                         (indices.ndim != 2, "Tensor 'a_indices' is not a matrix")):
+        if bad:
+            raise _invalid(message)
     m, k = (int(shape[1]), int(shape[0])) if adjoint_a else (int(shape[0]), int(shape[1]))
     if adjoint_b:
         b = b.T.conj() if b.dtype.kind == "c" else b.T
@@ -994,7 +996,12 @@ def _sparse_dense_matmul(xp, indices, values, shape, b, adjoint_a=False, adjoint
 
 
 def _sparse_dense_matmul_rule(indices, values, shape, b, adjoint_a=False, adjoint_b=False):
+    name = "SparseTensorDenseMatMul"
+    shape_rules.check_rank(name, [indices, values, shape, b], 3, rank=2)
     dims = shape_rules.known_elements(shape)
+    if dims is not None and len(dims) != 2:  # (TF's rule reads a_shape as a matrix shape)
+        raise shape_rules.shape_error(name, f"Shape must be rank 2 but is rank {len(dims)}",
+                                      [t.shape for t in (indices, values, shape, b)])
     m = None if dims is None or len(dims) != 2 else dims[1 if adjoint_a else 0]
     n = None if b.shape.rank != 2 else b.shape[0 if adjoint_b else 1]
     return TensorShape([m, n]), values.dtype
@@ -1880,8 +1887,11 @@ def reset_shape(sp_input, new_shape=None):
                                 array_ops.zeros_like(sp.dense_shape))
         return SparseTensor(sp.indices, sp.values, shape)
     new_shape = _i64(new_shape)
+    ranks = new_shape.shape.num_elements(), sp.dense_shape.shape.num_elements()
+    if None not in ranks and ranks[0] != ranks[1]:  # (TF's: the shapes' lengths merged)
+        raise ValueError(f"Dimensions {ranks[0]} and {ranks[1]} are not compatible")
     old, new = get_static_value(sp.dense_shape), get_static_value(new_shape)
-    if old is not None and new is not None and (len(old) != len(new) or np.any(new < old)):
+    if old is not None and new is not None and np.any(new < old):
         # (TF's text, which names the shapes the other way round)
         raise ValueError(f"Requested new_shape should have dimension sizes >= sp_input.shape."
                          f"  Found new_shape ({np.asarray(old)}), sp_input.shape "
