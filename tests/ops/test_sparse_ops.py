@@ -514,3 +514,21 @@ def test_reset_shape_to_a_shape_of_another_rank_names_the_ranks():
     st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 2])
     with pytest.raises(ValueError, match="^Dimensions 3 and 2 are not compatible$"):
         tf.sparse.reset_shape(st, [2, 5, 1])
+
+
+def test_sparse_cross_takes_a_list_of_tensors_and_sparse_tensors_only():
+    words = tf.sparse.from_dense(tf.constant([["a", ""], ["b", "c"]]))
+    for other in ([["x"], ["y"]], np.array([["x"], ["y"]]), tf.Variable([["x"], ["y"]]),
+                  tf.ragged.constant([["x"], ["y"]])):
+        with pytest.raises(TypeError, match=r"^All inputs must be Tensor or SparseTensor\.$"):
+            tf.sparse.cross([words, other])
+        with pytest.raises(TypeError, match="^All inputs must be SparseTensors$"):
+            tf.sparse.cross_hashed([words, other], 10)
+    with pytest.raises(TypeError, match="^Inputs must be a list$"):
+        tf.sparse.cross(words)
+    crossed = tf.sparse.cross((words, tf.constant([["x"], ["y"]])))
+    assert crossed.values.numpy().tolist() == [b"a_X_x", b"b_X_y", b"c_X_y"]
+    for empty, dtype in ((tf.sparse.cross([]), tf.string),
+                         (tf.sparse.cross_hashed([], 5), tf.int64)):
+        assert empty.indices.shape == (0, 2) and empty.values.dtype == dtype
+        assert empty.dense_shape.numpy().tolist() == [0, 0]

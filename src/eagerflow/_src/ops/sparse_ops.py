@@ -1982,7 +1982,7 @@ def _feature_rows(indices, values, shape):
 
 def _cross_kernel(xp, *parts, num, hashed, num_buckets, hash_key, sep):
     features = [_feature_rows(*parts[3 * i:3 * i + 3]) for i in range(num)]
-    batch = len(features[0])
+    batch = len(features[0]) if features else 0  # (no inputs: TF's empty cross)
     strings = [parts[3 * i + 1].dtype == object for i in range(num)]
     if hashed:
         hashes = []
@@ -2112,10 +2112,15 @@ tf_args[_SPARSE_CROSS] = _CROSS_LISTS
 batching_rules.assign(PER_ELEMENT, _SPARSE_CROSS_V2, _SPARSE_CROSS)
 
 
-def _cross_inputs(inputs):
+def _cross_inputs(inputs, kinds="Tensor or SparseTensor."):
     """SparseCross's inputs for `inputs`: the sparse ones' indices, values and shapes, then
     the dense ones (as TF crosses them), values of other dtypes than string as int64 (1.5 as
-    1, True as 1, as TF's)."""
+    1, True as 1, as TF's). As TF's, `inputs` is a list of tensors and SparseTensors only
+    (not variables, arrays or nested lists: TypeError "All inputs must be " + `kinds`)."""
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError("Inputs must be a list")
+    if not all(isinstance(x, (SparseTensor, Tensor)) for x in inputs):
+        raise TypeError("All inputs must be " + kinds)
     sparse = [x for x in inputs if isinstance(x, SparseTensor)]
     dense = [as_tensor(x) for x in inputs if not isinstance(x, SparseTensor)]
     for x in dense:
@@ -2145,7 +2150,7 @@ def cross(inputs, name=None, separator=None):
 def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     """As `cross`, each combination hashed (FarmHash fingerprints, combined as TF does) into
     ``[0, num_buckets)`` (int64; any int64 when `num_buckets` is 0)."""
-    parts = _cross_inputs(inputs)
+    parts = _cross_inputs(inputs, "SparseTensors")
     internal = _I64 if any(t.dtype == _I64 for t in parts[len(parts) // 3:]) else _d.string
     return SparseTensor(*dispatch(_SPARSE_CROSS, parts, {
         "hashed_output": True, "num_buckets": int(num_buckets),
