@@ -2,6 +2,7 @@
 data/make_sparse_data.py), and the errors and paths the recording does not cover."""
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -532,3 +533,16 @@ def test_sparse_cross_takes_a_list_of_tensors_and_sparse_tensors_only():
                          (tf.sparse.cross_hashed([], 5), tf.int64)):
         assert empty.indices.shape == (0, 2) and empty.values.dtype == dtype
         assert empty.dense_shape.numpy().tolist() == [0, 0]
+
+
+def test_sparse_maximum_and_minimum_refuse_indices_outside_the_shape():
+    inside = tf.sparse.SparseTensor([[0, 0], [1, 0]], [1.0, 2.0], [3, 2])
+    # (the entries outside came back in the result)
+    for outside, row in (([[0, 0], [5, 0]], "[5, 0]"), ([[0, 0], [1, 7]], "[1, 7]"),
+                         ([[0, 0], [-1, 0]], "[-1, 0]")):
+        bad = tf.sparse.SparseTensor(outside, [1.0, 2.0], [3, 2])
+        for fn in (tf.sparse.maximum, tf.sparse.minimum):
+            for a, b in ((bad, inside), (inside, bad)):
+                with pytest.raises(tf.errors.InvalidArgumentError,
+                                   match=re.escape(f"indices[1, :] = {row} is out of bounds")):
+                    fn(a, b)

@@ -1500,11 +1500,7 @@ def _sparse_bincount(xp, indices, values, dense_shape, size, weights, binary_out
     if shape.shape != (indices.shape[1],):
         raise _invalid(f"Number of dimensions must match second dimension of indices.Got "
                        f"{shape.size} dimensions, indices shape: {_dims(indices.shape)}")
-    bad = np.argwhere(((indices < 0) | (indices >= shape)).any(1))
-    if bad.size:
-        i = bad[0, 0]
-        raise _invalid(f"Sparse index tuple indices[{i}, :] = [{', '.join(map(str, indices[i]))}]"
-                       " is out of bounds")
+    _check_in_bounds(indices, shape)
     if weights.size and weights.shape != values.shape:
         raise _invalid(f"Weights and values must have the same shape. Weight shape: "
                        f"{_dims(weights.shape)}; values shape: {_dims(values.shape)}")
@@ -1687,11 +1683,23 @@ def _check_sparse(indices, values, shape):
     return indices, values, shape
 
 
+def _check_in_bounds(indices, shape):
+    """TF's error for the first index row outside `shape` (SparseBincount, SparseSparseMaximum
+    and Minimum check it; order and repeats they leave)."""
+    bad = np.argwhere(((indices < 0) | (indices >= shape)).any(1))
+    if bad.size:
+        i = bad[0, 0]
+        raise _invalid(f"Sparse index tuple indices[{i}, :] = [{', '.join(map(str, indices[i]))}]"
+                       " is out of bounds")
+
+
 def _sparse_sparse_kernel(fn):
     def kernel(xp, a_indices, a_values, a_shape, b_indices, b_values, b_shape):
         a_indices, a_values, a_shape = _check_sparse(a_indices, a_values, a_shape)
         b_indices, b_values, b_shape = _check_sparse(b_indices, b_values, b_shape)
         _check_shapes_agree(a_shape, b_shape)
+        _check_in_bounds(a_indices, a_shape)  # (else entries outside the shape came back)
+        _check_in_bounds(b_indices, b_shape)
         return _merge(a_indices, a_values, b_indices, b_values, fn=fn)
     return kernel
 
