@@ -61,6 +61,20 @@ def test_errors_are_tfs():
         tf.linalg.lu(tf.constant([[1, 2], [2, 4]]))
 
 
+def test_nan_pivots_as_tf():
+    # (TF's pivot search passes over a NaN unless it leads the column, which it then takes
+    # and reports as not invertible; the largest magnitude came first here, a NaN over all)
+    nan = np.nan
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input is not invertible"):
+        tf.linalg.lu(tf.constant([[nan, 1.0], [1.0, 2.0]]))
+    lu, p = tf.linalg.lu(tf.constant([[1.0, 1.0], [nan, 2.0]]))
+    np.testing.assert_array_equal(lu.numpy(), [[1, 1], [nan, nan]])
+    assert p.numpy().tolist() == [0, 1]
+    lu, p = tf.linalg.lu(tf.constant([[1.0, 2.0, 3.0], [nan, 1.0, 1.0], [4.0, nan, 1.0]]))
+    np.testing.assert_array_equal(lu.numpy(), [[4, nan, 1], [nan, nan, nan], [0.25, nan, nan]])
+    assert p.numpy().tolist() == [2, 1, 0]
+
+
 def test_lu_has_no_gradient_as_in_tf():
     x = tf.Variable(A[0])
     with tf.GradientTape() as tape:

@@ -2280,6 +2280,7 @@ batching_rules.assign(PER_ELEMENT, _BATCH_MATMUL_V3, _CHOLESKY, _CROSS, _TENSOR_
 
 # -- LU decomposition ----------------------------------------------------------------------
 
+@quiet
 def _lu(xp, x, output_idx_type=_d.int32):
     """Partial-pivoting LU of each square matrix: the unit-lower L below the diagonal and U
     on and above it in one matrix, and `p` with ``x[p] == L @ U``."""
@@ -2290,8 +2291,12 @@ def _lu(xp, x, output_idx_type=_d.int32):
     perms = np.tile(np.arange(n), (mats.shape[0], 1))
     for m, perm in zip(mats, perms):
         for k in range(n):
-            piv = k + int(np.argmax(np.abs(m[k:, k])))
-            if m[piv, k] == 0:
+            # (TF's pivot search: the first largest magnitude, a NaN passed over unless it
+            # leads the column; a NaN first pivot fails TF's smallest-pivot check too)
+            column = np.abs(m[k:, k])
+            piv = k if np.isnan(column[0]) else \
+                k + int(np.argmax(np.where(np.isnan(column), -np.inf, column)))
+            if m[piv, k] == 0 or (k == 0 and np.isnan(column[0])):
                 raise _invalid("Input is not invertible.")
             if piv != k:
                 m[[k, piv]] = m[[piv, k]]
