@@ -50,6 +50,11 @@ def test_complex_and_empty_inputs():
     np.testing.assert_array_equal(lu.numpy(), np.eye(2))
     lu, p = tf.linalg.lu(tf.zeros([2, 0, 0]))
     assert lu.shape == (2, 0, 0) and p.shape == (2, 0) and p.dtype == tf.int32
+    for shape in ([0, 0], [2, 0, 0]):  # (these raised reading a first row)
+        factors = tf.linalg.lu(tf.zeros(shape))
+        assert tf.linalg.lu_reconstruct(*factors).shape == shape
+        assert tf.linalg.lu_matrix_inverse(*factors).shape == shape
+        assert tf.linalg.lu_solve(*factors, tf.zeros(shape[:-1] + [3])).shape == shape[:-1] + [3]
 
 
 def test_errors_are_tfs():

@@ -2360,7 +2360,7 @@ def lu(input, output_idx_type=_d.int32, name=None):
 
 def _lu_factors(lower_upper):
     """L (with its unit diagonal) and U of a packed LU matrix."""
-    ones = late.array_ops.ones_like(lower_upper[..., 0, :])
+    ones = late.array_ops.ones_like(diag_part(lower_upper))  # (a row need not exist: 0x0)
     lower = set_diag(band_part(lower_upper, -1, 0), ones)
     return lower, band_part(lower_upper, 0, -1)
 
@@ -2421,7 +2421,7 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
     """
     lower_upper = as_tensor(lower_upper)
     eye = set_diag(late.array_ops.zeros_like(lower_upper),
-                   late.array_ops.ones_like(lower_upper[..., 0, :]))
+                   late.array_ops.ones_like(diag_part(lower_upper)))
     return lu_solve(lower_upper, perm, eye)
 
 
