@@ -2441,6 +2441,8 @@ def _eig(xp, x, compute_v=True, Tout=None):
         e = np.zeros(x.shape[:-1], out_type)
         return e, (np.zeros(x.shape, out_type) if compute_v else np.zeros([0], out_type))
     x = np.asarray(x)
+    if not np.isfinite(x).all():  # (TF's solver fails on them; LAPACK's refuses them)
+        raise _invalid("Eigen decomposition was not successful. The input might not be valid.")
     if x.dtype.kind == "c":
         # TF's kernel (Eigen's complex solver) sorts them by magnitude, smallest first
         if compute_v:
