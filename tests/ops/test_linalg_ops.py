@@ -253,9 +253,21 @@ def test_square_matrix_errors(fn, x, op, message):
 
 
 def test_ops_reject_integer_matrices():
-    with pytest.raises(InvalidArgumentError, match="Value for attr 'T' of int32 is not in the "
-                                                   "list of allowed values: half, float"):
-        la.inv([[1, 2], [3, 4]])
+    # (the types in TF's order for each op)
+    for fn, allowed in ((la.inv, "double, float, half, complex64, complex128"),
+                        (la.solve, "double, float, half, complex64, complex128"),
+                        (lambda x: la.svd(x, compute_uv=False),
+                         "double, float, half, complex64, complex128"),
+                        (la.det, "half, float, double, complex64, complex128"),
+                        (la.slogdet, "half, float, double, complex64, complex128")):
+        args = ([[1, 2], [3, 4]],) * (2 if fn is la.solve else 1)
+        with pytest.raises(InvalidArgumentError, match=re.escape(
+                f"Value for attr 'T' of int32 is not in the list of allowed values: {allowed}\n")):
+            fn(*args)
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "of half is not in the list of allowed values: double, float, complex64, "
+            "complex128\n")):
+        la.tridiagonal_solve(tf.ones([3, 3], tf.float16), tf.ones([3, 1], tf.float16))
 
 
 # -- solvers ----------------------------------------------------------------------------------

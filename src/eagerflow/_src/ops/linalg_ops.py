@@ -35,8 +35,12 @@ from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis, sha
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)})
-# TF's type lists: LAPACK-backed ops take half/float/double/complex.
-_LAPACK = (_d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128)
+# TF's type lists (in its order, which its dtype errors list): LAPACK-backed ops take
+# double/float/half/complex (the determinants list half first), the tridiagonal solve
+# all but half.
+_LAPACK = (_d.float64, _d.float32, _d.float16, _d.complex64, _d.complex128)
+_DETERMINANT_TYPES = (_d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128)
+_TRIDIAGONAL = (_d.float64, _d.float32, _d.complex64, _d.complex128)
 _MATMUL_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.int64, _d.uint8,
                  _d.uint16, _d.uint32, _d.uint64, _d.complex64, _d.complex128)
 _BATCH_MATMUL_TYPES = _MATMUL_TYPES + (_d.int16,)
@@ -728,10 +732,11 @@ def _svd_rule(x, full_matrices=False, compute_uv=True, **_):
 _INVERSE = register("MatrixInverse", _single_or_wider(_inverse),
                     _matrix_op_rule("MatrixInverse", same_shape), dtypes=_LAPACK)
 _DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant),
-                        _matrix_op_rule("MatrixDeterminant", _det_rule), dtypes=_LAPACK)
+                        _matrix_op_rule("MatrixDeterminant", _det_rule),
+                        dtypes=_DETERMINANT_TYPES)
 _LOG_DETERMINANT = register("LogMatrixDeterminant", _single_or_wider(_log_determinant),
                             _matrix_op_rule("LogMatrixDeterminant", _slogdet_rule), multi=True,
-                            dtypes=_LAPACK)
+                            dtypes=_DETERMINANT_TYPES)
 tf_nodes[_LOG_DETERMINANT] = NodeForm(outputs=("sign", "log_abs_determinant"))
 _CHOLESKY = register("Cholesky", _single_or_wider(_cholesky),
                      _matrix_op_rule("Cholesky", same_shape), dtypes=_LAPACK)
@@ -2764,7 +2769,7 @@ def _tridiagonal_solve_rule(diagonals, rhs, **_):
 
 
 _TRIDIAGONAL_SOLVE = register("TridiagonalSolve", _single_or_wider(_tridiagonal_solve),
-                              _tridiagonal_solve_rule, tied=(0, 1), dtypes=_LAPACK,
+                              _tridiagonal_solve_rule, tied=(0, 1), dtypes=_TRIDIAGONAL,
                               input_names=("diagonals", "rhs"))
 batching_rules[_TRIDIAGONAL_SOLVE] = PER_ELEMENT
 tf_args[_TRIDIAGONAL_SOLVE] = ("diagonals", "rhs")
