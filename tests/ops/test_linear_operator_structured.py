@@ -270,3 +270,13 @@ def test_batch_of_tridiagonal_operators_solves_one_right_side():
     np.testing.assert_allclose(op.solve(tf.ones([3, 1]), adjoint=True),
                                np.linalg.solve(np.swapaxes(op.to_dense(), -1, -2),
                                                np.ones([2, 3, 1])), rtol=1e-5)
+
+
+def test_circulant_convolution_kernel_has_the_operators_dtype():
+    spectrum = tf.signal.fft(tf.cast([1.0, 2.0, 3.0], tf.complex64))
+    kernel = tf.linalg.LinearOperatorCirculant(
+        spectrum, input_output_dtype=tf.float32).convolution_kernel()
+    assert kernel.dtype == tf.float32  # (it was the spectrum's complex64)
+    np.testing.assert_allclose(kernel.numpy(), [1.0, 2.0, 3.0], rtol=1e-6)
+    kernel = tf.linalg.LinearOperatorCirculant(spectrum).convolution_kernel()
+    assert kernel.dtype == tf.complex64

@@ -580,7 +580,9 @@ class _Circulant(LinearOperator):
         return self._matmul(array_ops.eye(self.shape_tensor()[-1], dtype=self.dtype))
 
     def convolution_kernel(self, name="convolution_kernel"):
-        return self._TRANSFORMS[self._DEPTH][1](self._spectrum)
+        # (in the operator's dtype, as TF's: a real operator's kernel is cast, with the
+        # warning such a cast gives)
+        return cast(self._TRANSFORMS[self._DEPTH][1](self._spectrum), self.dtype)
 
     def _flat_spectrum(self):
         return array_ops.reshape(self._spectrum, array_ops.concat(
