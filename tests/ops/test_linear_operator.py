@@ -1,4 +1,6 @@
 """tf.linalg.LinearOperator* against TF's recorded values and types."""
+import re
+
 import numpy as np
 import pytest
 
@@ -221,3 +223,38 @@ def test_full_matrix_argument_errors():
     with pytest.raises(ValueError, match=r"Argument `matrix` must have at least 2 dimensions\. "
                                          r"Received: \[1\. 2\.\]\."):
         tf.linalg.LinearOperatorFullMatrix([1.0, 2.0])
+
+
+def test_assertions_of_hints():
+    diag = tf.linalg.LinearOperatorDiag
+    assert diag([1.0, 2.0]).assert_non_singular() is None
+    assert diag([1.0, -1.0]).assert_self_adjoint() is None
+    for call, message in (
+            (lambda: diag([1.0, 0.0]).assert_non_singular(),
+             "Singular operator:  Diagonal contained zero values."),
+            (lambda: diag([1.0, -1.0]).assert_positive_definite(),
+             "Real diagonal operator had non-positive diagonal entries"),
+            (lambda: diag([1.0 + 1j, 2.0]).assert_self_adjoint(),
+             "This diagonal operator contained non-zero imaginary values."),
+            (lambda: tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]])
+             .assert_self_adjoint(), "Matrix was not equal to its adjoint."),
+            (lambda: tf.linalg.LinearOperatorFullMatrix(np.ones([2, 2], np.float32))
+             .assert_non_singular(), "Singular matrix up to precision epsilon."),
+            (lambda: tf.linalg.LinearOperatorFullMatrix(-np.eye(2, dtype=np.float32),
+                                                        is_self_adjoint=True)
+             .assert_positive_definite(), "Matrix was not positive definite.")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="^" + re.escape(message)):
+            call()
+    assert tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]]).assert_non_singular() \
+        is None
+    with pytest.raises(NotImplementedError, match="assert_positive_definite is not"):
+        tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]]).assert_positive_definite()
+
+    @tf.function
+    def checked(d):
+        with tf.control_dependencies([diag(d).assert_non_singular()]):
+            return tf.identity(d)
+
+    np.testing.assert_array_equal(checked(tf.constant([1.0, 2.0])).numpy(), [1, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Diagonal contained zero"):
+        checked(tf.constant([1.0, 0.0]))

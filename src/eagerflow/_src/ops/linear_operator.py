@@ -10,6 +10,8 @@ the operators built from them (inverse, adjoint, composition).
 """
 import functools
 
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import get_logger
 from eagerflow._src.core import dtypes as _d
@@ -17,12 +19,14 @@ from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.module import Module
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, debugging_ops, linalg_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 _SLOW_DETERMINANT = ("Using (possibly slow) default implementation of determinant.  Requires "
                      "conversion to a dense matrix and O(N^3) operations.")
+_SLOW_ASSERT = ("Using (possibly slow) default implementation of {}.  Requires conversion to a "
+                "dense matrix{}.")
 
 
 def _keep_variable(x, dtype=None):
@@ -400,6 +404,55 @@ class LinearOperator(Module):
         s = linalg_ops.svd(self.to_dense(), compute_uv=False)
         return reduction_ops.reduce_max(s, axis=-1) / reduction_ops.reduce_min(s, axis=-1)
 
+    # -- assertions: TF's checks (None eagerly when they hold, the check in a graph) --------
+    def assert_non_singular(self, name="assert_non_singular"):
+        """InvalidArgumentError unless the condition number is below
+        ``1 / (max(100, rows, columns) * eps)``.
+
+        >>> print(tf.linalg.LinearOperatorDiag([1.0, 2.0]).assert_non_singular())
+        None
+        """
+        return self._assert_non_singular()
+
+    def _assert_non_singular(self):
+        get_logger().warning(_SLOW_ASSERT.format("assert_non_singular",
+                                                 " and O(N^3) operations"))
+        if self._can_use_cholesky():
+            return self.assert_positive_definite()
+        s = linalg_ops.svd(self.to_dense(), compute_uv=False)
+        cond = reduction_ops.reduce_max(s, axis=-1) / reduction_ops.reduce_min(s, axis=-1)
+        dims = [cast(d, cond.dtype) for d in (self.range_dimension_tensor(),
+                                               self.domain_dimension_tensor())]
+        largest = reduction_ops.reduce_max(array_ops.stack(
+            [convert_to_tensor(100.0, cond.dtype)] + dims))
+        eps = np.finfo(cond.dtype.as_numpy_dtype).eps
+        return debugging_ops.assert_less(cond, 1.0 / (largest * eps),
+                                         message="Singular matrix up to precision epsilon.")
+
+    def assert_positive_definite(self, name="assert_positive_definite"):
+        """InvalidArgumentError unless the operator is positive definite (for the default
+        check, a self-adjoint one whose Cholesky factor has a positive diagonal)."""
+        return self._assert_positive_definite()
+
+    def _assert_positive_definite(self):
+        get_logger().warning(_SLOW_ASSERT.format("assert_positive_definite",
+                                                 " and O(N^3) operations"))
+        if self.is_self_adjoint:
+            return debugging_ops.assert_positive(
+                linalg_ops.diag_part(linalg_ops.cholesky(self.to_dense())),
+                message="Matrix was not positive definite.")
+        raise NotImplementedError("assert_positive_definite is not implemented.")
+
+    def assert_self_adjoint(self, name="assert_self_adjoint"):
+        """InvalidArgumentError unless the operator equals its adjoint exactly."""
+        return self._assert_self_adjoint()
+
+    def _assert_self_adjoint(self):
+        dense = self.to_dense()
+        get_logger().warning(_SLOW_ASSERT.format("assert_self_adjoint", ""))
+        return debugging_ops.assert_equal(dense, linalg_ops.adjoint(dense),
+                                          message="Matrix was not equal to its adjoint.")
+
     # -- derived operators -----------------------------------------------------------------
     def adjoint(self, name="adjoint"):
         if self.is_self_adjoint:
@@ -496,6 +549,28 @@ class LinearOperatorDiag(LinearOperator):
     @property
     def diag(self):
         return self._diag
+
+    def _assert_non_singular(self):
+        zero = convert_to_tensor(0, self.dtype.real_dtype)
+        return debugging_ops.assert_less(zero, math_ops.abs(self._diag),
+                                         message="Singular operator:  Diagonal contained zero "
+                                                 "values.")
+
+    def _assert_positive_definite(self):
+        message = ("Diagonal operator had diagonal entries with non-positive real part, thus "
+                   "was not positive definite." if self.dtype.is_complex else
+                   "Real diagonal operator had non-positive diagonal entries, thus was not "
+                   "positive definite.")
+        return debugging_ops.assert_positive(math_ops.real(self._diag), message=message)
+
+    def _assert_self_adjoint(self):
+        if not self.dtype.is_complex:
+            return None  # (a real diagonal is self-adjoint)
+        zero = convert_to_tensor(0, self.dtype.real_dtype)
+        return debugging_ops.assert_equal(
+            zero, math_ops.imag(self._diag),
+            message="This diagonal operator contained non-zero imaginary values.   Thus it "
+                    "was not self-adjoint.")
 
     def _shape(self):
         shape = self._diag.shape
