@@ -280,3 +280,24 @@ def test_circulant_convolution_kernel_has_the_operators_dtype():
     np.testing.assert_allclose(kernel.numpy(), [1.0, 2.0, 3.0], rtol=1e-6)
     kernel = tf.linalg.LinearOperatorCirculant(spectrum).convolution_kernel()
     assert kernel.dtype == tf.complex64
+
+
+def test_block_diagonal_products_and_solves_of_a_list_of_blocks():
+    op = tf.linalg.LinearOperatorBlockDiag([
+        tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]]),
+        tf.linalg.LinearOperatorDiag([4.0])])
+    # (a list of one block per operator gives a list of results; it raised)
+    got = op.matmul([tf.ones([2, 1]), tf.ones([1, 1])])
+    assert [y.numpy().tolist() for y in got] == [[[3.0], [3.0]], [[4.0]]]
+    got = op.matmul([tf.ones([2, 1]), tf.ones([1, 1])], adjoint=True)
+    assert [y.numpy().tolist() for y in got] == [[[2.0], [4.0]], [[4.0]]]
+    got = op.matvec([tf.ones([2]), tf.ones([1])])
+    assert [y.numpy().tolist() for y in got] == [[3.0, 3.0], [4.0]]
+    got = op.solvevec([tf.constant([3.0, 3.0]), tf.ones([1])])
+    np.testing.assert_allclose(got[0].numpy(), [1.0, 1.0], rtol=1e-6)
+    assert got[1].numpy().tolist() == [0.25]
+    assert len(op.solve([tf.ones([2, 1]), tf.ones([1, 1])])) == 2
+    # a nested list of numbers is one matrix
+    assert op.matmul([[1.0], [1.0], [1.0]]).numpy().tolist() == [[3.0], [3.0], [4.0]]
+    with pytest.raises(ValueError, match="Dimensions 2 and 3 are not compatible"):
+        op.matmul([tf.ones([3, 1]), tf.ones([1, 1])])

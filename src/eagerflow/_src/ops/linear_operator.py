@@ -257,7 +257,7 @@ class LinearOperator(Module):
         x = convert_to_tensor(x)
         if x.dtype != self.dtype:
             raise TypeError(f"Expected argument to have dtype {self.dtype}.  Found: {x.dtype} "
-                            f"in tensor {x}")
+                            f"in tensor {x!s}")
         return x
 
     def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):

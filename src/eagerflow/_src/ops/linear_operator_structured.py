@@ -938,6 +938,39 @@ class LinearOperatorBlockDiag(LinearOperator):
                                  _total_tensor(self._operators, -2),
                                  _total_tensor(self._operators, -1)], 0)
 
+    def _by_blocks(self, x, method, **kwargs):
+        """`method` of each operator on its block of `x` when `x` is a list of one block per
+        operator (as TF's, a list whose items are not themselves lists): the list of results;
+        else None."""
+        if not isinstance(x, (list, tuple)) or len(x) != len(self._operators) or any(
+                isinstance(block, (list, tuple)) for block in x):
+            return None
+        return [getattr(op, method)(block, **kwargs) for op, block in zip(self._operators, x)]
+
+    def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
+        """``op(A) @ op(x)``; for `x` a list of blocks, the list of each block's product.
+
+        >>> op = tf.linalg.LinearOperatorBlockDiag(
+        ...     [tf.linalg.LinearOperatorDiag([2.0]), tf.linalg.LinearOperatorDiag([3.0, 4.0])])
+        >>> [y.numpy().tolist() for y in op.matmul([tf.ones([1, 1]), tf.ones([2, 1])])]
+        [[[2.0]], [[3.0], [4.0]]]
+        """
+        blocks = self._by_blocks(x, "matmul", adjoint=adjoint, adjoint_arg=adjoint_arg)
+        return super().matmul(x, adjoint, adjoint_arg, name) if blocks is None else blocks
+
+    def matvec(self, x, adjoint=False, name="matvec"):
+        blocks = self._by_blocks(x, "matvec", adjoint=adjoint)
+        return super().matvec(x, adjoint, name) if blocks is None else blocks
+
+    def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):
+        """``op(A)^-1 @ op(rhs)``; for `rhs` a list of blocks, the list of each block's."""
+        blocks = self._by_blocks(rhs, "solve", adjoint=adjoint, adjoint_arg=adjoint_arg)
+        return super().solve(rhs, adjoint, adjoint_arg, name) if blocks is None else blocks
+
+    def solvevec(self, rhs, adjoint=False, name="solve"):
+        blocks = self._by_blocks(rhs, "solvevec", adjoint=adjoint)
+        return super().solvevec(rhs, adjoint, name) if blocks is None else blocks
+
     def _blockwise(self, x, method, adjoint, sizes):
         parts = array_ops.split(x, sizes, axis=-2)
         return _concat_batches([getattr(op, method)(part, adjoint=adjoint)
