@@ -258,3 +258,29 @@ def test_assertions_of_hints():
     np.testing.assert_array_equal(checked(tf.constant([1.0, 2.0])).numpy(), [1, 2])
     with pytest.raises(tf.errors.InvalidArgumentError, match="Diagonal contained zero"):
         checked(tf.constant([1.0, 0.0]))
+
+
+def test_linalg_functions_take_operators():
+    # (TF dispatches them to the operator's methods; they raised on converting it)
+    full = tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]])
+    diag = tf.linalg.LinearOperatorDiag([1.0, 4.0], is_self_adjoint=True,
+                                        is_positive_definite=True)
+    x = tf.constant([[1.0], [2.0]])
+    assert tf.linalg.matmul(full, x).numpy().tolist() == [[4.0], [6.0]]
+    assert tf.linalg.matmul(full, x, adjoint_a=True).numpy().tolist() == [[2.0], [7.0]]
+    assert tf.matmul(tf.transpose(x), full).numpy().tolist() == [[2.0, 7.0]]
+    assert tf.linalg.solve(diag, x).numpy().tolist() == [[1.0], [0.5]]
+    assert float(tf.linalg.det(full)) == 6.0
+    assert float(tf.linalg.trace(full)) == 5.0
+    np.testing.assert_allclose(float(tf.linalg.logdet(diag)), np.log(4.0), rtol=1e-6)
+    assert tf.linalg.inv(diag).to_dense().numpy().tolist() == [[1.0, 0.0], [0.0, 0.25]]
+    assert tf.linalg.cholesky(diag).to_dense().numpy().tolist() == [[1.0, 0.0], [0.0, 2.0]]
+    assert tf.linalg.adjoint(full).to_dense().numpy().tolist() == [[2.0, 0.0], [1.0, 3.0]]
+    assert tf.linalg.diag_part(full).numpy().tolist() == [2.0, 3.0]
+    with pytest.raises(ValueError, match="Expected matrix to be self-adjoint positive"):
+        tf.linalg.logdet(full)
+    with pytest.raises(ValueError, match="Transposing not supported at this time."):
+        tf.linalg.matmul(full, x, transpose_a=True)
+    with pytest.raises(ValueError, match="Attempt to convert a value"):
+        tf.convert_to_tensor(full)
+    assert tf.function(lambda v: tf.linalg.matmul(full, v))(x).numpy().tolist() == [[4.0], [6.0]]

@@ -14,6 +14,7 @@ import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import get_logger
+from eagerflow._src.core import api_dispatch
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.module import Module
@@ -955,3 +956,51 @@ class LinearOperatorComposition(LinearOperator):
 
     def _log_abs_determinant(self):
         return sum_of(op.log_abs_determinant() for op in self._operators)
+
+
+# -- TF's linear algebra functions given operators ----------------------------------------------
+# (a user's `tf.linalg.matmul(operator, x)` and the like run the operator's method)
+
+@api_dispatch.dispatch_for_types(linalg_ops.matmul, LinearOperator, ("a", "b"))
+def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+            a_is_sparse=False, b_is_sparse=False, name=None, **_):
+    if transpose_a or transpose_b:
+        raise ValueError("Transposing not supported at this time.")
+    if a_is_sparse or b_is_sparse:
+        raise ValueError("Packed sparse matmul not supported at this time.")
+    if not isinstance(a, LinearOperator):  # (a b = (b^H a^H)^H)
+        return linalg_ops.adjoint(b.matmul(a, adjoint=not adjoint_b, adjoint_arg=not adjoint_a))
+    return a.matmul(b, adjoint=adjoint_a, adjoint_arg=adjoint_b)
+
+
+@api_dispatch.dispatch_for_types(linalg_ops.solve, LinearOperator, ("matrix", "rhs"))
+def _solve(matrix, rhs, adjoint=False, name=None):
+    if not isinstance(matrix, LinearOperator):
+        raise ValueError("Passing in `matrix` as a Tensor and `rhs` as a LinearOperator is not "
+                         "supported.")
+    return matrix.solve(rhs, adjoint=adjoint)
+
+
+@api_dispatch.dispatch_for_types(linalg_ops.logdet, LinearOperator, ("matrix",))
+def _logdet(matrix, name=None):
+    if matrix.is_positive_definite and matrix.is_self_adjoint:
+        return matrix.log_abs_determinant()
+    raise ValueError("Expected matrix to be self-adjoint positive definite.")
+
+
+@api_dispatch.dispatch_for_types(linalg_ops.inv, LinearOperator, ("input",))
+def _inv(input, adjoint=False, name=None):  # noqa: A002 (TF's name)
+    inverse = input.inverse()
+    return inverse.adjoint() if adjoint else inverse
+
+
+api_dispatch.dispatch_for_types(linalg_ops.det, LinearOperator, ("input",))(
+    lambda input, name=None: input.determinant())  # noqa: A006
+api_dispatch.dispatch_for_types(linalg_ops.trace, LinearOperator, ("x",))(
+    lambda x, name=None: x.trace())
+api_dispatch.dispatch_for_types(linalg_ops.cholesky, LinearOperator, ("input",))(
+    lambda input, name=None: input.cholesky())  # noqa: A006
+api_dispatch.dispatch_for_types(linalg_ops.adjoint, LinearOperator, ("matrix",))(
+    lambda matrix, name=None: matrix.adjoint())
+api_dispatch.dispatch_for_types(linalg_ops.diag_part, LinearOperator, ("input",))(
+    lambda input, **_: input.diag_part())  # noqa: A006
