@@ -546,3 +546,25 @@ def test_sparse_maximum_and_minimum_refuse_indices_outside_the_shape():
                 with pytest.raises(tf.errors.InvalidArgumentError,
                                    match=re.escape(f"indices[1, :] = {row} is out of bounds")):
                     fn(a, b)
+
+
+def test_sparse_tensor_op_and_graph_are_its_values():
+    st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 2])
+    with pytest.raises(AttributeError, match="Tensor.op is undefined when eager execution"):
+        st.op  # noqa: B018
+    with pytest.raises(AttributeError, match="Tensor.graph is undefined when eager"):
+        st.graph  # noqa: B018
+    graph = tf.Graph()
+    with graph.as_default():
+        st = tf.sparse.SparseTensor([[0, 1]], tf.constant([1.0]), [2, 2])
+        assert st.graph is graph and st.op is st.values.op
+
+
+def test_sparse_reshape_to_a_negative_size_names_it():
+    st = tf.sparse.SparseTensor([[0, 1]], [1.0], [3, 4])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="size 0 must be non-negative, not -2"):
+        tf.sparse.reshape(st, [-2, 6])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="only one output dimension may be -1, not both 0 and 1"):
+        tf.sparse.reshape(st, [-1, -1])

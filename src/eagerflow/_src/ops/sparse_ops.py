@@ -188,9 +188,14 @@ def reshape(sp_input, shape, name=None):
 def _reshape_error(total, old_shape, new_shape):
     """TF's SparseReshape message for a reshape of `total` dense values to `new_shape`, or
     None when it is allowed."""
-    unknown = [i for i, d in enumerate(new_shape) if d == -1]
-    if len(unknown) > 1:
-        return f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}"
+    unknown = []
+    for i, d in enumerate(new_shape):  # (in TF's order: the first bad dimension's message)
+        if d == -1:
+            if unknown:
+                return f"only one output dimension may be -1, not both {unknown[0]} and {i}"
+            unknown.append(i)
+        elif d < 0:
+            return f"size {i} must be non-negative, not {d}"
     if total == 0 and unknown and 0 in list(new_shape):
         return ("reshape cannot infer the missing input size for an empty tensor unless all "
                 "specified input sizes are non-zero")
