@@ -284,3 +284,29 @@ def test_linalg_functions_take_operators():
     with pytest.raises(ValueError, match="Attempt to convert a value"):
         tf.convert_to_tensor(full)
     assert tf.function(lambda v: tf.linalg.matmul(full, v))(x).numpy().tolist() == [[4.0], [6.0]]
+
+
+def test_construction_errors_say_what_tf_says():
+    full32 = tf.linalg.LinearOperatorFullMatrix([[1.0]])
+    diag64 = tf.linalg.LinearOperatorDiag(tf.constant([1.0], tf.float64))
+    found = ("Found ('LinearOperatorFullMatrix', tf.float32)   "
+             "('LinearOperatorDiag', tf.float64)")
+    for make in (tf.linalg.LinearOperatorComposition, tf.linalg.LinearOperatorBlockDiag):
+        with pytest.raises(TypeError, match=re.escape(
+                "Expected all operators to have the same dtype.  " + found)):
+            make([full32, diag64])
+    with pytest.raises(TypeError, match=re.escape(
+            "Expected every operation in argument `operators` to have the same dtype. Received "
+            "[\"('LinearOperatorFullMatrix', tf.float32)\", \"('LinearOperatorDiag', "
+            "tf.float64)\"].")):
+        tf.linalg.LinearOperatorKronecker([full32, diag64])
+    with pytest.raises(ValueError, match=re.escape(
+            "Argument num_rows must be non-negative.  Found: -1")):
+        tf.linalg.LinearOperatorIdentity(-1)
+    with pytest.raises(ValueError, match=re.escape(
+            "Argument num_columns must be non-negative.  Found: -2")):
+        tf.linalg.LinearOperatorZeros(2, num_columns=-2, is_square=False)
+    with pytest.raises(ValueError, match=re.escape(
+            "Found `operator.is_non_singular`: False, `is_non_singular`: None.")):
+        tf.linalg.LinearOperatorInversion(
+            tf.linalg.LinearOperatorFullMatrix([[1.0]], is_non_singular=False))

@@ -115,15 +115,15 @@ def batch_tensor_of(operators):
     return batch
 
 
-def rows_of(num_rows):
-    """`num_rows` as ``(static, value)``: the int where it is known (value too), else None
-    and the int32 tensor (a size read inside a `tf.function`)."""
+def rows_of(num_rows, what="num_rows"):
+    """`num_rows` (the argument `what`) as ``(static, value)``: the int where it is known
+    (value too), else None and the int32 tensor (a size read inside a `tf.function`)."""
     static = get_static_value(num_rows) if hasattr(num_rows, "dtype") else num_rows
     if static is None:
         return None, convert_to_tensor(num_rows, _d.int32)
     static = int(static)
     if static < 0:
-        raise ValueError(f"Argument num_rows must be non-negative. Found: {static}")
+        raise ValueError(f"Argument {what} must be non-negative.  Found: {static}")
     return static, static
 
 
@@ -825,8 +825,15 @@ class LinearOperatorInversion(_OperatorOf):
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
         if operator.is_non_singular is False or is_non_singular is False:
-            raise ValueError("operator and supplied hints must have is_non_singular equal "
-                             "to True/None.")
+            raise ValueError(f"Argument `is_non_singular` or argument `operator` must have "
+                             f"supplied hint `is_non_singular` equal to `True` or `None`. "
+                             f"Found `operator.is_non_singular`: {operator.is_non_singular}, "
+                             f"`is_non_singular`: {is_non_singular}.")
+        if operator.is_square is False or is_square is False:
+            raise ValueError(f"Argument `is_square` or argument `operator` must have supplied "
+                             f"hint `is_square` equal to `True` or `None`. Found "
+                             f"`operator.is_square`: {operator.is_square}, `is_square`: "
+                             f"{is_square}.")
         self._wrap(operator, "_inv", name, is_non_singular, is_self_adjoint,
                    is_positive_definite, is_square)
 
@@ -903,7 +910,7 @@ class LinearOperatorComposition(LinearOperator):
         dtypes = {op.dtype for op in operators}
         if len(dtypes) > 1:
             raise TypeError("Expected all operators to have the same dtype.  Found "
-                            + "   ".join(f"{op.name}: {op.dtype}" for op in operators))
+                            + "   ".join(str((op.name, op.dtype)) for op in operators))
         for left, right in zip(operators, operators[1:]):
             _check_dims(left._domain_dim, right._range_dim)
         if all(op.is_non_singular for op in operators):

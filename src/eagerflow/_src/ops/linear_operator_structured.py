@@ -164,7 +164,8 @@ class LinearOperatorZeros(LinearOperator):
         if is_positive_definite:
             raise ValueError("A Zeros operator is always not positive definite.")
         num_columns = num_rows if num_columns is None else num_columns
-        (self._rows, self._m), (self._columns, self._n) = rows_of(num_rows), rows_of(num_columns)
+        (self._rows, self._m), (self._columns, self._n) = rows_of(num_rows), \
+            rows_of(num_columns, "num_columns")
         if is_square and None not in (self._rows, self._columns) and \
                 self._rows != self._columns:
             raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got "
@@ -779,8 +780,12 @@ def _same_dtype(operators, what):
         raise ValueError(f"Argument `operators` must be a list of >=1 operators. Received: "
                          f"{operators}.")
     if len({op.dtype for op in operators}) > 1:
-        raise TypeError(f"Expected every operation in argument `operators` to have the same "
-                        f"dtype. Received {[str(op.dtype) for op in operators]}.")
+        found = [str((op.name, op.dtype)) for op in operators]
+        if what == "Kronecker":
+            raise TypeError(f"Expected every operation in argument `operators` to have the "
+                            f"same dtype. Received {found}.")
+        raise TypeError(f"Expected all operators to have the same dtype.  Found "
+                        f"{'   '.join(found)}")
     return operators
 
 
