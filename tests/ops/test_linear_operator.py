@@ -305,7 +305,9 @@ def test_construction_errors_say_what_tf_says():
         tf.linalg.LinearOperatorIdentity(-1)
     with pytest.raises(ValueError, match=re.escape(
             "Argument num_columns must be non-negative.  Found: -2")):
-        tf.linalg.LinearOperatorZeros(2, num_columns=-2, is_square=False)
+        tf.linalg.LinearOperatorZeros(2, num_columns=-2, is_square=False, is_self_adjoint=False)
+    with pytest.raises(ValueError, match="^A self-adjoint matrix is always square.$"):
+        tf.linalg.LinearOperatorZeros(2, num_columns=3, is_square=False)
     with pytest.raises(ValueError, match=re.escape(
             "Found `operator.is_non_singular`: False, `is_non_singular`: None.")):
         tf.linalg.LinearOperatorInversion(

@@ -163,6 +163,12 @@ class LinearOperatorZeros(LinearOperator):
             raise ValueError("A Zeros operator is always singular.")
         if is_positive_definite:
             raise ValueError("A Zeros operator is always not positive definite.")
+        # (the hints checked first, as TF's: a self-adjoint operator must be square)
+        super().__init__(dtype or _d.float32, is_non_singular=False,
+                         is_self_adjoint=is_self_adjoint, is_positive_definite=False,
+                         is_square=is_square, name=name,
+                         parameters=dict(num_rows=num_rows, num_columns=num_columns,
+                                         batch_shape=batch_shape, dtype=dtype))
         num_columns = num_rows if num_columns is None else num_columns
         (self._rows, self._m), (self._columns, self._n) = rows_of(num_rows), \
             rows_of(num_columns, "num_columns")
@@ -171,11 +177,6 @@ class LinearOperatorZeros(LinearOperator):
             raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got "
                              f"num_rows({self._rows}) != num_columns({self._columns})")
         self._batch = [] if batch_shape is None else [int(b) for b in batch_shape]
-        super().__init__(dtype or _d.float32, is_non_singular=False,
-                         is_self_adjoint=is_self_adjoint, is_positive_definite=False,
-                         is_square=is_square, name=name,
-                         parameters=dict(num_rows=num_rows, num_columns=num_columns,
-                                         batch_shape=batch_shape, dtype=dtype))
 
     _IS_ZEROS = True
 
