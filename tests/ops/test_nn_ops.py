@@ -938,3 +938,10 @@ def test_16_bit_selu_and_softplus_round_each_step_as_tf(dtype, selu, softplus):
     x = tf.constant([-3.0, -1.0, -0.3, 0.7, 2.5, -6.0, -4.5], dtype)
     assert tf.nn.selu(x).numpy().astype(float).tolist() == selu
     assert tf.nn.softplus(x).numpy().astype(float).tolist() == softplus
+
+
+def test_v1_embedding_lookup_names_the_strategies_it_takes():
+    shards = [tf.ones([2, 1]), tf.ones([1, 1])]
+    with pytest.raises(ValueError, match=r"^Unrecognized partition strategy: foo\.Must be one "
+                                         r"of either `mod` or `div`\.$"):
+        tf.compat.v1.nn.embedding_lookup(shards, [1], partition_strategy="foo")

@@ -230,7 +230,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         params = list(params)
     if isinstance(params, (list, tuple)) and len(params) > 1:
         if partition_strategy not in ("mod", "div"):
-            raise ValueError(f"Unrecognized partition strategy: {partition_strategy}")
+            raise ValueError(f"Unrecognized partition strategy: {partition_strategy}."
+                             f"Must be one of either `mod` or `div`.")
         return nn_ops.sharded_lookup(list(params), convert_to_tensor(ids), partition_strategy,
                                      max_norm, name)
     if isinstance(params, (list, tuple)):
