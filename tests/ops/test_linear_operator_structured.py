@@ -2,6 +2,7 @@
 (data/linear_operator_tf.json, from data/make_linear_operator_data.py), and the paths the
 recording does not cover: gradients through variables, `tf.function`, batches."""
 import json
+import logging
 import os
 
 import numpy as np
@@ -301,3 +302,11 @@ def test_block_diagonal_products_and_solves_of_a_list_of_blocks():
     assert op.matmul([[1.0], [1.0], [1.0]]).numpy().tolist() == [[3.0], [3.0], [4.0]]
     with pytest.raises(ValueError, match="Dimensions 2 and 3 are not compatible"):
         op.matmul([tf.ones([3, 1]), tf.ones([1, 1])])
+
+
+def test_permutation_log_abs_determinant_is_zero_without_a_dense_matrix(caplog):
+    perm = tf.linalg.LinearOperatorPermutation([[2, 0, 1], [0, 1, 2]], dtype=tf.float64)
+    with caplog.at_level(logging.WARNING):
+        got = perm.log_abs_determinant()
+    assert got.dtype == tf.float64 and got.numpy().tolist() == [0.0, 0.0]
+    assert caplog.records == []  # (it warned of the slow dense default)

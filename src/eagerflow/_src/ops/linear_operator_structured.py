@@ -283,6 +283,9 @@ class LinearOperatorPermutation(LinearOperator):
     def _to_dense(self):
         return array_ops.one_hot(self._perm, _last_dim(self._perm), dtype=self.dtype)
 
+    def _log_abs_determinant(self):  # (|det| of a permutation is 1; no dense warning, as TF)
+        return array_ops.zeros(self.batch_shape_tensor(), self.dtype)
+
 
 @export("linalg.LinearOperatorHouseholder")
 class LinearOperatorHouseholder(LinearOperator):
