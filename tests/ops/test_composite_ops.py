@@ -75,6 +75,14 @@ def test_expm_of_nan_and_empty_matrices_is_tfs():
         assert empty.dtype == dtype and empty.shape == (2, 0, 0)
 
 
+def test_expm_refuses_the_dtypes_tf_does():
+    # (integers failed in an addition, bfloat16 in a solve)
+    for dtype in (tf.int32, tf.bfloat16):
+        with pytest.raises(ValueError, match=f"^tf.linalg.expm does not support matrices of "
+                                             f"type <dtype: '{dtype.name}'>$"):
+            tf.linalg.expm(tf.eye(2, dtype=dtype))
+
+
 def test_reverse_sequence_is_tfs_op_with_its_errors():
     x = tf.reshape(tf.range(12), [3, 4])
     for call, message in [

@@ -81,3 +81,15 @@ def test_in_a_function_with_unknown_batch():
 
     got = f(tf.constant([[[0.0, -1.0], [1.0, 0.0]]]))
     np.testing.assert_allclose(got.numpy(), [[1j, -1j]], atol=1e-7)
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64, tf.complex64])
+def test_nan_input_is_tfs_error(dtype):
+    # (LAPACK's own text named infs or NaNs)
+    for f in (tf.linalg.eig, tf.linalg.eigvals):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Eigen decomposition was not successful. The input might "
+                                 "not be valid."):
+            f(tf.constant([[np.nan, 1.0], [1.0, 2.0]], dtype))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Eigen decomposition"):
+        tf.linalg.eigvals(tf.constant([[np.inf, 1.0], [1.0, 2.0]]))

@@ -1,5 +1,6 @@
 """Linear algebra: matmul batching and flags, decompositions, errors and edge cases."""
 import itertools
+import logging
 import re
 
 import numpy as np
@@ -252,9 +253,21 @@ def test_square_matrix_errors(fn, x, op, message):
 
 
 def test_ops_reject_integer_matrices():
-    with pytest.raises(InvalidArgumentError, match="Value for attr 'T' of int32 is not in the "
-                                                   "list of allowed values: half, float"):
-        la.inv([[1, 2], [3, 4]])
+    # (the types in TF's order for each op)
+    for fn, allowed in ((la.inv, "double, float, half, complex64, complex128"),
+                        (la.solve, "double, float, half, complex64, complex128"),
+                        (lambda x: la.svd(x, compute_uv=False),
+                         "double, float, half, complex64, complex128"),
+                        (la.det, "half, float, double, complex64, complex128"),
+                        (la.slogdet, "half, float, double, complex64, complex128")):
+        args = ([[1, 2], [3, 4]],) * (2 if fn is la.solve else 1)
+        with pytest.raises(InvalidArgumentError, match=re.escape(
+                f"Value for attr 'T' of int32 is not in the list of allowed values: {allowed}\n")):
+            fn(*args)
+    with pytest.raises(InvalidArgumentError, match=re.escape(
+            "of half is not in the list of allowed values: double, float, complex64, "
+            "complex128\n")):
+        la.tridiagonal_solve(tf.ones([3, 3], tf.float16), tf.ones([3, 1], tf.float16))
 
 
 # -- solvers ----------------------------------------------------------------------------------
@@ -431,6 +444,16 @@ def test_norm_keepdims_and_dtypes():
     assert euclidean.dtype == tf.complex128 and euclidean.numpy() == 5
     assert la.norm(np.array([3 + 4j]), ord=1).dtype == tf.float64
     assert la.norm(tf.constant([3, -4]), ord=1).numpy() == 7
+
+
+def test_complex_norm_gradient_casts_no_complex_to_floats(caplog):
+    # (TF's is sqrt(sum(x * conj(x))): its gradient stays complex, so no cast warning)
+    x = tf.Variable([3 + 4j, 0j], dtype=tf.complex64)
+    with caplog.at_level(logging.WARNING), tf.GradientTape() as tape:
+        norm = tf.norm(x)
+    grad = tape.gradient(norm, x)
+    assert norm.numpy() == 5 and caplog.records == []
+    np.testing.assert_allclose(grad.numpy(), [0.6 + 0.8j, 0], rtol=1e-6)
 
 
 @pytest.mark.parametrize("kwargs,message", [

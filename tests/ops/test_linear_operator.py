@@ -1,4 +1,6 @@
 """tf.linalg.LinearOperator* against TF's recorded values and types."""
+import re
+
 import numpy as np
 import pytest
 
@@ -221,3 +223,92 @@ def test_full_matrix_argument_errors():
     with pytest.raises(ValueError, match=r"Argument `matrix` must have at least 2 dimensions\. "
                                          r"Received: \[1\. 2\.\]\."):
         tf.linalg.LinearOperatorFullMatrix([1.0, 2.0])
+
+
+def test_assertions_of_hints():
+    diag = tf.linalg.LinearOperatorDiag
+    assert diag([1.0, 2.0]).assert_non_singular() is None
+    assert diag([1.0, -1.0]).assert_self_adjoint() is None
+    for call, message in (
+            (lambda: diag([1.0, 0.0]).assert_non_singular(),
+             "Singular operator:  Diagonal contained zero values."),
+            (lambda: diag([1.0, -1.0]).assert_positive_definite(),
+             "Real diagonal operator had non-positive diagonal entries"),
+            (lambda: diag([1.0 + 1j, 2.0]).assert_self_adjoint(),
+             "This diagonal operator contained non-zero imaginary values."),
+            (lambda: tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]])
+             .assert_self_adjoint(), "Matrix was not equal to its adjoint."),
+            (lambda: tf.linalg.LinearOperatorFullMatrix(np.ones([2, 2], np.float32))
+             .assert_non_singular(), "Singular matrix up to precision epsilon."),
+            (lambda: tf.linalg.LinearOperatorFullMatrix(-np.eye(2, dtype=np.float32),
+                                                        is_self_adjoint=True)
+             .assert_positive_definite(), "Matrix was not positive definite.")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="^" + re.escape(message)):
+            call()
+    assert tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]]).assert_non_singular() \
+        is None
+    with pytest.raises(NotImplementedError, match="assert_positive_definite is not"):
+        tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]]).assert_positive_definite()
+
+    @tf.function
+    def checked(d):
+        with tf.control_dependencies([diag(d).assert_non_singular()]):
+            return tf.identity(d)
+
+    np.testing.assert_array_equal(checked(tf.constant([1.0, 2.0])).numpy(), [1, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Diagonal contained zero"):
+        checked(tf.constant([1.0, 0.0]))
+
+
+def test_linalg_functions_take_operators():
+    # (TF dispatches them to the operator's methods; they raised on converting it)
+    full = tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]])
+    diag = tf.linalg.LinearOperatorDiag([1.0, 4.0], is_self_adjoint=True,
+                                        is_positive_definite=True)
+    x = tf.constant([[1.0], [2.0]])
+    assert tf.linalg.matmul(full, x).numpy().tolist() == [[4.0], [6.0]]
+    assert tf.linalg.matmul(full, x, adjoint_a=True).numpy().tolist() == [[2.0], [7.0]]
+    assert tf.matmul(tf.transpose(x), full).numpy().tolist() == [[2.0, 7.0]]
+    assert tf.linalg.solve(diag, x).numpy().tolist() == [[1.0], [0.5]]
+    assert float(tf.linalg.det(full)) == 6.0
+    assert float(tf.linalg.trace(full)) == 5.0
+    np.testing.assert_allclose(float(tf.linalg.logdet(diag)), np.log(4.0), rtol=1e-6)
+    assert tf.linalg.inv(diag).to_dense().numpy().tolist() == [[1.0, 0.0], [0.0, 0.25]]
+    assert tf.linalg.cholesky(diag).to_dense().numpy().tolist() == [[1.0, 0.0], [0.0, 2.0]]
+    assert tf.linalg.adjoint(full).to_dense().numpy().tolist() == [[2.0, 0.0], [1.0, 3.0]]
+    assert tf.linalg.diag_part(full).numpy().tolist() == [2.0, 3.0]
+    with pytest.raises(ValueError, match="Expected matrix to be self-adjoint positive"):
+        tf.linalg.logdet(full)
+    with pytest.raises(ValueError, match="Transposing not supported at this time."):
+        tf.linalg.matmul(full, x, transpose_a=True)
+    with pytest.raises(ValueError, match="Attempt to convert a value"):
+        tf.convert_to_tensor(full)
+    assert tf.function(lambda v: tf.linalg.matmul(full, v))(x).numpy().tolist() == [[4.0], [6.0]]
+
+
+def test_construction_errors_say_what_tf_says():
+    full32 = tf.linalg.LinearOperatorFullMatrix([[1.0]])
+    diag64 = tf.linalg.LinearOperatorDiag(tf.constant([1.0], tf.float64))
+    found = ("Found ('LinearOperatorFullMatrix', tf.float32)   "
+             "('LinearOperatorDiag', tf.float64)")
+    for make in (tf.linalg.LinearOperatorComposition, tf.linalg.LinearOperatorBlockDiag):
+        with pytest.raises(TypeError, match=re.escape(
+                "Expected all operators to have the same dtype.  " + found)):
+            make([full32, diag64])
+    with pytest.raises(TypeError, match=re.escape(
+            "Expected every operation in argument `operators` to have the same dtype. Received "
+            "[\"('LinearOperatorFullMatrix', tf.float32)\", \"('LinearOperatorDiag', "
+            "tf.float64)\"].")):
+        tf.linalg.LinearOperatorKronecker([full32, diag64])
+    with pytest.raises(ValueError, match=re.escape(
+            "Argument num_rows must be non-negative.  Found: -1")):
+        tf.linalg.LinearOperatorIdentity(-1)
+    with pytest.raises(ValueError, match=re.escape(
+            "Argument num_columns must be non-negative.  Found: -2")):
+        tf.linalg.LinearOperatorZeros(2, num_columns=-2, is_square=False, is_self_adjoint=False)
+    with pytest.raises(ValueError, match="^A self-adjoint matrix is always square.$"):
+        tf.linalg.LinearOperatorZeros(2, num_columns=3, is_square=False)
+    with pytest.raises(ValueError, match=re.escape(
+            "Found `operator.is_non_singular`: False, `is_non_singular`: None.")):
+        tf.linalg.LinearOperatorInversion(
+            tf.linalg.LinearOperatorFullMatrix([[1.0]], is_non_singular=False))

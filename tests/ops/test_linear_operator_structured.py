@@ -2,6 +2,7 @@
 (data/linear_operator_tf.json, from data/make_linear_operator_data.py), and the paths the
 recording does not cover: gradients through variables, `tf.function`, batches."""
 import json
+import logging
 import os
 
 import numpy as np
@@ -270,3 +271,42 @@ def test_batch_of_tridiagonal_operators_solves_one_right_side():
     np.testing.assert_allclose(op.solve(tf.ones([3, 1]), adjoint=True),
                                np.linalg.solve(np.swapaxes(op.to_dense(), -1, -2),
                                                np.ones([2, 3, 1])), rtol=1e-5)
+
+
+def test_circulant_convolution_kernel_has_the_operators_dtype():
+    spectrum = tf.signal.fft(tf.cast([1.0, 2.0, 3.0], tf.complex64))
+    kernel = tf.linalg.LinearOperatorCirculant(
+        spectrum, input_output_dtype=tf.float32).convolution_kernel()
+    assert kernel.dtype == tf.float32  # (it was the spectrum's complex64)
+    np.testing.assert_allclose(kernel.numpy(), [1.0, 2.0, 3.0], rtol=1e-6)
+    kernel = tf.linalg.LinearOperatorCirculant(spectrum).convolution_kernel()
+    assert kernel.dtype == tf.complex64
+
+
+def test_block_diagonal_products_and_solves_of_a_list_of_blocks():
+    op = tf.linalg.LinearOperatorBlockDiag([
+        tf.linalg.LinearOperatorFullMatrix([[2.0, 1.0], [0.0, 3.0]]),
+        tf.linalg.LinearOperatorDiag([4.0])])
+    # (a list of one block per operator gives a list of results; it raised)
+    got = op.matmul([tf.ones([2, 1]), tf.ones([1, 1])])
+    assert [y.numpy().tolist() for y in got] == [[[3.0], [3.0]], [[4.0]]]
+    got = op.matmul([tf.ones([2, 1]), tf.ones([1, 1])], adjoint=True)
+    assert [y.numpy().tolist() for y in got] == [[[2.0], [4.0]], [[4.0]]]
+    got = op.matvec([tf.ones([2]), tf.ones([1])])
+    assert [y.numpy().tolist() for y in got] == [[3.0, 3.0], [4.0]]
+    got = op.solvevec([tf.constant([3.0, 3.0]), tf.ones([1])])
+    np.testing.assert_allclose(got[0].numpy(), [1.0, 1.0], rtol=1e-6)
+    assert got[1].numpy().tolist() == [0.25]
+    assert len(op.solve([tf.ones([2, 1]), tf.ones([1, 1])])) == 2
+    # a nested list of numbers is one matrix
+    assert op.matmul([[1.0], [1.0], [1.0]]).numpy().tolist() == [[3.0], [3.0], [4.0]]
+    with pytest.raises(ValueError, match="Dimensions 2 and 3 are not compatible"):
+        op.matmul([tf.ones([3, 1]), tf.ones([1, 1])])
+
+
+def test_permutation_log_abs_determinant_is_zero_without_a_dense_matrix(caplog):
+    perm = tf.linalg.LinearOperatorPermutation([[2, 0, 1], [0, 1, 2]], dtype=tf.float64)
+    with caplog.at_level(logging.WARNING):
+        got = perm.log_abs_determinant()
+    assert got.dtype == tf.float64 and got.numpy().tolist() == [0.0, 0.0]
+    assert caplog.records == []  # (it warned of the slow dense default)

@@ -50,6 +50,11 @@ def test_complex_and_empty_inputs():
     np.testing.assert_array_equal(lu.numpy(), np.eye(2))
     lu, p = tf.linalg.lu(tf.zeros([2, 0, 0]))
     assert lu.shape == (2, 0, 0) and p.shape == (2, 0) and p.dtype == tf.int32
+    for shape in ([0, 0], [2, 0, 0]):  # (these raised reading a first row)
+        factors = tf.linalg.lu(tf.zeros(shape))
+        assert tf.linalg.lu_reconstruct(*factors).shape == shape
+        assert tf.linalg.lu_matrix_inverse(*factors).shape == shape
+        assert tf.linalg.lu_solve(*factors, tf.zeros(shape[:-1] + [3])).shape == shape[:-1] + [3]
 
 
 def test_errors_are_tfs():
@@ -59,6 +64,20 @@ def test_errors_are_tfs():
         tf.linalg.lu(tf.constant([[1.0, 2.0, 3.0], [2.0, 4.0, 5.0]]))
     with pytest.raises(tf.errors.InvalidArgumentError, match="not in the list of allowed"):
         tf.linalg.lu(tf.constant([[1, 2], [2, 4]]))
+
+
+def test_nan_pivots_as_tf():
+    # (TF's pivot search passes over a NaN unless it leads the column, which it then takes
+    # and reports as not invertible; the largest magnitude came first here, a NaN over all)
+    nan = np.nan
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input is not invertible"):
+        tf.linalg.lu(tf.constant([[nan, 1.0], [1.0, 2.0]]))
+    lu, p = tf.linalg.lu(tf.constant([[1.0, 1.0], [nan, 2.0]]))
+    np.testing.assert_array_equal(lu.numpy(), [[1, 1], [nan, nan]])
+    assert p.numpy().tolist() == [0, 1]
+    lu, p = tf.linalg.lu(tf.constant([[1.0, 2.0, 3.0], [nan, 1.0, 1.0], [4.0, nan, 1.0]]))
+    np.testing.assert_array_equal(lu.numpy(), [[4, nan, 1], [nan, nan, nan], [0.25, nan, nan]])
+    assert p.numpy().tolist() == [2, 1, 0]
 
 
 def test_lu_has_no_gradient_as_in_tf():

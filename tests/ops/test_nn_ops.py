@@ -487,6 +487,29 @@ def test_embedding_lookup():
         tf.nn.embedding_lookup(p, [3])
 
 
+def test_embedding_lookup_shards_follow_the_div_layout_of_the_total():
+    # (TF places id i by the layout of the rows' total, whatever the shards' own sizes:
+    # 10 rows in 3 shards are ids 0-3, 4-6, 7-9, so shards of 3, 3 and 4 rows put id 9 in
+    # the last shard's row 2 (the table's row 8) and have no row for id 3)
+    table = np.arange(20.0, dtype=F32).reshape(10, 2)
+    shards = [tf.constant(s) for s in np.split(table, [3, 6])]
+    np.testing.assert_array_equal(tf.nn.embedding_lookup(shards, [9, 0, 4]).numpy(),
+                                  table[[8, 0, 3]])
+    with pytest.raises(errors.InvalidArgumentError, match=r"indices\[3\] = 3 is not in \[0, 3\)"):
+        tf.nn.embedding_lookup(shards, tf.range(10))
+    ids = tf.sparse.SparseTensor([[0, 0], [0, 1]], tf.constant([0, 9], tf.int64), [1, 2])
+    np.testing.assert_array_equal(
+        tf.nn.embedding_lookup_sparse(shards, ids, None, combiner="sum").numpy(), [[16, 18]])
+    # the gradient of each shard is its own rows'
+    variables = [tf.Variable(s) for s in np.split(table[:7], [3, 5])]
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.nn.embedding_lookup(variables, [[6, 2], [2, 3]]))
+    grads = [tf.convert_to_tensor(g).numpy() for g in tape.gradient(loss, variables)]
+    np.testing.assert_array_equal(grads[0], [[0, 0], [0, 0], [2, 2]])
+    np.testing.assert_array_equal(grads[1], [[1, 1], [0, 0]])
+    np.testing.assert_array_equal(grads[2], [[0, 0], [1, 1]])
+
+
 # ----------------------------------------------------------------------------- shape rules
 
 class _Static:
@@ -915,3 +938,10 @@ def test_16_bit_selu_and_softplus_round_each_step_as_tf(dtype, selu, softplus):
     x = tf.constant([-3.0, -1.0, -0.3, 0.7, 2.5, -6.0, -4.5], dtype)
     assert tf.nn.selu(x).numpy().astype(float).tolist() == selu
     assert tf.nn.softplus(x).numpy().astype(float).tolist() == softplus
+
+
+def test_v1_embedding_lookup_names_the_strategies_it_takes():
+    shards = [tf.ones([2, 1]), tf.ones([1, 1])]
+    with pytest.raises(ValueError, match=r"^Unrecognized partition strategy: foo\.Must be one "
+                                         r"of either `mod` or `div`\.$"):
+        tf.compat.v1.nn.embedding_lookup(shards, [1], partition_strategy="foo")

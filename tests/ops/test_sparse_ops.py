@@ -2,6 +2,7 @@
 data/make_sparse_data.py), and the errors and paths the recording does not cover."""
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -475,3 +476,95 @@ def test_set_shape_of_a_sparse_tensor_narrows_its_static_shape():
     with pytest.raises(ValueError, match=r"Found new_shape \(\[2 3\]\), sp_input.shape "
                                          r"\(\[1 3\]\)\.$"):
         tf.sparse.reset_shape(st, [1, 3])
+
+
+def test_map_values_refuses_operands_of_other_indices_or_shapes():
+    a = tf.sparse.SparseTensor([[0, 0], [1, 1]], [1.0, 2.0], [2, 2])
+    b = tf.sparse.SparseTensor([[0, 1], [1, 1]], [10.0, 20.0], [2, 2])
+    c = tf.sparse.SparseTensor([[0, 0], [1, 1]], [10.0, 20.0], [2, 3])
+    # (the values of other positions paired silently)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^Mismatched indices!\n"):
+        tf.sparse.map_values(tf.add, a, b)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="^Mismatched shapes!\n"):
+        tf.sparse.map_values(tf.add, a, c)
+    np.testing.assert_array_equal(tf.sparse.map_values(tf.add, a, a).values.numpy(), [2, 4])
+
+    @tf.function
+    def add(x, y):
+        return tf.sparse.map_values(tf.add, x, y).values
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Mismatched indices!"):
+        add(a, b)
+    np.testing.assert_array_equal(add(a, a).numpy(), [2, 4])
+
+
+def test_sparse_dense_matmul_of_other_ranks_raises_as_tf():
+    cube = tf.sparse.from_dense(np.ones([2, 2, 2], np.float32))
+    square = tf.sparse.from_dense(np.ones([2, 2], np.float32))
+    # eagerly the kernel's InvalidArgumentError, in a graph the shape rule's ValueError
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor 'a_shape' must have 2"):
+        tf.sparse.sparse_dense_matmul(cube, tf.ones([2, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor 'b' is not a matrix"):
+        tf.sparse.sparse_dense_matmul(cube, tf.ones([2, 2, 2]))
+    for a, b in ((cube, tf.ones([2, 2])), (square, tf.ones([2]))):
+        with pytest.raises(ValueError, match="Shape must be rank 2 but is rank"):
+            tf.function(lambda: tf.sparse.sparse_dense_matmul(a, b))()
+
+
+def test_reset_shape_to_a_shape_of_another_rank_names_the_ranks():
+    st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 2])
+    with pytest.raises(ValueError, match="^Dimensions 3 and 2 are not compatible$"):
+        tf.sparse.reset_shape(st, [2, 5, 1])
+
+
+def test_sparse_cross_takes_a_list_of_tensors_and_sparse_tensors_only():
+    words = tf.sparse.from_dense(tf.constant([["a", ""], ["b", "c"]]))
+    for other in ([["x"], ["y"]], np.array([["x"], ["y"]]), tf.Variable([["x"], ["y"]]),
+                  tf.ragged.constant([["x"], ["y"]])):
+        with pytest.raises(TypeError, match=r"^All inputs must be Tensor or SparseTensor\.$"):
+            tf.sparse.cross([words, other])
+        with pytest.raises(TypeError, match="^All inputs must be SparseTensors$"):
+            tf.sparse.cross_hashed([words, other], 10)
+    with pytest.raises(TypeError, match="^Inputs must be a list$"):
+        tf.sparse.cross(words)
+    crossed = tf.sparse.cross((words, tf.constant([["x"], ["y"]])))
+    assert crossed.values.numpy().tolist() == [b"a_X_x", b"b_X_y", b"c_X_y"]
+    for empty, dtype in ((tf.sparse.cross([]), tf.string),
+                         (tf.sparse.cross_hashed([], 5), tf.int64)):
+        assert empty.indices.shape == (0, 2) and empty.values.dtype == dtype
+        assert empty.dense_shape.numpy().tolist() == [0, 0]
+
+
+def test_sparse_maximum_and_minimum_refuse_indices_outside_the_shape():
+    inside = tf.sparse.SparseTensor([[0, 0], [1, 0]], [1.0, 2.0], [3, 2])
+    # (the entries outside came back in the result)
+    for outside, row in (([[0, 0], [5, 0]], "[5, 0]"), ([[0, 0], [1, 7]], "[1, 7]"),
+                         ([[0, 0], [-1, 0]], "[-1, 0]")):
+        bad = tf.sparse.SparseTensor(outside, [1.0, 2.0], [3, 2])
+        for fn in (tf.sparse.maximum, tf.sparse.minimum):
+            for a, b in ((bad, inside), (inside, bad)):
+                with pytest.raises(tf.errors.InvalidArgumentError,
+                                   match=re.escape(f"indices[1, :] = {row} is out of bounds")):
+                    fn(a, b)
+
+
+def test_sparse_tensor_op_and_graph_are_its_values():
+    st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 2])
+    with pytest.raises(AttributeError, match="Tensor.op is undefined when eager execution"):
+        st.op  # noqa: B018
+    with pytest.raises(AttributeError, match="Tensor.graph is undefined when eager"):
+        st.graph  # noqa: B018
+    graph = tf.Graph()
+    with graph.as_default():
+        st = tf.sparse.SparseTensor([[0, 1]], tf.constant([1.0]), [2, 2])
+        assert st.graph is graph and st.op is st.values.op
+
+
+def test_sparse_reshape_to_a_negative_size_names_it():
+    st = tf.sparse.SparseTensor([[0, 1]], [1.0], [3, 4])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="size 0 must be non-negative, not -2"):
+        tf.sparse.reshape(st, [-2, 6])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="only one output dimension may be -1, not both 0 and 1"):
+        tf.sparse.reshape(st, [-1, -1])

@@ -230,37 +230,13 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
         params = list(params)
     if isinstance(params, (list, tuple)) and len(params) > 1:
         if partition_strategy not in ("mod", "div"):
-            raise ValueError(f"Unrecognized partition strategy: {partition_strategy}")
-        return _sharded_lookup(list(params), convert_to_tensor(ids), partition_strategy,
-                               max_norm, name)
+            raise ValueError(f"Unrecognized partition strategy: {partition_strategy}."
+                             f"Must be one of either `mod` or `div`.")
+        return nn_ops.sharded_lookup(list(params), convert_to_tensor(ids), partition_strategy,
+                                     max_norm, name)
     if isinstance(params, (list, tuple)):
         params = params[0]
     return nn_ops.embedding_lookup(params, ids, max_norm=max_norm, name=name)
-
-
-def _sharded_lookup(shards, ids, partition_strategy, max_norm, name):
-    """Rows `ids` of the table the `shards` hold: each id's shard and row in it (by id
-    modulo the shard count, or TF's "div" layout, its first shards one row longer), a
-    gather from each shard (a sparse gradient for each) and the rows put back in order."""
-    n = len(shards)
-    flat = array_ops.reshape(ids, [-1])
-    if partition_strategy == "mod":
-        shard_of, row = flat % n, flat // n
-    else:
-        total = reduction_ops.add_n([cast_ops.cast(array_ops.shape(s)[0], flat.dtype)
-                                     for s in shards])
-        per, extras = total // n, total % n
-        shard_of = math_ops.maximum(flat // (per + 1), (flat - extras) // per)
-        early = cast_ops.cast(shard_of < extras, flat.dtype)
-        row = early * (flat % (per + 1)) + (1 - early) * ((flat - extras) % per)
-    shard_of = cast_ops.cast(shard_of, "int32")
-    rows = partition_ops.dynamic_partition(row, shard_of, n)
-    places = partition_ops.dynamic_partition(
-        array_ops.range(array_ops.size(flat)), shard_of, n)
-    found = [nn_ops.embedding_lookup(s, r, max_norm=max_norm) for s, r in zip(shards, rows)]
-    out = partition_ops.dynamic_stitch(places, found)
-    return array_ops.reshape(out, array_ops.concat(
-        [array_ops.shape(ids), array_ops.shape(out)[1:]], 0), name=name)
 
 
 @export("compat.v1.nn.conv2d_backprop_input")

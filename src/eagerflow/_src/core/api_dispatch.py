@@ -6,7 +6,8 @@ A target is registered for a public function with one or more signatures
 match one runs the target instead. Types are classes, ``Union[...]``,
 ``Optional[...]`` and ``List[...]`` (a list or tuple of matching values).
 
-Only `ExtensionType` values are dispatched on, as in TF. They cannot be
+Only `ExtensionType` values (and eagerflow's own LinearOperators, see
+`dispatch_for_types`) are dispatched on, as in TF. They cannot be
 converted to tensors, so a call meets them where it converts its arguments:
 the conversion raises `api_export.TypeDispatch` for the registered types, and
 the public function's dispatch support hands the call to `_dispatch` (see
@@ -113,6 +114,7 @@ _UNDISPATCHED = frozenset((
 
 _targets = {}  # undispatched public function -> [_Target], in registration order
 _registered = {}  # what the user registered -> its _Targets (to unregister them)
+_own_types = set()  # eagerflow's classes TF's functions dispatch on (`dispatch_for_types`)
 
 
 class _Target:
@@ -177,7 +179,21 @@ def _update_dispatch_types():
     found = {c for targets in _targets.values() for t in targets
              for annotations in t.annotations for a in annotations.values()
              for c in _classes(a) if hasattr(c, "_tf_extension_type_fields")}
-    api_export.dispatch_types = tuple(found)
+    api_export.dispatch_types = tuple(found | _own_types)
+
+
+def dispatch_for_types(api, cls, parameters):
+    """Decorator (for eagerflow's own types, as TF's internal one): the decorated function,
+    called with the call's arguments by keyword, runs in place of the public function `api`
+    for a user's calls where any of `parameters` is a `cls` (TF's functions taking its
+    LinearOperators)."""
+    def decorator(target):
+        _targets.setdefault(_api_key(api), []).append(
+            _Target(target, [{p: cls} for p in parameters]))
+        _own_types.add(cls)
+        _update_dispatch_types()
+        return target
+    return decorator
 
 
 def _add(key, target, registered):

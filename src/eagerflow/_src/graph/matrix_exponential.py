@@ -76,7 +76,9 @@ def expm(input, name=None):  # noqa: A002 (TF's name)
             None, None, f"tf.linalg.expm requires square matrices, got {matrix.shape}")
     if matrix.shape[-2:] == [0, 0]:
         return matrix  # (TF returns an empty matrix as it is, whatever its dtype)
-    single = matrix.dtype in (_d.float16, _d.bfloat16, _d.float32, _d.complex64)
+    if matrix.dtype not in (_d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128):
+        raise ValueError(f"tf.linalg.expm does not support matrices of type {matrix.dtype}")
+    single = matrix.dtype in (_d.float16, _d.float32, _d.complex64)
     limits = _SINGLE_LIMITS if single else _DOUBLE_LIMITS
     real = matrix.dtype.real_dtype
     norm = reduction_ops.reduce_max(reduction_ops.reduce_sum(math_ops.abs(matrix), axis=-2),

@@ -35,8 +35,12 @@ from eagerflow._src.ops.shape_rules import broadcast_shapes, normalize_axis, sha
 from eagerflow._src.ops.wrappers import as_tensor
 
 _HALF = frozenset({np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)})
-# TF's type lists: LAPACK-backed ops take half/float/double/complex.
-_LAPACK = (_d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128)
+# TF's type lists (in its order, which its dtype errors list): LAPACK-backed ops take
+# double/float/half/complex (the determinants list half first), the tridiagonal solve
+# all but half.
+_LAPACK = (_d.float64, _d.float32, _d.float16, _d.complex64, _d.complex128)
+_DETERMINANT_TYPES = (_d.float16, _d.float32, _d.float64, _d.complex64, _d.complex128)
+_TRIDIAGONAL = (_d.float64, _d.float32, _d.complex64, _d.complex128)
 _MATMUL_TYPES = (_d.bfloat16, _d.float16, _d.float32, _d.float64, _d.int32, _d.int64, _d.uint8,
                  _d.uint16, _d.uint32, _d.uint64, _d.complex64, _d.complex128)
 _BATCH_MATMUL_TYPES = _MATMUL_TYPES + (_d.int16,)
@@ -728,10 +732,11 @@ def _svd_rule(x, full_matrices=False, compute_uv=True, **_):
 _INVERSE = register("MatrixInverse", _single_or_wider(_inverse),
                     _matrix_op_rule("MatrixInverse", same_shape), dtypes=_LAPACK)
 _DETERMINANT = register("MatrixDeterminant", _single_or_wider(_determinant),
-                        _matrix_op_rule("MatrixDeterminant", _det_rule), dtypes=_LAPACK)
+                        _matrix_op_rule("MatrixDeterminant", _det_rule),
+                        dtypes=_DETERMINANT_TYPES)
 _LOG_DETERMINANT = register("LogMatrixDeterminant", _single_or_wider(_log_determinant),
                             _matrix_op_rule("LogMatrixDeterminant", _slogdet_rule), multi=True,
-                            dtypes=_LAPACK)
+                            dtypes=_DETERMINANT_TYPES)
 tf_nodes[_LOG_DETERMINANT] = NodeForm(outputs=("sign", "log_abs_determinant"))
 _CHOLESKY = register("Cholesky", _single_or_wider(_cholesky),
                      _matrix_op_rule("Cholesky", same_shape), dtypes=_LAPACK)
@@ -1900,9 +1905,10 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None):
     keepdims = bool(keepdims)
     if isinstance(ord, str) or (ord == 2 and not is_matrix):
         with context.op_scope(name or "norm") as scope:
-            # sqrt(sum(x * conj(x))): for complex x, |x|^2 cast back keeps the result complex
+            # sqrt(sum(x * conj(x))): complex x keeps a complex result (and its gradient
+            # no cast of a complex to a float, which TF's warning would name)
             squares = math_ops.square(x) if not x.dtype.is_complex else \
-                cast(math_ops.square(math_ops.abs(x)), x.dtype)
+                x * math_ops.conj(x)
             if scope is not None and not keepdims:  # TF's graph: ``norm/Squeeze``
                 return late.array_ops.squeeze(math_ops.sqrt(late.reduction_ops.reduce_sum(
                     squares, axis, keepdims=True)), axis)
@@ -2279,6 +2285,7 @@ batching_rules.assign(PER_ELEMENT, _BATCH_MATMUL_V3, _CHOLESKY, _CROSS, _TENSOR_
 
 # -- LU decomposition ----------------------------------------------------------------------
 
+@quiet
 def _lu(xp, x, output_idx_type=_d.int32):
     """Partial-pivoting LU of each square matrix: the unit-lower L below the diagonal and U
     on and above it in one matrix, and `p` with ``x[p] == L @ U``."""
@@ -2289,8 +2296,12 @@ def _lu(xp, x, output_idx_type=_d.int32):
     perms = np.tile(np.arange(n), (mats.shape[0], 1))
     for m, perm in zip(mats, perms):
         for k in range(n):
-            piv = k + int(np.argmax(np.abs(m[k:, k])))
-            if m[piv, k] == 0:
+            # (TF's pivot search: the first largest magnitude, a NaN passed over unless it
+            # leads the column; a NaN first pivot fails TF's smallest-pivot check too)
+            column = np.abs(m[k:, k])
+            piv = k if np.isnan(column[0]) else \
+                k + int(np.argmax(np.where(np.isnan(column), -np.inf, column)))
+            if m[piv, k] == 0 or (k == 0 and np.isnan(column[0])):
                 raise _invalid("Input is not invertible.")
             if piv != k:
                 m[[k, piv]] = m[[piv, k]]
@@ -2354,7 +2365,7 @@ def lu(input, output_idx_type=_d.int32, name=None):
 
 def _lu_factors(lower_upper):
     """L (with its unit diagonal) and U of a packed LU matrix."""
-    ones = late.array_ops.ones_like(lower_upper[..., 0, :])
+    ones = late.array_ops.ones_like(diag_part(lower_upper))  # (a row need not exist: 0x0)
     lower = set_diag(band_part(lower_upper, -1, 0), ones)
     return lower, band_part(lower_upper, 0, -1)
 
@@ -2415,7 +2426,7 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
     """
     lower_upper = as_tensor(lower_upper)
     eye = set_diag(late.array_ops.zeros_like(lower_upper),
-                   late.array_ops.ones_like(lower_upper[..., 0, :]))
+                   late.array_ops.ones_like(diag_part(lower_upper)))
     return lu_solve(lower_upper, perm, eye)
 
 
@@ -2435,6 +2446,8 @@ def _eig(xp, x, compute_v=True, Tout=None):
         e = np.zeros(x.shape[:-1], out_type)
         return e, (np.zeros(x.shape, out_type) if compute_v else np.zeros([0], out_type))
     x = np.asarray(x)
+    if not np.isfinite(x).all():  # (TF's solver fails on them; LAPACK's refuses them)
+        raise _invalid("Eigen decomposition was not successful. The input might not be valid.")
     if x.dtype.kind == "c":
         # TF's kernel (Eigen's complex solver) sorts them by magnitude, smallest first
         if compute_v:
@@ -2756,7 +2769,7 @@ def _tridiagonal_solve_rule(diagonals, rhs, **_):
 
 
 _TRIDIAGONAL_SOLVE = register("TridiagonalSolve", _single_or_wider(_tridiagonal_solve),
-                              _tridiagonal_solve_rule, tied=(0, 1), dtypes=_LAPACK,
+                              _tridiagonal_solve_rule, tied=(0, 1), dtypes=_TRIDIAGONAL,
                               input_names=("diagonals", "rhs"))
 batching_rules[_TRIDIAGONAL_SOLVE] = PER_ELEMENT
 tf_args[_TRIDIAGONAL_SOLVE] = ("diagonals", "rhs")

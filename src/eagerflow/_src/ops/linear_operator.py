@@ -10,19 +10,24 @@ the operators built from them (inverse, adjoint, composition).
 """
 import functools
 
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.log import get_logger
+from eagerflow._src.core import api_dispatch
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.module import Module
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.variables import Variable
-from eagerflow._src.ops import array_ops, linalg_ops, math_ops, reduction_ops
+from eagerflow._src.ops import array_ops, debugging_ops, linalg_ops, math_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
 from eagerflow._src.ops.shape_rules import broadcast_shapes
 
 _SLOW_DETERMINANT = ("Using (possibly slow) default implementation of determinant.  Requires "
                      "conversion to a dense matrix and O(N^3) operations.")
+_SLOW_ASSERT = ("Using (possibly slow) default implementation of {}.  Requires conversion to a "
+                "dense matrix{}.")
 
 
 def _keep_variable(x, dtype=None):
@@ -110,15 +115,15 @@ def batch_tensor_of(operators):
     return batch
 
 
-def rows_of(num_rows):
-    """`num_rows` as ``(static, value)``: the int where it is known (value too), else None
-    and the int32 tensor (a size read inside a `tf.function`)."""
+def rows_of(num_rows, what="num_rows"):
+    """`num_rows` (the argument `what`) as ``(static, value)``: the int where it is known
+    (value too), else None and the int32 tensor (a size read inside a `tf.function`)."""
     static = get_static_value(num_rows) if hasattr(num_rows, "dtype") else num_rows
     if static is None:
         return None, convert_to_tensor(num_rows, _d.int32)
     static = int(static)
     if static < 0:
-        raise ValueError(f"Argument num_rows must be non-negative. Found: {static}")
+        raise ValueError(f"Argument {what} must be non-negative.  Found: {static}")
     return static, static
 
 
@@ -253,7 +258,7 @@ class LinearOperator(Module):
         x = convert_to_tensor(x)
         if x.dtype != self.dtype:
             raise TypeError(f"Expected argument to have dtype {self.dtype}.  Found: {x.dtype} "
-                            f"in tensor {x}")
+                            f"in tensor {x!s}")
         return x
 
     def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
@@ -400,6 +405,55 @@ class LinearOperator(Module):
         s = linalg_ops.svd(self.to_dense(), compute_uv=False)
         return reduction_ops.reduce_max(s, axis=-1) / reduction_ops.reduce_min(s, axis=-1)
 
+    # -- assertions: TF's checks (None eagerly when they hold, the check in a graph) --------
+    def assert_non_singular(self, name="assert_non_singular"):
+        """InvalidArgumentError unless the condition number is below
+        ``1 / (max(100, rows, columns) * eps)``.
+
+        >>> print(tf.linalg.LinearOperatorDiag([1.0, 2.0]).assert_non_singular())
+        None
+        """
+        return self._assert_non_singular()
+
+    def _assert_non_singular(self):
+        get_logger().warning(_SLOW_ASSERT.format("assert_non_singular",
+                                                 " and O(N^3) operations"))
+        if self._can_use_cholesky():
+            return self.assert_positive_definite()
+        s = linalg_ops.svd(self.to_dense(), compute_uv=False)
+        cond = reduction_ops.reduce_max(s, axis=-1) / reduction_ops.reduce_min(s, axis=-1)
+        dims = [cast(d, cond.dtype) for d in (self.range_dimension_tensor(),
+                                               self.domain_dimension_tensor())]
+        largest = reduction_ops.reduce_max(array_ops.stack(
+            [convert_to_tensor(100.0, cond.dtype)] + dims))
+        eps = np.finfo(cond.dtype.as_numpy_dtype).eps
+        return debugging_ops.assert_less(cond, 1.0 / (largest * eps),
+                                         message="Singular matrix up to precision epsilon.")
+
+    def assert_positive_definite(self, name="assert_positive_definite"):
+        """InvalidArgumentError unless the operator is positive definite (for the default
+        check, a self-adjoint one whose Cholesky factor has a positive diagonal)."""
+        return self._assert_positive_definite()
+
+    def _assert_positive_definite(self):
+        get_logger().warning(_SLOW_ASSERT.format("assert_positive_definite",
+                                                 " and O(N^3) operations"))
+        if self.is_self_adjoint:
+            return debugging_ops.assert_positive(
+                linalg_ops.diag_part(linalg_ops.cholesky(self.to_dense())),
+                message="Matrix was not positive definite.")
+        raise NotImplementedError("assert_positive_definite is not implemented.")
+
+    def assert_self_adjoint(self, name="assert_self_adjoint"):
+        """InvalidArgumentError unless the operator equals its adjoint exactly."""
+        return self._assert_self_adjoint()
+
+    def _assert_self_adjoint(self):
+        dense = self.to_dense()
+        get_logger().warning(_SLOW_ASSERT.format("assert_self_adjoint", ""))
+        return debugging_ops.assert_equal(dense, linalg_ops.adjoint(dense),
+                                          message="Matrix was not equal to its adjoint.")
+
     # -- derived operators -----------------------------------------------------------------
     def adjoint(self, name="adjoint"):
         if self.is_self_adjoint:
@@ -496,6 +550,28 @@ class LinearOperatorDiag(LinearOperator):
     @property
     def diag(self):
         return self._diag
+
+    def _assert_non_singular(self):
+        zero = convert_to_tensor(0, self.dtype.real_dtype)
+        return debugging_ops.assert_less(zero, math_ops.abs(self._diag),
+                                         message="Singular operator:  Diagonal contained zero "
+                                                 "values.")
+
+    def _assert_positive_definite(self):
+        message = ("Diagonal operator had diagonal entries with non-positive real part, thus "
+                   "was not positive definite." if self.dtype.is_complex else
+                   "Real diagonal operator had non-positive diagonal entries, thus was not "
+                   "positive definite.")
+        return debugging_ops.assert_positive(math_ops.real(self._diag), message=message)
+
+    def _assert_self_adjoint(self):
+        if not self.dtype.is_complex:
+            return None  # (a real diagonal is self-adjoint)
+        zero = convert_to_tensor(0, self.dtype.real_dtype)
+        return debugging_ops.assert_equal(
+            zero, math_ops.imag(self._diag),
+            message="This diagonal operator contained non-zero imaginary values.   Thus it "
+                    "was not self-adjoint.")
 
     def _shape(self):
         shape = self._diag.shape
@@ -749,8 +825,15 @@ class LinearOperatorInversion(_OperatorOf):
     def __init__(self, operator, is_non_singular=None, is_self_adjoint=None,
                  is_positive_definite=None, is_square=None, name=None):
         if operator.is_non_singular is False or is_non_singular is False:
-            raise ValueError("operator and supplied hints must have is_non_singular equal "
-                             "to True/None.")
+            raise ValueError(f"Argument `is_non_singular` or argument `operator` must have "
+                             f"supplied hint `is_non_singular` equal to `True` or `None`. "
+                             f"Found `operator.is_non_singular`: {operator.is_non_singular}, "
+                             f"`is_non_singular`: {is_non_singular}.")
+        if operator.is_square is False or is_square is False:
+            raise ValueError(f"Argument `is_square` or argument `operator` must have supplied "
+                             f"hint `is_square` equal to `True` or `None`. Found "
+                             f"`operator.is_square`: {operator.is_square}, `is_square`: "
+                             f"{is_square}.")
         self._wrap(operator, "_inv", name, is_non_singular, is_self_adjoint,
                    is_positive_definite, is_square)
 
@@ -827,7 +910,7 @@ class LinearOperatorComposition(LinearOperator):
         dtypes = {op.dtype for op in operators}
         if len(dtypes) > 1:
             raise TypeError("Expected all operators to have the same dtype.  Found "
-                            + "   ".join(f"{op.name}: {op.dtype}" for op in operators))
+                            + "   ".join(str((op.name, op.dtype)) for op in operators))
         for left, right in zip(operators, operators[1:]):
             _check_dims(left._domain_dim, right._range_dim)
         if all(op.is_non_singular for op in operators):
@@ -880,3 +963,51 @@ class LinearOperatorComposition(LinearOperator):
 
     def _log_abs_determinant(self):
         return sum_of(op.log_abs_determinant() for op in self._operators)
+
+
+# -- TF's linear algebra functions given operators ----------------------------------------------
+# (a user's `tf.linalg.matmul(operator, x)` and the like run the operator's method)
+
+@api_dispatch.dispatch_for_types(linalg_ops.matmul, LinearOperator, ("a", "b"))
+def _matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+            a_is_sparse=False, b_is_sparse=False, name=None, **_):
+    if transpose_a or transpose_b:
+        raise ValueError("Transposing not supported at this time.")
+    if a_is_sparse or b_is_sparse:
+        raise ValueError("Packed sparse matmul not supported at this time.")
+    if not isinstance(a, LinearOperator):  # (a b = (b^H a^H)^H)
+        return linalg_ops.adjoint(b.matmul(a, adjoint=not adjoint_b, adjoint_arg=not adjoint_a))
+    return a.matmul(b, adjoint=adjoint_a, adjoint_arg=adjoint_b)
+
+
+@api_dispatch.dispatch_for_types(linalg_ops.solve, LinearOperator, ("matrix", "rhs"))
+def _solve(matrix, rhs, adjoint=False, name=None):
+    if not isinstance(matrix, LinearOperator):
+        raise ValueError("Passing in `matrix` as a Tensor and `rhs` as a LinearOperator is not "
+                         "supported.")
+    return matrix.solve(rhs, adjoint=adjoint)
+
+
+@api_dispatch.dispatch_for_types(linalg_ops.logdet, LinearOperator, ("matrix",))
+def _logdet(matrix, name=None):
+    if matrix.is_positive_definite and matrix.is_self_adjoint:
+        return matrix.log_abs_determinant()
+    raise ValueError("Expected matrix to be self-adjoint positive definite.")
+
+
+@api_dispatch.dispatch_for_types(linalg_ops.inv, LinearOperator, ("input",))
+def _inv(input, adjoint=False, name=None):  # noqa: A002 (TF's name)
+    inverse = input.inverse()
+    return inverse.adjoint() if adjoint else inverse
+
+
+api_dispatch.dispatch_for_types(linalg_ops.det, LinearOperator, ("input",))(
+    lambda input, name=None: input.determinant())  # noqa: A006
+api_dispatch.dispatch_for_types(linalg_ops.trace, LinearOperator, ("x",))(
+    lambda x, name=None: x.trace())
+api_dispatch.dispatch_for_types(linalg_ops.cholesky, LinearOperator, ("input",))(
+    lambda input, name=None: input.cholesky())  # noqa: A006
+api_dispatch.dispatch_for_types(linalg_ops.adjoint, LinearOperator, ("matrix",))(
+    lambda matrix, name=None: matrix.adjoint())
+api_dispatch.dispatch_for_types(linalg_ops.diag_part, LinearOperator, ("input",))(
+    lambda input, **_: input.diag_part())  # noqa: A006

@@ -163,18 +163,20 @@ class LinearOperatorZeros(LinearOperator):
             raise ValueError("A Zeros operator is always singular.")
         if is_positive_definite:
             raise ValueError("A Zeros operator is always not positive definite.")
-        num_columns = num_rows if num_columns is None else num_columns
-        (self._rows, self._m), (self._columns, self._n) = rows_of(num_rows), rows_of(num_columns)
-        if is_square and None not in (self._rows, self._columns) and \
-                self._rows != self._columns:
-            raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got "
-                             f"num_rows({self._rows}) != num_columns({self._columns})")
-        self._batch = [] if batch_shape is None else [int(b) for b in batch_shape]
+        # (the hints checked first, as TF's: a self-adjoint operator must be square)
         super().__init__(dtype or _d.float32, is_non_singular=False,
                          is_self_adjoint=is_self_adjoint, is_positive_definite=False,
                          is_square=is_square, name=name,
                          parameters=dict(num_rows=num_rows, num_columns=num_columns,
                                          batch_shape=batch_shape, dtype=dtype))
+        num_columns = num_rows if num_columns is None else num_columns
+        (self._rows, self._m), (self._columns, self._n) = rows_of(num_rows), \
+            rows_of(num_columns, "num_columns")
+        if is_square and None not in (self._rows, self._columns) and \
+                self._rows != self._columns:
+            raise ValueError(f"LinearOperatorZeros initialized as is_square=True, but got "
+                             f"num_rows({self._rows}) != num_columns({self._columns})")
+        self._batch = [] if batch_shape is None else [int(b) for b in batch_shape]
 
     _IS_ZEROS = True
 
@@ -280,6 +282,9 @@ class LinearOperatorPermutation(LinearOperator):
 
     def _to_dense(self):
         return array_ops.one_hot(self._perm, _last_dim(self._perm), dtype=self.dtype)
+
+    def _log_abs_determinant(self):  # (|det| of a permutation is 1; no dense warning, as TF)
+        return array_ops.zeros(self.batch_shape_tensor(), self.dtype)
 
 
 @export("linalg.LinearOperatorHouseholder")
@@ -580,7 +585,9 @@ class _Circulant(LinearOperator):
         return self._matmul(array_ops.eye(self.shape_tensor()[-1], dtype=self.dtype))
 
     def convolution_kernel(self, name="convolution_kernel"):
-        return self._TRANSFORMS[self._DEPTH][1](self._spectrum)
+        # (in the operator's dtype, as TF's: a real operator's kernel is cast, with the
+        # warning such a cast gives)
+        return cast(self._TRANSFORMS[self._DEPTH][1](self._spectrum), self.dtype)
 
     def _flat_spectrum(self):
         return array_ops.reshape(self._spectrum, array_ops.concat(
@@ -777,8 +784,12 @@ def _same_dtype(operators, what):
         raise ValueError(f"Argument `operators` must be a list of >=1 operators. Received: "
                          f"{operators}.")
     if len({op.dtype for op in operators}) > 1:
-        raise TypeError(f"Expected every operation in argument `operators` to have the same "
-                        f"dtype. Received {[str(op.dtype) for op in operators]}.")
+        found = [str((op.name, op.dtype)) for op in operators]
+        if what == "Kronecker":
+            raise TypeError(f"Expected every operation in argument `operators` to have the "
+                            f"same dtype. Received {found}.")
+        raise TypeError(f"Expected all operators to have the same dtype.  Found "
+                        f"{'   '.join(found)}")
     return operators
 
 
@@ -935,6 +946,39 @@ class LinearOperatorBlockDiag(LinearOperator):
         return array_ops.concat([batch_tensor_of(self._operators),
                                  _total_tensor(self._operators, -2),
                                  _total_tensor(self._operators, -1)], 0)
+
+    def _by_blocks(self, x, method, **kwargs):
+        """`method` of each operator on its block of `x` when `x` is a list of one block per
+        operator (as TF's, a list whose items are not themselves lists): the list of results;
+        else None."""
+        if not isinstance(x, (list, tuple)) or len(x) != len(self._operators) or any(
+                isinstance(block, (list, tuple)) for block in x):
+            return None
+        return [getattr(op, method)(block, **kwargs) for op, block in zip(self._operators, x)]
+
+    def matmul(self, x, adjoint=False, adjoint_arg=False, name="matmul"):
+        """``op(A) @ op(x)``; for `x` a list of blocks, the list of each block's product.
+
+        >>> op = tf.linalg.LinearOperatorBlockDiag(
+        ...     [tf.linalg.LinearOperatorDiag([2.0]), tf.linalg.LinearOperatorDiag([3.0, 4.0])])
+        >>> [y.numpy().tolist() for y in op.matmul([tf.ones([1, 1]), tf.ones([2, 1])])]
+        [[[2.0]], [[3.0], [4.0]]]
+        """
+        blocks = self._by_blocks(x, "matmul", adjoint=adjoint, adjoint_arg=adjoint_arg)
+        return super().matmul(x, adjoint, adjoint_arg, name) if blocks is None else blocks
+
+    def matvec(self, x, adjoint=False, name="matvec"):
+        blocks = self._by_blocks(x, "matvec", adjoint=adjoint)
+        return super().matvec(x, adjoint, name) if blocks is None else blocks
+
+    def solve(self, rhs, adjoint=False, adjoint_arg=False, name="solve"):
+        """``op(A)^-1 @ op(rhs)``; for `rhs` a list of blocks, the list of each block's."""
+        blocks = self._by_blocks(rhs, "solve", adjoint=adjoint, adjoint_arg=adjoint_arg)
+        return super().solve(rhs, adjoint, adjoint_arg, name) if blocks is None else blocks
+
+    def solvevec(self, rhs, adjoint=False, name="solve"):
+        blocks = self._by_blocks(rhs, "solvevec", adjoint=adjoint)
+        return super().solvevec(rhs, adjoint, name) if blocks is None else blocks
 
     def _blockwise(self, x, method, adjoint, sizes):
         parts = array_ops.split(x, sizes, axis=-2)

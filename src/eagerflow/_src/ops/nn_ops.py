@@ -33,6 +33,7 @@ from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.core.registry import NN_FLOAT, NUMBER_TYPES, REAL_NUMBER_TYPES
 from eagerflow._src.ops import array_ops, float_math, half_sums, late, math_ops, reduction_ops
+from eagerflow._src.ops import partition_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops.cast_ops import cast, identity, stop_gradient
 from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
@@ -1425,18 +1426,27 @@ def _noise_shape(x, noise_shape):
 
 @export("nn.embedding_lookup", dispatch_name="compat.v1.nn.embedding_lookup")
 def embedding_lookup(params, ids, max_norm=None, name=None):
-    """Gathers rows of `params` at `ids`; a list of shards is split by contiguous ranges.
+    """Gathers rows of `params` at `ids`; a list of shards is split by TF's "div" layout
+    (of a table of ``R`` rows in ``n`` shards, the first ``R % n`` shards hold one row
+    more than the others, each a consecutive range of ids).
 
     With `max_norm`, each looked-up embedding is rescaled to an l2-norm of at most `max_norm`.
 
     >>> tf.nn.embedding_lookup(tf.constant([[1.0, 2.0], [3.0, 4.0]]), tf.constant([1]))
     <tf.Tensor: shape=(1, 2), dtype=float32, numpy=array([[3., 4.]], dtype=float32)>
+    >>> shards = [tf.constant([[0.0], [1.0]]), tf.constant([[2.0]])]
+    >>> tf.nn.embedding_lookup(shards, tf.constant([2, 0])).numpy()
+    array([[2.],
+           [0.]], dtype=float32)
     """
     if isinstance(params, (list, tuple)):
         if not params:
             raise ValueError("Length of params is currently 0. Need at least one param.")
-        # shards hold consecutive id ranges ("div" partitioning): their concatenation is the table
-        params = params[0] if len(params) == 1 else array_ops.concat(list(params), 0)
+        if len(params) > 1:
+            # (each id's shard and row by the layout of the rows' total, not the shards'
+            # own sizes: shards laid out otherwise give TF's rows or its out-of-range error)
+            return sharded_lookup(list(params), as_tensor(ids), "div", max_norm, name)
+        params = params[0]
     ids = as_tensor(ids)
     with context.op_scope(name or "embedding_lookup") as scope:
         # (a variable's rows read straight from it, by TF's ResourceGather)
@@ -1445,6 +1455,31 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
             result = _clip_rows(result, max_norm, ids)
         # (in a graph TF's result is ``embedding_lookup/Identity``)
         return result if scope is None else identity(result)
+
+
+def sharded_lookup(shards, ids, partition_strategy, max_norm, name):
+    """Rows `ids` of the table the `shards` hold: each id's shard and row in it (by id
+    modulo the shard count, or TF's "div" layout, its first shards one row longer), a
+    gather from each shard (a sparse gradient for each) and the rows put back in order."""
+    n = len(shards)
+    flat = array_ops.reshape(ids, [-1])
+    if partition_strategy == "mod":
+        shard_of, row = flat % n, flat // n
+    else:
+        total = reduction_ops.add_n([cast(array_ops.shape(s)[0], flat.dtype)
+                                     for s in shards])
+        per, extras = total // n, total % n
+        shard_of = math_ops.maximum(flat // (per + 1), (flat - extras) // per)
+        early = cast(shard_of < extras, flat.dtype)
+        row = early * (flat % (per + 1)) + (1 - early) * ((flat - extras) % per)
+    shard_of = cast(shard_of, "int32")
+    rows = partition_ops.dynamic_partition(row, shard_of, n)
+    places = partition_ops.dynamic_partition(
+        array_ops.range(array_ops.size(flat)), shard_of, n)
+    found = [embedding_lookup(s, r, max_norm=max_norm) for s, r in zip(shards, rows)]
+    out = partition_ops.dynamic_stitch(places, found)
+    return array_ops.reshape(out, array_ops.concat(
+        [array_ops.shape(ids), array_ops.shape(out)[1:]], 0), name=name)
 
 
 def _clip_rows(embeddings, max_norm, ids):

@@ -188,9 +188,14 @@ def reshape(sp_input, shape, name=None):
 def _reshape_error(total, old_shape, new_shape):
     """TF's SparseReshape message for a reshape of `total` dense values to `new_shape`, or
     None when it is allowed."""
-    unknown = [i for i, d in enumerate(new_shape) if d == -1]
-    if len(unknown) > 1:
-        return f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}"
+    unknown = []
+    for i, d in enumerate(new_shape):  # (in TF's order: the first bad dimension's message)
+        if d == -1:
+            if unknown:
+                return f"only one output dimension may be -1, not both {unknown[0]} and {i}"
+            unknown.append(i)
+        elif d < 0:
+            return f"size {i} must be non-negative, not {d}"
     if total == 0 and unknown and 0 in list(new_shape):
         return ("reshape cannot infer the missing input size for an empty tensor unless all "
                 "specified input sizes are non-zero")
@@ -948,9 +953,7 @@ def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
     sp = _sparse(sp_a, "sp_a")
     b = convert_to_tensor(b)  # as given, like TF's kernel input: no cast to the values' type
     _check_values_type("SparseTensorDenseMatMul", 3, "b", sp.dtype, b.dtype)
-    if sp.shape.rank is not None and sp.shape.rank != 2:
-        raise ValueError(f"Shape must be rank 2 but is rank {sp.shape.rank}")
-    given = sp.shape.as_list() if sp.shape.rank is not None else [None, None]
+    given = sp.shape.as_list() if sp.shape.rank == 2 else [None, None]
     m, k = given[::-1] if adjoint_a else given
     b_dims = b.shape.as_list() if b.shape.rank == 2 else [None, None]
     inner, n = b_dims[::-1] if adjoint_b else b_dims
@@ -971,9 +974,13 @@ def _sparse_dense_matmul(xp, indices, values, shape, b, adjoint_a=False, adjoint
     """The kernel of op SparseTensorDenseMatMul: each entry's value times its column's row of
     `b` (its row's, if `adjoint_a`), summed into its row of the result in order."""
     indices, values, shape, b = (np.asarray(v) for v in (indices, values, shape, b))
-    if indices.ndim != 2 or values.ndim != 1 or shape.shape != (2,) or b.ndim != 2:
-        raise _invalid("Tensor 'a_shape' is not a vector, or 'a_indices' not a matrix, or "
-                       "'a_values' not a vector, or 'b' not a matrix")
+    for bad, message in ((b.ndim != 2, "Tensor 'b' is not a matrix"),  # (TF's order)
+                         (shape.ndim != 1, "Tensor 'a_shape' is not a vector"),
+                         (shape.size != 2, "Tensor 'a_shape' must have 2 elements"),
+                         (values.ndim != 1, "Tensor 'a_values' is not a vector"),
+                         (indices.ndim != 2, "Tensor 'a_indices' is not a matrix")):
+        if bad:
+            raise _invalid(message)
     m, k = (int(shape[1]), int(shape[0])) if adjoint_a else (int(shape[0]), int(shape[1]))
     if adjoint_b:
         b = b.T.conj() if b.dtype.kind == "c" else b.T
@@ -994,7 +1001,12 @@ def _sparse_dense_matmul(xp, indices, values, shape, b, adjoint_a=False, adjoint
 
 
 def _sparse_dense_matmul_rule(indices, values, shape, b, adjoint_a=False, adjoint_b=False):
+    name = "SparseTensorDenseMatMul"
+    shape_rules.check_rank(name, [indices, values, shape, b], 3, rank=2)
     dims = shape_rules.known_elements(shape)
+    if dims is not None and len(dims) != 2:  # (TF's rule reads a_shape as a matrix shape)
+        raise shape_rules.shape_error(name, f"Shape must be rank 2 but is rank {len(dims)}",
+                                      [t.shape for t in (indices, values, shape, b)])
     m = None if dims is None or len(dims) != 2 else dims[1 if adjoint_a else 0]
     n = None if b.shape.rank != 2 else b.shape[0 if adjoint_b else 1]
     return TensorShape([m, n]), values.dtype
@@ -1493,11 +1505,7 @@ def _sparse_bincount(xp, indices, values, dense_shape, size, weights, binary_out
     if shape.shape != (indices.shape[1],):
         raise _invalid(f"Number of dimensions must match second dimension of indices.Got "
                        f"{shape.size} dimensions, indices shape: {_dims(indices.shape)}")
-    bad = np.argwhere(((indices < 0) | (indices >= shape)).any(1))
-    if bad.size:
-        i = bad[0, 0]
-        raise _invalid(f"Sparse index tuple indices[{i}, :] = [{', '.join(map(str, indices[i]))}]"
-                       " is out of bounds")
+    _check_in_bounds(indices, shape)
     if weights.size and weights.shape != values.shape:
         raise _invalid(f"Weights and values must have the same shape. Weight shape: "
                        f"{_dims(weights.shape)}; values shape: {_dims(values.shape)}")
@@ -1680,11 +1688,23 @@ def _check_sparse(indices, values, shape):
     return indices, values, shape
 
 
+def _check_in_bounds(indices, shape):
+    """TF's error for the first index row outside `shape` (SparseBincount, SparseSparseMaximum
+    and Minimum check it; order and repeats they leave)."""
+    bad = np.argwhere(((indices < 0) | (indices >= shape)).any(1))
+    if bad.size:
+        i = bad[0, 0]
+        raise _invalid(f"Sparse index tuple indices[{i}, :] = [{', '.join(map(str, indices[i]))}]"
+                       " is out of bounds")
+
+
 def _sparse_sparse_kernel(fn):
     def kernel(xp, a_indices, a_values, a_shape, b_indices, b_values, b_shape):
         a_indices, a_values, a_shape = _check_sparse(a_indices, a_values, a_shape)
         b_indices, b_values, b_shape = _check_sparse(b_indices, b_values, b_shape)
         _check_shapes_agree(a_shape, b_shape)
+        _check_in_bounds(a_indices, a_shape)  # (else entries outside the shape came back)
+        _check_in_bounds(b_indices, b_shape)
         return _merge(a_indices, a_values, b_indices, b_values, fn=fn)
     return kernel
 
@@ -1880,8 +1900,11 @@ def reset_shape(sp_input, new_shape=None):
                                 array_ops.zeros_like(sp.dense_shape))
         return SparseTensor(sp.indices, sp.values, shape)
     new_shape = _i64(new_shape)
+    ranks = new_shape.shape.num_elements(), sp.dense_shape.shape.num_elements()
+    if None not in ranks and ranks[0] != ranks[1]:  # (TF's: the shapes' lengths merged)
+        raise ValueError(f"Dimensions {ranks[0]} and {ranks[1]} are not compatible")
     old, new = get_static_value(sp.dense_shape), get_static_value(new_shape)
-    if old is not None and new is not None and (len(old) != len(new) or np.any(new < old)):
+    if old is not None and new is not None and np.any(new < old):
         # (TF's text, which names the shapes the other way round)
         raise ValueError(f"Requested new_shape should have dimension sizes >= sp_input.shape."
                          f"  Found new_shape ({np.asarray(old)}), sp_input.shape "
@@ -1916,14 +1939,32 @@ def sampled_addmm(indices, values, dense_shape, mat1, mat2, beta=1.0, alpha=1.0,
 @export("sparse.map_values")
 def map_values(op, *args, **kwargs):
     """`op` applied to the values of the SparseTensors among its arguments (which must share
-    their indices); the result keeps those indices."""
+    their dense shape and indices: InvalidArgumentError if not); the result keeps those
+    indices.
+
+    >>> st = tf.sparse.SparseTensor([[0, 1]], [2.0], [2, 2])
+    >>> tf.sparse.map_values(tf.multiply, st, st).values.numpy()
+    array([4.], dtype=float32)
+    """
     found = [a for a in list(args) + list(kwargs.values()) if isinstance(a, SparseTensor)]
     if not found:
         raise ValueError("No SparseTensor in argument list of map_values")
     first = found[0]
+    # (values of other positions would pair silently: TF checks shapes and indices, each
+    # other tensor's in turn, eagerly or as the graph's control dependencies)
+    checks = []
+    for other in found[1:]:
+        checks.append(debugging_ops.assert_equal(first.dense_shape, other.dense_shape,
+                                                 message="Mismatched shapes!"))
+        checks.append(debugging_ops.assert_equal(first.indices, other.indices,
+                                                 message="Mismatched indices!"))
     args = [a.values if isinstance(a, SparseTensor) else a for a in args]
     kwargs = {k: v.values if isinstance(v, SparseTensor) else v for k, v in kwargs.items()}
-    return SparseTensor(first.indices, op(*args, **kwargs), first.dense_shape)
+    checks = [c for c in checks if c is not None]
+    if not checks:
+        return SparseTensor(first.indices, op(*args, **kwargs), first.dense_shape)
+    with context.get().graph.control_dependencies(checks):
+        return SparseTensor(first.indices, op(*args, **kwargs), first.dense_shape)
 
 
 # -- SparseCross ------------------------------------------------------------------------------------
@@ -1954,7 +1995,7 @@ def _feature_rows(indices, values, shape):
 
 def _cross_kernel(xp, *parts, num, hashed, num_buckets, hash_key, sep):
     features = [_feature_rows(*parts[3 * i:3 * i + 3]) for i in range(num)]
-    batch = len(features[0])
+    batch = len(features[0]) if features else 0  # (no inputs: TF's empty cross)
     strings = [parts[3 * i + 1].dtype == object for i in range(num)]
     if hashed:
         hashes = []
@@ -2084,10 +2125,15 @@ tf_args[_SPARSE_CROSS] = _CROSS_LISTS
 batching_rules.assign(PER_ELEMENT, _SPARSE_CROSS_V2, _SPARSE_CROSS)
 
 
-def _cross_inputs(inputs):
+def _cross_inputs(inputs, kinds="Tensor or SparseTensor."):
     """SparseCross's inputs for `inputs`: the sparse ones' indices, values and shapes, then
     the dense ones (as TF crosses them), values of other dtypes than string as int64 (1.5 as
-    1, True as 1, as TF's)."""
+    1, True as 1, as TF's). As TF's, `inputs` is a list of tensors and SparseTensors only
+    (not variables, arrays or nested lists: TypeError "All inputs must be " + `kinds`)."""
+    if not isinstance(inputs, (list, tuple)):
+        raise TypeError("Inputs must be a list")
+    if not all(isinstance(x, (SparseTensor, Tensor)) for x in inputs):
+        raise TypeError("All inputs must be " + kinds)
     sparse = [x for x in inputs if isinstance(x, SparseTensor)]
     dense = [as_tensor(x) for x in inputs if not isinstance(x, SparseTensor)]
     for x in dense:
@@ -2117,7 +2163,7 @@ def cross(inputs, name=None, separator=None):
 def cross_hashed(inputs, num_buckets=0, hash_key=None, name=None):
     """As `cross`, each combination hashed (FarmHash fingerprints, combined as TF does) into
     ``[0, num_buckets)`` (int64; any int64 when `num_buckets` is 0)."""
-    parts = _cross_inputs(inputs)
+    parts = _cross_inputs(inputs, "SparseTensors")
     internal = _I64 if any(t.dtype == _I64 for t in parts[len(parts) // 3:]) else _d.string
     return SparseTensor(*dispatch(_SPARSE_CROSS, parts, {
         "hashed_output": True, "num_buckets": int(num_buckets),

@@ -52,6 +52,8 @@ class SparseTensor:
     values = property(lambda self: self._values, doc="The elements at `indices`, ``[N]``.")
     dense_shape = property(lambda self: self._dense_shape, doc="The shape, int64 ``[rank]``.")
     dtype = property(lambda self: self._values.dtype)
+    op = property(lambda self: self._values.op, doc="The op making `values` (as TF's).")
+    graph = property(lambda self: self._values.graph, doc="The graph of `values` (as TF's).")
 
     @property
     def shape(self):
