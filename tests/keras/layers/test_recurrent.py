@@ -3,6 +3,8 @@ StackedRNNCells) with fixed weights; sequences and states, go_backwards, masks, 
 layers, initial states, dropout, gradients against finite differences, configs, weight
 names, errors, and traced functions (unrolled and while_loop) equal to eager, as tf_keras
 2.21 has them."""
+import logging
+
 import numpy as np
 import pytest
 
@@ -727,3 +729,14 @@ def test_lstm_adds_the_bias_where_keras_does_under_mixed_float16():
         tf.keras.mixed_precision.set_global_policy(None)
     fused = [0.455322265625, 0.78515625, 0.79296875, 0.57421875]
     assert outs == [fused, fused, fused, [0.455810546875, 0.78515625, 0.79296875, 0.57421875]]
+
+
+def test_simple_rnn_implementation_argument_logs_its_deprecation(caplog):
+    with caplog.at_level(logging.WARNING, "tensorflow"):
+        SimpleRNN(2)
+        assert not caplog.records
+        layer = SimpleRNN(2, implementation=1)
+    assert [r.getMessage() for r in caplog.records] == [
+        "The `implementation` argument in `SimpleRNN` has been deprecated. Please remove it "
+        "from your layer call."]
+    assert "implementation" not in layer.get_config()

@@ -31,6 +31,7 @@ import inspect
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.convert import convert_to_tensor
@@ -1338,8 +1339,10 @@ class _CellLayer(RNN):
         kwargs.pop("return_runtime", None)
         cell_kwargs = {key: kwargs.pop(key) for key in ("enable_caching_device",
                                                          "implementation") if key in kwargs}
-        if self._cell_class is SimpleRNNCell:
-            cell_kwargs.pop("implementation", None)  # deprecated in Keras, ignored
+        if self._cell_class is SimpleRNNCell and "implementation" in cell_kwargs:
+            del cell_kwargs["implementation"]  # deprecated in Keras, ignored
+            _log.logger.warning("The `implementation` argument in `SimpleRNN` has been "
+                                "deprecated. Please remove it from your layer call.")
         cell = self._cell_class(units, **cell_args, **cell_kwargs, dtype=kwargs.get("dtype"),
                                 trainable=kwargs.get("trainable", True), name=self._cell_name)
         super().__init__(cell, **kwargs)
