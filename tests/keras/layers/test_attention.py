@@ -518,3 +518,11 @@ def test_additive_attention_on_one_tensor_fails_in_call_naming_the_layer():
     with pytest.raises(ValueError, match=r"(?s)Exception encountered when calling layer "
                                          r"'additive_attention.*must be called on a list"):
         layer(np.ones((2, 5, 4), np.float32))
+
+
+def test_multi_head_attention_over_the_features_axis_is_rejected():
+    # as in tf_keras, whose einsum rejects the scores' equation (a value came back before)
+    layer = attention.MultiHeadAttention(2, 3, attention_axes=(3,))
+    with pytest.raises(ValueError, match="Output subscripts contain a label appearing more "
+                                         "than once: abcd,abcd->abcdd"):
+        layer(rand(2, 4, 6), rand(2, 5, 6))

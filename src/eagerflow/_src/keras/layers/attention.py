@@ -235,8 +235,12 @@ def _attention_equations(rank, attention_axes):
     """
     target = _LETTERS[:rank]
     source = list(target)
-    for i, axis in enumerate(attention_axes):
-        source[axis] = _LETTERS[rank + i]
+    # (the features axis keeps its letter, as in Keras: attending over it repeats a
+    # label in the scores, which einsum rejects)
+    fresh = iter(_LETTERS[rank:])
+    for axis in attention_axes:
+        if axis != rank - 1:
+            source[axis] = next(fresh)
     source = "".join(source)
     kept = [target[i] for i in range(rank - 1) if i not in attention_axes]
     scores = "".join(kept + [target[a] for a in attention_axes] +
