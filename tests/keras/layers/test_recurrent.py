@@ -288,7 +288,8 @@ def test_initial_state():
         np.testing.assert_allclose(result[2].numpy(), expected_states[1], rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="Layer has 2 states but was passed 1 initial states"):
         layer(X, initial_state=[h0])
-    with pytest.raises(ValueError, match="not compatible with `cell.state_size`"):
+    # (a built layer's: where the states meet the weights, as in tf_keras)
+    with pytest.raises(tf.errors.InvalidArgumentError):
         layer(X, initial_state=[h0, np.zeros((3, 5), np.float32)])
 
 
@@ -740,3 +741,16 @@ def test_simple_rnn_implementation_argument_logs_its_deprecation(caplog):
         "The `implementation` argument in `SimpleRNN` has been deprecated. Please remove it "
         "from your layer call."]
     assert "implementation" not in layer.get_config()
+
+
+@pytest.mark.parametrize("cls, count", [(LSTM, 2), (GRU, 1), (SimpleRNN, 1)])
+def test_initial_state_of_the_wrong_size_for_a_built_layer_is_an_invalid_argument(cls, count):
+    # tf_keras checks the states' sizes as the layer builds (ValueError); afterwards a wrong
+    # size fails where the states meet the weights, with the op's InvalidArgumentError
+    x = np.ones((2, 5, 3), "float32")
+    with pytest.raises(ValueError, match="not compatible with `cell.state_size`"):
+        cls(3)(x, initial_state=[tf.ones((2, 4))] * count)
+    layer = cls(3)
+    layer(x)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        layer(x, initial_state=[tf.ones((2, 4))] * count)
