@@ -754,3 +754,13 @@ def test_initial_state_of_the_wrong_size_for_a_built_layer_is_an_invalid_argumen
     layer(x)
     with pytest.raises(tf.errors.InvalidArgumentError):
         layer(x, initial_state=[tf.ones((2, 4))] * count)
+
+
+def test_keras_rnn_runs_tf1_cells_with_one_state():
+    # (TF 1's cells take their one state bare; a list of it failed in their concat)
+    x = np.arange(30, dtype="float32").reshape(2, 5, 3) / 30
+    gru = tf.compat.v1.nn.rnn_cell.GRUCell(2, kernel_initializer=tf.keras.initializers.Constant(0.1))
+    np.testing.assert_allclose(RNN(gru)(x).numpy(), [[0.0683, 0.0683], [0.1741, 0.1741]],
+                               atol=1e-4)
+    basic = tf.compat.v1.nn.rnn_cell.BasicRNNCell(2)
+    assert RNN(basic, return_state=True)(x)[1].shape == (2, 2)

@@ -863,8 +863,11 @@ def _cell_steps(cell, states, training, constants=None):
                              f"constants={constants}")
         kwargs["constants"] = constants
     call = cell.__call__ if callable(cell) else cell.call
+    alone = getattr(cell, "_is_tf_rnn_cell", False)  # (TF 1's cells take one state bare)
 
     def step(x, states):
+        if alone and len(states) == 1:
+            states = states[0]
         output, new = call(x, states, **kwargs)
         return output, _as_list(new)
     return (lambda x: x), step
