@@ -524,3 +524,28 @@ def test_a_nested_functional_model_is_named_in_configs_as_tf_keras_names_it():
     assert type(again.layers[0]).__name__ == "Functional"
     # a Sequential inside is public: named by the top-level module
     assert keras.layers.serialize(keras.Sequential([keras.layers.Dense(1)]))["module"] == "keras"
+
+
+def test_model_built_before_clear_session_still_runs_and_saves(tmp_path):
+    # A model from before `clear_session` keeps working: called, trained, configured and
+    # saved to HDF5 (its tensors were taken for constants, so it could not run or save).
+    def build():
+        keras.backend.clear_session()
+        inp = keras.Input((5,))
+        h = keras.layers.Dense(3, kernel_initializer="ones")(inp)
+        return keras.Model(inp, keras.layers.Dense(2, kernel_initializer="ones")(h * 2.0 + h[:, :1]))
+    model = build()
+    build()
+    x = np.ones((2, 5), "float32")
+    np.testing.assert_allclose(model(x), [[45.0, 45.0]] * 2)
+    np.testing.assert_allclose(model.predict(x, verbose=0), [[45.0, 45.0]] * 2)
+    assert model.get_config()["layers"][1]["inbound_nodes"] == [[["input_1", 0, 0, {}]]]
+    model.save(tmp_path / "m.h5")
+    loaded = keras.models.load_model(tmp_path / "m.h5")
+    np.testing.assert_allclose(loaded(x), [[45.0, 45.0]] * 2)
+    # and its tensors still make models and take new layers
+    old = model.layers[1].output
+    keras.backend.clear_session()
+    extended = keras.Model(model.input, keras.layers.Dense(1, kernel_initializer="ones",
+                                                           name="extra")(old))
+    np.testing.assert_allclose(extended(x), [[15.0]] * 2)

@@ -1,6 +1,7 @@
 """Attention layers and EinsumDense against NumPy references for fixed weights: masks (Keras
 masks, attention masks, causal), attention over several axes, weights as tf_keras 2.21 names
 and orders them, configs, gradients, dropout, functional models, tracing and errors."""
+import logging
 import math
 import warnings
 
@@ -348,7 +349,7 @@ def test_dense_attention_masks_and_weights():
         [None, 3, 4]
 
 
-def test_dense_attention_configs():
+def test_dense_attention_configs(caplog):
     layer = attention.Attention(use_scale=True, score_mode="concat", dropout=0.2, name="a")
     assert layer.get_config() == {"name": "a", "trainable": True, "dtype": "float32",
                                   "dropout": 0.2, "use_scale": True, "score_mode": "concat"}
@@ -357,8 +358,10 @@ def test_dense_attention_configs():
     additive = attention.AdditiveAttention(use_scale=False, name="b")
     assert additive.get_config() == {"name": "b", "trainable": True, "dtype": "float32",
                                      "dropout": 0.0, "use_scale": False}
-    with pytest.warns(UserWarning, match="`causal` argument is deprecated"):
+    with caplog.at_level(logging.WARNING, "absl"):  # (logged as tf_keras logs it)
         causal = attention.Attention(causal=True)
+    assert any("`causal` argument is deprecated" in r.getMessage() for r in caplog.records
+               if r.name == "absl")
     x = rand(1, 3, 2)
     np.testing.assert_allclose(causal([x, x]).numpy(),
                                attention.Attention()([x, x], use_causal_mask=True).numpy())
@@ -515,3 +518,11 @@ def test_additive_attention_on_one_tensor_fails_in_call_naming_the_layer():
     with pytest.raises(ValueError, match=r"(?s)Exception encountered when calling layer "
                                          r"'additive_attention.*must be called on a list"):
         layer(np.ones((2, 5, 4), np.float32))
+
+
+def test_multi_head_attention_over_the_features_axis_is_rejected():
+    # as in tf_keras, whose einsum rejects the scores' equation (a value came back before)
+    layer = attention.MultiHeadAttention(2, 3, attention_axes=(3,))
+    with pytest.raises(ValueError, match="Output subscripts contain a label appearing more "
+                                         "than once: abcd,abcd->abcdd"):
+        layer(rand(2, 4, 6), rand(2, 5, 6))

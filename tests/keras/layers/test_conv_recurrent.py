@@ -98,3 +98,24 @@ def test_conv_lstm_checks_the_rank_of_its_inputs_before_it_builds():
                                          r"with the layer: expected ndim=5, found ndim=4\. Full "
                                          r"shape received: \(2, 3, 6, 6\)$"):
         keras.layers.ConvLSTM2D(2, 3)(tf.ones([2, 3, 6, 6]))
+
+
+@pytest.mark.parametrize("cls, input_shape, kwargs, expected", [
+    # (tf_keras 2.21's shapes)
+    ("ConvLSTM1D", (2, 5, 9, 3), {}, (2, 7, 4)),
+    ("ConvLSTM2D", (2, 5, 9, 8, 3), dict(return_sequences=True, strides=2), (2, 5, 4, 3, 4)),
+    ("ConvLSTM2D", (None, None, None, 8, 3), dict(return_state=True, padding="same"),
+     [(None, None, 8, 4)] * 3),
+    ("ConvLSTM2D", (2, 5, 3, 9, 8), dict(data_format="channels_first", dilation_rate=2,
+                                         return_state=True, return_sequences=True),
+     [(2, 5, 4, 5, 4), (2, 4, 5, 4), (2, 4, 5, 4)]),
+    ("ConvLSTM3D", (2, 5, 7, 6, 5, 3), dict(return_state=True),
+     [(2, 5, 4, 3, 4)] * 3)])
+def test_conv_lstm_compute_output_shape_keeps_the_feature_maps(cls, input_shape, kwargs,
+                                                               expected):
+    # (it gave (batch, filters) states and outputs, without the maps' spatial dimensions)
+    shape = getattr(keras.layers, cls)(4, 3, **kwargs).compute_output_shape(input_shape)
+    if isinstance(expected, list):
+        assert [tuple(s.as_list()) for s in shape] == expected
+    else:
+        assert tuple(shape.as_list()) == expected

@@ -3,6 +3,8 @@ StackedRNNCells) with fixed weights; sequences and states, go_backwards, masks, 
 layers, initial states, dropout, gradients against finite differences, configs, weight
 names, errors, and traced functions (unrolled and while_loop) equal to eager, as tf_keras
 2.21 has them."""
+import logging
+
 import numpy as np
 import pytest
 
@@ -286,7 +288,8 @@ def test_initial_state():
         np.testing.assert_allclose(result[2].numpy(), expected_states[1], rtol=1e-5, atol=1e-6)
     with pytest.raises(ValueError, match="Layer has 2 states but was passed 1 initial states"):
         layer(X, initial_state=[h0])
-    with pytest.raises(ValueError, match="not compatible with `cell.state_size`"):
+    # (a built layer's: where the states meet the weights, as in tf_keras)
+    with pytest.raises(tf.errors.InvalidArgumentError):
         layer(X, initial_state=[h0, np.zeros((3, 5), np.float32)])
 
 
@@ -727,3 +730,37 @@ def test_lstm_adds_the_bias_where_keras_does_under_mixed_float16():
         tf.keras.mixed_precision.set_global_policy(None)
     fused = [0.455322265625, 0.78515625, 0.79296875, 0.57421875]
     assert outs == [fused, fused, fused, [0.455810546875, 0.78515625, 0.79296875, 0.57421875]]
+
+
+def test_simple_rnn_implementation_argument_logs_its_deprecation(caplog):
+    with caplog.at_level(logging.WARNING, "tensorflow"):
+        SimpleRNN(2)
+        assert not caplog.records
+        layer = SimpleRNN(2, implementation=1)
+    assert [r.getMessage() for r in caplog.records] == [
+        "The `implementation` argument in `SimpleRNN` has been deprecated. Please remove it "
+        "from your layer call."]
+    assert "implementation" not in layer.get_config()
+
+
+@pytest.mark.parametrize("cls, count", [(LSTM, 2), (GRU, 1), (SimpleRNN, 1)])
+def test_initial_state_of_the_wrong_size_for_a_built_layer_is_an_invalid_argument(cls, count):
+    # tf_keras checks the states' sizes as the layer builds (ValueError); afterwards a wrong
+    # size fails where the states meet the weights, with the op's InvalidArgumentError
+    x = np.ones((2, 5, 3), "float32")
+    with pytest.raises(ValueError, match="not compatible with `cell.state_size`"):
+        cls(3)(x, initial_state=[tf.ones((2, 4))] * count)
+    layer = cls(3)
+    layer(x)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        layer(x, initial_state=[tf.ones((2, 4))] * count)
+
+
+def test_keras_rnn_runs_tf1_cells_with_one_state():
+    # (TF 1's cells take their one state bare; a list of it failed in their concat)
+    x = np.arange(30, dtype="float32").reshape(2, 5, 3) / 30
+    gru = tf.compat.v1.nn.rnn_cell.GRUCell(2, kernel_initializer=tf.keras.initializers.Constant(0.1))
+    np.testing.assert_allclose(RNN(gru)(x).numpy(), [[0.0683, 0.0683], [0.1741, 0.1741]],
+                               atol=1e-4)
+    basic = tf.compat.v1.nn.rnn_cell.BasicRNNCell(2)
+    assert RNN(basic, return_state=True)(x)[1].shape == (2, 2)

@@ -244,3 +244,10 @@ def test_masking():
     assert Masking.from_config(layer.get_config()).mask_value == 0.5
     traced = tf.function(lambda v: layer(v))(tf.constant(x))
     np.testing.assert_array_equal(traced.numpy(), y.numpy())
+
+
+def test_time_distributed_compute_mask_takes_arrays():
+    # (an array's shape is a tuple, which failed before the layer had built)
+    mask = np.array([[True, True, False], [True, False, False]])
+    out = TimeDistributed(Dense(2)).compute_mask(np.ones((2, 3, 4), "float32"), mask)
+    np.testing.assert_array_equal(out.numpy(), mask)

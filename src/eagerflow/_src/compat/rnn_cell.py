@@ -47,6 +47,9 @@ class RNNCell(layers._Scoped, base_layer.Layer):
     """The base of TF 1's cells: ``cell(inputs, state) -> (output, new_state)``, with
     `state_size`, `output_size` and `zero_state`."""
 
+    # (a Keras RNN gives such a cell its one state alone, not in a list)
+    _is_tf_rnn_cell = True
+
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         reuse = kwargs.pop("_reuse", None)
         super().__init__(trainable=trainable, name=name, dtype=dtype, _reuse=reuse, **kwargs)

@@ -274,8 +274,8 @@ def is_keras_tensor(value):
         value = value.values
     elif isinstance(value, RaggedTensor):
         value = RaggedTensor.flat_values.fget(value)  # (not a Keras tensor's layer of it)
-    if isinstance(value, KerasTensor):
-        return value.graph is backend.scratch_graph
+    if isinstance(value, KerasTensor):  # (one of a graph before `clear_session` too)
+        return isinstance(value.graph, _KerasGraph)
     # (TF 1's graph mode: a tensor of a TF 1 graph that an input or a layer's call made)
     return isinstance(value, SymbolicTensor) and "_keras_history" in value.__dict__ and \
         graph_mode.is_v1(value.graph)

@@ -14,8 +14,8 @@ TensorShape([1, 4, 5])
 """
 import math
 import string
-import warnings
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor
@@ -66,8 +66,9 @@ class BaseDenseAttention(Layer):
         causal = kwargs.pop("causal", None)
         super().__init__(**kwargs)
         if causal is not None:
-            warnings.warn("`causal` argument is deprecated. Please use `use_causal_mask` in "
-                          "call() method to specify causal masking.", stacklevel=2)
+            _log.absl_logger.warning("`causal` argument is deprecated. Please use "
+                                     "`use_causal_mask` in call() method to specify causal "
+                                     "masking.")
         self.causal = bool(causal)
         self.dropout = dropout
         self.supports_masking = True
@@ -234,8 +235,12 @@ def _attention_equations(rank, attention_axes):
     """
     target = _LETTERS[:rank]
     source = list(target)
-    for i, axis in enumerate(attention_axes):
-        source[axis] = _LETTERS[rank + i]
+    # (the features axis keeps its letter, as in Keras: attending over it repeats a
+    # label in the scores, which einsum rejects)
+    fresh = iter(_LETTERS[rank:])
+    for axis in attention_axes:
+        if axis != rank - 1:
+            source[axis] = next(fresh)
     source = "".join(source)
     kept = [target[i] for i in range(rank - 1) if i not in attention_axes]
     scores = "".join(kept + [target[a] for a in attention_axes] +

@@ -186,6 +186,22 @@ class _ConvLSTM(RNN):
             self.cell.build(TensorShape([dims[0], *dims[2:]]))
         super().build(input_shape)
 
+    def compute_output_shape(self, input_shape):
+        # (the states are feature maps, which the cell's `state_size` of filters alone omits)
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        dims = TensorShape(input_shape).as_list()
+        cell = self.cell
+        spatial = dims[3:] if cell._channels_first else dims[2:-1]
+        spatial = [_conv_length(n, k, cell.padding, s, d) for n, k, s, d in zip(
+            spatial, cell.kernel_size, cell.strides, cell.dilation_rate)]
+        state = [cell.filters, *spatial] if cell._channels_first else [*spatial, cell.filters]
+        output = TensorShape([dims[0], dims[1], *state] if self.return_sequences
+                             else [dims[0], *state])
+        if not self.return_state:
+            return output
+        return [output] + [TensorShape([dims[0], *state])] * 2
+
     def get_initial_state(self, inputs):
         """Zero states of the size of the cell's convolution of one step of `inputs`."""
         step = reduction_ops.reduce_sum(array_ops.zeros_like(inputs), axis=1)

@@ -31,8 +31,9 @@ import inspect
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core import context, nest
+from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import as_dtype
 from eagerflow._src.core.tensor import Tensor
@@ -862,8 +863,11 @@ def _cell_steps(cell, states, training, constants=None):
                              f"constants={constants}")
         kwargs["constants"] = constants
     call = cell.__call__ if callable(cell) else cell.call
+    alone = getattr(cell, "_is_tf_rnn_cell", False)  # (TF 1's cells take one state bare)
 
     def step(x, states):
+        if alone and len(states) == 1:
+            states = states[0]
         output, new = call(x, states, **kwargs)
         return output, _as_list(new)
     return (lambda x: x), step
@@ -1061,10 +1065,12 @@ class RNN(Layer):
             raise ValueError(f"Layer has {len(self.states)} states but was passed "
                              f"{len(initial_state)} initial states. Received: "
                              f"initial_state={initial_state}")
-        self._check_initial_state(initial_state)
+        # (a built layer's states meet its weights only when it runs, where Keras's shape
+        # mismatch is an op's InvalidArgumentError)
+        self._check_initial_state(initial_state, errors.InvalidArgumentError)
         return list(initial_state)
 
-    def _check_initial_state(self, initial_state):
+    def _check_initial_state(self, initial_state, error=ValueError):
         flat_sizes = nest.flatten(self._state_sizes())
         flat_states = [convert_to_tensor(s) if not hasattr(s, "shape") else s
                        for s in nest.flatten(initial_state)]
@@ -1073,10 +1079,10 @@ class RNN(Layer):
                 for s, size in zip(flat_states, flat_sizes)):
             specs = ", ".join(repr(InputSpec(shape=tuple(TensorShape(s.shape).as_list())))
                               for s in flat_states)
-            raise ValueError(f"An `initial_state` was passed that is not compatible with "
-                             f"`cell.state_size`. Received `state_spec`=ListWrapper([{specs}])"
-                             f"; however `cell.state_size` is "
-                             f"{list(nest.flatten(self.cell.state_size))}")
+            message = (f"An `initial_state` was passed that is not compatible with "
+                       f"`cell.state_size`. Received `state_spec`=ListWrapper([{specs}]); "
+                       f"however `cell.state_size` is {list(nest.flatten(self.cell.state_size))}")
+            raise ValueError(message) if error is ValueError else error(None, None, message)
 
     def call(self, inputs, mask=None, training=None, initial_state=None, constants=None):
         if isinstance(inputs, list):  # [inputs, *initial_states, *constants] from a saved model
@@ -1338,8 +1344,10 @@ class _CellLayer(RNN):
         kwargs.pop("return_runtime", None)
         cell_kwargs = {key: kwargs.pop(key) for key in ("enable_caching_device",
                                                          "implementation") if key in kwargs}
-        if self._cell_class is SimpleRNNCell:
-            cell_kwargs.pop("implementation", None)  # deprecated in Keras, ignored
+        if self._cell_class is SimpleRNNCell and "implementation" in cell_kwargs:
+            del cell_kwargs["implementation"]  # deprecated in Keras, ignored
+            _log.logger.warning("The `implementation` argument in `SimpleRNN` has been "
+                                "deprecated. Please remove it from your layer call.")
         cell = self._cell_class(units, **cell_args, **cell_kwargs, dtype=kwargs.get("dtype"),
                                 trainable=kwargs.get("trainable", True), name=self._cell_name)
         super().__init__(cell, **kwargs)

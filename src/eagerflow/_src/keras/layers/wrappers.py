@@ -14,6 +14,7 @@ import inspect
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, nest
+from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, reduction_ops
 from eagerflow._src.keras import initializers
@@ -148,6 +149,11 @@ class TimeDistributed(Wrapper):
         return nest.map_structure(lambda y: _split_time(y, inputs), outputs)
 
     def compute_mask(self, inputs, mask=None):
+        # (arrays too, as Keras takes them here)
+        inputs = nest.map_structure(
+            lambda x: x if isinstance(x, RaggedTensor) else convert_to_tensor(x), inputs)
+        if mask is not None and not isinstance(mask, (list, tuple)):
+            mask = convert_to_tensor(mask)
         if not self._reshapes(inputs) or any(isinstance(x, RaggedTensor)
                                              for x in nest.flatten(inputs)):
             return mask
