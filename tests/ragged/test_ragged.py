@@ -283,6 +283,14 @@ def test_unicode_transcode_and_encodings():
     assert tf.strings.unicode_decode([b"x\x01y"], "UTF-8", errors="strict",
                                      replace_control_characters=True).to_list() == \
         [[120, 65533, 121]]
+    # UTF-16 cut short after a high surrogate: the surrogate and the last byte are one
+    # replacement character; a lone low surrogate and the last byte are two
+    points, starts = tf.strings.unicode_decode_with_offsets(
+        [b"\x00h\xd8\x3d\xde", b"\xde\x00\x00", b"\xd8\x3d\x00a\x00"], "UTF-16-BE")
+    assert points.to_list() == [[104, 65533], [65533, 65533], [65533, 97, 65533]]
+    assert starts.to_list() == [[0, 2], [0, 2], [0, 2, 4]]
+    assert tf.strings.unicode_transcode([b"\xd8\x3d\x00"], "UTF-16-BE", "UTF-8").numpy().tolist() \
+        == [b"\xef\xbf\xbd"]
 
 
 def test_strings_functions_return_ragged_rows():

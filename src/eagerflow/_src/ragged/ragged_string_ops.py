@@ -119,7 +119,8 @@ def _codec(encoding):
 
 
 def _decode_one(s, codec, errors_mode, replacement_char, replace_control_characters):
-    """The code points of bytes `s` and the byte offset of each."""
+    """The code points of bytes `s` and the byte offset of each. A UTF-16 high surrogate
+    with only one byte after it ends the input as one cut-short character, as ICU reads it."""
     points, offsets, pos = [], [], 0
     unit = 2 if codec == "utf-16-be" else 4 if codec == "utf-32-be" else 1
     n = len(s)
@@ -151,7 +152,8 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
             if errors_mode == "replace":
                 points.append(replacement_char)
                 offsets.append(pos)
-            pos += _invalid_run(s, pos) if unit == 1 else unit
+            pos += (_invalid_run(s, pos) if unit == 1 else
+                    3 if unit == 2 and n - pos == 3 and 0xD8 <= s[pos] <= 0xDB else unit)
     return points, offsets
 
 
