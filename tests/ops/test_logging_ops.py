@@ -74,3 +74,12 @@ def test_format():
     assert tf.strings.format("<>", tf.constant([1]), placeholder="<>").numpy() == b"[1]"
     with pytest.raises(ValueError, match="template expects 2 tensors"):
         tf.strings.format("{} {}", [tf.constant(1)])
+
+
+def test_format_and_print_write_denormals_as_zeros(capsys):
+    assert tf.strings.format("{}", tf.constant([-1e-40, 1.0])).numpy() == b"[-0 1]"
+    assert tf.strings.format("{}", tf.constant(1e-310, tf.float64)).numpy() == b"0"
+    assert tf.strings.format("{}", tf.constant([1e-7], tf.float16)).numpy() == \
+        b"[1.1920929e-07]"
+    tf.print(tf.constant([1e-40, 2.0]), output_stream=sys.stdout)
+    assert capsys.readouterr().out == "[0 2]\n"

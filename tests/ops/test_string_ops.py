@@ -161,6 +161,20 @@ def test_as_string_formats():
     _assert_strings(s.as_string(tf.constant([1.5], tf.bfloat16)), [b"1.500000"])
 
 
+def test_as_string_prints_denormals_as_zeros():
+    # TF's CPU kernel reads float32, bfloat16 and float64 denormals as zeros; float16 ones
+    # widen to normal numbers
+    _assert_strings(s.as_string([1e-45, -1e-40, 1.2e-38], scientific=True),
+                    [b"0.000000e+00", b"-0.000000e+00", b"1.200000e-38"])
+    _assert_strings(s.as_string(tf.constant([5e-324], tf.float64), shortest=True), [b"0"])
+    _assert_strings(s.as_string(tf.constant([1e-39], tf.bfloat16), scientific=True),
+                    [b"0.000000e+00"])
+    _assert_strings(s.as_string(tf.constant([1e-7], tf.float16), scientific=True),
+                    [b"1.192093e-07"])
+    _assert_strings(s.as_string(tf.constant([1e-39 + 1j], tf.complex64), precision=1),
+                    [b"(0.0,1.0)"])
+
+
 def test_as_string_of_strings_pads_bytes_and_ignores_float_options():
     # TF 2.21: `width` counts UTF-8 bytes, as C's %s; precision/scientific/shortest pass
     text = tf.constant(["\u00fcber", "ab", "\u65e5\u672c"])

@@ -26,6 +26,7 @@ from eagerflow._src.core.registry import register, register_gradient, takes_narr
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import late
+from eagerflow._src.ops.float_math import denormals_read_as_zero
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "text output"
@@ -95,7 +96,7 @@ def tensor_text(array, summarize=3):
     """`array` as TensorFlow prints it, eliding all but `summarize` entries at each end of
     every dimension (-1: print everything).
     """
-    array = np.asarray(array)
+    array = denormals_read_as_zero(array)  # (TF's kernels print them as zeros)
     element = _element_formatter(array.dtype)
     keep = array.size if summarize < 0 else min(summarize, array.size)
     if element is None:  # a "?" per entry, the first `summarize` of the flat array only
@@ -297,7 +298,7 @@ def summarized_text(array, summarize):
     """`array` as TF 1's `Print` and a graph's `Assert` write it: its first `summarize`
     entries (-1: all) in nested brackets, ``...`` where entries were left out, strings
     escaped but unquoted."""
-    array = np.asarray(array)
+    array = denormals_read_as_zero(array)
     if array.dtype.kind == "O":
         # (escaped as tf.print's strings, without their quotes)
         element = lambda v: _string_text(v)[1:-1] if isinstance(v, bytes) else str(v)
