@@ -510,6 +510,34 @@ def test_unsorted_segment_join_puts_the_separator_only_after_text():
     assert got.numpy().tolist() == [[b"", b""], [b"y", b"x-"]]
 
 
+@pytest.mark.parametrize("args, error, message", [
+    (("a", 0, 2), InvalidArgumentError, "Segment_id cannot have rank 0"),  # (no join of "a")
+    ((["a", "b"], [[1, 0]], 2), OutOfRangeError,
+     "Invalid segment_id rank 2 for input with 1 dimension(s)"),
+    # (TF's text gives the input's rank where it says "dimension")
+    ((tf.fill([5, 3], "a"), [0, 1, 0, 1], 2), InvalidArgumentError,
+     "Segment dimension is 4 while input dimension is 2 in rank 0"),
+    ((["a"], [0], tf.zeros([0], tf.int32)), InvalidArgumentError,
+     "Number of segments cannot be empty."),
+    ((["a"], [0], [2]), InvalidArgumentError, "Number of segments must be a scalar"),
+    ((["a"], [0], -1), InvalidArgumentError, "Number of segments must be non-negative but got -1"),
+])
+def test_unsorted_segment_join_checks_its_arguments(args, error, message):
+    with pytest.raises(error) as info:
+        tf.strings.unsorted_segment_join(*args)
+    assert message + " [Op:UnsortedSegmentJoin]" in str(info.value)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((tf.fill([5, 3], "a"), [0, 1, 0, 1], 2), "Dimensions must be equal, but are 5 and 4"),
+    ((["a"], [0], [2]), "Shape must be rank 0 but is rank 1"),
+    ((["a"], [0], -1), "Dimension size, given by scalar input 2, must be non-negative but is -1"),
+])
+def test_unsorted_segment_join_shape_errors_while_tracing(args, message):
+    with pytest.raises(ValueError, match=message):
+        tf.function(lambda: tf.strings.unsorted_segment_join(*args))()
+
+
 def test_unsorted_segment_join_of_no_strings_gives_empty_segments():
     empty = tf.constant([], tf.string)
     _assert_strings(tf.strings.unsorted_segment_join(empty, tf.constant([], tf.int32), 2),

@@ -18,8 +18,8 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.ops import array_ops, cast_ops, string_ops
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.ops import array_ops, cast_ops, shape_rules, string_ops
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
@@ -549,11 +549,26 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
 def _unsorted_segment_join(xp, inputs, segment_ids, num_segments, separator):
     inputs = np.asarray(inputs)
     ids = np.asarray(segment_ids)
-    n = int(np.asarray(num_segments))
-    if inputs.shape[:ids.ndim] != ids.shape:
+    num_segments = np.asarray(num_segments)
+    if num_segments.size == 0:
+        raise errors.InvalidArgumentError(None, None, "Number of segments cannot be empty.")
+    if num_segments.ndim:
+        raise errors.InvalidArgumentError(None, None, "Number of segments must be a scalar")
+    n = int(num_segments)
+    if n < 0:
         raise errors.InvalidArgumentError(
-            None, None, f"data.shape = {list(inputs.shape)} does not start with "
-                        f"segment_ids.shape = {list(ids.shape)}")
+            None, None, f"Number of segments must be non-negative but got {n}")
+    if ids.ndim == 0:
+        raise errors.InvalidArgumentError(None, None, "Segment_id cannot have rank 0")
+    if ids.ndim > inputs.ndim:
+        raise errors.OutOfRangeError(
+            None, None, f"Invalid segment_id rank {ids.ndim} for input with {inputs.ndim} "
+                        f"dimension(s)")
+    for axis, (size, data_size) in enumerate(zip(ids.shape, inputs.shape)):
+        if size != data_size:  # (TF's text gives the input's rank as its "dimension")
+            raise errors.InvalidArgumentError(
+                None, None, f"Segment dimension is {size} while input dimension is "
+                            f"{inputs.ndim} in rank {axis}")
     ids = ids.reshape(-1)
     if ids.size and (ids.min() < 0 or ids.max() >= n):
         raise errors.InvalidArgumentError(
@@ -583,12 +598,19 @@ def _join_after_text(parts, separator):
 
 
 def _unsorted_segment_join_rule(inputs, segment_ids, num_segments, separator):
-    if isinstance(num_segments, EagerTensor):
-        first = int(num_segments._data)
-    else:
-        known = getattr(num_segments, "static_value", lambda: None)()
-        first = None if known is None else int(known)
-    if inputs.shape.rank is None or segment_ids.shape.rank is None:
+    shapes = [inputs.shape, segment_ids.shape, num_segments.shape]
+    shape_rules.check_rank("UnsortedSegmentJoin", [inputs, segment_ids, num_segments], 2, 0)
+    if segment_ids.shape.rank is None:
+        return TensorShape(None), _d.string
+    if inputs.shape.rank is not None:
+        shape_rules.merge_prefix("UnsortedSegmentJoin", inputs.shape, segment_ids.shape, shapes)
+    known = shape_rules.known_value(num_segments)
+    first = None if known is None else int(known)
+    if first is not None and first < 0:
+        raise shape_rules.shape_error(
+            "UnsortedSegmentJoin", f"Dimension size, given by scalar input 2, must be "
+                                   f"non-negative but is {first}", shapes, computed=[(2, first)])
+    if inputs.shape.rank is None:
         return TensorShape(None), _d.string
     return TensorShape([first]).concatenate(inputs.shape[segment_ids.shape.rank:]), _d.string
 
