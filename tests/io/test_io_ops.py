@@ -86,6 +86,19 @@ def test_decode_raw_fixed_length_must_be_positive_and_fixes_the_last_dim():
         tf.io.decode_raw([b"ab"], tf.uint8, fixed_length=-1)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"fixed_length \(0\) must be"):
         tf.io.decode_raw([b"ab"], tf.uint8, fixed_length=0)
+    # (a length that is no multiple of the type's size says so first, negative or not)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"fixed_length \(-1\) must be a "
+                                                             r"multiple of the size of out_type "
+                                                             r"\(4\)"):
+        tf.io.decode_raw([b"ab"], tf.int32, fixed_length=-1)
+    # DecodePaddedRaw reads no complex or bool numbers
+    for out_type in (tf.complex64, tf.complex128, tf.bool):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=f"Value for attr 'out_type' of {out_type.name} is not in the "
+                                 f"list of allowed values: half, float, double, int32, uint16, "
+                                 f"uint8, int16, int8, int64, bfloat16\n\t; NodeDef: "
+                                 f"{{{{node DecodePaddedRaw}}}}"):
+            tf.io.decode_raw([b"ab"], out_type, fixed_length=16)
 
     def traced(spec, out_type, length):
         fn = tf.function(lambda x: tf.io.decode_raw(x, out_type, fixed_length=length))
@@ -347,6 +360,14 @@ def test_decode_compressed():
     assert tf.io.decode_compressed([zlib.compress(b"hello")[:-3]], "ZLIB").numpy().tolist() == \
         [b"hello"]
     assert tf.io.decode_compressed([b"as is"]).numpy().tolist() == [b"as is"]
+    # concatenated gzip members all decode; what follows a zlib stream is left unread
+    two = gzip.compress(b"ab") + gzip.compress(b"cd")
+    assert tf.io.decode_compressed([two + gzip.compress(b"e")[:-3], two[:25]],
+                                   "GZIP").numpy().tolist() == [b"abcde", b"ab"]
+    assert tf.io.decode_compressed([zlib.compress(b"ab") + zlib.compress(b"cd")],
+                                   "ZLIB").numpy().tolist() == [b"ab"]
+    with pytest.raises(tf.errors.DataLossError, match="incorrect header check"):
+        tf.io.decode_compressed([gzip.compress(b"ab") + b"junk"], "GZIP")
     with pytest.raises(tf.errors.DataLossError) as info:
         tf.io.decode_compressed([b"garbage"], "GZIP")
     assert op_text(info.value) == \
