@@ -377,6 +377,24 @@ def test_decode_compressed():
         tf.io.decode_compressed([b"x"], "BZ2")
 
 
+def test_glob_patterns_read_as_c_fnmatch_reads_them(tmp_path):
+    # a backslash makes the next character plain, [^...] negates as [!...] does
+    d = str(tmp_path)
+    for dir_ in (d, "ram://globbing"):
+        for name in ["f1.txt", "f2.txt", "f^.txt", "[x].txt", "x.txt", "a*b", "ab"]:
+            tf.io.write_file(f"{dir_}/{name}", "")
+        for pattern, names in [(r"\[x\].txt", ["[x].txt"]), ("f[^1].txt", ["f2.txt", "f^.txt"]),
+                               (r"a\*b", ["a*b"]), (r"f[\^].txt", ["f^.txt"]),
+                               (r"*\.txt", ["[x].txt", "f1.txt", "f2.txt", "f^.txt", "x.txt"]),
+                               ("[[]x].txt", ["[x].txt"])]:
+            want = [f"{dir_}/{n}" for n in names]
+            assert sorted(tf.io.gfile.glob(f"{dir_}/{pattern}")) == want, pattern
+            assert tf.io.matching_files(f"{dir_}/{pattern}").numpy().tolist() == \
+                [w.encode() for w in want]
+    files = tf.data.Dataset.list_files(f"{d}/f[^1].txt", shuffle=False)
+    assert [f.numpy() for f in files] == [f"{d}/f2.txt".encode(), f"{d}/f^.txt".encode()]
+
+
 def test_matching_sorts_all_patterns_together_and_sees_hidden_files(tmp_path):
     d = str(tmp_path)
     for name in [".hidden", "a.txt", "[x].txt"]:
