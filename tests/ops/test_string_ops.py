@@ -626,3 +626,29 @@ def test_a_malformed_nan_payload_is_no_number(text):
         tf.io.decode_csv([text], [[0.0]])
     with pytest.raises(InvalidArgumentError, match="is not a valid int32"):
         tf.io.decode_csv(["nan(1)"], [[0]])
+
+
+def test_regex_case_folding_and_ascii_classes_as_re2():
+    # TF 2.21 (RE2): (?i) folds case as Unicode does, but not İ and ı with i; \w, \d and \b
+    # are ASCII's; [[:^alpha:]] is a negated POSIX class
+    def full(texts, pattern):
+        return s.regex_full_match(texts, pattern).numpy().tolist()
+
+    assert full(["\u212a", "\u017f", "k", "\u00c9", "\u1e9e", "\u03c2", "\u0130", "\u0131", "i"],
+                "(?i)[a-z]") == [True, True, True, False, False, False, False, False, True]
+    assert full(["\u00e9", "\u00c9"], "(?i)\u00e9") == [True, True]
+    assert full(["\u03c2", "\u03a3"], "(?i)\u03c3") == [True, True]
+    assert full(["\u0130", "\u0131", "I"], "(?i)i") == [False, False, True]
+    assert full(["\u0130", "i"], "(?i)[^a-z]") == [True, False]
+    assert full(["\u00e9", "1"], r"\w") == [False, True]
+    assert full(["\u00e9", "\u0660"], r"[\W][\D]") == [False, False]
+    assert full(["\u00e9\u0660"], r"[\W][\D]") == [True]
+    assert full([""], r"\B") == [True]
+    _assert_strings(s.regex_replace(["Hello World", "\u00c9COLE \u00e9cole"], "(?i)\u00e9cole",
+                                    r"<\0>"),
+                    [b"Hello World", "<\u00c9COLE> <\u00e9cole>".encode()])
+    _assert_strings(s.regex_replace(["x{2}y", "caf\u00e9 1"], "[[:^alpha:]]", "#"),
+                    [b"x###y", b"caf###"])
+    _assert_strings(s.regex_replace(["aaa"], "a*?", r"<\0>"), [b"<>a<>a<>a<>"])
+    _assert_strings(s.regex_replace(["\u00e9t\u00e9 a"], r"\b", "|"),
+                    ["\u00e9|t|\u00e9 |a|".encode()])

@@ -526,7 +526,7 @@ def _compile(pattern):
     """RE2's `pattern` (bytes) as a compiled Python regex matching what RE2 matches."""
     text = _decode(pattern)
     try:
-        return re.compile(re2_syntax.translate(text), re.ASCII)
+        return re.compile(re2_syntax.translate(text))
     except (re.error, re2_syntax.Re2Error) as e:
         raise _invalid(f"Invalid pattern: {text}, error: {e}") from None
 
