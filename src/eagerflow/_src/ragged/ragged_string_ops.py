@@ -5,6 +5,7 @@
 <tf.RaggedTensor [[b'a', b'b'], [b'c']]>
 """
 import codecs
+import re
 
 import numpy as np
 
@@ -118,6 +119,23 @@ def _codec(encoding):
     return codec
 
 
+def _check_replacement_char(replacement_char):
+    if not 0 <= replacement_char <= 0x10FFFF:
+        raise errors.InvalidArgumentError(None, None,
+                                          "replacement_char out of unicode codepoint range")
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _encoded(text, codec):
+    """`text` in `codec`, as TF's ICU writes it: a surrogate (a replacement character
+    can be one) is U+FFFD in UTF-8, and written as it is in UTF-16 and UTF-32."""
+    if codec == "utf-8":
+        return _SURROGATES.sub("\ufffd", text).encode(codec)
+    return text.encode(codec, "surrogatepass")
+
+
 def _decode_one(s, codec, errors_mode, replacement_char, replace_control_characters):
     """The code points of bytes `s` and the byte offset of each. A UTF-16 high surrogate
     with only one byte after it ends the input as one cut-short character, as ICU reads it."""
@@ -181,6 +199,7 @@ def _invalid_run(s, pos):
 def _unicode_decode(xp, input, input_encoding, errors, replacement_char,
                     replace_control_characters, Tsplits=_I64, with_offsets=False):
     codec = _codec(input_encoding)
+    _check_replacement_char(replacement_char)
     flat = np.asarray(input).reshape(-1)
     splits, points, offsets = [0], [], []
     for s in flat:
@@ -265,12 +284,17 @@ def unicode_decode_with_offsets(input, input_encoding, errors="replace",
 def _unicode_transcode(xp, input, input_encoding, output_encoding, errors, replacement_char,
                        replace_control_characters):
     source, target = _codec(input_encoding), _codec(output_encoding)
+    _check_replacement_char(replacement_char)
     out = np.empty(np.shape(input), object)
     flat = out.reshape(-1)
     for i, s in enumerate(np.asarray(input, object).reshape(-1)):
         points, _ = _decode_one(bytes(s), source, errors, replacement_char,
-                                replace_control_characters)
-        flat[i] = "".join(map(chr, points)).encode(target, "surrogatepass")
+                                replace_control_characters and errors != "strict")
+        if errors == "strict" and replace_control_characters and min(points, default=32) < 32:
+            # (transcoding strictly, a control character is invalid input)
+            raise errors_module.InvalidArgumentError(None, None,
+                                                     "Invalid formatting on input string")
+        flat[i] = _encoded("".join(map(chr, points)), target)
     return out
 
 
@@ -357,6 +381,7 @@ def _encode_each(points, encoding):
 # -- UnicodeEncode ----------------------------------------------------------------------------
 def _unicode_encode(xp, input_values, input_splits, output_encoding, errors, replacement_char):
     codec = _codec(output_encoding)
+    _check_replacement_char(replacement_char)
     points = np.asarray(input_values).reshape(-1)
     splits = np.asarray(input_splits).reshape(-1)
     out = np.empty(max(splits.size - 1, 0), object)
@@ -373,7 +398,7 @@ def _unicode_encode(xp, input_values, input_splits, output_encoding, errors, rep
                     continue
                 cp = replacement_char
             chars.append(chr(cp))
-        out[i] = "".join(chars).encode(codec)
+        out[i] = _encoded("".join(chars), codec)
     return out
 
 
