@@ -556,3 +556,17 @@ def test_serialize_many_sparse_refuses_indices_out_of_order_or_bounds(indices, s
         tf.io.serialize_many_sparse(st)
     with pytest.raises(tf.errors.InvalidArgumentError, match=text):
         tf.function(tf.io.serialize_many_sparse)(st)
+
+
+def test_gfile_copy_errors_name_the_target_and_join_keeps_bytes(tmp_path):
+    d = str(tmp_path)
+    tf.io.gfile.makedirs(f"{d}/sub")
+    tf.io.write_file(f"{d}/f.txt", "x")
+    with pytest.raises(tf.errors.FailedPreconditionError) as info:
+        tf.io.gfile.copy(f"{d}/f.txt", f"{d}/sub/", overwrite=True)
+    assert str(info.value) == f"{d}/sub/; Is a directory"
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.gfile.copy(f"{d}/sub", f"{d}/z.txt")
+    assert str(info.value) == f"{d}/z.txt; Invalid argument"
+    assert tf.io.gfile.join(b"a", b"b") == b"a/b"
+    assert tf.io.gfile.join("a", "b") == "a/b"
