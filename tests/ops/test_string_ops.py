@@ -652,3 +652,16 @@ def test_regex_case_folding_and_ascii_classes_as_re2():
     _assert_strings(s.regex_replace(["aaa"], "a*?", r"<\0>"), [b"<>a<>a<>a<>"])
     _assert_strings(s.regex_replace(["\u00e9t\u00e9 a"], r"\b", "|"),
                     ["\u00e9|t|\u00e9 |a|".encode()])
+
+
+def test_regex_ungreedy_flag_swaps_what_repetitions_prefer():
+    # TF 2.21 (RE2): under (?U) a+ takes as few as it may and a+? as many
+    texts = ["aaa", "<b>x</b><b>y</b>"]
+    _assert_strings(s.regex_replace(texts, "(?U)a+", r"<\0>"),
+                    [b"<a><a><a>", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?U)a+?", r"<\0>"), [b"<aaa>", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?U:a+)a", r"<\0>"), [b"<aa>a", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?U)(?-U:a+)", r"<\0>"),
+                    [b"<aaa>", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?sU)<b>.*</b>", "_"), [b"aaa", b"__"])
+    assert s.regex_full_match(["aaa"], "(?iU)A+").numpy().tolist() == [True]

@@ -4,11 +4,12 @@ Python's `re`, matching what RE2 matches.
 `translate` rewrites what the two read differently: ``$`` is the end of the text alone
 (Python's also matches before a final newline), ``\\s`` leaves out ``\\v``, ``\\z``,
 ``\\Q...\\E``, ``\\pL``/``\\p{Greek}`` and POSIX classes (``[[:alpha:]]``) exist, ``{,n}``
-is literal text; ``\\d``, ``\\w`` and ``\\b`` are ASCII's while ``(?i)`` folds case as
-Unicode does (but leaves İ and ı apart from i, as RE2 does). What RE2 refuses
-(lookarounds, backreferences, ``\\Z``, a repetition of a repetition...) raises `Re2Error`
-with RE2's words. `replace` replaces as RE2's global replace does: an empty match right
-where the previous match ended is passed over, with the character after it.
+is literal text, ``(?U)`` makes repetitions prefer fewer; ``\\d``, ``\\w`` and ``\\b`` are
+ASCII's while ``(?i)`` folds case as Unicode does (but leaves İ and ı apart from i, as RE2
+does). What RE2 refuses (lookarounds, backreferences, ``\\Z``, a repetition of a
+repetition...) raises `Re2Error` with RE2's words. `replace` replaces as RE2's global
+replace does: an empty match right where the previous match ended is passed over, with the
+character after it.
 
 >>> translate(r"a$|\\s")
 'a\\\\Z|[\\\\t\\\\n\\\\f\\\\r ]'
@@ -220,12 +221,25 @@ def _group(p, i):
     return p[i:i + 2 + flags.end()], i + 2 + flags.end(), "m" in flags.group(1)
 
 
+def _without_ungreedy(text, ungreedy):
+    """A group's opening `text` without RE2's U flag (Python has none), and whether the
+    group's repetitions are ungreedy (`ungreedy`: the enclosing group's)."""
+    flags = re.fullmatch(r"\(\?([imsU]*)(?:-([imsU]*))?([:)])", text)
+    if flags is None:
+        return text, ungreedy
+    on, off, end = flags.group(1), flags.group(2) or "", flags.group(3)
+    ungreedy = "U" in on or ungreedy and "U" not in off
+    on, off = on.replace("U", ""), off.replace("U", "")
+    return "(?" + on + ("-" + off if off else "") + end, ungreedy
+
+
 @functools.lru_cache(maxsize=256)
 def translate(pattern):
     """Python's pattern matching what RE2's `pattern` matches; Re2Error where RE2 refuses
     it (its message RE2's)."""
     p, out, i, depth, multiline = pattern, [], 0, 0, False
     scoped = [[]]  # the flags set alone (``(?i)``) in each open group: they hold to its end
+    ungreedy = [False]  # RE2's (?U) in each open group: its repetitions prefer fewer
     previous = "start"  # what precedes: "start" (of the pattern, a group, a branch), "atom",
     repeat_at = 0       # or "repeat" (whose operator starts at `repeat_at`)
     while i < len(p):
@@ -241,9 +255,9 @@ def translate(pattern):
                 low, high = _REPEAT.match(p, i).group(1, 3)
                 if int(low) > 1000 or high and (int(high) > 1000 or int(high) < int(low)):
                     raise Re2Error(f"invalid repetition size: {p[i:i + size]}")
-            if p[i + size:i + size + 1] == "?":
-                size += 1
-            out.append(p[i:i + size])
+            lazy = p[i + size:i + size + 1] == "?"
+            out.append(p[i:i + size] + ("?" if lazy != ungreedy[-1] else ""))
+            size += lazy
             previous, repeat_at = "repeat", i
             i += size
             continue
@@ -266,13 +280,17 @@ def translate(pattern):
         if c == "(":
             text, i, multi = _group(p, i)
             multiline = multiline or multi
+            text, lazy = _without_ungreedy(text, ungreedy[-1])
             if text.endswith(")"):  # flags alone: Python's scoped flags up to the group's end
-                scoped[-1].append(text[:-1] + ":")
-                out.append(scoped[-1][-1])
+                ungreedy[-1] = lazy
+                if text != "(?)":
+                    scoped[-1].append(text[:-1] + ":")
+                    out.append(scoped[-1][-1])
                 continue
             out.append(text)
             depth += 1
             scoped.append([])
+            ungreedy.append(lazy)
             previous = "start"
             continue
         if c == ")":
@@ -280,6 +298,7 @@ def translate(pattern):
                 raise Re2Error(f"unexpected ): {p}")
             depth -= 1
             out.append(")" * len(scoped.pop()))
+            ungreedy.pop()
         if c == "|":  # (flags set in a branch hold in the next ones)
             out.append(")" * len(scoped[-1]) + "|" + "".join(scoped[-1]))
             previous = "start"
