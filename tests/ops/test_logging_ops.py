@@ -83,3 +83,9 @@ def test_format_and_print_write_denormals_as_zeros(capsys):
         b"[1.1920929e-07]"
     tf.print(tf.constant([1e-40, 2.0]), output_stream=sys.stdout)
     assert capsys.readouterr().out == "[0 2]\n"
+
+
+def test_format_keeps_the_bytes_of_invalid_utf8():
+    # TF 2.21 writes a string's bytes as they are, control bytes escaped
+    assert tf.strings.format("{}", tf.constant([b"\xff\x01", "\u00e9"])).numpy() == \
+        b'["\xff\\001" "\xc3\xa9"]'
