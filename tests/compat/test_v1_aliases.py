@@ -136,7 +136,11 @@ def test_string_split():
                                          [b"a", b"b", b"c", b"d"], [2, 3])),
              ((["a,b;;c", "d"], ",;", False), ([[0, 0], [0, 1], [0, 2], [0, 3], [1, 0]],
                                                 [b"a", b"b", b"", b"c", b"d"], [2, 4])),
-             ((["ab", "c"], ""), ([[0, 0], [0, 1], [1, 0]], [b"a", b"b", b"c"], [2, 2]))]
+             ((["ab", "c"], ""), ([[0, 0], [0, 1], [1, 0]], [b"a", b"b", b"c"], [2, 2])),
+             # an empty string has no tokens, even an empty one kept by skip_empty=False
+             ((["", "a ", " "], " ", False), ([[1, 0], [1, 1], [2, 0], [2, 1]],
+                                               [b"a", b"", b"", b""], [3, 2])),
+             ((["", ""], ", ", False), ([], [], [2, 0]))]
     for args, want in cases:
         assert _sparse(tf1.string_split(*args)) == want, args
     assert tf1.string_split(["a b", "c"], result_type="RaggedTensor").to_list() == [

@@ -293,6 +293,22 @@ def test_decode_json_example():
         tf.io.decode_json_example('{"nope": 1}')
 
 
+def test_decode_json_example_writes_tfs_bytes():
+    # TF 2.21: features in the JSON's order, values not packed, float32 denormals as zeros,
+    # a null feature as its key alone
+    text = ('{"features": {"feature": {"z": {"floatList": {"value": [1.5, 1e-45]}}, '
+            '"a": {"int64List": {"value": [-1, 300]}}, "m": null, '
+            '"b": {"bytesList": {"value": ["aGk="]}}}}}')
+    assert tf.io.decode_json_example([text]).numpy().tolist() == [
+        b"\n<\n\x11\n\x01z\x12\x0c\x12\n\r\x00\x00\xc0?\r\x00\x00\x00\x00\n\x15\n\x01a\x12\x10"
+        b"\x1a\x0e\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x08\xac\x02\n\x03\n\x01m\n\x0b\n\x01b"
+        b"\x12\x06\n\x04\n\x02hi"]
+    assert tf.io.decode_json_example(['{"features": {}}', '{"features": null}']).numpy() \
+        .tolist() == [b"\n\x00", b""]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="duplicate key a"):
+        tf.io.decode_json_example('{"features": {"feature": {"a": {}, "a": {}}}}')
+
+
 @pytest.mark.parametrize("features, message", [
     ({"x": tf.io.VarLenFeature(tf.int64), "r": tf.io.RaggedFeature(tf.int64, value_key="x")},
      "Ragged and sparse keys must not intersect; ragged_keys: ['x'], sparse_keys: ['x'], "

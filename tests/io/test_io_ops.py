@@ -86,6 +86,19 @@ def test_decode_raw_fixed_length_must_be_positive_and_fixes_the_last_dim():
         tf.io.decode_raw([b"ab"], tf.uint8, fixed_length=-1)
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"fixed_length \(0\) must be"):
         tf.io.decode_raw([b"ab"], tf.uint8, fixed_length=0)
+    # (a length that is no multiple of the type's size says so first, negative or not)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"fixed_length \(-1\) must be a "
+                                                             r"multiple of the size of out_type "
+                                                             r"\(4\)"):
+        tf.io.decode_raw([b"ab"], tf.int32, fixed_length=-1)
+    # DecodePaddedRaw reads no complex or bool numbers
+    for out_type in (tf.complex64, tf.complex128, tf.bool):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=f"Value for attr 'out_type' of {out_type.name} is not in the "
+                                 f"list of allowed values: half, float, double, int32, uint16, "
+                                 f"uint8, int16, int8, int64, bfloat16\n\t; NodeDef: "
+                                 f"{{{{node DecodePaddedRaw}}}}"):
+            tf.io.decode_raw([b"ab"], out_type, fixed_length=16)
 
     def traced(spec, out_type, length):
         fn = tf.function(lambda x: tf.io.decode_raw(x, out_type, fixed_length=length))
@@ -347,6 +360,14 @@ def test_decode_compressed():
     assert tf.io.decode_compressed([zlib.compress(b"hello")[:-3]], "ZLIB").numpy().tolist() == \
         [b"hello"]
     assert tf.io.decode_compressed([b"as is"]).numpy().tolist() == [b"as is"]
+    # concatenated gzip members all decode; what follows a zlib stream is left unread
+    two = gzip.compress(b"ab") + gzip.compress(b"cd")
+    assert tf.io.decode_compressed([two + gzip.compress(b"e")[:-3], two[:25]],
+                                   "GZIP").numpy().tolist() == [b"abcde", b"ab"]
+    assert tf.io.decode_compressed([zlib.compress(b"ab") + zlib.compress(b"cd")],
+                                   "ZLIB").numpy().tolist() == [b"ab"]
+    with pytest.raises(tf.errors.DataLossError, match="incorrect header check"):
+        tf.io.decode_compressed([gzip.compress(b"ab") + b"junk"], "GZIP")
     with pytest.raises(tf.errors.DataLossError) as info:
         tf.io.decode_compressed([b"garbage"], "GZIP")
     assert op_text(info.value) == \
@@ -354,6 +375,24 @@ def test_decode_compressed():
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Only ZLIB, ZSTD, GZIP or NONE are supported compressions"):
         tf.io.decode_compressed([b"x"], "BZ2")
+
+
+def test_glob_patterns_read_as_c_fnmatch_reads_them(tmp_path):
+    # a backslash makes the next character plain, [^...] negates as [!...] does
+    d = str(tmp_path)
+    for dir_ in (d, "ram://globbing"):
+        for name in ["f1.txt", "f2.txt", "f^.txt", "[x].txt", "x.txt", "a*b", "ab"]:
+            tf.io.write_file(f"{dir_}/{name}", "")
+        for pattern, names in [(r"\[x\].txt", ["[x].txt"]), ("f[^1].txt", ["f2.txt", "f^.txt"]),
+                               (r"a\*b", ["a*b"]), (r"f[\^].txt", ["f^.txt"]),
+                               (r"*\.txt", ["[x].txt", "f1.txt", "f2.txt", "f^.txt", "x.txt"]),
+                               ("[[]x].txt", ["[x].txt"])]:
+            want = [f"{dir_}/{n}" for n in names]
+            assert sorted(tf.io.gfile.glob(f"{dir_}/{pattern}")) == want, pattern
+            assert tf.io.matching_files(f"{dir_}/{pattern}").numpy().tolist() == \
+                [w.encode() for w in want]
+    files = tf.data.Dataset.list_files(f"{d}/f[^1].txt", shuffle=False)
+    assert [f.numpy() for f in files] == [f"{d}/f2.txt".encode(), f"{d}/f^.txt".encode()]
 
 
 def test_matching_sorts_all_patterns_together_and_sees_hidden_files(tmp_path):
@@ -517,3 +556,17 @@ def test_serialize_many_sparse_refuses_indices_out_of_order_or_bounds(indices, s
         tf.io.serialize_many_sparse(st)
     with pytest.raises(tf.errors.InvalidArgumentError, match=text):
         tf.function(tf.io.serialize_many_sparse)(st)
+
+
+def test_gfile_copy_errors_name_the_target_and_join_keeps_bytes(tmp_path):
+    d = str(tmp_path)
+    tf.io.gfile.makedirs(f"{d}/sub")
+    tf.io.write_file(f"{d}/f.txt", "x")
+    with pytest.raises(tf.errors.FailedPreconditionError) as info:
+        tf.io.gfile.copy(f"{d}/f.txt", f"{d}/sub/", overwrite=True)
+    assert str(info.value) == f"{d}/sub/; Is a directory"
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.io.gfile.copy(f"{d}/sub", f"{d}/z.txt")
+    assert str(info.value) == f"{d}/z.txt; Invalid argument"
+    assert tf.io.gfile.join(b"a", b"b") == b"a/b"
+    assert tf.io.gfile.join("a", "b") == "a/b"

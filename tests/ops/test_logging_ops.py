@@ -74,3 +74,18 @@ def test_format():
     assert tf.strings.format("<>", tf.constant([1]), placeholder="<>").numpy() == b"[1]"
     with pytest.raises(ValueError, match="template expects 2 tensors"):
         tf.strings.format("{} {}", [tf.constant(1)])
+
+
+def test_format_and_print_write_denormals_as_zeros(capsys):
+    assert tf.strings.format("{}", tf.constant([-1e-40, 1.0])).numpy() == b"[-0 1]"
+    assert tf.strings.format("{}", tf.constant(1e-310, tf.float64)).numpy() == b"0"
+    assert tf.strings.format("{}", tf.constant([1e-7], tf.float16)).numpy() == \
+        b"[1.1920929e-07]"
+    tf.print(tf.constant([1e-40, 2.0]), output_stream=sys.stdout)
+    assert capsys.readouterr().out == "[0 2]\n"
+
+
+def test_format_keeps_the_bytes_of_invalid_utf8():
+    # TF 2.21 writes a string's bytes as they are, control bytes escaped
+    assert tf.strings.format("{}", tf.constant([b"\xff\x01", "\u00e9"])).numpy() == \
+        b'["\xff\\001" "\xc3\xa9"]'

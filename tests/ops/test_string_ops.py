@@ -161,6 +161,20 @@ def test_as_string_formats():
     _assert_strings(s.as_string(tf.constant([1.5], tf.bfloat16)), [b"1.500000"])
 
 
+def test_as_string_prints_denormals_as_zeros():
+    # TF's CPU kernel reads float32, bfloat16 and float64 denormals as zeros; float16 ones
+    # widen to normal numbers
+    _assert_strings(s.as_string([1e-45, -1e-40, 1.2e-38], scientific=True),
+                    [b"0.000000e+00", b"-0.000000e+00", b"1.200000e-38"])
+    _assert_strings(s.as_string(tf.constant([5e-324], tf.float64), shortest=True), [b"0"])
+    _assert_strings(s.as_string(tf.constant([1e-39], tf.bfloat16), scientific=True),
+                    [b"0.000000e+00"])
+    _assert_strings(s.as_string(tf.constant([1e-7], tf.float16), scientific=True),
+                    [b"1.192093e-07"])
+    _assert_strings(s.as_string(tf.constant([1e-39 + 1j], tf.complex64), precision=1),
+                    [b"(0.0,1.0)"])
+
+
 def test_as_string_of_strings_pads_bytes_and_ignores_float_options():
     # TF 2.21: `width` counts UTF-8 bytes, as C's %s; precision/scientific/shortest pass
     text = tf.constant(["\u00fcber", "ab", "\u65e5\u672c"])
@@ -496,6 +510,34 @@ def test_unsorted_segment_join_puts_the_separator_only_after_text():
     assert got.numpy().tolist() == [[b"", b""], [b"y", b"x-"]]
 
 
+@pytest.mark.parametrize("args, error, message", [
+    (("a", 0, 2), InvalidArgumentError, "Segment_id cannot have rank 0"),  # (no join of "a")
+    ((["a", "b"], [[1, 0]], 2), OutOfRangeError,
+     "Invalid segment_id rank 2 for input with 1 dimension(s)"),
+    # (TF's text gives the input's rank where it says "dimension")
+    ((tf.fill([5, 3], "a"), [0, 1, 0, 1], 2), InvalidArgumentError,
+     "Segment dimension is 4 while input dimension is 2 in rank 0"),
+    ((["a"], [0], tf.zeros([0], tf.int32)), InvalidArgumentError,
+     "Number of segments cannot be empty."),
+    ((["a"], [0], [2]), InvalidArgumentError, "Number of segments must be a scalar"),
+    ((["a"], [0], -1), InvalidArgumentError, "Number of segments must be non-negative but got -1"),
+])
+def test_unsorted_segment_join_checks_its_arguments(args, error, message):
+    with pytest.raises(error) as info:
+        tf.strings.unsorted_segment_join(*args)
+    assert message + " [Op:UnsortedSegmentJoin]" in str(info.value)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((tf.fill([5, 3], "a"), [0, 1, 0, 1], 2), "Dimensions must be equal, but are 5 and 4"),
+    ((["a"], [0], [2]), "Shape must be rank 0 but is rank 1"),
+    ((["a"], [0], -1), "Dimension size, given by scalar input 2, must be non-negative but is -1"),
+])
+def test_unsorted_segment_join_shape_errors_while_tracing(args, message):
+    with pytest.raises(ValueError, match=message):
+        tf.function(lambda: tf.strings.unsorted_segment_join(*args))()
+
+
 def test_unsorted_segment_join_of_no_strings_gives_empty_segments():
     empty = tf.constant([], tf.string)
     _assert_strings(tf.strings.unsorted_segment_join(empty, tf.constant([], tf.int32), 2),
@@ -584,3 +626,42 @@ def test_a_malformed_nan_payload_is_no_number(text):
         tf.io.decode_csv([text], [[0.0]])
     with pytest.raises(InvalidArgumentError, match="is not a valid int32"):
         tf.io.decode_csv(["nan(1)"], [[0]])
+
+
+def test_regex_case_folding_and_ascii_classes_as_re2():
+    # TF 2.21 (RE2): (?i) folds case as Unicode does, but not İ and ı with i; \w, \d and \b
+    # are ASCII's; [[:^alpha:]] is a negated POSIX class
+    def full(texts, pattern):
+        return s.regex_full_match(texts, pattern).numpy().tolist()
+
+    assert full(["\u212a", "\u017f", "k", "\u00c9", "\u1e9e", "\u03c2", "\u0130", "\u0131", "i"],
+                "(?i)[a-z]") == [True, True, True, False, False, False, False, False, True]
+    assert full(["\u00e9", "\u00c9"], "(?i)\u00e9") == [True, True]
+    assert full(["\u03c2", "\u03a3"], "(?i)\u03c3") == [True, True]
+    assert full(["\u0130", "\u0131", "I"], "(?i)i") == [False, False, True]
+    assert full(["\u0130", "i"], "(?i)[^a-z]") == [True, False]
+    assert full(["\u00e9", "1"], r"\w") == [False, True]
+    assert full(["\u00e9", "\u0660"], r"[\W][\D]") == [False, False]
+    assert full(["\u00e9\u0660"], r"[\W][\D]") == [True]
+    assert full([""], r"\B") == [True]
+    _assert_strings(s.regex_replace(["Hello World", "\u00c9COLE \u00e9cole"], "(?i)\u00e9cole",
+                                    r"<\0>"),
+                    [b"Hello World", "<\u00c9COLE> <\u00e9cole>".encode()])
+    _assert_strings(s.regex_replace(["x{2}y", "caf\u00e9 1"], "[[:^alpha:]]", "#"),
+                    [b"x###y", b"caf###"])
+    _assert_strings(s.regex_replace(["aaa"], "a*?", r"<\0>"), [b"<>a<>a<>a<>"])
+    _assert_strings(s.regex_replace(["\u00e9t\u00e9 a"], r"\b", "|"),
+                    ["\u00e9|t|\u00e9 |a|".encode()])
+
+
+def test_regex_ungreedy_flag_swaps_what_repetitions_prefer():
+    # TF 2.21 (RE2): under (?U) a+ takes as few as it may and a+? as many
+    texts = ["aaa", "<b>x</b><b>y</b>"]
+    _assert_strings(s.regex_replace(texts, "(?U)a+", r"<\0>"),
+                    [b"<a><a><a>", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?U)a+?", r"<\0>"), [b"<aaa>", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?U:a+)a", r"<\0>"), [b"<aa>a", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?U)(?-U:a+)", r"<\0>"),
+                    [b"<aaa>", b"<b>x</b><b>y</b>"])
+    _assert_strings(s.regex_replace(texts, "(?sU)<b>.*</b>", "_"), [b"aaa", b"__"])
+    assert s.regex_full_match(["aaa"], "(?iU)A+").numpy().tolist() == [True]

@@ -283,6 +283,35 @@ def test_unicode_transcode_and_encodings():
     assert tf.strings.unicode_decode([b"x\x01y"], "UTF-8", errors="strict",
                                      replace_control_characters=True).to_list() == \
         [[120, 65533, 121]]
+    # UTF-16 cut short after a high surrogate: the surrogate and the last byte are one
+    # replacement character; a lone low surrogate and the last byte are two
+    points, starts = tf.strings.unicode_decode_with_offsets(
+        [b"\x00h\xd8\x3d\xde", b"\xde\x00\x00", b"\xd8\x3d\x00a\x00"], "UTF-16-BE")
+    assert points.to_list() == [[104, 65533], [65533, 65533], [65533, 97, 65533]]
+    assert starts.to_list() == [[0, 2], [0, 2], [0, 2, 4]]
+    assert tf.strings.unicode_transcode([b"\xd8\x3d\x00"], "UTF-16-BE", "UTF-8").numpy().tolist() \
+        == [b"\xef\xbf\xbd"]
+    # a replacement character outside Unicode is an error; a surrogate one is U+FFFD in UTF-8
+    # and written as it is in UTF-16 and UTF-32
+    for call in (lambda c: tf.strings.unicode_decode([b"ab"], "UTF-8", replacement_char=c),
+                 lambda c: tf.strings.unicode_transcode([b"a"], "UTF-8", "UTF-8",
+                                                        replacement_char=c),
+                 lambda c: tf.strings.unicode_encode([97], "UTF-8", replacement_char=c)):
+        for code in (-1, 0x110000):
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match="replacement_char out of unicode codepoint range"):
+                call(code)
+    bad = tf.ragged.constant([[97, -1]])
+    assert [tf.strings.unicode_encode(bad, encoding, replacement_char=0xD800).numpy().tolist()
+            for encoding in ("UTF-8", "UTF-16-BE", "UTF-32-BE")] == [
+        [b"a\xef\xbf\xbd"], [b"\x00a\xd8\x00"], [b"\x00\x00\x00a\x00\x00\xd8\x00"]]
+    assert tf.strings.unicode_transcode([b"a\xffb"], "UTF-8", "UTF-8",
+                                        replacement_char=0xD800).numpy().tolist() == \
+        [b"a\xef\xbf\xbdb"]
+    # transcoding strictly, a control character to replace is invalid input
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid formatting"):
+        tf.strings.unicode_transcode([b"a\x01b"], "UTF-8", "UTF-16-BE", errors="strict",
+                                     replace_control_characters=True)
 
 
 def test_strings_functions_return_ragged_rows():

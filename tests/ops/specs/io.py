@@ -123,7 +123,7 @@ SPECS += [
     OpSpec("DecodeJSONExample", tf.io.decode_json_example,
            [np.array([b'{"features": {"feature": {"a": {"int64List": {"value": ["7"]}}}}}',
                       b"{}"], object)],
-           lambda j: np.array([b"\n\x0c\n\n\n\x01a\x12\x05\x1a\x03\n\x01\x07", b""], object),
+           lambda j: np.array([b"\n\x0b\n\t\n\x01a\x12\x04\x1a\x02\x08\x07", b""], object),
            grad=_NO_GRAD),
     OpSpec("SerializeSparse", lambda v: tf.io.parse_tensor(tf.io.serialize_sparse(
         tf.SparseTensor([[0, 1], [1, 0]], v, [2, 2]))[1], tf.float32),

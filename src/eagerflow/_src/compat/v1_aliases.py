@@ -437,9 +437,11 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None, result_type=
                 source, "[" + "".join(re.escape(c) for c in chars.decode("latin-1")) + "]",
                 first)
         tokens = ragged_string_ops.split(source, sep=first)
-    if skip_empty:
-        tokens = ragged_ops.boolean_mask(
-            tokens, tokens.with_flat_values(math_ops.not_equal(tokens.flat_values, "")))
+    keep = math_ops.not_equal(tokens.flat_values, "")
+    if not skip_empty:  # (all tokens but those of an empty string, which has none in TF 1)
+        keep = math_ops.logical_or(keep, array_ops.gather(math_ops.not_equal(source, ""),
+                                                          tokens.value_rowids()))
+    tokens = ragged_ops.boolean_mask(tokens, tokens.with_flat_values(keep))
     return _tokens_as(tokens, result_type)
 
 

@@ -1,5 +1,4 @@
 """Dataset sources built from Python: generators, file lists, samplers."""
-import glob
 import os
 import threading
 import traceback
@@ -17,6 +16,7 @@ from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from eagerflow._src.data.structured_function import branch_iterator
 from eagerflow._src.ops.extension_type import ExtensionTypeSpec
+from eagerflow._src.ops.io_ops import match_files
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec
 
@@ -256,7 +256,7 @@ def matching_files(patterns):
     """The files matching any of the glob `patterns`, sorted (TF's ``MatchingFiles``)."""
     found = set()
     for pattern in patterns:
-        found.update(glob.glob(pattern, include_hidden=True))
+        found.update(match_files(pattern))
     return sorted(found)
 
 

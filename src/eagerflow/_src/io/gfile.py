@@ -116,8 +116,11 @@ def _check_target(fs, dst, overwrite):
 @export("io.gfile.copy", "compat.v1.gfile.Copy")
 def copy(src, dst, overwrite=False):
     """Copies file `src` to `dst` (AlreadyExistsError if it exists, unless `overwrite`)."""
+    target = _path(dst)
     (src_fs, src), (dst_fs, dst) = resolve(src), resolve(dst)
     _check_target(dst_fs, dst, overwrite)
+    if src_fs.isdir(src):  # (TF names the target: a directory cannot be read into it)
+        raise errors.InvalidArgumentError(None, None, f"{target}; Invalid argument")
     try:
         copy_between(src_fs, src, dst_fs, dst)
     except shutil.SameFileError:
@@ -125,6 +128,8 @@ def copy(src, dst, overwrite=False):
         dst_fs.open(dst, "wb").close()
     except FileNotFoundError as e:
         raise os_error(e, src if not src_fs.exists(src) else dst) from None
+    except IsADirectoryError as e:  # (the target, as the source is not one)
+        raise os_error(e, target) from None
     except OSError as e:
         raise os_error(e, src) from None
 
@@ -199,8 +204,9 @@ def get_registered_schemes():
 
 @export("io.gfile.join")
 def join(path, *paths):
-    """`path` and `paths` joined with ``/``."""
-    return os.path.join(_path(path), *map(_path, paths))
+    """`path` and `paths` joined with ``/`` (bytes if `path` is bytes, as in TF)."""
+    joined = os.path.join(_path(path), *map(_path, paths))
+    return joined.encode("utf-8", "surrogateescape") if isinstance(path, bytes) else joined
 
 
 _MODES = ("r", "w", "a", "r+", "w+", "a+")

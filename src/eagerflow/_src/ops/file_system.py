@@ -35,6 +35,51 @@ def _clean(path):
     return os.path.normpath(path) if path else path
 
 
+def python_glob(pattern):
+    """TF's glob `pattern`, as C's fnmatch reads it (a backslash makes the next character
+    plain; ``[^...]`` is a negated class, like ``[!...]``), in Python's glob syntax.
+
+    >>> python_glob(r"data/\\[1\\]-*.csv"), python_glob("f[^0-9].txt")
+    ('data/[[]1]-*.csv', 'f[!0-9].txt')
+    """
+    out, i, n = [], 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            plain = pattern[i + 1]
+            out.append(f"[{plain}]" if plain in "*?[" else plain)
+            i += 2
+            continue
+        end = _class_end(pattern, i) if c == "[" else None
+        if end is None:
+            out.append("[[]" if c == "[" else c)
+            i += 1
+            continue
+        body = pattern[i + 1:end]
+        negated = body[:1] in ("!", "^")
+        body = re.sub(r"\\(.)", r"\1", body[negated:])
+        if "]" in body:  # (Python's class takes a "]" only first)
+            body = "]" + body.replace("]", "")
+        if not negated and body[:1] == "!" and len(body) > 1:
+            body = body[1:] + "!"  # (a plain "!" first would negate)
+        out.append("[" + "!" * negated + body + "]")
+        i = end + 1
+    return "".join(out)
+
+
+def _class_end(pattern, start):
+    """Where the class opened by the "[" at `start` closes, None if nothing does (then the
+    "[" is plain)."""
+    j = start + 1
+    if pattern[j:j + 1] in ("!", "^"):
+        j += 1
+    if pattern[j:j + 1] == "]":  # (a "]" first is in the class)
+        j += 1
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j if j < len(pattern) else None
+
+
 class _Local:
     """The local file system, through `os`, on cleaned names (see `_clean`)."""
 
@@ -83,9 +128,10 @@ class _Local:
 
     @staticmethod
     def glob(pattern):
-        """Paths matching `pattern` (``*``, ``?``, ``[...]`` within one name), hidden ones
-        too, in directory order (as TF's file system lists them)."""
-        return _glob.glob(pattern, include_hidden=True)
+        """Paths matching `pattern` (``*``, ``?``, ``[...]`` within one name, see
+        `python_glob`), hidden ones too, in directory order (as TF's file system lists
+        them)."""
+        return _glob.glob(python_glob(pattern), include_hidden=True)
 
 
 def _missing(path):
@@ -227,7 +273,7 @@ class _Ram:
     def glob(self, pattern):
         """Files and directories whose names match `pattern` name by name (``*`` stays
         within one name), sorted."""
-        parts = self._key(pattern)[6:].split("/")
+        parts = python_glob(self._key(pattern))[6:].split("/")
         with self.lock:
             keys = {*self.files, *self.dirs}
         found = set()

@@ -832,6 +832,28 @@ _SOFTPLUS_THRESHOLDS = _softplus_thresholds()
 _DENORMAL_BELOW = {_F32: _TINY, _HALF[1]: _TINY, np.dtype(np.float64): np.finfo(np.float64).tiny}
 
 
+def denormals_read_as_zero(x):
+    """`x` with its denormal entries (or complex parts) as zeros of the same sign, as TF's CPU
+    kernels read float32, bfloat16 and float64 numbers (float16 ones widen to normal float32
+    numbers, and stay).
+
+    >>> denormals_read_as_zero(np.array([1e-40, -1e-40, 1.0], np.float32))
+    array([ 0., -0.,  1.], dtype=float32)
+    """
+    x = np.asarray(x)
+    if x.dtype.kind == "c":
+        real, imag = denormals_read_as_zero(x.real), denormals_read_as_zero(x.imag)
+        if real is x.real and imag is x.imag:
+            return x
+        out = np.empty_like(x)
+        out.real, out.imag = real, imag
+        return out
+    tiny = _DENORMAL_BELOW.get(x.dtype)
+    if tiny is None or np.fmin.reduce(np.abs(x), axis=None, initial=np.inf) >= tiny:
+        return x
+    return _zero_denormal_inputs(x.copy(), x, tiny)
+
+
 def _below_zero(x):
     """x < 0, with denormals read as zero (in float32, bfloat16 and float64)."""
     tiny = _DENORMAL_BELOW.get(x.dtype)

@@ -436,6 +436,8 @@ def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
 
 _RAW_TYPES = (_d.float16, _d.float32, _d.float64, _d.int32, _d.uint16, _d.uint8, _d.int16,
               _d.int8, _d.int64, _d.complex64, _d.complex128, _d.bool, _d.bfloat16)
+_PADDED_RAW_TYPES = (_d.float16, _d.float32, _d.float64, _d.int32, _d.uint16, _d.uint8,
+                     _d.int16, _d.int8, _d.int64, _d.bfloat16)
 
 
 def _raw_dtype(out_type, little_endian):
@@ -466,11 +468,11 @@ def _decode_padded_raw(xp, data, fixed_length, out_type, little_endian):
     np_type = _raw_dtype(out_type, little_endian)
     width = np_type.itemsize
     length = int(fixed_length)
-    if length <= 0:
-        raise _invalid(f"fixed_length ({length}) must be greater than zero.")
     if length % width:
         raise _invalid(f"fixed_length ({length}) must be a multiple of the size of out_type "
                        f"({width})")
+    if length <= 0:
+        raise _invalid(f"fixed_length ({length}) must be greater than zero.")
     flat = data.reshape(-1)
     padded = b"".join(s[:length].ljust(length, b"\0") for s in flat)
     out = np.frombuffer(padded, np_type).astype(out_type.as_numpy_dtype)
@@ -520,8 +522,10 @@ def decode_raw(input_bytes, out_type, little_endian=True, fixed_length=None, nam
     zero-padded to that many bytes.
     """
     out_type = _d.as_dtype(out_type)
-    if out_type not in _RAW_TYPES:
-        raise attr_dtype_error("DecodeRaw", "out_type", out_type, _RAW_TYPES, "out_type")
+    op_name, allowed = (("DecodeRaw", _RAW_TYPES) if fixed_length is None else
+                        ("DecodePaddedRaw", _PADDED_RAW_TYPES))
+    if out_type not in allowed:
+        raise attr_dtype_error(op_name, "out_type", out_type, allowed, "out_type")
     data = convert_input(input_bytes, _d.string)
     attrs = {"out_type": out_type, "little_endian": bool(little_endian)}
     try:
@@ -562,6 +566,19 @@ def _decode_base64(xp, data):
     return out
 
 
+def _inflate(data, wbits):
+    """`data` inflated; a stream cut short gives what it holds, as TF's. In gzip, bytes after
+    a member's end start the next member (gzip files may be concatenated); in zlib they are
+    left unread."""
+    inflate = zlib.decompressobj(wbits)
+    pieces = [inflate.decompress(data)]
+    while wbits > zlib.MAX_WBITS and inflate.eof and inflate.unused_data:
+        rest = inflate.unused_data
+        inflate = zlib.decompressobj(wbits)
+        pieces.append(inflate.decompress(rest))
+    return b"".join(pieces)
+
+
 def _decode_compressed(xp, data, compression_type):
     wbits = {"ZLIB": zlib.MAX_WBITS, "GZIP": 16 + zlib.MAX_WBITS}.get(compression_type)
     out = np.empty(data.shape, object)
@@ -569,9 +586,8 @@ def _decode_compressed(xp, data, compression_type):
         if wbits is None:
             out[i] = s
             continue
-        inflate = zlib.decompressobj(wbits)
         try:
-            out[i] = inflate.decompress(s)  # a stream cut short gives what it holds, as TF's
+            out[i] = _inflate(s, wbits)
         except zlib.error as e:
             code, _, why = str(e).partition(" while decompressing data: ")
             raise errors.DataLossError(None, None, f"inflate() failed with error "

@@ -26,6 +26,7 @@ from eagerflow._src.core.registry import register, register_gradient, takes_narr
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import late
+from eagerflow._src.ops.float_math import denormals_read_as_zero
 from eagerflow._src.ops.wrappers import as_tensor
 
 _NO_GRAD = "text output"
@@ -43,9 +44,10 @@ _ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"
             ord("'"): "\\'", ord("\\"): "\\\\"}
 
 
-def _string_text(value):
+def _string_text(value, errors="replace"):
     """A quoted string: quotes, backslashes and control bytes escaped (C style), the other
-    bytes kept (non-ASCII ones decoded as UTF-8).
+    bytes kept (non-ASCII ones decoded as UTF-8, invalid ones as `errors` says: with
+    "surrogateescape" they come back as they were when the text is encoded so).
     """
     text, run = [], bytearray()  # run: pending non-ASCII bytes, decoded together
     for byte in value:
@@ -53,13 +55,13 @@ def _string_text(value):
             run.append(byte)
             continue
         if run:
-            text.append(run.decode("utf-8", "replace"))
+            text.append(run.decode("utf-8", errors))
             run.clear()
         escaped = _ESCAPES.get(byte)
         if escaped is None:
             escaped = "\\%03o" % byte if byte < 0x20 or byte == 0x7F else chr(byte)
         text.append(escaped)
-    text.append(run.decode("utf-8", "replace"))
+    text.append(run.decode("utf-8", errors))
     return '"' + "".join(text) + '"'
 
 
@@ -73,8 +75,8 @@ def _element_formatter(dtype):
         return lambda v: "1" if v else "0"
     if dtype.kind in "iu":
         return str
-    if dtype.kind == "O":
-        return _string_text
+    if dtype.kind == "O":  # (invalid UTF-8 kept as it is, as TF's text keeps the bytes)
+        return lambda v: _string_text(v, "surrogateescape")
     if dtype in _NARROW:
         return str  # (ml_dtypes' scalars print as TF's: 6 significant digits, %g style)
     return None  # complex and other types have no text form
@@ -95,7 +97,7 @@ def tensor_text(array, summarize=3):
     """`array` as TensorFlow prints it, eliding all but `summarize` entries at each end of
     every dimension (-1: print everything).
     """
-    array = np.asarray(array)
+    array = denormals_read_as_zero(array)  # (TF's kernels print them as zeros)
     element = _element_formatter(array.dtype)
     keep = array.size if summarize < 0 else min(summarize, array.size)
     if element is None:  # a "?" per entry, the first `summarize` of the flat array only
@@ -126,7 +128,7 @@ def _string_format(xp, *arrays, template, placeholder, summarize):
     out = [pieces[0]]
     for array, piece in zip(arrays, pieces[1:]):
         out += [tensor_text(np.asarray(array), summarize), piece]
-    return np.array("".join(out).encode("utf-8"), dtype=object)
+    return np.array("".join(out).encode("utf-8", "surrogateescape"), dtype=object)
 
 
 _STRING_FORMAT = register(
@@ -297,7 +299,7 @@ def summarized_text(array, summarize):
     """`array` as TF 1's `Print` and a graph's `Assert` write it: its first `summarize`
     entries (-1: all) in nested brackets, ``...`` where entries were left out, strings
     escaped but unquoted."""
-    array = np.asarray(array)
+    array = denormals_read_as_zero(array)
     if array.dtype.kind == "O":
         # (escaped as tf.print's strings, without their quotes)
         element = lambda v: _string_text(v)[1:-1] if isinstance(v, bytes) else str(v)

@@ -13,6 +13,7 @@ and in `data.Dataset.map`; the protobuf runtime loads when it first runs.
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
 """
 import collections
+import json
 
 import numpy as np
 
@@ -28,6 +29,7 @@ from eagerflow._src.core.node_forms import input_dtypes, tf_defaults
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, math_ops, reduction_ops
+from eagerflow._src.ops import float_math
 from eagerflow._src.ops.sparse_tensor import SparseTensor
 
 _NO_GRAD = "parsing op"
@@ -1257,16 +1259,78 @@ def parse_single_sequence_example(serialized, context_features=None, sequence_fe
 # -- DecodeJSONExample -------------------------------------------------------------------------
 
 def _decode_json_example(xp, json_examples):
-    from google.protobuf import json_format  # noqa: PLC0415 (protobuf)
-    from eagerflow._src.core.protos.example import Example  # noqa: PLC0415
     out = np.empty(np.shape(json_examples), object)
     flat = out.reshape(-1)
     for i, text in enumerate(np.asarray(json_examples, object).reshape(-1)):
-        try:
-            flat[i] = json_format.Parse(bytes(text), Example()).SerializeToString()
-        except json_format.ParseError as e:
-            raise _invalid(f"Error while parsing JSON: {e}") from None
+        flat[i] = _json_example_bytes(bytes(text))
     return out
+
+
+def _json_example_bytes(text):
+    """The `Example` JSON `text` stands for, serialized as TF's JSON reader writes it: the
+    features in the order the JSON lists them, each list's values one field apiece (not
+    packed), float32 denormals as zeros."""
+    from google.protobuf import json_format  # noqa: PLC0415 (protobuf)
+    from eagerflow._src.core.protos.example import Example  # noqa: PLC0415
+    try:
+        value = json.loads(text, object_pairs_hook=_without_repeated_keys)
+    except ValueError as e:
+        raise _invalid(f"Error while parsing JSON: Failed to load JSON: {e}.") from None
+    features = value.get("features") if isinstance(value, dict) else None
+    table = features.get("feature") if isinstance(features, dict) else None
+    table = table if isinstance(table, dict) else {}
+    if any(v is None for v in table.values()):  # (a null feature: its key alone, in TF)
+        features = dict(features, feature={k: v or {} for k, v in table.items()})
+        value = dict(value, features=features)
+    try:
+        example = json_format.ParseDict(value, Example())
+    except json_format.ParseError as e:
+        raise _invalid(f"Error while parsing JSON: {e}") from None
+    if not example.HasField("features"):
+        return b""
+    entries = b"".join(
+        _proto_field(1, _proto_field(1, key.encode()) + (
+            b"" if table[key] is None else
+            _proto_field(2, _feature_bytes(example.features.feature[key]))))
+        for key in table)
+    return _proto_field(1, entries)
+
+
+def _without_repeated_keys(pairs):
+    keys = [k for k, _ in pairs]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise ValueError(f"duplicate key {key}")
+    return dict(pairs)
+
+
+def _feature_bytes(feature):
+    kind = feature.WhichOneof("kind")
+    if kind is None:
+        return b""
+    values = getattr(feature, kind).value
+    if kind == "bytes_list":
+        body = b"".join(_proto_field(1, v) for v in values)
+    elif kind == "float_list":
+        numbers = float_math.denormals_read_as_zero(np.array(values, "<f4"))
+        body = b"".join(b"\x0d" + v.tobytes() for v in numbers)
+    else:
+        body = b"".join(b"\x08" + _varint(v & 0xFFFFFFFFFFFFFFFF) for v in values)
+    return _proto_field({"bytes_list": 1, "float_list": 2, "int64_list": 3}[kind], body)
+
+
+def _proto_field(number, data):
+    """Field `number` of a message holding bytes `data` (a string or a message)."""
+    return _varint(number << 3 | 2) + _varint(len(data)) + data
+
+
+def _varint(n):
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
 
 
 _DECODE_JSON_EXAMPLE = register("DecodeJSONExample", _decode_json_example,

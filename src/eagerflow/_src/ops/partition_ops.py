@@ -48,22 +48,10 @@ def _dynamic_partition_kernel(xp, data, partitions, num_partitions):
     return tuple(rows[ids == p] for p in range(num_partitions))
 
 
-def _merge_prefix(op_name, data, prefix, shapes):
-    """TF's shape-function check that `data`'s shape starts with `prefix`'s (both known
-    rank), a ValueError while tracing."""
-    if data.rank < prefix.rank:
-        raise shape_rules.shape_error(op_name, f"Shape must be at least rank {prefix.rank} but "
-                                               f"is rank {data.rank}", shapes)
-    for d, p in zip(data.as_list(), prefix.as_list()):
-        if d is not None and p is not None and d != p:
-            raise shape_rules.shape_error(op_name, f"Dimensions must be equal, but are {d} "
-                                                   f"and {p}", shapes)
-
-
 def _dynamic_partition_rule(data, partitions, num_partitions):
     if data.shape.rank is not None and partitions.shape.rank is not None:
-        _merge_prefix("DynamicPartition", data.shape, partitions.shape,
-                      [data.shape, partitions.shape])
+        shape_rules.merge_prefix("DynamicPartition", data.shape, partitions.shape,
+                                 [data.shape, partitions.shape])
     if data.shape.rank is None or partitions.shape.rank is None:
         return [(unknown_shape(), data.dtype)] * num_partitions
     return [(TensorShape([None] + data.shape.as_list()[partitions.shape.rank:]), data.dtype)
@@ -143,7 +131,7 @@ def _stitch_rule(op_name):
         shapes = [t.shape for t in inputs]
         for idx, d in zip(inputs[:n], inputs[n:]):
             if idx.shape.rank is not None and d.shape.rank is not None:
-                _merge_prefix(op_name, d.shape, idx.shape, shapes)
+                shape_rules.merge_prefix(op_name, d.shape, idx.shape, shapes)
         indices, data = inputs[0], inputs[n]
         if data.shape.rank is None or indices.shape.rank is None:
             return unknown_shape(), data.dtype

@@ -4,9 +4,12 @@ Python's `re`, matching what RE2 matches.
 `translate` rewrites what the two read differently: ``$`` is the end of the text alone
 (Python's also matches before a final newline), ``\\s`` leaves out ``\\v``, ``\\z``,
 ``\\Q...\\E``, ``\\pL``/``\\p{Greek}`` and POSIX classes (``[[:alpha:]]``) exist, ``{,n}``
-is literal text. What RE2 refuses (lookarounds, backreferences, ``\\Z``, a repetition of a
+is literal text, ``(?U)`` makes repetitions prefer fewer; ``\\d``, ``\\w`` and ``\\b`` are
+ASCII's while ``(?i)`` folds case as Unicode does (but leaves İ and ı apart from i, as RE2
+does). What RE2 refuses (lookarounds, backreferences, ``\\Z``, a repetition of a
 repetition...) raises `Re2Error` with RE2's words. `replace` replaces as RE2's global
-replace does: no empty match right where the previous match ended.
+replace does: an empty match right where the previous match ended is passed over, with the
+character after it.
 
 >>> translate(r"a$|\\s")
 'a\\\\Z|[\\\\t\\\\n\\\\f\\\\r ]'
@@ -94,6 +97,25 @@ def _unicode_class(p, i):
 # strings decode with "surrogateescape"); RE2 matches no such byte with ".", a negated
 # class or \D \W \S \P: those exclude them.
 _INVALID = "\udc80-\udcff"
+_DIGIT, _WORD = "0-9", "0-9A-Za-z_"
+# class bodies of what \S, \D and \W match (in a class: no invalid bytes)
+_OTHER = {"S": r"\x00-\x08\x0b\x0e-\x1f\x21-\udc7f\udd00-\U0010ffff",
+          "D": r"\x00-\x2f\x3a-\udc7f\udd00-\U0010ffff",
+          "W": r"\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\udc7f\udd00-\U0010ffff"}
+_BOUNDARY = {  # RE2's ASCII word boundary, case-sensitive even under (?i)
+    "b": "(?-i:(?<![0-9A-Za-z_])(?=[0-9A-Za-z_])|(?<=[0-9A-Za-z_])(?![0-9A-Za-z_]))",
+    "B": "(?-i:(?<![0-9A-Za-z_])(?![0-9A-Za-z_])|(?<=[0-9A-Za-z_])(?=[0-9A-Za-z_]))"}
+_DOTTED_I = "\u0130\u0131"  # İ and ı, which Python's (?i) takes for i (RE2's does not)
+_NOT_DOTTED_I = f"(?-i:(?![{_DOTTED_I}]))"
+
+
+def _guarded(cls):
+    """Python class `cls` matching İ and ı only where it holds them itself, as RE2's
+    case folding has it, even under (?i)."""
+    kept = "".join(c for c in _DOTTED_I if re.fullmatch(cls, c))
+    if all(bool(re.fullmatch(cls, c, re.I)) == (c in kept) for c in _DOTTED_I):
+        return cls  # (no i in it: the same either way)
+    return f"(?:{_NOT_DOTTED_I}{cls}" + (f"|(?-i:[{kept}]))" if kept else ")")
 
 
 def _escape(p, i, in_class):
@@ -109,12 +131,14 @@ def _escape(p, i, in_class):
         return (f"\\x{value:02x}" if value < 256 else f"\\u{value:04x}"), i + 1 + len(digits)
     if c.isalpha() and c not in _KNOWN_ESCAPES:
         raise Re2Error(f"invalid escape sequence: \\{c}")
-    if c == "s":
-        return (_SPACE if in_class else f"[{_SPACE}]"), i + 2
-    if c == "S" and not in_class:
-        return f"[^{_SPACE}{_INVALID}]", i + 2
-    if c in "DW" and not in_class:
-        return f"[^\\{c.lower()}{_INVALID}]", i + 2
+    if c in "sdw":  # (RE2's are ASCII's, spelled out: the pattern is matched as Unicode)
+        body = {"s": _SPACE, "d": _DIGIT, "w": _WORD}[c]
+        return (body if in_class else f"[{body}]"), i + 2
+    if c in "SDW":
+        body = {"S": _SPACE, "D": _DIGIT, "W": _WORD}[c]
+        return (_OTHER[c] if in_class else f"[^{body}{_INVALID}]"), i + 2
+    if c in "bB" and not in_class:
+        return _BOUNDARY[c], i + 2
     if c == "z":
         return r"\Z", i + 2
     if c == "x" and p[i + 2:i + 3] == "{":
@@ -128,6 +152,15 @@ def _escape(p, i, in_class):
             return body, stop
         return f"[^{body}{_INVALID}]" if negated else f"[{body}]", stop
     return p[i:i + 2], i + 2
+
+
+def _posix_complement(body):
+    """The class body of what POSIX class `body` (ASCII) leaves out (``[:^alpha:]``), bar
+    invalid bytes."""
+    ascii_ = [c for c in range(128) if not re.fullmatch(f"[{body}]", chr(c))]
+    runs = np.split(ascii_, np.flatnonzero(np.diff(ascii_) > 1) + 1)
+    return "".join(f"\\x{r[0]:02x}-\\x{r[-1]:02x}" for r in runs) + \
+        "\\x80-\\udc7f\\udd00-\\U0010ffff"
 
 
 def _char_class(p, i):
@@ -150,20 +183,20 @@ def _char_class(p, i):
             end = p.find(":]", j + 2)
             name = p[j + 2:end] if end >= 0 else None
             body = _POSIX.get(name[1:] if name and name.startswith("^") else name)
-            if body is None or name.startswith("^"):
-                if body is None and end >= 0:
+            if body is None:
+                if end >= 0:
                     raise Re2Error(f"invalid character class range: {p[j:end + 2]}")
                 out.append(r"\[")
                 j += 1
                 continue
-            out.append(body)
+            out.append(_posix_complement(body) if name.startswith("^") else body)
             j = end + 2
             continue
         if c == "\\":
+            kind = p[j + 1:j + 2]
             text, j = _escape(p, j, True)
             out.append(text)
-            if p[j:j + 1] == "-" and text[:2] in (r"\d", r"\w", r"\s", r"\D", r"\W", r"\S") \
-                    or text == _SPACE and p[j:j + 1] == "-":
+            if p[j:j + 1] == "-" and kind and kind in "dwsDWS":
                 out.append(r"\-")  # (RE2 takes a "-" after a class for itself)
                 j += 1
             continue
@@ -188,12 +221,25 @@ def _group(p, i):
     return p[i:i + 2 + flags.end()], i + 2 + flags.end(), "m" in flags.group(1)
 
 
+def _without_ungreedy(text, ungreedy):
+    """A group's opening `text` without RE2's U flag (Python has none), and whether the
+    group's repetitions are ungreedy (`ungreedy`: the enclosing group's)."""
+    flags = re.fullmatch(r"\(\?([imsU]*)(?:-([imsU]*))?([:)])", text)
+    if flags is None:
+        return text, ungreedy
+    on, off, end = flags.group(1), flags.group(2) or "", flags.group(3)
+    ungreedy = "U" in on or ungreedy and "U" not in off
+    on, off = on.replace("U", ""), off.replace("U", "")
+    return "(?" + on + ("-" + off if off else "") + end, ungreedy
+
+
 @functools.lru_cache(maxsize=256)
 def translate(pattern):
     """Python's pattern matching what RE2's `pattern` matches; Re2Error where RE2 refuses
     it (its message RE2's)."""
     p, out, i, depth, multiline = pattern, [], 0, 0, False
     scoped = [[]]  # the flags set alone (``(?i)``) in each open group: they hold to its end
+    ungreedy = [False]  # RE2's (?U) in each open group: its repetitions prefer fewer
     previous = "start"  # what precedes: "start" (of the pattern, a group, a branch), "atom",
     repeat_at = 0       # or "repeat" (whose operator starts at `repeat_at`)
     while i < len(p):
@@ -209,9 +255,9 @@ def translate(pattern):
                 low, high = _REPEAT.match(p, i).group(1, 3)
                 if int(low) > 1000 or high and (int(high) > 1000 or int(high) < int(low)):
                     raise Re2Error(f"invalid repetition size: {p[i:i + size]}")
-            if p[i + size:i + size + 1] == "?":
-                size += 1
-            out.append(p[i:i + size])
+            lazy = p[i + size:i + size + 1] == "?"
+            out.append(p[i:i + size] + ("?" if lazy != ungreedy[-1] else ""))
+            size += lazy
             previous, repeat_at = "repeat", i
             i += size
             continue
@@ -223,24 +269,28 @@ def translate(pattern):
                 i = min(end + 2, len(p))
             else:
                 text, i = _escape(p, i, False)
-                out.append(text)
+                out.append(_guarded(text) if text.startswith("[") else text)
             previous = "atom"
             continue
         if c == "[":
             text, i = _char_class(p, i)
-            out.append(text)
+            out.append(_guarded(text))
             previous = "atom"
             continue
         if c == "(":
             text, i, multi = _group(p, i)
             multiline = multiline or multi
+            text, lazy = _without_ungreedy(text, ungreedy[-1])
             if text.endswith(")"):  # flags alone: Python's scoped flags up to the group's end
-                scoped[-1].append(text[:-1] + ":")
-                out.append(scoped[-1][-1])
+                ungreedy[-1] = lazy
+                if text != "(?)":
+                    scoped[-1].append(text[:-1] + ":")
+                    out.append(scoped[-1][-1])
                 continue
             out.append(text)
             depth += 1
             scoped.append([])
+            ungreedy.append(lazy)
             previous = "start"
             continue
         if c == ")":
@@ -248,13 +298,15 @@ def translate(pattern):
                 raise Re2Error(f"unexpected ): {p}")
             depth -= 1
             out.append(")" * len(scoped.pop()))
+            ungreedy.pop()
         if c == "|":  # (flags set in a branch hold in the next ones)
             out.append(")" * len(scoped[-1]) + "|" + "".join(scoped[-1]))
             previous = "start"
             i += 1
             continue
         out.append({"$": "$" if multiline else r"\Z", "{": r"\{",
-                    ".": f"(?:(?![{_INVALID}]).)"}.get(c, c))
+                    ".": f"(?:(?![{_INVALID}]).)", "i": _NOT_DOTTED_I + "i",
+                    "I": _NOT_DOTTED_I + "I"}.get(c, f"(?-i:{c})" if c in _DOTTED_I else c))
         previous = "start" if c == "|" else "atom"
         i += 1
     if depth:
@@ -264,14 +316,22 @@ def translate(pattern):
 
 def replace(regex, template, text, count):
     """`text` with the matches of compiled `regex` replaced by `template` (all of them when
-    `count` is 0, else the first), as RE2 replaces: a match may not be empty right where
-    the previous one ended (Python's `re.sub` allows that)."""
-    last = [-1]
-
-    def one(match):
+    `count` is 0, else the first), as RE2 replaces: an empty match right where the previous
+    match ended is passed over, with the character after it, and the search goes on past
+    that character (Python's `re.sub` would take a longer match there)."""
+    out, pos, last_end, done = [], 0, -1, 0
+    while pos <= len(text) and not (count and done >= count):
+        match = regex.search(text, pos)
+        if match is None:
+            break
         start, end = match.span()
-        if start == end == last[0]:
-            return ""
-        last[0] = end
-        return match.expand(template)
-    return regex.sub(one, text, count)
+        out.append(text[pos:start])
+        if start == end == last_end:
+            out.append(text[start:start + 1])
+            pos = start + 1
+            continue
+        out.append(match.expand(template))
+        pos = last_end = end
+        done += 1
+    out.append(text[pos:])
+    return "".join(out)

@@ -111,6 +111,18 @@ def shape_error(op_name, sentence, shapes, partial=None, computed=None):
     return error
 
 
+def merge_prefix(op_name, data, prefix, shapes):
+    """TF's shape-function check that `data`'s shape starts with `prefix`'s (both known
+    rank), a ValueError while tracing."""
+    if data.rank < prefix.rank:
+        raise shape_error(op_name, f"Shape must be at least rank {prefix.rank} but is rank "
+                                   f"{data.rank}", shapes)
+    for d, p in zip(data.as_list(), prefix.as_list()):
+        if d is not None and p is not None and d != p:
+            raise shape_error(op_name, f"Dimensions must be equal, but are {d} and {p}",
+                              shapes)
+
+
 def static_error(message, op_name=None):
     """The error for arguments an op rejects before looking at any value (a bad attr,
     a rank or dims its rule forbids): InvalidArgumentError eagerly, but TF's

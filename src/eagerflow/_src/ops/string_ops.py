@@ -35,6 +35,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
 from eagerflow._src.ops import shape_rules as rules
+from eagerflow._src.ops.float_math import denormals_read_as_zero
 from eagerflow._src.ops.reduction_ops import axis_attr, check_attr_dtype
 from eagerflow._src.ops.wrappers import as_tensor, binary_operands
 from eagerflow._src.ops import re2_syntax, unicode_scripts
@@ -525,7 +526,7 @@ def _compile(pattern):
     """RE2's `pattern` (bytes) as a compiled Python regex matching what RE2 matches."""
     text = _decode(pattern)
     try:
-        return re.compile(re2_syntax.translate(text), re.ASCII)
+        return re.compile(re2_syntax.translate(text))
     except (re.error, re2_syntax.Re2Error) as e:
         raise _invalid(f"Invalid pattern: {text}, error: {e}") from None
 
@@ -779,6 +780,7 @@ def _as_string(xp, x, precision, scientific, shortest, width, fill):
         return _map(lambda v: fmt % (v if isinstance(v, bytes) else _encode(v)), x)
     fmt = spec + (f".{precision}" if precision >= 0 else "") + \
         ("e" if scientific else "g" if shortest else "f")
+    x = denormals_read_as_zero(x)  # (TF's kernel prints them as zeros)
     # (C's printf pads inf and nan with spaces where Python's zero-fills them)
     spaced = fmt.replace("%0", "%", 1)
 

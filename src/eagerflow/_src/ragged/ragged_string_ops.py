@@ -5,6 +5,7 @@
 <tf.RaggedTensor [[b'a', b'b'], [b'c']]>
 """
 import codecs
+import re
 
 import numpy as np
 
@@ -18,8 +19,8 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_args, tf_defaults, tf_nodes
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, kernel_type_name, register
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor import EagerTensor, Tensor
-from eagerflow._src.ops import array_ops, cast_ops, string_ops
+from eagerflow._src.core.tensor import Tensor
+from eagerflow._src.ops import array_ops, cast_ops, shape_rules, string_ops
 from eagerflow._src.ragged import ragged_ops
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
@@ -118,8 +119,26 @@ def _codec(encoding):
     return codec
 
 
+def _check_replacement_char(replacement_char):
+    if not 0 <= replacement_char <= 0x10FFFF:
+        raise errors.InvalidArgumentError(None, None,
+                                          "replacement_char out of unicode codepoint range")
+
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _encoded(text, codec):
+    """`text` in `codec`, as TF's ICU writes it: a surrogate (a replacement character
+    can be one) is U+FFFD in UTF-8, and written as it is in UTF-16 and UTF-32."""
+    if codec == "utf-8":
+        return _SURROGATES.sub("\ufffd", text).encode(codec)
+    return text.encode(codec, "surrogatepass")
+
+
 def _decode_one(s, codec, errors_mode, replacement_char, replace_control_characters):
-    """The code points of bytes `s` and the byte offset of each."""
+    """The code points of bytes `s` and the byte offset of each. A UTF-16 high surrogate
+    with only one byte after it ends the input as one cut-short character, as ICU reads it."""
     points, offsets, pos = [], [], 0
     unit = 2 if codec == "utf-16-be" else 4 if codec == "utf-32-be" else 1
     n = len(s)
@@ -151,7 +170,8 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
             if errors_mode == "replace":
                 points.append(replacement_char)
                 offsets.append(pos)
-            pos += _invalid_run(s, pos) if unit == 1 else unit
+            pos += (_invalid_run(s, pos) if unit == 1 else
+                    3 if unit == 2 and n - pos == 3 and 0xD8 <= s[pos] <= 0xDB else unit)
     return points, offsets
 
 
@@ -179,6 +199,7 @@ def _invalid_run(s, pos):
 def _unicode_decode(xp, input, input_encoding, errors, replacement_char,
                     replace_control_characters, Tsplits=_I64, with_offsets=False):
     codec = _codec(input_encoding)
+    _check_replacement_char(replacement_char)
     flat = np.asarray(input).reshape(-1)
     splits, points, offsets = [0], [], []
     for s in flat:
@@ -263,12 +284,17 @@ def unicode_decode_with_offsets(input, input_encoding, errors="replace",
 def _unicode_transcode(xp, input, input_encoding, output_encoding, errors, replacement_char,
                        replace_control_characters):
     source, target = _codec(input_encoding), _codec(output_encoding)
+    _check_replacement_char(replacement_char)
     out = np.empty(np.shape(input), object)
     flat = out.reshape(-1)
     for i, s in enumerate(np.asarray(input, object).reshape(-1)):
         points, _ = _decode_one(bytes(s), source, errors, replacement_char,
-                                replace_control_characters)
-        flat[i] = "".join(map(chr, points)).encode(target, "surrogatepass")
+                                replace_control_characters and errors != "strict")
+        if errors == "strict" and replace_control_characters and min(points, default=32) < 32:
+            # (transcoding strictly, a control character is invalid input)
+            raise errors_module.InvalidArgumentError(None, None,
+                                                     "Invalid formatting on input string")
+        flat[i] = _encoded("".join(map(chr, points)), target)
     return out
 
 
@@ -355,6 +381,7 @@ def _encode_each(points, encoding):
 # -- UnicodeEncode ----------------------------------------------------------------------------
 def _unicode_encode(xp, input_values, input_splits, output_encoding, errors, replacement_char):
     codec = _codec(output_encoding)
+    _check_replacement_char(replacement_char)
     points = np.asarray(input_values).reshape(-1)
     splits = np.asarray(input_splits).reshape(-1)
     out = np.empty(max(splits.size - 1, 0), object)
@@ -371,7 +398,7 @@ def _unicode_encode(xp, input_values, input_splits, output_encoding, errors, rep
                     continue
                 cp = replacement_char
             chars.append(chr(cp))
-        out[i] = "".join(chars).encode(codec)
+        out[i] = _encoded("".join(chars), codec)
     return out
 
 
@@ -547,11 +574,26 @@ def ngrams(data, ngram_width, separator=" ", pad_values=None, padding_width=None
 def _unsorted_segment_join(xp, inputs, segment_ids, num_segments, separator):
     inputs = np.asarray(inputs)
     ids = np.asarray(segment_ids)
-    n = int(np.asarray(num_segments))
-    if inputs.shape[:ids.ndim] != ids.shape:
+    num_segments = np.asarray(num_segments)
+    if num_segments.size == 0:
+        raise errors.InvalidArgumentError(None, None, "Number of segments cannot be empty.")
+    if num_segments.ndim:
+        raise errors.InvalidArgumentError(None, None, "Number of segments must be a scalar")
+    n = int(num_segments)
+    if n < 0:
         raise errors.InvalidArgumentError(
-            None, None, f"data.shape = {list(inputs.shape)} does not start with "
-                        f"segment_ids.shape = {list(ids.shape)}")
+            None, None, f"Number of segments must be non-negative but got {n}")
+    if ids.ndim == 0:
+        raise errors.InvalidArgumentError(None, None, "Segment_id cannot have rank 0")
+    if ids.ndim > inputs.ndim:
+        raise errors.OutOfRangeError(
+            None, None, f"Invalid segment_id rank {ids.ndim} for input with {inputs.ndim} "
+                        f"dimension(s)")
+    for axis, (size, data_size) in enumerate(zip(ids.shape, inputs.shape)):
+        if size != data_size:  # (TF's text gives the input's rank as its "dimension")
+            raise errors.InvalidArgumentError(
+                None, None, f"Segment dimension is {size} while input dimension is "
+                            f"{inputs.ndim} in rank {axis}")
     ids = ids.reshape(-1)
     if ids.size and (ids.min() < 0 or ids.max() >= n):
         raise errors.InvalidArgumentError(
@@ -581,12 +623,19 @@ def _join_after_text(parts, separator):
 
 
 def _unsorted_segment_join_rule(inputs, segment_ids, num_segments, separator):
-    if isinstance(num_segments, EagerTensor):
-        first = int(num_segments._data)
-    else:
-        known = getattr(num_segments, "static_value", lambda: None)()
-        first = None if known is None else int(known)
-    if inputs.shape.rank is None or segment_ids.shape.rank is None:
+    shapes = [inputs.shape, segment_ids.shape, num_segments.shape]
+    shape_rules.check_rank("UnsortedSegmentJoin", [inputs, segment_ids, num_segments], 2, 0)
+    if segment_ids.shape.rank is None:
+        return TensorShape(None), _d.string
+    if inputs.shape.rank is not None:
+        shape_rules.merge_prefix("UnsortedSegmentJoin", inputs.shape, segment_ids.shape, shapes)
+    known = shape_rules.known_value(num_segments)
+    first = None if known is None else int(known)
+    if first is not None and first < 0:
+        raise shape_rules.shape_error(
+            "UnsortedSegmentJoin", f"Dimension size, given by scalar input 2, must be "
+                                   f"non-negative but is {first}", shapes, computed=[(2, first)])
+    if inputs.shape.rank is None:
         return TensorShape(None), _d.string
     return TensorShape([first]).concatenate(inputs.shape[segment_ids.shape.rank:]), _d.string
 
