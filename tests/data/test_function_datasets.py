@@ -440,15 +440,61 @@ def test_scan_from_a_function_argument():
 
 
 def test_a_range_of_a_traced_tensor_built_per_element_is_not_empty():
-    # (the datasets flat_map's function makes per element cannot see the function's
-    # tensors: an error, where the range was empty)
     @tf.function
     def run(k):
         ds = tf.data.Dataset.range(3).flat_map(lambda x: tf.data.Dataset.range(k))
         return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + b)
 
-    with pytest.raises(tf.errors.InvalidArgumentError, match="made from symbolic tensors"):
-        run(tf.constant(2, tf.int64))
+    assert int(run(tf.constant(2, tf.int64))) == 3  # TF's values
+    assert int(run(tf.constant(4, tf.int64))) == 18
+
+
+def _digits(ds):
+    return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a * 10 + b)
+
+
+def test_dataset_functions_closing_over_the_functions_tensors():
+    # flat_map's, interleave's and group_by_window's functions read each call's values
+    # of the tensors they close over, directly, through ops, through nested functions
+    @tf.function
+    def nested(t):
+        return _digits(tf.data.Dataset.range(1, 3).flat_map(
+            lambda x: tf.data.Dataset.range(t).map(lambda y: y * t + x)))
+
+    @tf.function
+    def deeper(t):
+        return _digits(tf.data.Dataset.range(2).flat_map(
+            lambda x: tf.data.Dataset.range(2).flat_map(
+                lambda y: tf.data.Dataset.from_tensors(x * 3 + y + t))))
+
+    v = tf.Variable(2, dtype=tf.int64)
+
+    @tf.function
+    def parallel(t):
+        return _digits(tf.data.Dataset.range(3).interleave(
+            lambda x: tf.data.Dataset.range(v + t).map(lambda y: y + x), cycle_length=2,
+            num_parallel_calls=2))
+
+    @tf.function
+    def windows(t):
+        ds = tf.data.Dataset.range(6).group_by_window(
+            lambda x: x % 2, lambda k, w: w.batch(t), window_size=3)
+        return _digits(ds.map(tf.reduce_sum))
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.int64)])
+    def computed(t):
+        u = t * 2
+        return _digits(tf.data.Dataset.range(2).flat_map(
+            lambda x: tf.data.Dataset.from_tensor_slices(u + x)))
+
+    assert [int(nested(tf.constant(k, tf.int64))) for k in (2, 3)] == [1324, 147258]  # TF's values
+    assert [int(deeper(tf.constant(k, tf.int64))) for k in (1, 5)] == [1245, 5689]
+    assert int(parallel(tf.constant(0, tf.int64))) == 11223
+    v.assign(1)
+    assert int(parallel(tf.constant(0, tf.int64))) == 12
+    assert [int(windows(tf.constant(k, tf.int64))) for k in (2, 3)] == [2445, 69]
+    assert int(computed(tf.constant([1, 2], tf.int64))) == 2435
+    assert int(computed(tf.constant([3], tf.int64))) == 67
 
 
 def test_len_of_a_dataset_inside_a_function_is_its_cardinality():

@@ -20,6 +20,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import fed_values
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -167,8 +168,9 @@ class Dataset:
         # While a function traces, a node keeps its constructor's arguments: one built from
         # the function's tensors is built again from their values on every call
         # (`iterator_graph.bound_dataset`), as TF builds its dataset ops at run time.
+        # (so is one a dataset function builds per element from them: `dispatch.feeding`)
         self = super().__new__(cls)
-        if not context.executing_eagerly():
+        if not context.executing_eagerly() or fed_values() is not None:
             self._recipe = (args, kwargs)
         return self
 

@@ -48,11 +48,13 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.data.dataset_spec import DatasetFunction
 from eagerflow._src.data.iterator_ops import Iterator, scoped_source
 from eagerflow._src.data.optional_ops import Optional, OptionalSpec  # noqa: F401
 from eagerflow._src.data.structured_function import StructuredFunction, sparse_argument
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
+_FUNCTIONS = (StructuredFunction, DatasetFunction)  # (a node's functions, fed per call)
 _new = object.__new__
 _SCALAR_VARIANT = (TensorShape([]), _d.variant)
 _PYTHON_NEXT_LIMIT = 32  # TF's: more `next` calls on one iterator while tracing fail
@@ -664,8 +666,8 @@ def _symbolic_tensors(dataset, found, seen):
 
 
 def _functions(dataset):
-    """The traced functions a node holds (a map's, a filter's)."""
-    return [v for v in vars(dataset).values() if isinstance(v, StructuredFunction)]
+    """The traced functions a node holds (a map's, a filter's, a flat_map's)."""
+    return [v for v in vars(dataset).values() if isinstance(v, _FUNCTIONS)]
 
 
 def _substitute(value, values, memo):
@@ -709,7 +711,7 @@ def _bound(dataset, values, memo):
             replaced.update((id(fn), fn.fed(values)) for fn in functions)
             result = copy.copy(dataset)
             for key, value in vars(result).items():
-                if isinstance(value, (Dataset, StructuredFunction)) and id(value) in replaced:
+                if isinstance(value, (Dataset, *_FUNCTIONS)) and id(value) in replaced:
                     setattr(result, key, replaced[id(value)])
                 elif isinstance(value, (tuple, list)) and any(
                         isinstance(v, Dataset) for v in value):
