@@ -674,6 +674,22 @@ def test_padded_shapes_of_another_structure_raise_tf_classes():
         ds.padded_batch(2, padding_values=(tf.constant(1, tf.int64), tf.constant(0, tf.int64)))
 
 
+def test_padded_shapes_that_are_no_integer_vectors_raise_tfs_errors():
+    ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
+    for shapes, error, message in [  # TF's classes and messages
+            ([[2]], ValueError, "Padded shape [[2]] must be a `tf.int64` vector tensor, but "
+                                "its shape was (1, 1)."),
+            (([2], [3]), ValueError, "Padded shape ([2], [3]) must be a `tf.int64` vector "
+                                     "tensor, but its shape was (2, 1)."),
+            ([2.5], TypeError, "Padded shape [2.5] must be a `tf.int64` vector tensor, but "
+                               "its element type was float32."),
+            (tf.constant([4.0]), TypeError, "Padded shape [4.] must be a `tf.int64` vector "
+                                            "tensor, but its element type was float32.")]:
+        with pytest.raises(error) as info:
+            ds.padded_batch(2, padded_shapes=shapes)
+        assert str(info.value) == message
+
+
 def test_map_function_taking_other_arguments_is_framed_in_user_code():
     # (the call itself fails: no user frame to show, the message framed as TF frames it)
     with pytest.raises(TypeError) as info:
