@@ -497,6 +497,50 @@ def test_dataset_functions_closing_over_the_functions_tensors():
     assert int(computed(tf.constant([3], tf.int64))) == 67
 
 
+def test_a_dataset_built_in_a_function_is_built_once_per_call():
+    # iterating it again in the same call goes on with its state: a shuffle reshuffles (each
+    # epoch of a loop, each reduce, through a prefix two pipelines share), as in TF; one
+    # built in a loop's body is built again on each run of the body
+    def digits(ds):
+        return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a * 10 + b)
+
+    @tf.function
+    def epochs():
+        ds = tf.data.Dataset.range(5).shuffle(5, seed=4)
+        out = tf.TensorArray(tf.int64, size=3)
+        for e in tf.range(3):
+            s = tf.constant(0, tf.int64)
+            for x in ds:
+                s = s * 10 + x
+            out = out.write(e, s)
+        return out.stack()
+
+    @tf.function
+    def in_body():
+        out = tf.TensorArray(tf.int64, size=2)
+        for e in tf.range(2):
+            out = out.write(e, digits(tf.data.Dataset.range(5).shuffle(5, seed=4)))
+        return out.stack()
+
+    @tf.function
+    def shared_prefix(n):
+        ds = tf.data.Dataset.range(n).shuffle(6, seed=4)
+        return digits(ds.map(lambda x: x)), digits(ds.take(6)), digits(ds)
+
+    @tf.function
+    def passed_on():
+        ds = tf.data.Dataset.range(6).shuffle(6, seed=4)
+        return digits_of(ds), digits_of(ds)
+
+    digits_of = tf.function(digits)
+    for _ in range(2):  # (each call starts again: TF's values)
+        assert epochs().numpy().tolist() == [12430, 31420, 14023]
+        assert in_body().numpy().tolist() == [12430, 12430]
+        assert [int(v) for v in shared_prefix(tf.constant(6, tf.int64))] == [
+            120435, 134052, 52431]
+        assert [int(v) for v in passed_on()] == [120435, 134052]
+
+
 def test_len_of_a_dataset_inside_a_function_is_its_cardinality():
     @tf.function
     def sizes():

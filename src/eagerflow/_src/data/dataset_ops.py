@@ -172,6 +172,8 @@ class Dataset:
         self = super().__new__(cls)
         if not context.executing_eagerly() or fed_values() is not None:
             self._recipe = (args, kwargs)
+            # (built in a loop's body or a branch: built again on each run of it)
+            self._in_body = getattr(context.get().graph, "control_flow_body", False)
         return self
 
     # -- what every node defines ---------------------------------------------------------------

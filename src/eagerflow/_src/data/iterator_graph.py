@@ -19,7 +19,10 @@ TF builds its dataset ops at run time: `Dataset.__new__` keeps each node's
 constructor arguments, and ``MakeIterator`` (``DatasetToSingleElement``) is fed
 the symbolic tensors they hold (variables read, and the tensors its map
 functions closed over), from whose values `_bound` rebuilds the nodes built
-from them and copies those above.
+from them and copies those above: once per call (`context.call_scope`), so
+that iterating a dataset twice in one call goes on with its state, as TF's
+dataset ops run once per call (a node built in a loop's body, once per run
+of the body).
 
 The iterator ops are stateful: kept in program order, never folded or
 merged.  ``for x in dataset`` in a traced function is a ``while_loop`` over
@@ -78,14 +81,17 @@ class DatasetValue(_Value):
     arguments (`DatasetArgument`) its pipeline is built on, and the symbolic tensors its
     nodes were built from (`MakeIterator` is fed their values)."""
 
-    __slots__ = ("dataset", "arguments", "tensors", "keys")
+    __slots__ = ("dataset", "arguments", "tensors", "keys", "per_call")
 
-    def __init__(self, dataset, arguments=(), tensors=None):
+    def __init__(self, dataset, arguments=(), tensors=None, per_call=False):
         self.dataset = dataset
         self.arguments = arguments
         tensors = tensors or {}
         self.keys = tuple(tensors)  # the ids of what they stand for (a variable: its read)
         self.tensors = tuple(tensors.values())
+        # Whether its nodes built in the function are built once per call of it (see
+        # `_pipeline`), rather than once per iteration.
+        self.per_call = per_call
 
     def __repr__(self):
         return f"<DatasetValue {self.dataset!r}>"
@@ -143,9 +149,18 @@ def _pipeline(dataset, arguments):
     for stand_in, value in zip(dataset.arguments, arguments[:n]):
         stand_in._bound = value.dataset
     # Nodes built while the function traced are built again for the call (from the call's
-    # values of the tensors they were built from), as TF builds its dataset ops per call.
+    # values of the tensors they were built from), as TF builds its dataset ops per call:
+    # once per call, so that a dataset iterated twice in one call goes on with its state
+    # (a shuffle reshuffles), as TF's does.
     values = {key: EagerTensor._wrap(v) for key, v in zip(dataset.keys, arguments[n:])}
-    return _bound(dataset.dataset, values, {})
+    scope = context.call_scope() if dataset.per_call else None
+    if scope is None:
+        return _bound(dataset.dataset, values, {})
+    key = tuple(map(id, arguments[n:]))  # (the same values: the same nodes)
+    found = scope.get(key)
+    if found is None:
+        found = scope[key] = (arguments, {})  # (holding the arrays keeps their ids apart)
+    return _bound(dataset.dataset, values, found[1])
 
 
 def _single_element(xp, dataset, *arguments, output_types, output_shapes):
@@ -339,8 +354,30 @@ def dataset_tensor(dataset):
     found = getattr(dataset, "_variant_tensor_value", None)
     if found is not None:
         return found
-    return _wrap(DatasetValue(dataset, tuple(_arguments_of(dataset)),
-                              _symbolic_tensors(dataset, {}, set())))
+    arguments = tuple(_arguments_of(dataset))
+    per_call = False
+    graph = context.get().graph
+    if graph is not None and not arguments:
+        built = _built_nodes(dataset, [], set())
+        per_call = bool(built) and not any(d._in_body for d in built)
+        while per_call and graph is not None:  # (their calls open a `call_scope`)
+            graph.call_scoped = True
+            graph = graph._outer() if graph._outer is not None else None
+    return _wrap(DatasetValue(dataset, arguments, _symbolic_tensors(dataset, {}, set()),
+                              per_call))
+
+
+def _built_nodes(dataset, found, seen):
+    """The nodes of `dataset`'s pipeline built while a function traced."""
+    if id(dataset) in seen:
+        return found
+    seen.add(id(dataset))
+    if hasattr(dataset, "_recipe"):
+        found.append(dataset)
+    datasets, _ = _recipe_leaves(dataset)
+    for d in (*datasets, *dataset._inputs()):
+        _built_nodes(d, found, seen)
+    return found
 
 
 def make_iterator(dataset, spec):
