@@ -541,6 +541,23 @@ def test_a_dataset_built_in_a_function_is_built_once_per_call():
         assert [int(v) for v in passed_on()] == [120435, 134052]
 
 
+def test_a_rerandomizing_random_dataset_built_in_a_function_starts_again_each_call():
+    tf.random.set_seed(11)  # (TF's values for this global seed)
+
+    @tf.function
+    def draws():
+        ds = tf.data.Dataset.random(seed=5, rerandomize_each_iteration=True).map(
+            lambda x: x % 100).take(2)
+        return [ds.reduce(tf.constant(0, tf.int64), lambda a, b: a * 100 + b)
+                for _ in range(2)]
+
+    try:
+        for _ in range(2):  # TF's values: the second iteration draws anew, each call alike
+            assert [int(v) for v in draws()] == [6696, 950]
+    finally:
+        tf.random.set_seed(None)
+
+
 def test_len_of_a_dataset_inside_a_function_is_its_cardinality():
     @tf.function
     def sizes():
