@@ -558,6 +558,23 @@ def test_a_rerandomizing_random_dataset_built_in_a_function_starts_again_each_ca
         tf.random.set_seed(None)
 
 
+def test_a_dataset_built_from_a_functions_tensors_passed_to_another_function():
+    digits = tf.function(
+        lambda ds: ds.reduce(tf.constant(0, tf.int64), lambda a, b: a * 10 + b))
+
+    @tf.function
+    def ranged(n):
+        return digits(tf.data.Dataset.range(n))
+
+    @tf.function
+    def mapped(n):
+        return digits(tf.data.Dataset.range(3).map(lambda x: x + n))
+
+    assert int(ranged(tf.constant(3, tf.int64))) == 12  # TF's values
+    assert int(ranged(tf.constant(4, tf.int64))) == 123
+    assert int(mapped(tf.constant(3, tf.int64))) == 345
+
+
 def test_len_of_a_dataset_inside_a_function_is_its_cardinality():
     @tf.function
     def sizes():

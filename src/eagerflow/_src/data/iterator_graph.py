@@ -81,10 +81,11 @@ class DatasetValue(_Value):
     arguments (`DatasetArgument`) its pipeline is built on, and the symbolic tensors its
     nodes were built from (`MakeIterator` is fed their values)."""
 
-    __slots__ = ("dataset", "arguments", "tensors", "keys", "per_call")
+    __slots__ = ("dataset", "arguments", "tensors", "keys", "per_call", "bound")
 
-    def __init__(self, dataset, arguments=(), tensors=None, per_call=False):
+    def __init__(self, dataset, arguments=(), tensors=None, per_call=False, bound=False):
         self.dataset = dataset
+        self.bound = bound  # (built for the call already: ``BindDataset``'s)
         self.arguments = arguments
         tensors = tensors or {}
         self.keys = tuple(tensors)  # the ids of what they stand for (a variable: its read)
@@ -144,6 +145,8 @@ def _make_iterator(xp, dataset, iterator, *arguments):
 
 def _pipeline(dataset, arguments):
     """The dataset a `DatasetValue` stands for in this call, given the call's `arguments`."""
+    if dataset.bound:
+        return dataset.dataset
     # a pipeline built on the traced function's dataset arguments reads this call's
     n = len(dataset.arguments)
     for stand_in, value in zip(dataset.arguments, arguments[:n]):
@@ -614,8 +617,25 @@ def reduce_in_graph(dataset, initial_state, reduce_func):
 # -- datasets passed to functions ----------------------------------------------------------------
 
 def as_function_argument(dataset):
+    """(spec, variant tensor) of `dataset` passed to a function.  One built from the
+    enclosing function's tensors goes built for the call (``BindDataset``): the function
+    it is passed to has not got their values."""
     from eagerflow._src.data.dataset_spec import DatasetSpec  # noqa: PLC0415
-    return DatasetSpec(dataset.element_spec), dataset_tensor(dataset)
+    variant = dataset_tensor(dataset)
+    value = getattr(variant, "_data", None)
+    if isinstance(value, DatasetValue) and value.keys and building_graph():
+        variant = dispatch(_BIND, (variant, *value.tensors))
+    return DatasetSpec(dataset.element_spec), variant
+
+
+def _bind(xp, dataset, *arguments):
+    return DatasetValue(_pipeline(dataset, arguments), bound=True)
+
+
+_BIND = register("BindDataset", _bind, lambda dataset, *arguments: _SCALAR_VARIANT, tied=(),
+                 stateful=True, not_differentiable="a dataset")
+tf_args[_BIND] = None
+tf_nodes[_BIND] = NodeForm(rewrite=_dataset_of_tensors(1))
 
 
 class DatasetArgument(Dataset):
