@@ -245,6 +245,28 @@ def test_a_dataset_argument_is_traced_once_per_element_spec():
         cf(tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.float32)))
 
 
+def test_a_trace_for_unknown_batch_sizes_serves_known_ones():
+    @tf.function
+    def total(ds):
+        return ds.reduce(tf.constant(0, tf.int64), lambda a, b: a + tf.reduce_sum(b))
+
+    counts = []
+    for ds in [tf.data.Dataset.range(5).batch(2), tf.data.Dataset.range(6).batch(2),
+               tf.data.Dataset.range(6).batch(2, drop_remainder=True),
+               tf.data.Dataset.range(6).batch(3, drop_remainder=True)]:
+        assert int(total(ds)) in (10, 15)
+        counts.append(total.experimental_get_tracing_count())
+    assert counts == [1, 1, 1, 1]  # TF's: element specs (2,) and (3,) fit the (None,) trace
+    assert tf.type_spec_from_value(tf.data.Dataset.range(3).batch(2)) == tf.data.DatasetSpec(
+        tf.TensorSpec([None], tf.int64))
+    with pytest.raises(TypeError, match="AddV2"):  # (float elements: a trace of their own)
+        total(tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.float32)).batch(2))
+    first = tf.function(lambda it: next(it))
+    assert int(first(iter(tf.data.Dataset.range(3)))) == 0
+    assert int(first(iter(tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.int32))))) == 0
+    assert first.experimental_get_tracing_count() == 2
+
+
 def test_a_training_loop_over_a_dataset_in_a_function():
     x = np.linspace(-1, 1, 64).astype(np.float32)[:, None]
     y = 3 * x + 1

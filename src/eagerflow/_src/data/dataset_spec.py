@@ -26,7 +26,7 @@ from eagerflow._src.core import context
 from eagerflow._src.core.dispatch import feeding
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, value_specs
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset, _merged_spec
 from eagerflow._src.data.structured_function import sparse_argument, reusing_traces
@@ -103,6 +103,9 @@ class DatasetSpec:
             return None
         from eagerflow._src.data.iterator_graph import dataset_tensor  # noqa: PLC0415
         return dataset_tensor(value)
+
+
+value_specs[Dataset] = DatasetSpec.from_value  # (``tf.type_spec_from_value`` of a dataset)
 
 
 class _SymbolicDataset(Dataset):
