@@ -41,7 +41,7 @@ UNLIKE_TF = {
                      "IteratorGetNextAsOptional", "OptionalGetValue", "OptionalHasValue",
                      "OptionalFromValue", "OptionalNone",
                      "DatasetCardinality", "DatasetToSingleElement",
-                     "IteratorToStringHandle", "IteratorFromStringHandleV2"],
+                     "IteratorToStringHandle", "IteratorFromStringHandleV2", "BindDataset"],
                     "datasets and iterators are Python objects, not variant tensors"),
     **dict.fromkeys(["WriteSummary", "WriteRawProtoSummary", "FlushSummaryWriter"],
                     "the summary writer is an attr, not a resource input"),

@@ -674,6 +674,39 @@ def test_padded_shapes_of_another_structure_raise_tf_classes():
         ds.padded_batch(2, padding_values=(tf.constant(1, tf.int64), tf.constant(0, tf.int64)))
 
 
+def test_padded_shapes_that_are_no_integer_vectors_raise_tfs_errors():
+    ds = tf.data.Dataset.range(1, 4).map(lambda x: tf.fill([x], x))
+    for shapes, error, message in [  # TF's classes and messages
+            ([[2]], ValueError, "Padded shape [[2]] must be a `tf.int64` vector tensor, but "
+                                "its shape was (1, 1)."),
+            (([2], [3]), ValueError, "Padded shape ([2], [3]) must be a `tf.int64` vector "
+                                     "tensor, but its shape was (2, 1)."),
+            ([2.5], TypeError, "Padded shape [2.5] must be a `tf.int64` vector tensor, but "
+                               "its element type was float32."),
+            (tf.constant([4.0]), TypeError, "Padded shape [4.] must be a `tf.int64` vector "
+                                            "tensor, but its element type was float32.")]:
+        with pytest.raises(error) as info:
+            ds.padded_batch(2, padded_shapes=shapes)
+        assert str(info.value) == message
+
+
+def test_counts_given_as_int32_tensors_raise_tfs_value_error():
+    ds = tf.data.Dataset.range(5)
+    three = tf.constant(3)
+    for make, name in [(lambda: tf.data.Dataset.range(three), "stop"),
+                       (lambda: tf.data.Dataset.range(0, 5, three), "step"),
+                       (lambda: ds.enumerate(start=three), "start"),
+                       (lambda: ds.take(three), "count"), (lambda: ds.skip(three), "count"),
+                       (lambda: ds.repeat(three), "count"),
+                       (lambda: ds.batch(three), "batch_size"),
+                       (lambda: ds.shuffle(three), "buffer_size"),
+                       (lambda: ds.prefetch(three), "buffer_size")]:
+        with pytest.raises(ValueError, match=f"^{name}: Tensor conversion requested dtype "
+                                             f"int64 for Tensor with dtype int32"):
+            make()
+    assert [int(v) for v in ds.take(tf.constant(2, tf.int64))] == [0, 1]
+
+
 def test_map_function_taking_other_arguments_is_framed_in_user_code():
     # (the call itself fails: no user frame to show, the message framed as TF frames it)
     with pytest.raises(TypeError) as info:

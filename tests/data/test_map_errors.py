@@ -65,7 +65,7 @@ def test_a_function_returning_what_is_no_element_is_tfs_type_error():
         lambda x: [1, 2]).as_numpy_iterator()] == [(1, 2), (1, 2)]  # (a list: a tuple)
 
 
-@pytest.mark.parametrize("result", [None, (), {}])
+@pytest.mark.parametrize("result", [None, (), {}, []])
 @pytest.mark.parametrize("parallel, op", [(None, "MapDataset"), (2, "ParallelMapDatasetV2")])
 def test_a_map_function_returning_no_tensors_is_refused_by_tfs_op(result, parallel, op):
     with pytest.raises(tf.errors.InvalidArgumentError,

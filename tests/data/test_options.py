@@ -33,3 +33,20 @@ def test_options_list_their_names():
     assert "min_parallelism" in dir(tf.data.experimental.AutotuneOptions())
     with pytest.raises(AttributeError):
         tf.data.experimental.OptimizationOptions().warm_start = True
+
+
+def test_merging_options_reports_each_changed_value_in_the_order_set(caplog):
+    first, second = tf.data.Options(), tf.data.Options()
+    first.threading.private_threadpool_size = 2
+    first.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.OFF
+    first.experimental_slack = True
+    second.threading.private_threadpool_size = 3
+    second.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
+    second.experimental_slack = True  # (the same value: nothing to report)
+    with caplog.at_level("WARNING"):
+        ds = tf.data.Dataset.range(2).with_options(first).with_options(second)
+    assert ds.options().threading.private_threadpool_size == 3
+    assert [r.getMessage() for r in caplog.records] == [  # TF's messages
+        "Changing the value of option private_threadpool_size from 2 to 3.",
+        "Changing the value of option auto_shard_policy from <AutoShardPolicy.OFF: -1> to "
+        "<AutoShardPolicy.DATA: 2>."]

@@ -14,7 +14,7 @@ _NOT_WRITTEN = {
     # datasets and their iterators (Python objects held by reference)
     "AnonymousIteratorV3", "MakeIterator", "IteratorGetNext", "IteratorGetNextAsOptional",
     "OptionalHasValue", "OptionalGetValue", "DatasetToSingleElement",
-    "DatasetCardinality", "IteratorToStringHandle", "IteratorFromStringHandleV2",
+    "DatasetCardinality", "IteratorToStringHandle", "IteratorFromStringHandleV2", "BindDataset",
     # lookup tables (Python objects held by reference)
     "InitializeTableV2", "LookupTableFindV2", "LookupTableSizeV2", "LookupTableInsertV2",
     "InitializeTableFromTextFileV2", "LookupTableRemoveV2", "LookupTableExportV2", "LookupTableImportV2",

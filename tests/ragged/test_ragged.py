@@ -1020,6 +1020,25 @@ def test_ragged_range_of_vectors_known_when_the_function_runs():
         tf.ragged.range([1], [2], [0])
 
 
+def test_ragged_range_row_count_is_static_where_the_inputs_fix_it():
+    """TF's shapes: one row of scalars, a row per element of a vector of known length (a
+    dataset's element_spec shows them)."""
+    shapes = []
+
+    @tf.function
+    def rows(x, y):
+        shapes.extend(t.shape.as_list() for t in (
+            tf.ragged.range(x), tf.ragged.range(y), tf.ragged.range(y, y + 2),
+            tf.ragged.range(1, y)))
+        return 0
+
+    rows(tf.constant(3), tf.constant([1, 2]))
+    rows.get_concrete_function(tf.TensorSpec(None, tf.int32), tf.TensorSpec([None], tf.int32))
+    assert shapes == [[1, None], [2, None], [2, None], [2, None]] + [[None, None]] * 4
+    ds = tf.data.Dataset.range(4).map(lambda x: tf.ragged.range(x))
+    assert ds.batch(2).element_spec == tf.RaggedTensorSpec([None, 1, None], tf.int64, 2)
+
+
 def test_moments_and_logsumexp_of_ragged():
     """Values recorded from TF 2.21 (an empty row: nan moments, -inf logsumexp)."""
     x = tf.ragged.constant([[3., 1., 2.], [], [5., 4.]])

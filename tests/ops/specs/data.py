@@ -49,6 +49,15 @@ def _single_row(x):
     return IG.single_element(tf.data.Dataset.from_tensor_slices(x).take(1))
 
 
+def _count_rows_passed_on(x):
+    """The rows counted by a function the dataset is passed to (built for the call: a
+    ``BindDataset`` while a function traces)."""
+    ds = tf.data.Dataset.from_tensor_slices(x)
+    variant = IG.dataset_tensor(ds)
+    bound = IG.dispatch(IG._BIND, (variant, *variant._data.tensors))
+    return IG.counted(tf.data.experimental.from_variant(bound, ds.element_spec))
+
+
 SPECS = [
     OpSpec(name, _first_row, [rand(3, 2)], lambda x: x[0], grad=_NO_GRAD)
     for name in ("AnonymousIteratorV3", "MakeIterator", "IteratorGetNext")
@@ -66,5 +75,7 @@ SPECS = [
 ] + [
     OpSpec("DatasetToSingleElement", _single_row, [rand(3, 2)], lambda x: x[0], grad=_NO_GRAD),
     OpSpec("DatasetCardinality", _count_rows, [rand(3, 2)], lambda x: np.int64(len(x)),
+           grad="an integer"),
+    OpSpec("BindDataset", _count_rows_passed_on, [rand(3, 2)], lambda x: np.int64(len(x)),
            grad="an integer"),
 ]

@@ -412,3 +412,29 @@ def function_executor_type(executor_type):
     """
     yield
 
+
+
+# -- one call of a function ----------------------------------------------------------------------
+
+_call = contextvars.ContextVar("eagerflow_call_scope", default=None)
+
+
+def call_scope():
+    """The dict that kernels of the function being called share for this call (None outside
+    `calling`): the datasets a function builds are built once per call, as TF runs its
+    dataset ops once per call, so that iterating one twice goes on with its state."""
+    return _call.get()
+
+
+@contextlib.contextmanager
+def calling():
+    """A new `call_scope` for the block, unless one is already open (a function called
+    inside another's call shares its caller's)."""
+    if _call.get() is not None:
+        yield
+        return
+    token = _call.set({})
+    try:
+        yield
+    finally:
+        _call.reset(token)

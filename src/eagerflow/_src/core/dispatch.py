@@ -10,7 +10,9 @@ of the kernel call. Elementwise ops' public functions are built here
 way they call the op's direct host function themselves (`OpDef.direct`, the
 NumPy ufunc for most), and hand every other case to `dispatch`.
 """
+import contextlib
 import functools
+import threading
 
 import numpy as np
 
@@ -73,6 +75,9 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
     except _FAILURES as e:
         raise _named_error(op, arrays, e, name, attrs) from None
     except AttributeError:
+        fed = _fed_inputs(inputs)
+        if fed is not None:
+            return dispatch(op, fed, attrs, name)
         graph = _graph_of(inputs)
         if graph is None:
             raise
@@ -272,6 +277,47 @@ def _record(ctx, op, inputs, attrs, result):
     for recorder in ctx.recorders:
         recorder.record(op, inputs, attrs, result)
     return result
+
+
+_feeds = threading.local()  # .values: the values fed in force on this thread, or None
+
+
+@contextlib.contextmanager
+def feeding(values):
+    """Within the block, an eager op given a symbolic tensor that `values` holds (eager
+    tensors by the symbolic ones' ids) runs on that value instead.
+
+    A dataset function (``flat_map``'s) runs eagerly per element while the function that
+    built its dataset runs: the tensors of that function it closed over are this call's
+    values then, as they are in TF's dataset function, which the call feeds.
+    """
+    saved = getattr(_feeds, "values", None)
+    _feeds.values = values if saved is None else {**saved, **values}
+    try:
+        yield
+    finally:
+        _feeds.values = saved
+
+
+def fed_values():
+    """The values `feeding` holds on this thread (None outside it)."""
+    return getattr(_feeds, "values", None)
+
+
+def _fed_inputs(inputs):
+    """`inputs` with the symbolic tensors `feeding` holds values for replaced by them (None
+    when there are none, or some symbolic input is not fed)."""
+    values = getattr(_feeds, "values", None)
+    if not values:
+        return None
+    fed = []
+    for t in inputs:
+        if not hasattr(t, "_data"):
+            t = values.get(id(t))
+            if t is None:
+                return None
+        fed.append(t)
+    return fed
 
 
 def _graph_of(inputs):

@@ -20,6 +20,7 @@ from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
+from eagerflow._src.core.dispatch import fed_values
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
@@ -46,9 +47,12 @@ _INT64_MAX = 2 ** 63 - 1
 _new = object.__new__
 
 
-def _int(value, name="value"):
+def _int(value, name=None):
     """A Python int from a Python number, NumPy scalar or scalar tensor; None for a symbolic
-    tensor (a dataset built while a function traces, whose counts are unknown)."""
+    tensor (a dataset built while a function traces, whose counts are unknown).  With the
+    argument's `name`, a tensor or variable must be an int64 one (TF's ValueError)."""
+    if name is not None and isinstance(value, (Tensor, Variable)) and value.dtype != _d.int64:
+        convert_to_tensor(value, dtype=_d.int64, name=name)
     if isinstance(value, Variable):
         value = value.value()  # (while a function traces, a symbolic read)
     if isinstance(value, Tensor):
@@ -79,7 +83,7 @@ def captures(fn):
 
 def _batch_size(batch_size, op, counts=()):
     """`batch_size` as `_int` gives it; InvalidArgumentError from `op` when not positive."""
-    size = _int(batch_size)
+    size = _int(batch_size, "batch_size")
     if _known(size) and size <= 0:
         raise dataset_error(op, "Batch size must be greater than zero.", counts)
     return size
@@ -167,9 +171,12 @@ class Dataset:
         # While a function traces, a node keeps its constructor's arguments: one built from
         # the function's tensors is built again from their values on every call
         # (`iterator_graph.bound_dataset`), as TF builds its dataset ops at run time.
+        # (so is one a dataset function builds per element from them: `dispatch.feeding`)
         self = super().__new__(cls)
-        if not context.executing_eagerly():
+        if not context.executing_eagerly() or fed_values() is not None:
             self._recipe = (args, kwargs)
+            # (built in a loop's body or a branch: built again on each run of it)
+            self._in_body = getattr(context.get().graph, "control_flow_body", False)
         return self
 
     # -- what every node defines ---------------------------------------------------------------
@@ -759,7 +766,8 @@ class _RangeDataset(Dataset):
         if not args or len(args) > 3:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 "
                              f"but was {len(args)}.")
-        values = [_range_int(a) if a is not None else None for a in args]
+        names = ("stop",) if len(args) == 1 else ("start", "stop", "step")
+        values = [_range_int(a, n) if a is not None else None for a, n in zip(args, names)]
         self._symbolic = any(v is None for v, a in zip(values, args) if a is not None)
         if self._symbolic:
             values = [0 if v is None else v for v in values]
@@ -811,12 +819,12 @@ class _CounterDataset(_RangeDataset):
     _tf_name = "_ScanDataset"  # TF counts with a scan
 
 
-def _range_int(value):
+def _range_int(value, name):
     """A bound or step of `range`: an integer, or a tensor converting to int64 (TF's error
     for a float)."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
-    t = convert_to_tensor(value, dtype=_d.int64)
+    t = convert_to_tensor(value, dtype=_d.int64, name=name)
     return _int(t)
 
 
@@ -1331,7 +1339,7 @@ _END = object()
 class _RepeatDataset(_UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
-        self._count = -1 if count is None else _int(count)
+        self._count = -1 if count is None else _int(count, "count")
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -1385,7 +1393,7 @@ class _RepeatDataset(_UnaryDataset):
 class _TakeDataset(_UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
-        self._count = _int(count)
+        self._count = _int(count, "count")
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -1417,7 +1425,7 @@ def _islice(it, n):
 class _SkipDataset(_UnaryDataset):
     def __init__(self, input_dataset, count):
         super().__init__(input_dataset)
-        self._count = _int(count)
+        self._count = _int(count, "count")
 
     def _cardinality(self):
         n = self._input._cardinality()
@@ -1442,7 +1450,7 @@ class _SkipDataset(_UnaryDataset):
 class _PrefetchDataset(_UnaryDataset):
     def __init__(self, input_dataset, buffer_size):
         super().__init__(input_dataset)
-        n = AUTOTUNE if buffer_size is None else _int(buffer_size)
+        n = AUTOTUNE if buffer_size is None else _int(buffer_size, "buffer_size")
         if n < -1:
             raise dataset_error("PrefetchDataset", "buffer_size must be >= 0 or set "
                                 "buffer_size to be -1 for auto-tuning")

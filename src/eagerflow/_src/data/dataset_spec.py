@@ -11,12 +11,22 @@ sources therefore accept symbolic tensors (they give the spec; iterating
 such a dataset is an error).  Functions the trace cannot follow (an ``if`` on
 a tensor choosing between datasets) take their spec from the dataset made of
 the input's first element, with unknown dimensions.
+
+A function made while a `function` traces may close over that function's
+tensors (``lambda x: tf.data.Dataset.range(n)`` with ``n`` an argument):
+those are its `foreign_tensors`, which each call of the enclosing function
+feeds (`fed`), as it feeds a map function's (see `iterator_graph`).  Its
+per-element calls then run on their values (`dispatch.feeding`), and the
+datasets they return are rebuilt from them.
 """
+import copy
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context
-from eagerflow._src.core.tensor import EagerTensor
+from eagerflow._src.core.dispatch import feeding
+from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
-from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.tensor_spec import TensorSpec, value_specs
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset, _merged_spec
 from eagerflow._src.data.structured_function import sparse_argument, reusing_traces
@@ -95,6 +105,9 @@ class DatasetSpec:
         return dataset_tensor(value)
 
 
+value_specs[Dataset] = DatasetSpec.from_value  # (``tf.type_spec_from_value`` of a dataset)
+
+
 class _SymbolicDataset(Dataset):
     """A dataset argument while a function traces: it has a spec and no elements."""
 
@@ -123,6 +136,8 @@ class DatasetFunction:
         self._spec = input_spec
         self._unpack = type(input_spec) is tuple
         self._traces = {}  # the functions of the datasets it builds, traced once
+        self._foreign = {}  # the enclosing function's tensors it closes over, by id
+        self._values = None  # their values in this call of the enclosing function (`fed`)
         try:
             result = self._traced()
         except Exception:
@@ -166,8 +181,11 @@ class DatasetFunction:
             args = structure.map_structure(lambda s: self._placeholder(graph, s), self._spec)
             args = tuple(args) if self._unpack else (args,)
             if autograph_slot.call is not None:
-                return autograph_slot.call(self._func, args, {})
-            return self._func(*args)
+                result = autograph_slot.call(self._func, args, {})
+            else:
+                result = self._func(*args)
+        self._foreign = _outer_tensors(graph, result)
+        return result
 
     @staticmethod
     def _placeholder(graph, spec):
@@ -191,8 +209,32 @@ class DatasetFunction:
             else structure.wrap(v)
             for v in flat])
         args = tuple(element) if self._unpack else (element,)
-        with reusing_traces(self._traces):
-            return self._func(*args)
+        values = self._values
+        if values is None:
+            with reusing_traces(self._traces):
+                return self._func(*args)
+        from eagerflow._src.data.iterator_graph import _bound  # noqa: PLC0415 (it imports us)
+        with reusing_traces(self._traces), feeding(values):
+            result = self._func(*args)
+        memo = {}
+        if isinstance(result, Dataset):
+            return _bound(result, values, memo)
+        if not self._any_result:
+            return result
+        return structure.map_structure(
+            lambda v: _bound(v, values, memo) if isinstance(v, Dataset) else v, result)
+
+    def foreign_tensors(self):
+        """The tensors of the enclosing function's graph the function closes over (those
+        it reads, and those the datasets it builds are built from), by id."""
+        return self._foreign
+
+    def fed(self, values):
+        """A copy of this function for one call of the enclosing function, whose tensors
+        take `values` (eager tensors by the symbolic ones' ids)."""
+        bound = copy.copy(self)
+        bound._values = values
+        return bound
 
     def __call__(self, flat):
         """The dataset for one element; for any element, its flat tuple of arrays and
@@ -208,6 +250,31 @@ class ElementFunction(DatasetFunction):
     """A `map` function taking or returning datasets: called per element, eagerly."""
 
     _any_result = True
+
+
+def _outer_tensors(graph, result):
+    """The symbolic tensors of graphs enclosing `graph` (the function's trace) that the
+    trace captured or that the datasets of its `result` are built from, by id."""
+    from eagerflow._src.data.iterator_graph import _symbolic_tensors  # noqa: PLC0415
+    found = {id(t): t for t, _ in graph.captures
+             if isinstance(t, Tensor) and not isinstance(t, EagerTensor)}
+    datasets = [v for v in structure.flatten(result) if isinstance(v, Dataset)] \
+        if structure.is_nested(result) else [result] if isinstance(result, Dataset) else []
+    for d in datasets:
+        for key, t in _symbolic_tensors(d, {}, set()).items():
+            if isinstance(t, Tensor) and not _built_in(t, graph):
+                found.setdefault(key, t)
+    return found
+
+
+def _built_in(tensor, graph):
+    """Whether `tensor` belongs to `graph` or to a graph built inside it."""
+    inner = getattr(tensor, "graph", None)
+    while inner is not None:
+        if inner is graph:
+            return True
+        inner = inner._outer() if inner._outer is not None else None
+    return False
 
 
 def _normalized(value):

@@ -19,7 +19,10 @@ TF builds its dataset ops at run time: `Dataset.__new__` keeps each node's
 constructor arguments, and ``MakeIterator`` (``DatasetToSingleElement``) is fed
 the symbolic tensors they hold (variables read, and the tensors its map
 functions closed over), from whose values `_bound` rebuilds the nodes built
-from them and copies those above.
+from them and copies those above: once per call (`context.call_scope`), so
+that iterating a dataset twice in one call goes on with its state, as TF's
+dataset ops run once per call (a node built in a loop's body, once per run
+of the body).
 
 The iterator ops are stateful: kept in program order, never folded or
 merged.  ``for x in dataset`` in a traced function is a ``while_loop`` over
@@ -48,11 +51,13 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.data.dataset_spec import DatasetFunction
 from eagerflow._src.data.iterator_ops import Iterator, scoped_source
 from eagerflow._src.data.optional_ops import Optional, OptionalSpec  # noqa: F401
 from eagerflow._src.data.structured_function import StructuredFunction, sparse_argument
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
+_FUNCTIONS = (StructuredFunction, DatasetFunction)  # (a node's functions, fed per call)
 _new = object.__new__
 _SCALAR_VARIANT = (TensorShape([]), _d.variant)
 _PYTHON_NEXT_LIMIT = 32  # TF's: more `next` calls on one iterator while tracing fail
@@ -76,14 +81,18 @@ class DatasetValue(_Value):
     arguments (`DatasetArgument`) its pipeline is built on, and the symbolic tensors its
     nodes were built from (`MakeIterator` is fed their values)."""
 
-    __slots__ = ("dataset", "arguments", "tensors", "keys")
+    __slots__ = ("dataset", "arguments", "tensors", "keys", "per_call", "bound")
 
-    def __init__(self, dataset, arguments=(), tensors=None):
+    def __init__(self, dataset, arguments=(), tensors=None, per_call=False, bound=False):
         self.dataset = dataset
+        self.bound = bound  # (built for the call already: ``BindDataset``'s)
         self.arguments = arguments
         tensors = tensors or {}
         self.keys = tuple(tensors)  # the ids of what they stand for (a variable: its read)
         self.tensors = tuple(tensors.values())
+        # Whether its nodes built in the function are built once per call of it (see
+        # `_pipeline`), rather than once per iteration.
+        self.per_call = per_call
 
     def __repr__(self):
         return f"<DatasetValue {self.dataset!r}>"
@@ -136,14 +145,25 @@ def _make_iterator(xp, dataset, iterator, *arguments):
 
 def _pipeline(dataset, arguments):
     """The dataset a `DatasetValue` stands for in this call, given the call's `arguments`."""
+    if dataset.bound:
+        return dataset.dataset
     # a pipeline built on the traced function's dataset arguments reads this call's
     n = len(dataset.arguments)
     for stand_in, value in zip(dataset.arguments, arguments[:n]):
         stand_in._bound = value.dataset
     # Nodes built while the function traced are built again for the call (from the call's
-    # values of the tensors they were built from), as TF builds its dataset ops per call.
+    # values of the tensors they were built from), as TF builds its dataset ops per call:
+    # once per call, so that a dataset iterated twice in one call goes on with its state
+    # (a shuffle reshuffles), as TF's does.
     values = {key: EagerTensor._wrap(v) for key, v in zip(dataset.keys, arguments[n:])}
-    return _bound(dataset.dataset, values, {})
+    scope = context.call_scope() if dataset.per_call else None
+    if scope is None:
+        return _bound(dataset.dataset, values, {})
+    key = tuple(map(id, arguments[n:]))  # (the same values: the same nodes)
+    found = scope.get(key)
+    if found is None:
+        found = scope[key] = (arguments, {})  # (holding the arrays keeps their ids apart)
+    return _bound(dataset.dataset, values, found[1])
 
 
 def _single_element(xp, dataset, *arguments, output_types, output_shapes):
@@ -337,8 +357,30 @@ def dataset_tensor(dataset):
     found = getattr(dataset, "_variant_tensor_value", None)
     if found is not None:
         return found
-    return _wrap(DatasetValue(dataset, tuple(_arguments_of(dataset)),
-                              _symbolic_tensors(dataset, {}, set())))
+    arguments = tuple(_arguments_of(dataset))
+    per_call = False
+    graph = context.get().graph
+    if graph is not None and not arguments:
+        built = _built_nodes(dataset, [], set())
+        per_call = bool(built) and not any(d._in_body for d in built)
+        while per_call and graph is not None:  # (their calls open a `call_scope`)
+            graph.call_scoped = True
+            graph = graph._outer() if graph._outer is not None else None
+    return _wrap(DatasetValue(dataset, arguments, _symbolic_tensors(dataset, {}, set()),
+                              per_call))
+
+
+def _built_nodes(dataset, found, seen):
+    """The nodes of `dataset`'s pipeline built while a function traced."""
+    if id(dataset) in seen:
+        return found
+    seen.add(id(dataset))
+    if hasattr(dataset, "_recipe"):
+        found.append(dataset)
+    datasets, _ = _recipe_leaves(dataset)
+    for d in (*datasets, *dataset._inputs()):
+        _built_nodes(d, found, seen)
+    return found
 
 
 def make_iterator(dataset, spec):
@@ -575,8 +617,25 @@ def reduce_in_graph(dataset, initial_state, reduce_func):
 # -- datasets passed to functions ----------------------------------------------------------------
 
 def as_function_argument(dataset):
+    """(spec, variant tensor) of `dataset` passed to a function.  One built from the
+    enclosing function's tensors goes built for the call (``BindDataset``): the function
+    it is passed to has not got their values."""
     from eagerflow._src.data.dataset_spec import DatasetSpec  # noqa: PLC0415
-    return DatasetSpec(dataset.element_spec), dataset_tensor(dataset)
+    variant = dataset_tensor(dataset)
+    value = getattr(variant, "_data", None)
+    if isinstance(value, DatasetValue) and value.keys and building_graph():
+        variant = dispatch(_BIND, (variant, *value.tensors))
+    return DatasetSpec(dataset.element_spec), variant
+
+
+def _bind(xp, dataset, *arguments):
+    return DatasetValue(_pipeline(dataset, arguments), bound=True)
+
+
+_BIND = register("BindDataset", _bind, lambda dataset, *arguments: _SCALAR_VARIANT, tied=(),
+                 stateful=True, not_differentiable="a dataset")
+tf_args[_BIND] = None
+tf_nodes[_BIND] = NodeForm(rewrite=_dataset_of_tensors(1))
 
 
 class DatasetArgument(Dataset):
@@ -664,8 +723,8 @@ def _symbolic_tensors(dataset, found, seen):
 
 
 def _functions(dataset):
-    """The traced functions a node holds (a map's, a filter's)."""
-    return [v for v in vars(dataset).values() if isinstance(v, StructuredFunction)]
+    """The traced functions a node holds (a map's, a filter's, a flat_map's)."""
+    return [v for v in vars(dataset).values() if isinstance(v, _FUNCTIONS)]
 
 
 def _substitute(value, values, memo):
@@ -709,7 +768,7 @@ def _bound(dataset, values, memo):
             replaced.update((id(fn), fn.fed(values)) for fn in functions)
             result = copy.copy(dataset)
             for key, value in vars(result).items():
-                if isinstance(value, (Dataset, StructuredFunction)) and id(value) in replaced:
+                if isinstance(value, (Dataset, *_FUNCTIONS)) and id(value) in replaced:
                     setattr(result, key, replaced[id(value)])
                 elif isinstance(value, (tuple, list)) and any(
                         isinstance(v, Dataset) for v in value):

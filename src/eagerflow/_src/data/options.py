@@ -2,6 +2,7 @@
 import enum
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.log import absl_logger
 from eagerflow._src.data.dataset_ops import _UnaryDataset
 
 
@@ -82,13 +83,17 @@ class _OptionsGroup:
 
     def merge(self, other):
         out = type(self)()
-        for name in type(self)._types:
+        # (in the order they were set, as TF merges them and reports the changes)
+        for name in [*self._values, *(n for n in other._values if n not in self._values)]:
             mine, theirs = self._values.get(name), other._values.get(name)
             if self._is_group(name):
                 if mine is not None or theirs is not None:
                     group = type(self)._types[name]
                     out._values[name] = (mine or group()).merge(theirs or group())
             elif theirs is not None:
+                if mine is not None and mine != theirs:  # (TF's notice of an override)
+                    absl_logger.warning(
+                        f"Changing the value of option {name} from {mine!r} to {theirs!r}.")
                 out._values[name] = theirs
             elif mine is not None:
                 out._values[name] = mine

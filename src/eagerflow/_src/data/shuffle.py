@@ -57,7 +57,7 @@ def dataset_seeds(seed):
 class _ShuffleDataset(_UnaryDataset):
     def __init__(self, input_dataset, buffer_size, seed=None, reshuffle_each_iteration=None):
         super().__init__(input_dataset)
-        self._buffer_size = _int(buffer_size)
+        self._buffer_size = _int(buffer_size, "buffer_size")
         if self._buffer_size == -2:  # UNKNOWN_CARDINALITY: the whole dataset
             n = input_dataset._cardinality()
             self._buffer_size = n if n > 0 else 2 ** 31

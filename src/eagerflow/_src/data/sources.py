@@ -297,6 +297,13 @@ class _RandomDataset(Dataset):
     def _cardinality(self):
         return INFINITE
 
+    def _fresh_state(self):
+        """A copy's own seed stream, from the start (a dataset built in a function is built
+        anew, with its seeds, on every call)."""
+        from eagerflow._src.data.shuffle import _Stream  # noqa: PLC0415
+        self._seeds = _Stream(self._seed, self._seed2) if self._rerandomize else None
+        self._lock = threading.Lock()
+
     def _iterator(self):
         from eagerflow._src.data.shuffle import _Stream  # noqa: PLC0415
         if self._rerandomize:

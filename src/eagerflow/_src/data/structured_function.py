@@ -146,8 +146,9 @@ class StructuredFunction:
                 result = func(*args)
             if transformation_name == "Dataset.map()" and (
                     result is None or isinstance(result, (tuple, list, dict))
-                    and all(v is None for v in structure.flatten(result))):
-                raise ReturnsNothing
+                    and all(v is None for v in structure.flatten(
+                        tuple(result) if isinstance(result, list) else result))):
+                raise ReturnsNothing  # (an empty list too: TF returns it as a tuple)
             try:
                 result = _normalize_output(result)
             except (TypeError, ValueError):

@@ -129,16 +129,33 @@ def scan(self, initial_state, scan_func, name=None):
 
 def _padded_shape(value, component):
     """A padded shape given by the user (list, TensorShape, tensor, int) as a TensorShape."""
+    given = value
     if isinstance(value, Tensor):
         value = value.numpy().tolist()
     if isinstance(value, (int, np.integer)):
         value = [value]
     if isinstance(value, (list, tuple)):  # (-1: unknown, as a tensor of the shape says it)
         value = [None if isinstance(d, (int, np.integer)) and d == -1 else d for d in value]
-    shape = TensorShape(value) if not isinstance(value, TensorShape) else value
+    try:
+        shape = TensorShape(value) if not isinstance(value, TensorShape) else value
+    except (TypeError, ValueError):
+        _check_shape_vector(given)
+        raise
     dims = [None if d is None or d == -1 else d for d in shape.as_list()] \
         if shape.rank is not None else None
     return TensorShape(dims)
+
+
+def _check_shape_vector(given):
+    """TF's error for a padded shape that is no vector of integers."""
+    shown = given.numpy() if isinstance(given, EagerTensor) else given
+    t = convert_to_tensor(given, dtype_hint=_d.int64)
+    if t.shape.rank != 1:
+        raise ValueError(f"Padded shape {shown} must be a `tf.int64` vector tensor, but its "
+                         f"shape was {t.shape}.")
+    if not t.dtype.is_integer:
+        raise TypeError(f"Padded shape {shown} must be a `tf.int64` vector tensor, but its "
+                        f"element type was {t.dtype.name}.")
 
 
 def _can_pad(padded, shape):

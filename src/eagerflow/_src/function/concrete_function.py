@@ -81,6 +81,8 @@ class ConcreteFunction:
                                                self._inference_name)
         else:  # a program per input shape the calls repeat
             self._run = ShapeSpecialized(graph, self._inputs, self.outputs, self._inference_name)
+        # (kernels that keep state for one call of the function: `context.call_scope`)
+        self._call_scoped = getattr(graph, "call_scoped", False)
         self._call_gradient = None  # made when a tape first records a call
         self._function_def = None
 
@@ -167,6 +169,12 @@ class ConcreteFunction:
     def call_flat(self, tensors):
         """Runs the graph on `tensors` (one per input placeholder, with each variable
         argument among them, in argument order) and packs the outputs."""
+        if self._call_scoped and context.call_scope() is None and context.get().graph is None:
+            with context.calling():
+                return self._call_flat(tensors)
+        return self._call_flat(tensors)
+
+    def _call_flat(self, tensors):
         variables = ()
         if self._variable_inputs:
             variables = [t for t in tensors if isinstance(t, Variable)]

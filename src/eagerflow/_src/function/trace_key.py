@@ -255,6 +255,9 @@ def covers(general, key):
         return _dims_cover(general[2], key[2])
     if general[:1] == ("shape",) and key[:1] == general[:1]:  # a composite's shape
         return _dims_cover(general[1], key[1])
+    if general[:1] == ("D",) and key[:1] == general[:1]:  # a dataset's spec: TF's subtypes
+        merge = getattr(general[1], "most_specific_common_supertype", None)
+        return merge is not None and merge([key[1]]) == general[1]
     return all(covers(g, k) for g, k in zip(general, key))
 
 

@@ -1119,7 +1119,16 @@ def _ragged_range(xp, starts, limits, deltas, Tsplits):
 
 
 def _ragged_range_rule(starts, limits, deltas, Tsplits):
-    return [(TensorShape([None]), _d.as_dtype(Tsplits)), (TensorShape([None]), starts.dtype)]
+    # one row per element of the vectors (scalars broadcast): one row for scalars only
+    ranks = [t.shape.rank for t in (starts, limits, deltas)]
+    rows = None
+    if ranks == [0, 0, 0]:
+        rows = 1
+    elif None not in ranks:
+        rows = next((t.shape[0] for t in (starts, limits, deltas)
+                     if t.shape.rank == 1 and t.shape[0] is not None), None)
+    splits = TensorShape([None if rows is None else rows + 1])
+    return [(splits, _d.as_dtype(Tsplits)), (TensorShape([None]), starts.dtype)]
 
 
 _RAGGED_RANGE = register("RaggedRange", _ragged_range, _ragged_range_rule, multi=True,
