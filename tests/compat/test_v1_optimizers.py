@@ -390,3 +390,29 @@ def test_graph_slot_names_follow_the_variable_scope_not_the_name_scope():
         assert [adam.get_slot(x, n).name for n in ("m", "v")] == ["vs/x/Adam:0", "vs/x/Adam_1:0"]
         assert [rms.get_slot(x, n).name for n in ("rms", "momentum")] == [
             "other/vs/x/RMSProp:0", "other/vs/x/RMSProp_1:0"]
+
+
+def test_graph_slots_of_a_second_optimizer_take_new_names_and_powers_the_name_scope():
+    # TF 2.21: each slot name is new among the variable scopes (a second Adam's ``Adam_2``,
+    # ``Adam_3``); ``beta1_power`` is made in the name scope of the step
+    with tf1.Graph().as_default():
+        with tf1.variable_scope("vs"):
+            x = tf1.get_variable("x", initializer=1.0)
+        with tf.name_scope("outer"):
+            tf1.train.AdamOptimizer(0.1).minimize(x * x)
+            tf1.train.AdamOptimizer(0.1).minimize(x * x)
+        tf1.train.AdamOptimizer(0.1, name="Adam_1").minimize(x * x)
+        assert [v.name for v in tf1.global_variables()] == [
+            "vs/x:0", "outer/beta1_power:0", "outer/beta2_power:0", "vs/x/Adam:0",
+            "vs/x/Adam_1:0", "outer/beta1_power_1:0", "outer/beta2_power_1:0", "vs/x/Adam_2:0",
+            "vs/x/Adam_3:0", "beta1_power:0", "beta2_power:0", "vs/x/Adam_1_1:0",
+            "vs/x/Adam_1_2:0"]
+
+
+def test_eager_optimizer_variables_are_made_in_the_name_scope():
+    w = tf.Variable([1.0, 2.0], name="w")
+    with tf.name_scope("outer"):
+        opt = tf1.train.AdamOptimizer(0.1)
+        opt.minimize(lambda: tf.reduce_sum(w * w), var_list=[w])
+    assert [v.name for v in opt.variables()][:2] == ["outer/beta1_power:0",
+                                                     "outer/beta2_power:0"]

@@ -195,3 +195,22 @@ def test_savedmodel_and_checkpoint_go_on_from_the_saved_state(tmp_path):
     np.testing.assert_allclose(loaded.draw().numpy(), [-0.74721587, -0.1169077, 0.31309813],
                                rtol=1e-6)
     assert loaded.g._state_var.numpy().tolist() == [42 + 8 * 256, 0, 0]
+
+
+@pytest.mark.parametrize("draw, error, state", [
+    # TF 2.21 skips the state past the draw before its op runs: the op's errors leave it
+    # moved; a bound that does not convert to the dtype raises first, the state as it was
+    (lambda g: g.uniform_full_int([2], dtype=tf.float32), tf.errors.InvalidArgumentError, 513),
+    (lambda g: g.uniform([2], maxval=5, dtype=tf.int8), tf.errors.InvalidArgumentError, 513),
+    (lambda g: g.normal([-1]), tf.errors.InvalidArgumentError, -255),
+    (lambda g: g.make_seeds(-1), tf.errors.InvalidArgumentError, -255),
+    (lambda g: g.uniform([2], dtype=tf.string), TypeError, 1),
+    (lambda g: g.uniform([2], dtype=tf.bool), TypeError, 1),
+    (lambda g: g.normal([2], dtype=tf.int32), TypeError, 1),
+    (lambda g: g.truncated_normal([2], dtype=tf.int32), TypeError, 1),
+])
+def test_a_failing_draw_leaves_the_state_as_tf_does(draw, error, state):
+    g = tf.random.Generator.from_seed(1)
+    with pytest.raises(error):
+        draw(g)
+    assert g.state.numpy().tolist() == [state, 0, 0]

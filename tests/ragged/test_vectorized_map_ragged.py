@@ -31,3 +31,24 @@ def test_vectorized_map_checks_rows_of_different_lengths_holding_no_values():
         tf.vectorized_map(lambda x: x * 2, rt)
     uniform = tf.RaggedTensor.from_row_lengths(tf.reshape(tf.range(12.0), [6, 2]), [3, 3])
     assert tf.vectorized_map(tf.reduce_sum, uniform).numpy().tolist() == [15.0, 51.0]
+
+
+def test_vectorized_map_in_a_function_checks_row_lengths_not_value_counts():
+    # TF 2.21 raises for rows of shapes [2,0] and [3,0] inside a function too
+    traced = tf.function(lambda r: tf.vectorized_map(lambda x: x * 2, r))
+    rt = tf.RaggedTensor.from_row_lengths(tf.zeros([5, 0]), [2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes during merge"):
+        traced(rt)
+    uniform = tf.RaggedTensor.from_row_lengths(tf.zeros([6, 0]), [3, 3])
+    assert traced(uniform).shape == (2, 3, 0)
+
+
+def test_vectorized_map_of_a_ragged_tensor_of_no_rows_raises():
+    # TF 2.21 cannot stack the rows of none, eagerly or in a function
+    rt = tf.RaggedTensor.from_row_lengths(tf.zeros([0, 3]), tf.zeros([0], tf.int64))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tried to stack elements of an "
+                                                             "empty list"):
+        tf.vectorized_map(lambda x: x * 2, rt)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tried to stack elements of an "
+                                                             "empty list"):
+        tf.function(lambda r: tf.vectorized_map(lambda x: x * 2, r))(rt)

@@ -206,11 +206,9 @@ class Optimizer:
                              f"{[str(v) for _, v in grads_and_vars]}.")
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         graph = graph_mode.v1_graph()
-        # (slots and the optimizer's own variables are named in the variable scope the step
-        # is made in, as TF's: ``layer1/w/Momentum``, ``layer1/beta1_power``)
-        outer = variable_scope.get_variable_scope().name if graph is not None else ""
-        with context.name_scope_push(outer + "/" if outer else ""):
-            self._create_slots([v for _, v in pairs])
+        # (the optimizer's own variables are named in the name scope the step is made in,
+        # as TF's: ``outer/beta1_power``; slots name themselves, see `_slot`)
+        self._create_slots([v for _, v in pairs])
         updates = []
         with graph_mode.name_scope(name or self._name) as scope:
             self._prepare()
@@ -398,22 +396,18 @@ class Optimizer:
                 value = np.full(var.shape.as_list(), fill, var.dtype.as_numpy_dtype)
             elif callable(value):
                 value = value()
-            # A variable's slots are named after the optimizer, numbered from its second on
-            # (Adam's ``w/Adam``, ``w/Adam_1``); eagerly each name is new in the program, as
-            # TF makes a slot in a variable scope of that default name (a second optimizer's
-            # ``w/Adam_2``)
+            # A variable's slots are named after the optimizer, each name new among the
+            # variable scopes entered, as TF makes a slot in a variable scope of that default
+            # name (Adam's ``w/Adam``, ``w/Adam_1``; a second Adam's ``w/Adam_2``,
+            # ``w/Adam_3``); in a graph in the variable scope the step is made in, whatever
+            # the name scope (eagerly, of the program)
             prefix = var.name.split(":")[0] + "/" + self._name
-            if graph_mode.v1_graph() is None:
-                name = variable_scope.enter_unused_scope(prefix)
-                scope = _nothing()
-            else:
-                taken = sum(id(var) in made for made in self._slots.values())
-                name = prefix + (f"_{taken}" if taken else "")
-                # (in the variable scope, whatever the name scope, as TF's slots)
-                outer = variable_scope.get_variable_scope().name
-                scope = context.name_scope_push(outer + "/" if outer else "")
-            with scope:
-                slots[id(var)] = self._new_variable(value, name)
+            outer = (variable_scope.get_variable_scope().name
+                     if graph_mode.v1_graph() is not None else "")
+            full = variable_scope.enter_unused_scope(f"{outer}/{prefix}" if outer else prefix)
+            with context.name_scope_push(outer + "/" if outer else ""):
+                slots[id(var)] = self._new_variable(value, full[len(outer) + 1:] if outer
+                                                    else full)
             self._slot_owners[id(var)] = var
             module_lib.tracked(self)  # a checkpoint restored before the slot existed
         return slots[id(var)]

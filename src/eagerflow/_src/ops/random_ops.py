@@ -22,6 +22,7 @@ every run draws the op's next values. A `Generator` holds a key and a counter it
 >>> tf.random.uniform([3]).numpy()
 array([0.6645621 , 0.44100678, 0.3528825 ], dtype=float32)
 """
+import contextlib
 import contextvars
 import enum
 import math
@@ -2002,17 +2003,39 @@ class Generator:
                            {"dtype": _d.uint64})
         return _KeyCounter(key, cast_ops.bitcast(state[:2], _d.uint64), alg)
 
+    @contextlib.contextmanager
+    def _skipped_first(self, shape):
+        """Eagerly, the state moved past a draw of `shape` even where its op fails (its
+        dtype, its shape), as TF's methods skip the state before running the op; only the
+        conversions before (a bound not of the dtype: TypeError) leave it as it was."""
+        if context.get().graph is not None:
+            yield
+            return
+        before = self._read()
+        try:
+            yield
+        except errors.OpError:
+            if self._read() == before:  # (the op failed before taking its values)
+                if isinstance(shape, TensorShape):
+                    shape = shape.as_list()
+                self.skip(int(np.prod(np.asarray(shape), dtype=np.int64)))
+            raise
+
     def normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
         """Normal values; see `normal`."""
-        shape = _shape_attr(shape, "RandomStandardNormal")
-        return _normal(_NORMAL, shape, mean, stddev, _d.as_dtype(dtype), self._next(shape),
-                       name)
+        dtype = _d.as_dtype(dtype)
+        as_tensor(mean, dtype), as_tensor(stddev, dtype)  # (TypeError for ints: no skip)
+        with self._skipped_first(shape):
+            shape = _shape_attr(shape, "RandomStandardNormal")
+            return _normal(_NORMAL, shape, mean, stddev, dtype, self._next(shape), name)
 
     def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=_d.float32, name=None):
         """Truncated normal values; see `truncated_normal`."""
-        shape = _shape_attr(shape, "TruncatedNormal")
-        return _normal(_TRUNCATED, shape, mean, stddev, _d.as_dtype(dtype), self._next(shape),
-                       name)
+        dtype = _d.as_dtype(dtype)
+        as_tensor(mean, dtype), as_tensor(stddev, dtype)  # (TypeError for ints: no skip)
+        with self._skipped_first(shape):
+            shape = _shape_attr(shape, "TruncatedNormal")
+            return _normal(_TRUNCATED, shape, mean, stddev, dtype, self._next(shape), name)
 
     def uniform(self, shape, minval=0, maxval=None, dtype=_d.float32, name=None):
         """Uniform values; integers take both bounds, or neither for the type's whole range."""
@@ -2020,18 +2043,25 @@ class Generator:
         _check_int_bounds(dtype, minval, maxval, (
             "For integer dtype {dtype}, minval and maxval must be both `None` or both "
             "non-`None`; got minval={minval} and maxval={maxval}"))
-        if dtype.is_integer:
-            _op_dtype(dtype, _FULL_INTS, "RandomUniformInt")
-        else:
-            _op_dtype(dtype, FLOAT, "RandomUniform")
-        shape = _shape_attr(shape, "RandomUniform")
-        return _uniform(shape, minval, maxval, dtype, self._next(shape), name, True)
+        if not (dtype.is_integer and minval is None):
+            # (as TF's, the bounds convert to `dtype` first: a string or bool dtype's
+            # TypeError, the state as it was)
+            as_tensor(minval, dtype), as_tensor(1 if maxval is None else maxval, dtype)
+        with self._skipped_first(shape):
+            shape = _shape_attr(shape, "RandomUniform")
+            if dtype.is_integer:
+                _op_dtype(dtype, _FULL_INTS, "RandomUniformInt")
+            else:
+                _op_dtype(dtype, FLOAT, "RandomUniform")
+            return _uniform(shape, minval, maxval, dtype, self._next(shape), name, True)
 
     def uniform_full_int(self, shape, dtype=_d.uint64, name=None):
         """Integers spanning the whole range of `dtype`."""
-        dtype = _op_dtype(dtype, _FULL_INTS, "StatefulUniformFullInt")
-        attrs = {"shape": _shape_attr(shape, "StatefulUniformFullInt"), "dtype": dtype}
-        return _run(_FULL_INT, (), attrs, self._next(attrs["shape"]), name)
+        with self._skipped_first(shape):
+            shape = _shape_attr(shape, "StatefulUniformFullInt")
+            dtype = _op_dtype(dtype, _FULL_INTS, "StatefulUniformFullInt")
+            attrs = {"shape": shape, "dtype": dtype}
+            return _run(_FULL_INT, (), attrs, self._next(attrs["shape"]), name)
 
     def binomial(self, shape, counts, probs, dtype=_d.int32, name=None):
         """Binomial samples of `counts` trials of success probabilities `probs`: `shape`

@@ -481,9 +481,10 @@ def _uniform(x, message=_NOT_RAGGED_INSIDE):
     failing with `message` when they are not)."""
     if not isinstance(x, RaggedTensor):
         return x
-    debugging_ops.assert_equal(array_ops.size(x.flat_values, out_type=_d.int64),
-                               reduction_ops.reduce_prod(x.bounding_shape(out_type=_d.int64)),
-                               message=message)
+    # Each ragged dimension's row lengths must all equal its first (counting values would
+    # miss rows of different lengths whose elements are empty: [2, 0] and [3, 0] hold none)
+    for lengths in x.nested_row_lengths():
+        debugging_ops.assert_equal(lengths, lengths[:1], message=message)
     return x.to_tensor()
 
 
@@ -646,6 +647,10 @@ def _vectorized_map(fn, arguments):
             return _uniform(value, "PartialTensorShape: Incompatible shapes during merge: the "
                                    "rows of a ragged tensor of vectorized_map's elems differ "
                                    "in shape")
+        if value.nrows() == 0:  # (TF's, stacking the rows of none)
+            raise errors.InvalidArgumentError(
+                None, None, "Tried to stack elements of an empty list with non-fully-defined "
+                            "element_shape: <unknown>")
         size = int(np.prod(value.bounding_shape().numpy()))
         if size and value.flat_values.shape.num_elements() == size:
             return value.to_tensor()  # (all its values fill its bounding shape: uniform rows)
