@@ -2,6 +2,7 @@
 and configs, as tf_keras 2.21 has them."""
 import math
 import random
+import threading
 import warnings
 
 import numpy as np
@@ -267,17 +268,25 @@ def test_keras_seed_makes_unseeded_initializers_reproducible():
 
 
 def test_unseeded_initializers_take_seeds_from_python_random_not_the_global_seed():
-    # As tf_keras: `tf.random.set_seed` alone leaves them to Python's `random`.
-    try:
-        random.seed(5)
-        tf.random.set_seed(1)
-        a = initializers.GlorotUniform()((3,)).numpy()
-        random.seed(5)
-        tf.random.set_seed(2)
-        b = initializers.GlorotUniform()((3,)).numpy()
-    finally:
-        tf.random.set_seed(None)
-    np.testing.assert_array_equal(a, b)
+    # As tf_keras: `tf.random.set_seed` alone leaves them to Python's `random`. (In a new
+    # thread: `tf.keras.utils.set_random_seed`, which earlier tests call, gives this thread
+    # a seed generator of its own, as it does in tf_keras.)
+    values = []
+
+    def draw():
+        try:
+            for seed in (1, 2):
+                random.seed(5)
+                tf.random.set_seed(seed)
+                values.append(initializers.GlorotUniform()((3,)).numpy())
+        finally:
+            tf.random.set_seed(None)
+
+    thread = threading.Thread(target=draw)
+    thread.start()
+    thread.join()
+    assert len(values) == 2
+    np.testing.assert_array_equal(values[0], values[1])
 
 
 def test_partitions():
