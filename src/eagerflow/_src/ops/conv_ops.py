@@ -480,10 +480,11 @@ def _conv_kernel(depthwise):
         # (an empty output, a filter longer than the input, is NumPy's to make)
         if onednn_conv.usable(xp, x, w) and (dims is None or all(dims)):
             nd = len(strides) - 2
-            if depthwise:  # the grouped filter (*k, 1, channels * multiplier), same memory
-                w = w.reshape(*w.shape[:nd], 1, -1)
-            y = onednn_conv.forward(_flat(x, nd), w, *_native_window(
-                x.shape, w.shape, strides, data_format, dilations, pads))
+            # a depthwise filter as the grouped one (*k, 1, channels * multiplier), same
+            # memory (`w` itself stays as given, for NumPy's kernel if oneDNN declines)
+            grouped = w.reshape(*w.shape[:nd], 1, -1) if depthwise else w
+            y = onednn_conv.forward(_flat(x, nd), grouped, *_native_window(
+                x.shape, grouped.shape, strides, data_format, dilations, pads))
             if y is not None:
                 return y.reshape(*x.shape[:-nd - 1], *y.shape[1:])
         # TF's CPU depthwise kernel multiply-adds float16 in float32, rounding each partial
