@@ -310,3 +310,29 @@ def test_dilated_convolutions_of_the_wrappers_are_not_fused():
         _fused(depthwise, _IMAGES, dw, tf.TensorSpec([3]))[1])
     assert "_FusedConv2D" not in types(_fused(convolution, _IMAGES, _FILTER, _CHANNEL_BIAS)[1])
     assert types(_fused(conv2d, _IMAGES, _FILTER, _CHANNEL_BIAS)[1]) == ["_FusedConv2D"]
+
+
+def test_ops_other_ops_run_after_are_not_fused():
+    # Recorded with TF 2.21 on x86: a control dependency on the ReLU or the bias add keeps
+    # them out of the fused op, and the ReLU keeps NaN (without one it gives 0).
+    x = np.ones((4, 3), np.float32)
+    x[1, 1] = np.nan
+    w, b = tf.Variable(np.ones((3, 2), np.float32)), tf.Variable(np.full(2, 0.1, np.float32))
+    count = tf.Variable(0)
+
+    def step(after):
+        def f(x):
+            z = tf.nn.bias_add(x @ w, b)
+            y = tf.nn.relu(z)
+            if after is not None:
+                with tf.control_dependencies([{"relu": y, "bias": z}[after].op]):
+                    count.assign_add(1)
+            else:
+                count.assign_add(1)
+            return y
+        return tf.function(f)(x).numpy()
+
+    for after in ("relu", "bias"):
+        assert np.isnan(step(after)[1]).all()
+    np.testing.assert_equal(step(None)[1], [0.0, 0.0])
+    assert count.numpy() == 3

@@ -11,7 +11,8 @@ optionally one of ``Relu``, ``Relu6``, ``Elu``, ``LeakyRelu``, ``Tanh``,
 ``Sigmoid`` (not a dilated convolution TF computes by space to batch, see
 `conv_ops.BY_SPACE_TO_BATCH`). Every
 intermediate result must be read by the next op of the chain alone (and not
-be returned), since it is never materialised. The fused op takes the
+be returned), since it is never materialised; as TF's remapper, no op that
+another runs after (`control_dependencies`) joins a chain. The fused op takes the
 product's attrs, name and user location: shape errors come from the product.
 
 >>> from eagerflow._src.graph.passes.program import Program
@@ -38,9 +39,10 @@ from eagerflow._src.ops.nn_ops import _BIAS_ADD
 def fuse_bias_activation(program):
     """`program` with each product + bias (+ activation) chain computed by one op."""
     users = program.users()
+    controlling = _controlling(program)
     builders, absorbed = {}, set()
     for op in program.operations:
-        chain = _chain(op, users)
+        chain = _chain(op, users, controlling)
         if chain is not None:
             builders[id(chain[-1])] = lambda read, chain=chain: (_fused(chain, read),
                                                                  chain[-1].outputs[:1])
@@ -48,19 +50,29 @@ def fuse_bias_activation(program):
     return substitute(program, builders, absorbed)
 
 
-def _chain(op, users):
+def _controlling(program):
+    """The ids of the operations of `program` that others run after (control inputs)."""
+    graphs = {id(op.graph): op.graph for op in program.operations}
+    held = {(key, name) for key, graph in graphs.items()
+            for names in (getattr(graph, "control_inputs", None) or {}).values()
+            for name in names}
+    return {id(op) for op in program.operations if (id(op.graph), op.name) in held}
+
+
+def _chain(op, users, controlling):
     """(product, bias add[, activation]) starting at `op`, or None."""
     fused = fusion_rules.get(op.op_def)
     if (fused is None or op.attrs.get("data_format", "NHWC") not in ("NHWC", "NDHWC")
-            or op in BY_SPACE_TO_BATCH
+            or op in BY_SPACE_TO_BATCH or id(op) in controlling
             or np.dtype(op.outputs[0].dtype.as_numpy_dtype) not in fused.allowed):
         return None
     product = op.outputs[0]
     add = _sole_user(product, users)
-    if add is None or _operands(add, product, users) is None:
+    if add is None or id(add) in controlling or _operands(add, product, users) is None:
         return None
     activation = _sole_user(add.outputs[0], users)
-    if activation is None or activation.op_def not in ACTIVATION_OPS:
+    if (activation is None or activation.op_def not in ACTIVATION_OPS
+            or id(activation) in controlling):
         return op, add
     return op, add, activation
 
