@@ -336,3 +336,24 @@ def test_ops_other_ops_run_after_are_not_fused():
         assert np.isnan(step(after)[1]).all()
     np.testing.assert_equal(step(None)[1], [0.0, 0.0])
     assert count.numpy() == 3
+
+
+def test_keras_predict_keeps_the_nan_of_a_final_relu_as_tensorflow():
+    # Recorded with TF 2.21 + tf_keras: predict's step counts itself after its outputs,
+    # waiting on the first, which keeps the final ReLU out of the fused op: NaN stays
+    # NaN there (a function calling the model gives 0).
+    x = np.ones((4, 3), np.float32)
+    x[1, 1] = np.nan
+    dense = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="relu",
+                                                       kernel_initializer="ones",
+                                                       bias_initializer="ones")])
+    conv = tf.keras.Sequential([tf.keras.layers.Conv2D(2, 2, use_bias=False,
+                                                       kernel_initializer="ones"),
+                                tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU()])
+    image = np.ones((1, 3, 3, 1), np.float32)
+    image[0, 0, 0, 0] = np.nan
+    for model, data, row in ((dense, x, 1), (conv, image, (0, 0, 0))):
+        assert np.isnan(model.predict(data, verbose=0)[row]).all()
+        assert np.isnan(model.predict_on_batch(data)[row]).all()
+    assert dense._predict_counter.numpy() == 2  # predict's step, then predict_on_batch's
+    np.testing.assert_equal(tf.function(dense)(x).numpy()[1], [0.0, 0.0])
