@@ -70,6 +70,7 @@ from eagerflow._src.ops.fused_batch_norm_ops import (
     _FUSED_BATCH_NORM_EX, _FUSED_BATCH_NORM_GRAD_EX)
 from eagerflow._src.ops import rnn_ops
 from eagerflow._src.ops.fused_ops import _FUSED_CONV2D, _FUSED_MATMUL, ACTIVATION_OPS
+from eagerflow._src.ops.fused_ops import _FUSED_CONV3D, _FUSED_DEPTHWISE
 from eagerflow._src.ops.fused_ops import _BROADCAST_RELU_GRAD, _CONV2D_BACKPROP_FILTER_WITH_BIAS
 from eagerflow._src.ops.indexed_slices import add_sparse_or_dense
 from eagerflow._src.ops.list_ops import TensorList

@@ -132,7 +132,8 @@ def test_input_names_are_declared_where_tf_does_not_use_x_and_y():
 
 
 # Results that are new arrays: the NumPy ufunc kernels with one output, and these.
-FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "BiasAdd", "BiasAddV1",
+FRESH = {"MatMul", "BatchMatMulV2", "_FusedMatMul", "_FusedConv2D", "_FusedConv3D",
+         "_FusedDepthwiseConv2dNative", "BiasAdd", "BiasAddV1",
          "Sigmoid", "SigmoidGrad", "TanhGrad", "RsqrtGrad", "ReciprocalGrad", "ReluGrad", "Relu6Grad",
          "LeakyReluGrad", "EluGrad", "SeluGrad", "SoftsignGrad", "SoftplusGrad", "Exp", "Log",
          "Tanh", "BroadcastTo", "Conv2DBackpropInput", "Relu", "FusedBatchNormV3",
@@ -160,7 +161,9 @@ def test_buffer_reuse_applies_to_the_ops_it_did():
 
 def test_fusion_applies_to_the_ops_it_did():
     fused = {op.name: into.name for op, into in registry.fusion_rules.items()}
-    assert fused == {"MatMul": "_FusedMatMul", "Conv2D": "_FusedConv2D"}
+    assert fused == {"MatMul": "_FusedMatMul", "Conv2D": "_FusedConv2D",
+                     "DepthwiseConv2dNative": "_FusedDepthwiseConv2dNative",
+                     "Conv3D": "_FusedConv3D"}
     assert {op.name for op in ACTIVATION_OPS} == {
         "Relu", "Relu6", "Elu", "LeakyRelu", "Tanh", "Sigmoid"}
 

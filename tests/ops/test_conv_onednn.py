@@ -267,6 +267,21 @@ def test_non_finite_inputs_reach_the_outputs_their_windows_cover(both, dtype, ch
     assert np.isnan(native[0]).any() and np.isfinite(native[0]).any()
 
 
+@pytest.mark.parametrize("multiplier", [1, 3])
+def test_bfloat16_depthwise_with_a_nan_keeps_its_shape(both, multiplier):
+    """oneDNN's bfloat16 result holding a NaN is computed again by NumPy, with the
+    depthwise filter as given (not oneDNN's grouped view of it)."""
+    x = np.ones((1, 4, 4, 2), BF16)
+    x[0, 1, 1, 0] = np.nan
+    w = np.full((2, 2, 2, multiplier), 0.5, BF16)
+    native, numpy = both(lambda: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "VALID").numpy(),
+                         expect=())
+    assert native.shape == numpy.shape == (1, 3, 3, 2 * multiplier)
+    np.testing.assert_array_equal(native.astype(F32), numpy.astype(F32))
+    assert np.isnan(native[0, :2, :2, :multiplier].astype(F32)).all()
+    assert (native[0, 2, 2].astype(F32) == 2).all()
+
+
 def test_filter_gradient_of_an_infinite_border_gradient_matches_tensorflow(both):
     """Padding times inf: TF's oneDNN kernels skip the padding, its own kernels (and
     TF_ENABLE_ONEDNN_OPTS=0) multiply it, giving NaN; each path gives its TF's values."""

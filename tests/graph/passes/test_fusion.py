@@ -180,3 +180,180 @@ def test_dense_relu_fit_on_nan_data_matches_tensorflow():
     np.testing.assert_equal(bias, 0.0)
     np.testing.assert_equal(kernel2, 1.0)
     np.testing.assert_allclose(bias2, [0.00655715], rtol=1e-5)
+
+
+def _depthwise(x, w, b):
+    return tf.nn.relu6(tf.nn.bias_add(tf.nn.depthwise_conv2d(x, w, [1, 2, 2, 1], "SAME"), b))
+
+
+def _conv3d(x, w, b):
+    return tf.nn.relu(tf.nn.conv3d(x, w, [1, 1, 2, 1, 1], "SAME") + b)
+
+
+_CASES = {"_FusedDepthwiseConv2dNative": (_depthwise, ([2, 6, 5, 3], [3, 3, 3, 2], [6])),
+          "_FusedConv3D": (_conv3d, ([2, 4, 5, 3, 2], [2, 3, 2, 2, 4], [4]))}
+
+
+@pytest.mark.parametrize("fused_type", sorted(_CASES))
+def test_depthwise_and_conv3d_bias_activation_fuse(fused_type):
+    fn, shapes = _CASES[fused_type]
+    before, after = _fused(fn, *[tf.TensorSpec([None, *s[1:]] if i == 0 else s)
+                                 for i, s in enumerate(shapes)])
+    assert types(after) == [fused_type]
+    fused = [op for op in after.operations if op.type == fused_type][0]
+    assert fused.attrs["fused_ops"][0] == b"BiasAdd" and fused.attrs["num_args"] == 1
+    rng = np.random.default_rng(3)
+    assert_same_results(before, after, *[rng.normal(size=s).astype(np.float32) * 2
+                                         for s in shapes])
+
+
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("dtype, nan_gives", [(tf.float32, 0.0), (tf.bfloat16, 0.0),
+                                              (tf.float16, np.nan), (tf.float64, np.nan)])
+def test_depthwise_and_conv3d_fused_relus_give_zero_for_nan_as_tensorflow(native, dtype,
+                                                                         nan_gives):
+    # Recorded with TF 2.21 on x86: a NaN pixel's windows give 0 in a function
+    # (oneDNN's fused ReLU, float32 and bfloat16), NaN eagerly and in float16/float64.
+    image = np.ones((1, 4, 4, 2), np.float32)
+    image[0, 1, 1, 0] = np.nan
+    volume = np.ones((1, 3, 3, 3, 2), np.float32)
+    volume[0, 1, 1, 1, 0] = np.nan
+    k, k3 = tf.fill([2, 2, 2, 1], 0.1), tf.fill([2, 2, 2, 2, 3], 0.1)
+    onednn.set_enabled(native)
+    try:
+        for act in (tf.nn.relu, tf.nn.relu6):
+            def depthwise(x, k, b):
+                return act(tf.nn.bias_add(tf.nn.depthwise_conv2d(x, k, [1, 1, 1, 1], "VALID"), b))
+
+            def conv3d(x, k, b):
+                return act(tf.nn.bias_add(tf.nn.conv3d(x, k, [1] * 5, "VALID"), b))
+            for fn, x, w, channels in ((depthwise, image, k, 2), (conv3d, volume, k3, 3)):
+                args = [tf.cast(v, dtype) for v in (x, w, tf.zeros([channels]))]
+                eager = fn(*args).numpy().astype(np.float64)
+                assert np.isnan(eager).any()
+                np.testing.assert_allclose(tf.function(fn)(*args).numpy().astype(np.float64),
+                                           np.where(np.isnan(eager), nan_gives, eager),
+                                           rtol=1e-2)
+    finally:
+        onednn.set_enabled(None)
+
+
+def _conv_batch_norm(x, w, scale, offset, mean, variance, act=tf.nn.relu, training=False):
+    y = tf.nn.conv2d(x, w, 1, "SAME")
+    y = tf.compat.v1.nn.fused_batch_norm(y, scale, offset, mean=mean, variance=variance,
+                                         epsilon=0.01, is_training=training)[0]
+    return act(y)
+
+
+_BN = [tf.TensorSpec([4], tf.float32)] * 4
+
+
+@pytest.mark.parametrize("act, name", [(tf.nn.relu, b"Relu"), (tf.nn.relu6, b"Relu6"),
+                                       (tf.nn.elu, b"Elu")])
+def test_conv2d_inference_batch_norm_activation_fuses_in_float32(act, name):
+    before, after = _fused(lambda *a: _conv_batch_norm(*a, act=act), _IMAGES, _FILTER, *_BN)
+    assert types(after) == ["_FusedConv2D"]
+    fused = [op for op in after.operations if op.type == "_FusedConv2D"][0]
+    assert fused.attrs["fused_ops"] == [b"FusedBatchNorm", name]
+    assert fused.attrs["num_args"] == 4 and fused.attrs["epsilon"] == pytest.approx(0.01)
+    rng = np.random.default_rng(4)
+    stats = [rng.uniform(0.5, 2, 4).astype(np.float32) for _ in range(4)]
+    assert_same_results(before, after, *_conv_inputs()[:2], *stats)
+
+
+def test_conv2d_batch_norm_in_training_bfloat16_or_with_statistics_read_is_not_fused():
+    def statistics_read(x, w, scale, offset, mean, variance):
+        y, m, _ = tf.compat.v1.nn.fused_batch_norm(tf.nn.conv2d(x, w, 1, "SAME"), scale,
+                                                   offset, mean=mean, variance=variance,
+                                                   is_training=False)
+        return tf.nn.relu(y), m
+
+    def training(x, w, scale, offset):
+        return _conv_batch_norm(x, w, scale, offset, None, None, training=True)
+
+    for fn, specs in ((statistics_read, _BN), (training, _BN[:2])):
+        assert "_FusedConv2D" not in types(_fused(fn, _IMAGES, _FILTER, *specs)[1])
+    bf16 = [tf.TensorSpec(s.shape, tf.bfloat16) for s in (_IMAGES, _FILTER)]
+    assert "_FusedConv2D" not in types(_fused(_conv_batch_norm, *bf16, *_BN)[1])
+
+
+def test_keras_conv_batch_norm_relu_in_a_function_gives_zero_for_nan_as_tensorflow():
+    # Recorded with TF 2.21 + tf_keras: the NaN pixel's windows give 0 in a function, NaN
+    # eagerly.
+    model = tf.keras.Sequential([tf.keras.layers.Conv2D(2, 2, use_bias=False,
+                                                        kernel_initializer="ones"),
+                                 tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU()])
+    x = np.ones((1, 3, 3, 1), np.float32)
+    x[0, 0, 0, 0] = np.nan
+    model(x)
+    y = tf.function(model)(x).numpy()
+    np.testing.assert_equal(y[0, 0, 0], [0.0, 0.0])
+    np.testing.assert_allclose(y[0, 1, 1], [4 / np.sqrt(1.001)] * 2, rtol=1e-6)
+    assert np.isnan(model(x).numpy()[0, 0, 0]).all()
+
+
+def test_dilated_convolutions_of_the_wrappers_are_not_fused():
+    # TF's wrappers compute these on the input cut into grids: BatchToSpaceND, not the
+    # convolution, gives the result, and a following ReLU keeps NaN.
+    dw = tf.TensorSpec([3, 3, 3, 1], tf.float32)
+
+    def depthwise(x, w, b):
+        return tf.nn.relu(tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME", dilations=[2, 2]) + b)
+
+    def convolution(x, w, b):
+        return tf.nn.relu(tf.nn.convolution(x, w, padding="SAME", dilations=2) + b)
+
+    def conv2d(x, w, b):  # TF's conv2d gives its op the dilations: it fuses
+        return tf.nn.relu(tf.nn.conv2d(x, w, 1, "SAME", dilations=2) + b)
+
+    assert "_FusedDepthwiseConv2dNative" not in types(
+        _fused(depthwise, _IMAGES, dw, tf.TensorSpec([3]))[1])
+    assert "_FusedConv2D" not in types(_fused(convolution, _IMAGES, _FILTER, _CHANNEL_BIAS)[1])
+    assert types(_fused(conv2d, _IMAGES, _FILTER, _CHANNEL_BIAS)[1]) == ["_FusedConv2D"]
+
+
+def test_ops_other_ops_run_after_are_not_fused():
+    # Recorded with TF 2.21 on x86: a control dependency on the ReLU or the bias add keeps
+    # them out of the fused op, and the ReLU keeps NaN (without one it gives 0).
+    x = np.ones((4, 3), np.float32)
+    x[1, 1] = np.nan
+    w, b = tf.Variable(np.ones((3, 2), np.float32)), tf.Variable(np.full(2, 0.1, np.float32))
+    count = tf.Variable(0)
+
+    def step(after):
+        def f(x):
+            z = tf.nn.bias_add(x @ w, b)
+            y = tf.nn.relu(z)
+            if after is not None:
+                with tf.control_dependencies([{"relu": y, "bias": z}[after].op]):
+                    count.assign_add(1)
+            else:
+                count.assign_add(1)
+            return y
+        return tf.function(f)(x).numpy()
+
+    for after in ("relu", "bias"):
+        assert np.isnan(step(after)[1]).all()
+    np.testing.assert_equal(step(None)[1], [0.0, 0.0])
+    assert count.numpy() == 3
+
+
+def test_keras_predict_keeps_the_nan_of_a_final_relu_as_tensorflow():
+    # Recorded with TF 2.21 + tf_keras: predict's step counts itself after its outputs,
+    # waiting on the first, which keeps the final ReLU out of the fused op: NaN stays
+    # NaN there (a function calling the model gives 0).
+    x = np.ones((4, 3), np.float32)
+    x[1, 1] = np.nan
+    dense = tf.keras.Sequential([tf.keras.layers.Dense(2, activation="relu",
+                                                       kernel_initializer="ones",
+                                                       bias_initializer="ones")])
+    conv = tf.keras.Sequential([tf.keras.layers.Conv2D(2, 2, use_bias=False,
+                                                       kernel_initializer="ones"),
+                                tf.keras.layers.BatchNormalization(), tf.keras.layers.ReLU()])
+    image = np.ones((1, 3, 3, 1), np.float32)
+    image[0, 0, 0, 0] = np.nan
+    for model, data, row in ((dense, x, 1), (conv, image, (0, 0, 0))):
+        assert np.isnan(model.predict(data, verbose=0)[row]).all()
+        assert np.isnan(model.predict_on_batch(data)[row]).all()
+    assert dense._predict_counter.numpy() == 2  # predict's step, then predict_on_batch's
+    np.testing.assert_equal(tf.function(dense)(x).numpy()[1], [0.0, 0.0])

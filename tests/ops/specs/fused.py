@@ -8,9 +8,10 @@ import ml_dtypes
 import numpy as np
 
 from tests.internals import (_BROADCAST_RELU_GRAD, _CONV2D_BACKPROP_FILTER_WITH_BIAS,
-                             _FUSED_CONV2D, _FUSED_MATMUL, dispatch)
+                             _FUSED_CONV2D, _FUSED_CONV3D, _FUSED_DEPTHWISE, _FUSED_MATMUL,
+                             dispatch)
 from tests.ops.spec import OpSpec, rand
-from tests.ops.specs.nn import ref_conv, ref_conv_filter_grad, same_pads
+from tests.ops.specs.nn import ref_conv, ref_conv_filter_grad, ref_depthwise, same_pads
 
 _NOT_DIFFERENTIABLE = "made by graph fusion after gradients are built"
 
@@ -70,6 +71,51 @@ def _conv_spec(activation, dtype=np.float32, strides=(1, 1), padding="VALID", rt
                   grad=_NOT_DIFFERENTIABLE, name=name)
 
 
+def _conv_batch_norm_spec(activation, rtol=1e-5):
+    """Conv2D, then an inference batch normalization (scale, offset, mean, variance)."""
+    x, w = _data((2, 5, 6, 3), np.float32, 1), _data((3, 3, 3, 4), np.float32, 2)
+    stats = [np.abs(_data((4,), np.float32, seed)) + 0.5 for seed in (3, 4, 5, 6)]
+    attrs = {"strides": [1, 1, 1, 1], "padding": "SAME", "explicit_paddings": [],
+             "data_format": "NHWC", "dilations": [1, 1, 1, 1], "num_args": 4, "epsilon": 0.01,
+             "fused_ops": [b"FusedBatchNorm"] + ([activation] if activation else []),
+             "leakyrelu_alpha": 0.3}
+
+    def ref(x, w, scale, offset, mean, variance):
+        y = ref_conv(x.astype(np.float64), w.astype(np.float64), (1, 1), (1, 1),
+                     same_pads((5, 6), (3, 3), (1, 1)))
+        y = (y - mean) * (scale / np.sqrt(variance.astype(np.float64) + 0.01)) + offset
+        return _ACTIVATIONS[activation](y).astype(x.dtype)
+    return OpSpec("_FusedConv2D", lambda *args: dispatch(_FUSED_CONV2D, args, attrs),
+                  [x, w, *stats], ref, rtol=rtol, atol=rtol, grad=_NOT_DIFFERENTIABLE,
+                  name="-".join(["_FusedConv2D", "FusedBatchNorm",
+                                 (activation or b"").decode()]))
+
+
+def _other_conv_spec(op, activation, dtype=np.float32, rtol=1e-5):
+    """``_FusedDepthwiseConv2dNative`` (2-D, multiplier 2) or ``_FusedConv3D``."""
+    depthwise = op is _FUSED_DEPTHWISE
+    sizes, ksize = ((5, 6), (3, 2)) if depthwise else ((4, 5, 3), (2, 3, 2))
+    x = _data((2, *sizes, 3), dtype, 1)
+    w = _data((*ksize, 3, 2 if depthwise else 4), dtype, 2)
+    strides = (2,) * len(sizes)
+    pads = same_pads(sizes, ksize, strides)
+    attrs = {"strides": [1, *strides, 1], "padding": "SAME", "explicit_paddings": [],
+             "data_format": "NHWC" if depthwise else "NDHWC", "dilations": [1] * (len(sizes) + 2),
+             "num_args": 1, "fused_ops": [b"BiasAdd"] + ([activation] if activation else []),
+             "leakyrelu_alpha": 0.3}
+
+    def ref(x, w, bias):
+        y = (ref_depthwise if depthwise else ref_conv)(x.astype(np.float64),
+                                                       w.astype(np.float64), strides,
+                                                       (1,) * len(sizes), pads)
+        return _ACTIVATIONS[activation](y + bias.astype(np.float64)).astype(x.dtype)
+    return OpSpec(op.name, lambda x, w, bias: dispatch(op, (x, w, bias), attrs),
+                  [x, w, _data((6 if depthwise else 4,), dtype, 3)], ref, rtol=rtol, atol=rtol,
+                  grad=_NOT_DIFFERENTIABLE,
+                  name="-".join([op.name, (activation or b"BiasAdd").decode(),
+                                 np.dtype(dtype).name]))
+
+
 def _filter_bias_grad_spec(dtype=np.float32, strides=(1, 1), padding="VALID", rtol=1e-5):
     x_shape, w_shape = (2, 5, 6, 3), (3, 3, 3, 4)
     pads = same_pads((5, 6), (3, 3), strides) if padding == "SAME" else [(0, 0)] * 2
@@ -120,6 +166,12 @@ SPECS = [
     _conv_spec(b"Relu", np.float64),
     _conv_spec(b"Relu", np.float16, rtol=1e-2),
     _conv_spec(None, ml_dtypes.bfloat16, rtol=5e-2),
+    *[_conv_batch_norm_spec(activation) for activation in (None, b"Relu", b"Relu6", b"Elu")],
+    *[_other_conv_spec(op, activation) for op in (_FUSED_DEPTHWISE, _FUSED_CONV3D)
+      for activation in (None, b"Relu", b"Relu6", b"Sigmoid")],
+    *[_other_conv_spec(op, b"Relu", dtype, rtol) for op in (_FUSED_DEPTHWISE, _FUSED_CONV3D)
+      for dtype, rtol in ((np.float64, 1e-10), (np.float16, 1e-2),
+                          (ml_dtypes.bfloat16, 5e-2))],
     _filter_bias_grad_spec(),
     _filter_bias_grad_spec(strides=(2, 2), padding="SAME"),
     _filter_bias_grad_spec(np.float64),

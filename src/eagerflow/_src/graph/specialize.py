@@ -26,6 +26,7 @@ from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.graph.passes.constant_folding import fold_constants
 from eagerflow._src.graph.passes.program import Program
+from eagerflow._src.ops.conv_ops import BY_SPACE_TO_BATCH
 
 _MAX_SHAPES = 8  # specialized programs per graph; further shapes run the generic one
 
@@ -76,6 +77,8 @@ def specialize(graph, inputs, outputs, shapes):
     copy = Graph(graph.name)
     copy.functions.update(graph.functions)
     copy.keeps_divisions = getattr(graph, "keeps_divisions", False)
+    # (by name, as the copies keep them: graph fusion reads them)
+    copy.control_inputs = {name: list(names) for name, names in graph.control_inputs.items()}
     reciprocals = _reciprocals(graph, inputs, outputs)
     env = {}
     with context.building(copy):
@@ -101,6 +104,8 @@ def specialize(graph, inputs, outputs, shapes):
                                            for t in op.inputs], op.attrs, op.name)
             made = copy._operations[-1]
             made.location = op.location
+            if op in BY_SPACE_TO_BATCH:
+                BY_SPACE_TO_BATCH.add(made)
             for old, new in zip(op.outputs, made.outputs):
                 env[id(old)] = new
     return copy, [env[id(t)] for t in inputs], [

@@ -23,6 +23,7 @@ import contextlib
 import itertools
 import math
 import warnings
+import weakref
 
 import numpy as np
 
@@ -480,10 +481,11 @@ def _conv_kernel(depthwise):
         # (an empty output, a filter longer than the input, is NumPy's to make)
         if onednn_conv.usable(xp, x, w) and (dims is None or all(dims)):
             nd = len(strides) - 2
-            if depthwise:  # the grouped filter (*k, 1, channels * multiplier), same memory
-                w = w.reshape(*w.shape[:nd], 1, -1)
-            y = onednn_conv.forward(_flat(x, nd), w, *_native_window(
-                x.shape, w.shape, strides, data_format, dilations, pads))
+            # a depthwise filter as the grouped one (*k, 1, channels * multiplier), same
+            # memory (`w` itself stays as given, for NumPy's kernel if oneDNN declines)
+            grouped = w.reshape(*w.shape[:nd], 1, -1) if depthwise else w
+            y = onednn_conv.forward(_flat(x, nd), grouped, *_native_window(
+                x.shape, grouped.shape, strides, data_format, dilations, pads))
             if y is not None:
                 return y.reshape(*x.shape[:-nd - 1], *y.shape[1:])
         # TF's CPU depthwise kernel multiply-adds float16 in float32, rounding each partial
@@ -1364,13 +1366,21 @@ def _lift(value, channels_first, name):
     return (1, 1, 1, spatial[2]) if channels_first else (1, 1, spatial[1], 1)
 
 
+# The ops of a graph whose result TF's wrappers compute by ``with_space_to_batch``: in TF's
+# graph a BatchToSpaceND, not the op, gives the result, so nothing after it fuses with it
+# (graph fusion leaves these alone, keeping a following ReLU's NaN as TF does).
+BY_SPACE_TO_BATCH = weakref.WeakSet()
+
+
 def _as_space_to_batch(y, x, dilations, channels_first):
     """`y`, a dilated op's result on `x`, with the static shape TF's wrappers give it: they
     compute it on `x` cut into a batch of grids (``with_space_to_batch``), whose padding a
     spatial dim unknown while tracing leaves to run time, and the dims after the batch with
     it (all of them for channels first)."""
-    if (context.executing_eagerly() or all(d == 1 for d in dilations)
-            or x.shape.rank is None or y.shape.rank is None):
+    if context.executing_eagerly() or all(d == 1 for d in dilations):
+        return y
+    BY_SPACE_TO_BATCH.add(y.op)
+    if x.shape.rank is None or y.shape.rank is None:
         return y
     if None not in (x.shape[2:] if channels_first else x.shape[1:-1]).as_list():
         return y

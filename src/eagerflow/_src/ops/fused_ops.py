@@ -2,11 +2,14 @@
 
 ``_FusedMatMul`` computes ``activation(matmul(a, b) + bias)`` and
 ``_FusedConv2D`` ``activation(conv2d(x, filter) + bias)`` (channels last) in
-one kernel: the product is the only array allocated; the bias is added and the
+one kernel, as ``_FusedDepthwiseConv2dNative`` and ``_FusedConv3D`` do for their
+convolutions: the product is the only array allocated; the bias is added and the
 activation applied in place. ``fused_ops`` names the chain as TensorFlow
 does: ``[b"BiasAdd"]`` or ``[b"BiasAdd", b"Relu"]`` (``Relu6``, ``Elu``,
 ``LeakyRelu``, ``Tanh``, ``Sigmoid``); ``num_args`` counts the operands after
-the product's own (the bias: 1).
+the product's own (the bias: 1). ``_FusedConv2D`` also takes
+``[b"FusedBatchNorm", activation]``: an inference batch normalization of the
+convolution (its four operands scale, offset, mean and variance, and `epsilon`).
 
 ``_Conv2DBackpropFilterWithBias`` is ``Conv2DBackpropFilter`` and the
 ``BiasAddGrad`` of the same output gradient (channels last) in one op, as
@@ -38,6 +41,7 @@ from eagerflow._src.ops import math_ops, nn_ops  # noqa: F401 (registers the act
 from eagerflow._src.ops import conv_ops
 from eagerflow._src.ops.array_ops import _BROADCAST_TO
 from eagerflow._src.ops.conv_ops import _BACKPROP_FILTER, _CONV2D
+from eagerflow._src.ops.fused_batch_norm_ops import _FUSED_BATCH_NORM
 from eagerflow._src.ops.linalg_ops import _MATMUL
 
 
@@ -101,8 +105,15 @@ def _fused_matmul_rule(a, b, bias, transpose_a=False, transpose_b=False, **_):
 
 
 # Channels last only (the bias is added along the last axis), as TF's remapper fuses on CPU.
-def _fused_conv2d(xp, x, w, bias, strides, padding, explicit_paddings, data_format, dilations,
-                  fused_ops=(b"BiasAdd",), num_args=1, leakyrelu_alpha=0.2):
+def _fused_conv2d(xp, x, w, *args, strides, padding, explicit_paddings, data_format,
+                  dilations, fused_ops=(b"BiasAdd",), num_args=1, epsilon=1e-4,
+                  leakyrelu_alpha=0.2):
+    if fused_ops[0] == b"FusedBatchNorm":
+        return _normalized_conv2d(xp, x, w, *args, strides=strides, padding=padding,
+                                  explicit_paddings=explicit_paddings, data_format=data_format,
+                                  dilations=dilations, fused_ops=fused_ops, epsilon=epsilon,
+                                  leakyrelu_alpha=leakyrelu_alpha)
+    bias, = args
     if (data_format == "NHWC" and bias.shape == w.shape[-1:]
             and onednn_conv.usable(xp, x, w, bias)):
         y = _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilations,
@@ -113,6 +124,30 @@ def _fused_conv2d(xp, x, w, bias, strides, padding, explicit_paddings, data_form
                        explicit_paddings=explicit_paddings, data_format=data_format,
                        dilations=dilations)  # attrs by name: the kernel widens its arrays
     return _bias_activation(xp, y, bias, fused_ops, leakyrelu_alpha)
+
+
+def _normalized_conv2d(xp, x, w, scale, offset, mean, variance, fused_ops, epsilon,
+                       leakyrelu_alpha, data_format, **window):
+    """``activation(FusedBatchNormV3(conv2d(x, w), ..., is_training=False))``: the ops it
+    stands for, the activation in place (a fused ReLU gives 0 for NaN, as TF's)."""
+    y = _CONV2D.kernel(xp, x, w, data_format=data_format, **window)
+    y = _FUSED_BATCH_NORM.kernel(xp, y, scale, offset, mean, variance, epsilon=epsilon,
+                                 data_format=data_format, is_training=False)[0]
+    if len(fused_ops) < 2:
+        return y
+    return _activate(xp, y, fused_ops[1], leakyrelu_alpha)
+
+
+def _fused_convolution(convolution):
+    """The kernel and shape rule of `convolution` + bias (+ activation), channels last."""
+    def kernel(xp, x, w, bias, fused_ops=(b"BiasAdd",), num_args=1, leakyrelu_alpha=0.2,
+               **window):
+        return _bias_activation(xp, convolution.kernel(xp, x, w, **window), bias, fused_ops,
+                                leakyrelu_alpha)
+
+    def rule(x, w, bias, fused_ops=None, num_args=None, leakyrelu_alpha=None, **window):
+        return convolution.shape(x, w, **window)
+    return kernel, rule
 
 
 def _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilations, fused_ops,
@@ -141,8 +176,8 @@ def _native_fused_conv2d(x, w, bias, strides, padding, explicit_paddings, dilati
     return _activate(np, y, activation, leakyrelu_alpha)
 
 
-def _fused_conv2d_rule(x, w, bias, strides, padding, explicit_paddings, data_format, dilations,
-                       **_):
+def _fused_conv2d_rule(x, w, *args, strides, padding, explicit_paddings, data_format,
+                       dilations, **_):
     return _CONV2D.shape(x, w, strides, padding, explicit_paddings, data_format, dilations)
 
 
@@ -220,6 +255,14 @@ _FUSED_CONV2D = registry.register(
     "_FusedConv2D", _fused_conv2d, _fused_conv2d_rule, tied=(0, 1, 2),
     dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
     not_differentiable=_NOT_DIFFERENTIABLE, fresh=True)
+_FUSED_DEPTHWISE = registry.register(
+    "_FusedDepthwiseConv2dNative", *_fused_convolution(conv_ops._DEPTHWISE), tied=(0, 1, 2),
+    dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
+    not_differentiable=_NOT_DIFFERENTIABLE, fresh=True)
+_FUSED_CONV3D = registry.register(
+    "_FusedConv3D", *_fused_convolution(conv_ops._CONV3D), tied=(0, 1, 2),
+    dtypes=(_d.bfloat16, _d.float16, _d.float32, _d.float64),
+    not_differentiable=_NOT_DIFFERENTIABLE, fresh=True)
 _CONV2D_BACKPROP_FILTER_WITH_BIAS = registry.register(
     "_Conv2DBackpropFilterWithBias", _conv2d_backprop_filter_with_bias,
     _conv2d_backprop_filter_with_bias_rule, multi=True, tied=(0, 1),
@@ -234,16 +277,25 @@ _BROADCAST_RELU_GRAD = registry.register(
 # Graph fusion: a product followed by a bias add (and an activation) becomes its fused op.
 registry.fusion_rules[_MATMUL] = _FUSED_MATMUL
 registry.fusion_rules[_CONV2D] = _FUSED_CONV2D
+registry.fusion_rules[conv_ops._DEPTHWISE] = _FUSED_DEPTHWISE
+registry.fusion_rules[conv_ops._CONV3D] = _FUSED_CONV3D
+# The products whose fused op also takes an inference batch normalization for the bias: TF's
+# remapper fuses it on CPU in float32 alone (a bfloat16 one keeps a ReLU's NaN).
+BATCH_NORM_FUSIONS = {_CONV2D: frozenset({np.dtype(np.float32)})}
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
 registry.batching_rules.assign(registry.PER_ELEMENT, _FUSED_MATMUL, _FUSED_CONV2D,
+                               _FUSED_DEPTHWISE, _FUSED_CONV3D,
                                _CONV2D_BACKPROP_FILTER_WITH_BIAS, _BROADCAST_RELU_GRAD)
 # TF's nodes take their extra inputs (the bias) as a list of `num_args`
 tf_nodes[_FUSED_MATMUL] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
                                    outputs=("product",))
-tf_nodes[_FUSED_CONV2D] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
-                                   outputs=("output",))
+# (its `num_args` varies: 4 for a batch normalization)
+tf_nodes[_FUSED_CONV2D] = NodeForm(byte_attrs={"fused_ops"}, outputs=("output",))
+for _op in (_FUSED_DEPTHWISE, _FUSED_CONV3D):
+    tf_nodes[_op] = NodeForm(fixed={"num_args": 1}, byte_attrs={"fused_ops"},
+                             outputs=("output",))
 tf_nodes[_CONV2D_BACKPROP_FILTER_WITH_BIAS] = NodeForm(
     inputs=(0, AttrInput("filter_sizes", type_attr=None), 1), outputs=("output", "bias_grad"))
 tf_args[_CONV2D_BACKPROP_FILTER_WITH_BIAS] = ("input", "filter_sizes", "out_backprop")

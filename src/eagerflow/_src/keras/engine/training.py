@@ -659,8 +659,24 @@ class Model(Layer):
         if session_steps.graph_of(self) is not None:
             return session_steps.step(self, "predict", self.predict_step)
         if self.predict_function is None or force:
+            counter = self._counter("predict")
+
+            def counted_step(data):
+                # As TF's step: the count after the outputs, waiting on the first (which
+                # keeps the ops that make it out of graph fusion, as TF's remapper does:
+                # a final ReLU keeps NaN)
+                outputs = self.predict_step(data)
+                graph = _context.get().graph
+                first = next((t for t in nest.flatten(outputs, expand_composites=True)
+                              if not isinstance(t, Variable)), None)
+                if graph is None or first is None:
+                    counter.assign_add(1, read_value=False)
+                else:
+                    with graph.control_dependencies([first]):
+                        counter.assign_add(1, read_value=False)
+                return outputs
             self.predict_function = self._compiled(
-                self._on_replicas(self.predict_step, concat=True), "predict_function")
+                self._on_replicas(counted_step, concat=True), "predict_function")
         return self.predict_function
 
     def _on_replicas(self, step, concat=False):
@@ -910,8 +926,7 @@ class Model(Layer):
             for batch in batches:
                 if step == 0 and batch is batches[0]:
                     _trace_for_every_batch(predict, handler, batch)
-                outs.append(predict(batch))
-                counter.assign_add(1, read_value=False)
+                outs.append(predict(batch))  # (which counts the step)
                 outputs.append(outs[-1])
             # (one execution's outputs together, as Keras gives them)
             out = outs[0] if len(outs) == 1 else nest.map_structure(
