@@ -440,3 +440,28 @@ def test_sgd_without_momentum_keeps_its_last_step_in_m():
                                               tf.constant([3, 2])), rows)])
     np.testing.assert_array_equal(sparse.variables[1].numpy(), [[0, 0], [-1, -2], [0, 0]])
     np.testing.assert_array_equal(rows.numpy(), [[1, 1], [0, -1], [1, 1]])
+
+
+# tf_keras 2.21: three steps of SGD(0.01, **kwargs) on `_gathered_twice`'s loss.
+DUPLICATE_ROWS = [
+    ({}, [[0.4381847083568573, -1.325866460800171], [0.1, 0.2],
+          [1.4031561613082886, -2.8035812377929688]]),
+    ({"momentum": 0.9}, [[0.38286998867988586, -1.5940444469451904], [0.1, 0.2],
+                         [1.3177130222320557, -3.061643123626709]]),
+    ({"momentum": 0.9, "nesterov": True}, [[0.3438189625740051, -2.017695426940918], [0.1, 0.2],
+                                           [1.2481999397277832, -3.363410472869873]]),
+]
+
+
+@pytest.mark.parametrize("kwargs, expected", DUPLICATE_ROWS)
+def test_a_row_gathered_twice_steps_by_its_summed_gradient(kwargs, expected):
+    # tf_keras sums the slices of a repeated index before the step: adding them to the
+    # slot one at a time rounds differently
+    v = tf.Variable([[0.5, -1.0], [0.1, 0.2], [1.5, -2.5]])
+    opt = tf.keras.optimizers.SGD(0.01, **kwargs)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            rows = tf.gather(v, [0, 2, 0])
+            loss = tf.reduce_sum(rows * rows * rows * tf.constant([[1.0], [0.5], [2.0]]))
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+    np.testing.assert_array_equal(v.numpy(), np.float32(expected))

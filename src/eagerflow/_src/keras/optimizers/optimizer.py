@@ -45,7 +45,7 @@ from eagerflow._src.keras import backend, initializers
 from eagerflow._src.keras.optimizers import schedules
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.ops.indexed_slices import IndexedSlices
+from eagerflow._src.ops.indexed_slices import IndexedSlices, deduplicated
 
 _logger = _log.logger
 _LEGACY_KWARGS = ("decay", "gradient_aggregator", "gradient_transformers")
@@ -456,6 +456,9 @@ class Optimizer:
             grads_and_vars = _filter_empty_gradients(grads_and_vars)
             grads, variables = zip(*grads_and_vars)
             grads = self._clip_gradients(grads)
+            # (a row named twice takes the sum of its slices, as in tf_keras: adding them
+            # one by one to a slot rounds otherwise)
+            grads = [deduplicated(g) if isinstance(g, IndexedSlices) else g for g in grads]
             self._apply_weight_decay(variables)
             iteration = self._internal_apply_gradients(list(zip(grads, variables)))
             for variable in variables:
