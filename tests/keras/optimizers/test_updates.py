@@ -112,6 +112,8 @@ def _reference(name, cfg, w, grads):
     zeros = np.zeros_like(w)
     s = {"m": zeros, "v": zeros, "vhat": zeros, "mg": zeros, "mom": zeros, "u_product": 1.0,
          "acc": zeros + cfg.get("initial_accumulator_value", 0.1 * (name != "Adadelta"))}
+    if name == "Ftrl":  # (filled in float32, then cast)
+        s["acc"] = zeros + _f32(cfg.get("initial_accumulator_value", 0.1))
     for t, g in enumerate(grads, 1):
         g = np.asarray(g, np.float64)
         if cfg.get("weight_decay"):

@@ -666,6 +666,9 @@ class Ftrl(ftrl.Ftrl, OptimizerV2):
             l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta,
             name=name, **kwargs)
 
+    def _slot_groups(self):  # (TF's OptimizerV2 fills the accumulator in the variable's dtype)
+        return [{"accumulator": self.initial_accumulator_value, "linear": 0.0}]
+
     def _apply_sparse(self, grad, var, slots, coefficients):
         # TF's sparse FTRL: only the gradient's rows (duplicates summed) and their slots
         dispatch(training_ops.SPARSE_FTRL_V2,
