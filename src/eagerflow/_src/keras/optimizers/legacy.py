@@ -30,6 +30,7 @@ import numpy as np
 
 from eagerflow._src.autodiff.graph_gradients import gradients
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
@@ -218,6 +219,46 @@ class OptimizerV2(optimizer.Optimizer):
             self._building = False
         module_lib.tracked(self)  # a checkpoint restored before the slots existed
 
+    def _make_graph_variables(self, grads_and_vars):
+        if grads_and_vars:
+            self._make_graph_hypers()
+        super()._make_graph_variables(grads_and_vars)
+
+    def _make_graph_hypers(self):
+        """In a TF 1 graph, before the first slots: TF's OptimizerV2 holds its hyperparameters
+        in float32 variables among the graph's global variables (``Adam/beta_1``, ...,
+        ``Adam/learning_rate``, by name), which a session initializes; the learning rate's
+        is the one the steps read (set it with ``K.set_value``)."""
+        graph = graph_mode.v1_graph()
+        if graph is None or getattr(self, "_graph_hypers", None) is graph:
+            return
+        self._graph_hypers = graph
+        for name, (attribute, owner) in sorted(self._hyper_attributes().items()):
+            if name == "learning_rate":
+                if not isinstance(self._learning_rate, Variable):
+                    continue  # (a schedule's rate is no variable)
+                value = self._initial_learning_rate
+                if callable(value) or not isinstance(value, numbers.Real):
+                    continue
+            else:
+                value = owner[attribute] if isinstance(owner, dict) else getattr(owner, attribute)
+                if not isinstance(value, numbers.Real):
+                    continue
+            with context.name_scope(f"{self.name}/"):  # (absolute, as the slots' names)
+                variable = Variable(np.float32(value), name=name, dtype=_d.float32,
+                                    trainable=False)
+            if name == "learning_rate":
+                self._learning_rate = variable
+
+    def _hyper_attributes(self):
+        """TF's hyperparameter variables: name -> (attribute, its owner: self or `_hyper`);
+        the learning rate's is ``_learning_rate``."""
+        hypers = {"decay": ("_initial_decay", self), "learning_rate": ("_learning_rate", self)}
+        hypers.update({name: (name, self) for name in self._legacy_hypers})
+        hypers.update({name: (name, self._hyper) for name, value in self._hyper.items()
+                       if isinstance(value, numbers.Real)})
+        return hypers
+
     def _create_slots(self, var_list):
         """Makes each variable's slots with `add_slot` (what a legacy subclass overrides)."""
 
@@ -252,12 +293,9 @@ class OptimizerV2(optimizer.Optimizer):
     def _trackable_children(self):
         """``iter``, the hyperparameters by name (as variables), then what a subclass adds;
         the slots are saved by variable (`_checkpoint_slot_variables`)."""
-        hypers = {"decay": ("_initial_decay", self)}
-        hypers.update({name: (name, self) for name in self._legacy_hypers})
-        hypers.update({name: (name, self._hyper) for name, value in self._hyper.items()
-                       if isinstance(value, numbers.Real)})
+        hypers = self._hyper_attributes()
         out = [("iter", self._iterations)]
-        for name in sorted({*hypers, "learning_rate"}):
+        for name in sorted(hypers):
             if name == "learning_rate":
                 if isinstance(getattr(self, "_learning_rate", None), Variable):
                     out.append((name, self._learning_rate))

@@ -441,10 +441,18 @@ class Optimizer:
     def _apply_gradients_once(self, grads_and_vars, name):
         graph = graph_mode.v1_graph()
         if graph is not None:  # building a TF 1 graph: the step is an op, run by a session
+            # (the variables first: their initializers run once, not with every step)
+            self._make_graph_variables(grads_and_vars)
             first = len(graph.get_operations())
             self._apply_gradients_step(grads_and_vars, name)
             return graph_mode.group(*graph.get_operations()[first:])
         return self._apply_gradients_step(grads_and_vars, name)
+
+    def _make_graph_variables(self, grads_and_vars):
+        """Makes the variables a step in a TF 1 graph needs before the step's ops."""
+        if grads_and_vars:
+            with context.init_scope():
+                self.build([v for _, v in grads_and_vars])
 
     def _apply_gradients_step(self, grads_and_vars, name):
         self._compute_current_learning_rate()
