@@ -40,6 +40,7 @@ def test_legacy_adam_has_tfs_variables_and_steps():
     (lambda: tf.keras.optimizers.legacy.Adamax(0.1), [1.2868913412094116, -1.7105472087860107]),
     (lambda: tf.keras.optimizers.legacy.Adagrad(0.1), [1.2208151817321777, -1.7775005102157593]),
     (lambda: tf.keras.optimizers.legacy.Nadam(0.1), [1.2489150762557983, -1.7493696212768555]),
+    (lambda: tf.keras.optimizers.legacy.RMSprop(0.1), [1.6502283811569214, -1.3290607929229736]),
 ])
 def test_legacy_slots_carry_over_between_session_steps(make, expected):
     np.testing.assert_array_equal(_steps(make, 3)[1], np.float32(expected))

@@ -510,7 +510,9 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
 
         def average(slot, value):
             if indices is None:
-                return slot.assign(rho * slot + one_minus_rho * value).value()
+                average = rho * slot + one_minus_rho * value
+                slot.assign(average)  # (in a TF 1 graph, an op: the new value is `average`)
+                return average
             slot.assign(slot * rho)
             slot.scatter_add(IndexedSlices(value * one_minus_rho, indices))
             return array_ops.gather(slot.value(), indices)
