@@ -467,3 +467,25 @@ def test_a_row_gathered_twice_steps_by_its_summed_gradient(kwargs, expected):
             loss = tf.reduce_sum(rows * rows * rows * tf.constant([[1.0], [0.5], [2.0]]))
         opt.apply_gradients([(tape.gradient(loss, v), v)])
     np.testing.assert_array_equal(v.numpy(), np.float32(expected))
+
+
+def test_nadam_restored_before_its_first_step_continues_its_momentum_product(tmp_path):
+    # tf_keras makes the product before the slots, so a checkpoint restored before the
+    # first step (waiting for the slots) restores it too (values from tf_keras 2.21)
+    def make():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                           input_shape=(2,))])
+        model.compile(optimizer=tf.keras.optimizers.Nadam(0.1), loss="mse")
+        return model
+    x = np.array([[1.0, 2.0], [0.5, -1.0]], np.float32)
+    y = np.array([[1.0], [0.0]], np.float32)
+    model = make()
+    model.fit(x, y, epochs=2, verbose=0)
+    path = tf.train.Checkpoint(optimizer=model.optimizer, model=model).save(
+        str(tmp_path / "ck"))
+    restored = make()
+    tf.train.Checkpoint(optimizer=restored.optimizer, model=restored).restore(path)
+    restored.fit(x, y, epochs=1, verbose=0)
+    assert float(restored.optimizer._u_product.numpy()) == 0.053342606872320175
+    assert [w.numpy().ravel().tolist() for w in restored.weights] == [
+        [0.7726081013679504, 0.7654105424880981], [-0.1810653805732727]]
