@@ -184,3 +184,21 @@ def test_keras_complex_updates(make, want):
     for _ in range(2):
         opt.apply_gradients([(tf.constant([0.3 - 0.2j, 0.1 + 0.4j], tf.complex64), v)])
     np.testing.assert_allclose(v.numpy(), want, atol=1e-5)
+
+
+def test_nesterov_momentum_rounds_as_tfs_kernels():
+    # TF's dense kernel steps by grad * lr + accum * momentum * lr, its sparse kernel by
+    # lr * grad + (lr * momentum) * accum (tf 2.21's results)
+    v, a = tf.Variable([-2.0]), tf.Variable([0.0])
+    tf.raw_ops.ResourceApplyMomentum(var=v.handle, accum=a.handle, lr=tf.constant(0.1),
+                                     grad=tf.constant([-19.0]), momentum=tf.constant(0.9),
+                                     use_nesterov=True)
+    assert v.numpy().tolist() == [1.6100001335144043]
+    out = []
+    for g in (-19.0, 7.4175):
+        v, a = tf.Variable([[-2.0], [1.0]]), tf.Variable([[0.3], [0.0]])
+        tf.raw_ops.ResourceSparseApplyMomentum(
+            var=v.handle, accum=a.handle, lr=tf.constant(0.1), grad=tf.constant([[g]]),
+            indices=tf.constant([0]), momentum=tf.constant(0.9), use_nesterov=True)
+        out.append(v.numpy().ravel().tolist())
+    assert out == [[1.5857000350952148, 1.0], [-3.4336249828338623, 1.0]]

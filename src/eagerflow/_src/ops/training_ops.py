@@ -223,8 +223,8 @@ def _momentum(xp, var, accum, lr, grad, momentum, use_nesterov=False):
     a, w = _own(xp, accum), _own(xp, var)
     a *= momentum
     a += grad
-    if use_nesterov:
-        w -= (grad + a * momentum) * lr
+    if use_nesterov:  # (TF's order: the sparse kernel scales by lr * momentum)
+        w -= grad * lr + (a * (lr * momentum) if isinstance(var, _Rows) else a * momentum * lr)
     else:
         w -= xp.multiply(a, lr, out=_scratch(xp, w))
     return ()
