@@ -374,3 +374,17 @@ def test_eager_slot_names_are_new_in_the_program():
         names.append([opt.get_slot(w, "m").name, opt.get_slot(w, "v").name])
     assert names == [["slotted/Adam:0", "slotted/Adam_1:0"],
                      ["slotted/Adam_2:0", "slotted/Adam_3:0"]]
+
+
+def test_nesterov_momentum_in_a_graph_rounds_as_tfs_kernel():
+    # TF's MomentumOptimizer steps through its fused kernel (tf 2.21's result); the same
+    # expression in graph ops rounds otherwise
+    graph = tf.Graph()
+    with graph.as_default():
+        v = tf.compat.v1.get_variable("v", initializer=tf.constant([-2.0]), use_resource=True)
+        opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)
+        step = opt.apply_gradients([(tf.constant([-19.0]), v)])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            sess.run(step)
+            assert sess.run(v).tolist() == [1.6100001335144043]
