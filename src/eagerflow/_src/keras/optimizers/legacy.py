@@ -72,6 +72,7 @@ class OptimizerV2(optimizer.Optimizer):
     _aggregation_filters = False  # (its aggregation takes the gradients the step filtered)
 
     _broadcasts_gradients = False  # (their fused ops take gradients of the variable's shape)
+    _sums_repeated_rows = False  # (`_apply` does, as the algorithm needs)
 
     # TF's OptimizerV2 keeps its hyperparameters in float32 variables: a float64 update
     # reads them rounded to float32, ``1 - beta`` included
@@ -452,11 +453,19 @@ class SGD(sgd.SGD, OptimizerV2):
     def _slot_groups(self):
         return [] if optimizer._is_zero(self.momentum) else super()._slot_groups()
 
+    def _apply(self, grad, var, coefficients):
+        if isinstance(grad, IndexedSlices) and coefficients[1] is None:
+            # (without momentum TF's legacy SGD scatters the slices as they come: a repeated
+            # index's one after the other, not summed first)
+            return optimizer.Optimizer._apply(self, grad, var, coefficients)
+        return super()._apply(grad, var, coefficients)
+
     def _apply_sparse(self, grad, var, slots, coefficients):
         # TF's sparse momentum: only the gradient's rows (duplicates summed) and their slot
         lr, momentum = coefficients
         if momentum is None:
-            return super()._apply_sparse(grad, var, slots, coefficients)
+            var.scatter_add(IndexedSlices(-grad.values * lr, grad.indices, grad.dense_shape))
+            return
         dispatch(training_ops.SPARSE_KERAS_MOMENTUM,
                  (var, slots["m"], lr, grad.values, grad.indices, momentum),
                  {"use_nesterov": bool(self.nesterov)})

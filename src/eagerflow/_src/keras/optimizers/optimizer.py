@@ -448,6 +448,8 @@ class Optimizer:
             return graph_mode.group(*graph.get_operations()[first:])
         return self._apply_gradients_step(grads_and_vars, name)
 
+    _sums_repeated_rows = True  # (the legacy optimizers sum them in their updates, or not)
+
     def _make_graph_variables(self, grads_and_vars):
         """Makes the variables a step in a TF 1 graph needs before the step's ops."""
         if grads_and_vars:
@@ -464,9 +466,10 @@ class Optimizer:
             grads_and_vars = _filter_empty_gradients(grads_and_vars)
             grads, variables = zip(*grads_and_vars)
             grads = self._clip_gradients(grads)
-            # (a row named twice takes the sum of its slices, as in tf_keras: adding them
-            # one by one to a slot rounds otherwise)
-            grads = [deduplicated(g) if isinstance(g, IndexedSlices) else g for g in grads]
+            if self._sums_repeated_rows:
+                # (a row named twice takes the sum of its slices, as in tf_keras: adding
+                # them one by one to a slot rounds otherwise)
+                grads = [deduplicated(g) if isinstance(g, IndexedSlices) else g for g in grads]
             self._apply_weight_decay(variables)
             iteration = self._internal_apply_gradients(list(zip(grads, variables)))
             for variable in variables:
