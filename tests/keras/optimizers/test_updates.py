@@ -489,3 +489,18 @@ def test_nadam_restored_before_its_first_step_continues_its_momentum_product(tmp
     assert float(restored.optimizer._u_product.numpy()) == 0.053342606872320175
     assert [w.numpy().ravel().tolist() for w in restored.weights] == [
         [0.7726081013679504, 0.7654105424880981], [-0.1810653805732727]]
+
+
+def test_adamax_sparse_step_rounds_as_tf_keras():
+    # tf_keras's sparse Adamax decays every row and adds the gradient's rows in (2.21's
+    # result; the dense step on the scattered gradient rounds otherwise)
+    v = tf.Variable([[0.5, -1.0], [0.1, 0.2], [1.5, -2.5]])
+    opt = tf.keras.optimizers.Adamax(0.1)
+    for _ in range(12):
+        with tf.GradientTape() as tape:
+            rows = tf.gather(v, [0, 2, 0])
+            loss = tf.reduce_sum(rows * rows * rows * tf.constant([[1.0], [0.5], [2.0]]))
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+    np.testing.assert_array_equal(v.numpy(), np.float32(
+        [[-0.013849022798240185, -1.9523743391036987], [0.1, 0.2],
+         [0.6654907464981079, -3.5550756454467773]]))

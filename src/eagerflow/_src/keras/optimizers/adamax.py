@@ -9,7 +9,8 @@
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options
-from eagerflow._src.ops import math_ops, training_ops
+from eagerflow._src.ops import array_ops, math_ops, training_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
 @export("keras.optimizers.Adamax", "keras.optimizers.experimental.Adamax")
@@ -50,3 +51,17 @@ class Adamax(Optimizer):
 
     def _apply_dense(self, grad, var, slots, coefficients):
         dispatch(training_ops.ADA_MAX, (var, slots["m"], slots["u"], *coefficients, grad))
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # tf_keras's sparse step, in its order of operations: every row of m and u decays,
+        # the gradient's rows are added in, then every row of var moves
+        beta_1_power, lr, _, beta_2, epsilon = coefficients
+        m, u, dtype = slots["m"], slots["u"], var.dtype
+        one_minus_beta_1 = self._constant(1 - self.beta_1, dtype)
+        m.assign_add(-m * one_minus_beta_1)
+        m.scatter_add(IndexedSlices(grad.values * one_minus_beta_1, grad.indices))
+        u.assign(u * beta_2)
+        rows = array_ops.gather(u, grad.indices)
+        u.scatter_add(IndexedSlices(math_ops.maximum(rows, math_ops.abs(grad.values)) - rows,
+                                    grad.indices))
+        var.assign_sub((lr * m) / ((1 - beta_1_power) * (u + epsilon)))
