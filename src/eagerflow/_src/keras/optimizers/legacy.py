@@ -602,6 +602,9 @@ class Adamax(adamax.Adamax, OptimizerV2):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
                          epsilon=epsilon, name=name, **kwargs)
 
+    def _apply_dense(self, grad, var, slots, coefficients):  # (TF's kernel)
+        dispatch(training_ops.ADA_MAX, (var, slots["m"], slots["u"], *coefficients, grad))
+
     def _apply_sparse(self, grad, var, slots, coefficients):
         # tf_keras's legacy sparse Adamax: only the gradient's rows and their slots
         dispatch(training_ops.SPARSE_ADA_MAX, (var, slots["m"], slots["u"], *coefficients,
