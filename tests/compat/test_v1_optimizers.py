@@ -416,3 +416,17 @@ def test_eager_optimizer_variables_are_made_in_the_name_scope():
         opt.minimize(lambda: tf.reduce_sum(w * w), var_list=[w])
     assert [v.name for v in opt.variables()][:2] == ["outer/beta1_power:0",
                                                      "outer/beta2_power:0"]
+
+
+def test_nesterov_momentum_in_a_graph_rounds_as_tfs_kernel():
+    # TF's MomentumOptimizer steps through its fused kernel (tf 2.21's result); the same
+    # expression in graph ops rounds otherwise
+    graph = tf.Graph()
+    with graph.as_default():
+        v = tf.compat.v1.get_variable("v", initializer=tf.constant([-2.0]), use_resource=True)
+        opt = tf.compat.v1.train.MomentumOptimizer(0.1, 0.9, use_nesterov=True)
+        step = opt.apply_gradients([(tf.constant([-19.0]), v)])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            sess.run(step)
+            assert sess.run(v).tolist() == [1.6100001335144043]

@@ -184,3 +184,37 @@ def test_keras_complex_updates(make, want):
     for _ in range(2):
         opt.apply_gradients([(tf.constant([0.3 - 0.2j, 0.1 + 0.4j], tf.complex64), v)])
     np.testing.assert_allclose(v.numpy(), want, atol=1e-5)
+
+
+def test_nesterov_momentum_rounds_as_tfs_kernels():
+    # TF's dense kernel steps by grad * lr + accum * momentum * lr, its sparse kernel by
+    # lr * grad + (lr * momentum) * accum (tf 2.21's results)
+    v, a = tf.Variable([-2.0]), tf.Variable([0.0])
+    tf.raw_ops.ResourceApplyMomentum(var=v.handle, accum=a.handle, lr=tf.constant(0.1),
+                                     grad=tf.constant([-19.0]), momentum=tf.constant(0.9),
+                                     use_nesterov=True)
+    assert v.numpy().tolist() == [1.6100001335144043]
+    out = []
+    for g in (-19.0, 7.4175):
+        v, a = tf.Variable([[-2.0], [1.0]]), tf.Variable([[0.3], [0.0]])
+        tf.raw_ops.ResourceSparseApplyMomentum(
+            var=v.handle, accum=a.handle, lr=tf.constant(0.1), grad=tf.constant([[g]]),
+            indices=tf.constant([0]), momentum=tf.constant(0.9), use_nesterov=True)
+        out.append(v.numpy().ravel().tolist())
+    assert out == [[1.5857000350952148, 1.0], [-3.4336249828338623, 1.0]]
+
+
+def test_ada_max_rounds_as_tfs_kernel():
+    # TF's kernel steps by lr / (1 - beta1_power) * (m / (v + epsilon)) (tf 2.21's result)
+    v = tf.Variable([0.5, -1.0, 2.0, 0.1, 0.2, -0.3, 1.5, -2.5, 0.7])
+    m, u = tf.Variable(tf.zeros([9])), tf.Variable(tf.zeros([9]))
+    for i in range(12):
+        g = tf.constant([0.85, -1.6, 3.3, 0.07, 2.2, -0.9, 1.7, 0.31, -0.44]) * (1.0 + 0.37 * i)
+        tf.raw_ops.ResourceApplyAdaMax(
+            var=v.handle, m=m.handle, v=u.handle, beta1_power=tf.constant(0.9 ** (i + 1)),
+            lr=tf.constant(0.01), beta1=tf.constant(0.9), beta2=tf.constant(0.999),
+            epsilon=tf.constant(1e-7), grad=g)
+    assert v.numpy().tolist() == [
+        0.4096413552761078, -0.9096413254737854, 1.9096413850784302, 0.0096413753926754,
+        0.10964129865169525, -0.20964136719703674, 1.4096413850784302, -2.590358257293701,
+        0.7903586626052856]

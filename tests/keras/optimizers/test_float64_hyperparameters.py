@@ -49,3 +49,12 @@ def test_float64_nesterov_momentum_matches_tf_keras():
         opt.apply_gradients([(tf.constant([0.7, -2.3], "float64") * (i + 1), v)])
     np.testing.assert_allclose(v.numpy(), [-0.019129992104917726, 6.348569974059015],
                                rtol=1e-14, atol=0)
+
+
+def test_ftrl_fills_a_float64_accumulator_with_the_float32_initial_value():
+    # tf_keras fills the accumulator in float32 and casts it (recorded with tf_keras 2.21)
+    opt = tf.keras.optimizers.Ftrl(0.1)
+    x = tf.Variable(tf.constant([1.0, 2.0], tf.float64))
+    opt.apply_gradients([(tf.constant([0.5, -0.5], tf.float64), x)])
+    assert opt.variables[1].numpy().tolist() == [0.3500000014901161] * 2
+    assert x.numpy().tolist() == [0.38096208677818777, 1.015470453213331]

@@ -451,3 +451,18 @@ def test_legacy_learning_rate_is_its_schedule_and_may_be_replaced():
     opt.apply_gradients([(tf.constant([1.0]), a)])
     np.testing.assert_allclose(a.numpy(), [0.39999995], rtol=1e-6)
     assert opt.get_config()["learning_rate"]["class_name"] == "ExponentialDecay"
+
+
+def test_legacy_sgd_without_momentum_scatters_a_repeated_row_slice_by_slice():
+    # TF's legacy SGD adds -lr * grad to the rows as the slices come (tf_keras 2.21's
+    # result; the current SGD sums a repeated row's slices first and ends elsewhere)
+    v = tf.Variable([[0.5, -1.0], [0.1, 0.2], [1.5, -2.5]])
+    opt = tf.keras.optimizers.legacy.SGD(0.01)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            rows = tf.gather(v, [0, 2, 0])
+            loss = tf.reduce_sum(rows * rows * rows * tf.constant([[1.0], [0.5], [2.0]]))
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+    np.testing.assert_array_equal(v.numpy(), np.float32(
+        [[0.4381847381591797, -1.3258663415908813], [0.1, 0.2],
+         [1.4031561613082886, -2.8035812377929688]]))

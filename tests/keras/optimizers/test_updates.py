@@ -112,6 +112,8 @@ def _reference(name, cfg, w, grads):
     zeros = np.zeros_like(w)
     s = {"m": zeros, "v": zeros, "vhat": zeros, "mg": zeros, "mom": zeros, "u_product": 1.0,
          "acc": zeros + cfg.get("initial_accumulator_value", 0.1 * (name != "Adadelta"))}
+    if name == "Ftrl":  # (filled in float32, then cast)
+        s["acc"] = zeros + _f32(cfg.get("initial_accumulator_value", 0.1))
     for t, g in enumerate(grads, 1):
         g = np.asarray(g, np.float64)
         if cfg.get("weight_decay"):
@@ -440,3 +442,65 @@ def test_sgd_without_momentum_keeps_its_last_step_in_m():
                                               tf.constant([3, 2])), rows)])
     np.testing.assert_array_equal(sparse.variables[1].numpy(), [[0, 0], [-1, -2], [0, 0]])
     np.testing.assert_array_equal(rows.numpy(), [[1, 1], [0, -1], [1, 1]])
+
+
+# tf_keras 2.21: three steps of SGD(0.01, **kwargs) on `_gathered_twice`'s loss.
+DUPLICATE_ROWS = [
+    ({}, [[0.4381847083568573, -1.325866460800171], [0.1, 0.2],
+          [1.4031561613082886, -2.8035812377929688]]),
+    ({"momentum": 0.9}, [[0.38286998867988586, -1.5940444469451904], [0.1, 0.2],
+                         [1.3177130222320557, -3.061643123626709]]),
+    ({"momentum": 0.9, "nesterov": True}, [[0.3438189625740051, -2.017695426940918], [0.1, 0.2],
+                                           [1.2481999397277832, -3.363410472869873]]),
+]
+
+
+@pytest.mark.parametrize("kwargs, expected", DUPLICATE_ROWS)
+def test_a_row_gathered_twice_steps_by_its_summed_gradient(kwargs, expected):
+    # tf_keras sums the slices of a repeated index before the step: adding them to the
+    # slot one at a time rounds differently
+    v = tf.Variable([[0.5, -1.0], [0.1, 0.2], [1.5, -2.5]])
+    opt = tf.keras.optimizers.SGD(0.01, **kwargs)
+    for _ in range(3):
+        with tf.GradientTape() as tape:
+            rows = tf.gather(v, [0, 2, 0])
+            loss = tf.reduce_sum(rows * rows * rows * tf.constant([[1.0], [0.5], [2.0]]))
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+    np.testing.assert_array_equal(v.numpy(), np.float32(expected))
+
+
+def test_nadam_restored_before_its_first_step_continues_its_momentum_product(tmp_path):
+    # tf_keras makes the product before the slots, so a checkpoint restored before the
+    # first step (waiting for the slots) restores it too (values from tf_keras 2.21)
+    def make():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(1, kernel_initializer="ones",
+                                                           input_shape=(2,))])
+        model.compile(optimizer=tf.keras.optimizers.Nadam(0.1), loss="mse")
+        return model
+    x = np.array([[1.0, 2.0], [0.5, -1.0]], np.float32)
+    y = np.array([[1.0], [0.0]], np.float32)
+    model = make()
+    model.fit(x, y, epochs=2, verbose=0)
+    path = tf.train.Checkpoint(optimizer=model.optimizer, model=model).save(
+        str(tmp_path / "ck"))
+    restored = make()
+    tf.train.Checkpoint(optimizer=restored.optimizer, model=restored).restore(path)
+    restored.fit(x, y, epochs=1, verbose=0)
+    assert float(restored.optimizer._u_product.numpy()) == 0.053342606872320175
+    assert [w.numpy().ravel().tolist() for w in restored.weights] == [
+        [0.7726081013679504, 0.7654105424880981], [-0.1810653805732727]]
+
+
+def test_adamax_sparse_step_rounds_as_tf_keras():
+    # tf_keras's sparse Adamax decays every row and adds the gradient's rows in (2.21's
+    # result; the dense step on the scattered gradient rounds otherwise)
+    v = tf.Variable([[0.5, -1.0], [0.1, 0.2], [1.5, -2.5]])
+    opt = tf.keras.optimizers.Adamax(0.1)
+    for _ in range(12):
+        with tf.GradientTape() as tape:
+            rows = tf.gather(v, [0, 2, 0])
+            loss = tf.reduce_sum(rows * rows * rows * tf.constant([[1.0], [0.5], [2.0]]))
+        opt.apply_gradients([(tape.gradient(loss, v), v)])
+    np.testing.assert_array_equal(v.numpy(), np.float32(
+        [[-0.013849022798240185, -1.9523743391036987], [0.1, 0.2],
+         [0.6654907464981079, -3.5550756454467773]]))

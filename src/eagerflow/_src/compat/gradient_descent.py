@@ -430,9 +430,9 @@ class Optimizer:
         return value if value.dtype == dtype else cast_ops.cast(value, dtype)
 
     @staticmethod
-    def _update(op_def, args):
+    def _update(op_def, args, attrs=None):
         """Runs (or adds) the update op; returns the operation in a graph, else None."""
-        dispatch(op_def, args)
+        dispatch(op_def, args, {} if attrs is None else attrs)
         graph = graph_mode.v1_graph()
         return graph.get_operations()[-1] if graph is not None else None
 

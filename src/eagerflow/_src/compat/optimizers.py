@@ -64,11 +64,10 @@ class MomentumOptimizer(_Coefficients):
 
     def _apply_dense(self, grad, var):
         lr, momentum = self._c("learning_rate", var.dtype), self._c("momentum", var.dtype)
-        accum = self.get_slot(var, "momentum")
-        new = accum.read_value() * momentum + grad
-        step = grad * lr + new * momentum * lr if self._use_nesterov else new * lr
-        return [self._update(_variables._ASSIGN, (accum, new)),
-                self._update(_variables._ASSIGN_SUB, (var, step))]
+        # (TF's kernel, whose Nesterov step rounds as grad * lr + accum * momentum * lr)
+        return [self._update(training_ops.MOMENTUM,
+                             (var, self.get_slot(var, "momentum"), lr, grad, momentum),
+                             {"use_nesterov": bool(self._use_nesterov)})]
 
     def _apply_sparse(self, grad, var):
         lr, momentum = self._c("learning_rate", var.dtype), self._c("momentum", var.dtype)

@@ -223,8 +223,8 @@ def _momentum(xp, var, accum, lr, grad, momentum, use_nesterov=False):
     a, w = _own(xp, accum), _own(xp, var)
     a *= momentum
     a += grad
-    if use_nesterov:
-        w -= (grad + a * momentum) * lr
+    if use_nesterov:  # (TF's order: the sparse kernel scales by lr * momentum)
+        w -= grad * lr + (a * (lr * momentum) if isinstance(var, _Rows) else a * momentum * lr)
     else:
         w -= xp.multiply(a, lr, out=_scratch(xp, w))
     return ()
@@ -321,7 +321,7 @@ def _adam_with_amsgrad(xp, var, m, v, vhat, beta1_power, beta2_power, lr, beta1,
 
 def _ada_max(xp, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
     """m += (grad - m)(1 - beta1); v = max(beta2 v, |grad|);
-    var -= lr m / ((1 - beta1_power)(v + epsilon))."""
+    var -= lr / (1 - beta1_power) * (m / (v + epsilon)) (TF's order of operations)."""
     _check_dense(var, grad)
     m, v, w = _own(xp, m), _own(xp, v), _own(xp, var)
     t = _scratch(xp, w)
@@ -329,9 +329,8 @@ def _ada_max(xp, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
     v *= beta2
     xp.maximum(v, xp.abs(grad, out=t), out=v)
     xp.add(v, epsilon, out=t)
-    t *= 1 - beta1_power
-    step = xp.multiply(m, lr, out=_scratch(xp, w, 1))
-    step /= t
+    step = xp.divide(m, t, out=_scratch(xp, w, 1))
+    step *= lr[()] / (1 - beta1_power[()])
     w -= step
     return ()
 

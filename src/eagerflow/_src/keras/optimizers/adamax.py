@@ -7,9 +7,9 @@
 0.90000004
 """
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options
-from eagerflow._src.ops import math_ops, training_ops
+from eagerflow._src.ops import array_ops, math_ops
+from eagerflow._src.ops.indexed_slices import IndexedSlices
 
 
 @export("keras.optimizers.Adamax", "keras.optimizers.experimental.Adamax")
@@ -49,4 +49,24 @@ class Adamax(Optimizer):
                 self._number_hyper(self.beta_2, dtype), self._constant(self.epsilon, dtype))
 
     def _apply_dense(self, grad, var, slots, coefficients):
-        dispatch(training_ops.ADA_MAX, (var, slots["m"], slots["u"], *coefficients, grad))
+        # tf_keras's step, in its order of operations (TF's AdaMax kernel, which the legacy
+        # Adamax runs, divides m by u first)
+        beta_1_power, lr, _, beta_2, epsilon = coefficients
+        m, u = slots["m"], slots["u"]
+        m.assign_add((grad - m) * self._constant(1 - self.beta_1, var.dtype))
+        u.assign(math_ops.maximum(beta_2 * u, math_ops.abs(grad)))
+        var.assign_sub((lr * m) / ((1 - beta_1_power) * (u + epsilon)))
+
+    def _apply_sparse(self, grad, var, slots, coefficients):
+        # tf_keras's sparse step, in its order of operations: every row of m and u decays,
+        # the gradient's rows are added in, then every row of var moves
+        beta_1_power, lr, _, beta_2, epsilon = coefficients
+        m, u, dtype = slots["m"], slots["u"], var.dtype
+        one_minus_beta_1 = self._constant(1 - self.beta_1, dtype)
+        m.assign_add(-m * one_minus_beta_1)
+        m.scatter_add(IndexedSlices(grad.values * one_minus_beta_1, grad.indices))
+        u.assign(u * beta_2)
+        rows = array_ops.gather(u, grad.indices)
+        u.scatter_add(IndexedSlices(math_ops.maximum(rows, math_ops.abs(grad.values)) - rows,
+                                    grad.indices))
+        var.assign_sub((lr * m) / ((1 - beta_1_power) * (u + epsilon)))

@@ -6,6 +6,8 @@
 >>> print(var.numpy())
 0.7450533
 """
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.keras.optimizers.optimizer import Optimizer, given_options
@@ -58,7 +60,9 @@ class Ftrl(Optimizer):
         self.beta = beta
 
     def _slot_groups(self):
-        return [{"accumulator": self.initial_accumulator_value, "linear": 0.0}]
+        # (tf_keras fills the accumulator in float32 and casts it: a float64 variable's
+        # starts at float32(0.1), not 0.1)
+        return [{"accumulator": np.float32(self.initial_accumulator_value), "linear": 0.0}]
 
     def _coefficients(self, dtype):
         lr = self._lr(dtype)

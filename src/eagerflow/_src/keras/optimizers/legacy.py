@@ -30,6 +30,7 @@ import numpy as np
 
 from eagerflow._src.autodiff.graph_gradients import gradients
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
@@ -71,6 +72,7 @@ class OptimizerV2(optimizer.Optimizer):
     _aggregation_filters = False  # (its aggregation takes the gradients the step filtered)
 
     _broadcasts_gradients = False  # (their fused ops take gradients of the variable's shape)
+    _sums_repeated_rows = False  # (`_apply` does, as the algorithm needs)
 
     # TF's OptimizerV2 keeps its hyperparameters in float32 variables: a float64 update
     # reads them rounded to float32, ``1 - beta`` included
@@ -218,6 +220,46 @@ class OptimizerV2(optimizer.Optimizer):
             self._building = False
         module_lib.tracked(self)  # a checkpoint restored before the slots existed
 
+    def _make_graph_variables(self, grads_and_vars):
+        if grads_and_vars:
+            self._make_graph_hypers()
+        super()._make_graph_variables(grads_and_vars)
+
+    def _make_graph_hypers(self):
+        """In a TF 1 graph, before the first slots: TF's OptimizerV2 holds its hyperparameters
+        in float32 variables among the graph's global variables (``Adam/beta_1``, ...,
+        ``Adam/learning_rate``, by name), which a session initializes; the learning rate's
+        is the one the steps read (set it with ``K.set_value``)."""
+        graph = graph_mode.v1_graph()
+        if graph is None or getattr(self, "_graph_hypers", None) is graph:
+            return
+        self._graph_hypers = graph
+        for name, (attribute, owner) in sorted(self._hyper_attributes().items()):
+            if name == "learning_rate":
+                if not isinstance(self._learning_rate, Variable):
+                    continue  # (a schedule's rate is no variable)
+                value = self._initial_learning_rate
+                if callable(value) or not isinstance(value, numbers.Real):
+                    continue
+            else:
+                value = owner[attribute] if isinstance(owner, dict) else getattr(owner, attribute)
+                if not isinstance(value, numbers.Real):
+                    continue
+            with context.name_scope(f"{self.name}/"):  # (absolute, as the slots' names)
+                variable = Variable(np.float32(value), name=name, dtype=_d.float32,
+                                    trainable=False)
+            if name == "learning_rate":
+                self._learning_rate = variable
+
+    def _hyper_attributes(self):
+        """TF's hyperparameter variables: name -> (attribute, its owner: self or `_hyper`);
+        the learning rate's is ``_learning_rate``."""
+        hypers = {"decay": ("_initial_decay", self), "learning_rate": ("_learning_rate", self)}
+        hypers.update({name: (name, self) for name in self._legacy_hypers})
+        hypers.update({name: (name, self._hyper) for name, value in self._hyper.items()
+                       if isinstance(value, numbers.Real)})
+        return hypers
+
     def _create_slots(self, var_list):
         """Makes each variable's slots with `add_slot` (what a legacy subclass overrides)."""
 
@@ -252,12 +294,9 @@ class OptimizerV2(optimizer.Optimizer):
     def _trackable_children(self):
         """``iter``, the hyperparameters by name (as variables), then what a subclass adds;
         the slots are saved by variable (`_checkpoint_slot_variables`)."""
-        hypers = {"decay": ("_initial_decay", self)}
-        hypers.update({name: (name, self) for name in self._legacy_hypers})
-        hypers.update({name: (name, self._hyper) for name, value in self._hyper.items()
-                       if isinstance(value, numbers.Real)})
+        hypers = self._hyper_attributes()
         out = [("iter", self._iterations)]
-        for name in sorted({*hypers, "learning_rate"}):
+        for name in sorted(hypers):
             if name == "learning_rate":
                 if isinstance(getattr(self, "_learning_rate", None), Variable):
                     out.append((name, self._learning_rate))
@@ -414,11 +453,19 @@ class SGD(sgd.SGD, OptimizerV2):
     def _slot_groups(self):
         return [] if optimizer._is_zero(self.momentum) else super()._slot_groups()
 
+    def _apply(self, grad, var, coefficients):
+        if isinstance(grad, IndexedSlices) and coefficients[1] is None:
+            # (without momentum TF's legacy SGD scatters the slices as they come: a repeated
+            # index's one after the other, not summed first)
+            return optimizer.Optimizer._apply(self, grad, var, coefficients)
+        return super()._apply(grad, var, coefficients)
+
     def _apply_sparse(self, grad, var, slots, coefficients):
         # TF's sparse momentum: only the gradient's rows (duplicates summed) and their slot
         lr, momentum = coefficients
         if momentum is None:
-            return super()._apply_sparse(grad, var, slots, coefficients)
+            var.scatter_add(IndexedSlices(-grad.values * lr, grad.indices, grad.dense_shape))
+            return
         dispatch(training_ops.SPARSE_KERAS_MOMENTUM,
                  (var, slots["m"], lr, grad.values, grad.indices, momentum),
                  {"use_nesterov": bool(self.nesterov)})
@@ -472,7 +519,9 @@ class RMSprop(rmsprop.RMSprop, OptimizerV2):
 
         def average(slot, value):
             if indices is None:
-                return slot.assign(rho * slot + one_minus_rho * value).value()
+                average = rho * slot + one_minus_rho * value
+                slot.assign(average)  # (in a TF 1 graph, an op: the new value is `average`)
+                return average
             slot.assign(slot * rho)
             slot.scatter_add(IndexedSlices(value * one_minus_rho, indices))
             return array_ops.gather(slot.value(), indices)
@@ -552,6 +601,9 @@ class Adamax(adamax.Adamax, OptimizerV2):
                  name="Adamax", **kwargs):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2,
                          epsilon=epsilon, name=name, **kwargs)
+
+    def _apply_dense(self, grad, var, slots, coefficients):  # (TF's kernel)
+        dispatch(training_ops.ADA_MAX, (var, slots["m"], slots["u"], *coefficients, grad))
 
     def _apply_sparse(self, grad, var, slots, coefficients):
         # tf_keras's legacy sparse Adamax: only the gradient's rows and their slots
@@ -665,6 +717,9 @@ class Ftrl(ftrl.Ftrl, OptimizerV2):
             l2_regularization_strength=l2_regularization_strength,
             l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta,
             name=name, **kwargs)
+
+    def _slot_groups(self):  # (TF's OptimizerV2 fills the accumulator in the variable's dtype)
+        return [{"accumulator": self.initial_accumulator_value, "linear": 0.0}]
 
     def _apply_sparse(self, grad, var, slots, coefficients):
         # TF's sparse FTRL: only the gradient's rows (duplicates summed) and their slots

@@ -52,9 +52,10 @@ class Nadam(Optimizer):
         self.epsilon = epsilon
 
     def build(self, var_list):
-        super().build(var_list)
         if getattr(self, "_built", False):
             return
+        # (made before the slots, as in tf_keras: a checkpoint restored before the first
+        # step, waiting for the slots, restores it with them)
         with context.init_scope():
             self._u_product = self._new_u_product(var_list[0].dtype)
             # The step `_u_product` last advanced at: it advances once per step, however
@@ -62,6 +63,7 @@ class Nadam(Optimizer):
             self._u_product_step = Variable(0, dtype=_d.int64, trainable=False)
         # tf_keras's count (a Python number) of the product's advances, plus one
         self._u_product_counter = 1
+        super().build(var_list)
         self._built = True
 
     def _checkpoint_items(self):

@@ -45,7 +45,7 @@ from eagerflow._src.keras import backend, initializers
 from eagerflow._src.keras.optimizers import schedules
 from eagerflow._src.ops import array_ops, math_ops, reduction_ops, training_ops
 from eagerflow._src.ops.cast_ops import cast
-from eagerflow._src.ops.indexed_slices import IndexedSlices
+from eagerflow._src.ops.indexed_slices import IndexedSlices, deduplicated
 
 _logger = _log.logger
 _LEGACY_KWARGS = ("decay", "gradient_aggregator", "gradient_transformers")
@@ -441,10 +441,20 @@ class Optimizer:
     def _apply_gradients_once(self, grads_and_vars, name):
         graph = graph_mode.v1_graph()
         if graph is not None:  # building a TF 1 graph: the step is an op, run by a session
+            # (the variables first: their initializers run once, not with every step)
+            self._make_graph_variables(grads_and_vars)
             first = len(graph.get_operations())
             self._apply_gradients_step(grads_and_vars, name)
             return graph_mode.group(*graph.get_operations()[first:])
         return self._apply_gradients_step(grads_and_vars, name)
+
+    _sums_repeated_rows = True  # (the legacy optimizers sum them in their updates, or not)
+
+    def _make_graph_variables(self, grads_and_vars):
+        """Makes the variables a step in a TF 1 graph needs before the step's ops."""
+        if grads_and_vars:
+            with context.init_scope():
+                self.build([v for _, v in grads_and_vars])
 
     def _apply_gradients_step(self, grads_and_vars, name):
         self._compute_current_learning_rate()
@@ -456,6 +466,10 @@ class Optimizer:
             grads_and_vars = _filter_empty_gradients(grads_and_vars)
             grads, variables = zip(*grads_and_vars)
             grads = self._clip_gradients(grads)
+            if self._sums_repeated_rows:
+                # (a row named twice takes the sum of its slices, as in tf_keras: adding
+                # them one by one to a slot rounds otherwise)
+                grads = [deduplicated(g) if isinstance(g, IndexedSlices) else g for g in grads]
             self._apply_weight_decay(variables)
             iteration = self._internal_apply_gradients(list(zip(grads, variables)))
             for variable in variables:
