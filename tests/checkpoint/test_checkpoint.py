@@ -246,6 +246,10 @@ def test_status_assertions(tmp_path):
                   status.assert_nontrivial_match):
         with pytest.raises(AssertionError, match=r"No checkpoint specified \(save_path=None\)"):
             check()
+    with pytest.raises(AssertionError, match="No checkpoint specified, so no restore ops are "
+                                             "available"):
+        status.run_restore_ops()
+    status.initialize_or_restore()
 
 
 # -- errors --------------------------------------------------------------------------------
