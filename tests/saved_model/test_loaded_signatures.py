@@ -559,3 +559,43 @@ def test_keras_layer_holding_a_loaded_object_counts_none_of_its_variables(tmp_pa
     model.compile("sgd", "mse")
     model.fit(np.ones((2, 2), "float32"), np.ones((2, 1), "float32"), verbose=0)
     np.testing.assert_array_equal(holder.obj.v.numpy(), [[1.0, 2.0], [3.0, 4.0]])
+
+
+def test_signature_of_a_namedtuple_output_is_keyed_by_its_fields(tmp_path):
+    # TF 2.21 names the outputs of a signature returning a namedtuple by its fields:
+    # {'alpha': TensorSpec(shape=(2,), dtype=tf.float32, name='alpha'), 'beta': ...}
+    import collections
+    Pair = collections.namedtuple("Pair", ["beta", "alpha"])
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def f(self, x):
+            return Pair(x, x * 3.0)
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(M(), path, signatures=M().f)
+    serving = tf.saved_model.load(path).signatures["serving_default"]
+    assert serving.structured_outputs == {"alpha": tf.TensorSpec([2], tf.float32, "alpha"),
+                                          "beta": tf.TensorSpec([2], tf.float32, "beta")}
+    out = serving(x=tf.constant([1.0, 2.0]))
+    assert out["beta"].numpy().tolist() == [1.0, 2.0]
+    assert out["alpha"].numpy().tolist() == [3.0, 6.0]
+
+
+def test_signature_outputs_that_are_not_tensors_raise_tfs_valueerror(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def nested(self, x):
+            return [x, (x, x)]
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def int_keys(self, x):
+            return {1: x}
+    m = M()
+    with pytest.raises(ValueError, match=r"Got a non-Tensor value \(<tf.Tensor.*\) for key "
+                                         r"'output_1' in the output of the function "
+                                         r"__inference_nested_\d+ used to generate the "
+                                         r"SavedModel signature 'serving_default'"):
+        tf.saved_model.save(m, str(tmp_path / "a"), signatures=m.nested)
+    with pytest.raises(ValueError, match="Got a dictionary with a non-string key 1 in the "
+                                         "output of the function __inference_int_keys_"):
+        tf.saved_model.save(m, str(tmp_path / "b"), signatures={"k": m.int_keys})

@@ -430,20 +430,24 @@ def _output_keys(concrete, signature_key):
 
     def allowed(v):
         return isinstance(v, SymbolicTensor) or _composite_spec(v) is not None
+    where = (f"in the output of the function {concrete._inference_name} used to generate the "
+             f"SavedModel signature {signature_key!r}")
     if isinstance(outputs, dict):
         names = sorted(outputs)
         values = [outputs[k] for k in names]
-        if not all(allowed(v) for v in values):
-            raise ValueError(f"Got a dictionary of outputs for the signature {signature_key!r} "
-                             f"whose values are not all tensors: {outputs}.")
+    elif hasattr(outputs, "_asdict"):  # a namedtuple's outputs are named by its fields
+        names, values = list(outputs._fields), list(outputs)
     else:
-        values = nest.flatten(outputs)
-        if not all(allowed(v) for v in values) or (
-                isinstance(outputs, (list, tuple)) and len(values) != len(outputs)):
-            raise ValueError(f"Got a non-Tensor value {outputs!r} for the signature "
-                             f"{signature_key!r}: signatures return a tensor, a flat sequence "
-                             f"of tensors or a dict of them.")
+        values = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
         names = [f"output_{i}" for i in range(len(values))]
+    for name, value in zip(names, values):
+        if not isinstance(name, str):
+            raise ValueError(f"Got a dictionary with a non-string key {name!r} {where}.")
+        if not allowed(value):
+            raise ValueError(f"Got a non-Tensor value {value!r} for key {name!r} {where}. "
+                             f"Outputs for functions used as signatures must be a single "
+                             f"Tensor, a sequence of Tensors, or a dictionary from string to "
+                             f"Tensor.")
     entries, position = [], 0  # (the outputs are the values' tensors, in the values' order)
     for name, value in zip(names, values):
         spec = _composite_spec(value)
