@@ -476,6 +476,34 @@ def _signature_value(value):
     return nest.map_structure(leaf, value)
 
 
+def _output_signature(value):
+    """The outputs `value` of a traced function as specs named by their place in it, as TF
+    names them: the keys, fields and indices on the way, joined by ``_`` (``"nested_k1"``,
+    ``"tensor_0"``; a lone tensor is ``"unknown"``)."""
+    def paths(v, path):  # in the order `nest.flatten` gives the leaves
+        if isinstance(v, collections.abc.Mapping):
+            return [p for k in sorted(v) for p in paths(v[k], path + (k,))]
+        if hasattr(v, "_asdict"):
+            return [p for f, x in zip(v._fields, v) for p in paths(x, path + (f,))]
+        if isinstance(v, (list, tuple)):
+            return [p for i, x in enumerate(v) for p in paths(x, path + (i,))]
+        return [path]
+    leaves = nest.flatten(value)
+    named = [_spec(v, _spec_name("_".join(str(p) for p in path)))
+             if isinstance(v, SymbolicTensor) else v
+             for v, path in zip(leaves, paths(value, ()))]
+    return _signature_value(nest.pack_sequence_as(value, named))
+
+
+def _spec_name(name):
+    """`name` as a spec's name: lower case, each other character than letters and digits
+    ``_``, and ``tensor_`` before one not starting with a letter."""
+    if not name:
+        return "unknown"
+    name = "".join(c if c.isalnum() else "_" for c in name.lower())
+    return name if name[0].isalpha() else f"tensor_{name}"
+
+
 def _input_signature(concrete):
     args, kwargs = concrete.structured_input_signature
     named_args = []
@@ -562,7 +590,7 @@ class _Writer:
         saved.canonicalized_input_signature.CopyFrom(
             _encode(_input_signature(cf), f"the inputs of function {cf._name!r}"))
         outputs = vars(cf)["_saved_output_signature"] if \
-            "_saved_output_signature" in vars(cf) else _signature_value(cf.structured_outputs)
+            "_saved_output_signature" in vars(cf) else _output_signature(cf.structured_outputs)
         saved.output_signature.CopyFrom(_encode(outputs, f"the outputs of function {cf._name!r}"))
         self.bound[id(cf)] = bound
         return name
