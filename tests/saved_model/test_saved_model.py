@@ -1127,3 +1127,31 @@ def test_a_keras_model_saved_by_tf_saved_model_save_names_its_layers_as_tf_keras
     loaded = tf.saved_model.load(str(tmp_path / "f"))
     (output,) = loaded.signatures["serving_default"](feat=tf.ones((1, 3))).values()
     assert output.shape == (1, 2)
+
+
+def test_variables_keep_their_synchronization_and_aggregation(tmp_path):
+    # TF 2.21's SavedModel of a Keras CNN: batch norm's moving statistics are ON_READ/MEAN
+    loaded = tf.saved_model.load(os.path.join(DATA, "tf_keras_cnn"))
+    by_name = {v.name: v for v in loaded.variables}
+    mean = by_name["batch_normalization/moving_mean:0"]
+    assert mean.synchronization == tf.VariableSynchronization.ON_READ
+    assert repr(mean.aggregation) == "<VariableAggregationV2.MEAN: 2>"
+    assert not mean.trainable
+    plain = next(v for v in loaded.variables if v.trainable)
+    assert plain.synchronization == tf.VariableSynchronization.AUTO
+    assert repr(plain.aggregation) == "<VariableAggregationV2.NONE: 0>"
+    m = tf.Module()
+    m.v = tf.Variable(0.0, trainable=False, synchronization=tf.VariableSynchronization.ON_READ,
+                      aggregation=tf.VariableAggregation.SUM)
+    tf.saved_model.save(m, str(tmp_path))
+    v = tf.saved_model.load(str(tmp_path)).v
+    assert (v.synchronization, v.aggregation, v.trainable) == (
+        tf.VariableSynchronization.ON_READ, tf.VariableAggregation.SUM, False)
+
+
+def test_calling_a_function_never_traced_before_saving_raises_tfs_valueerror(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda x: x)
+    tf.saved_model.save(m, str(tmp_path))
+    with pytest.raises(ValueError, match="^Found zero restored functions for caller function.$"):
+        tf.saved_model.load(str(tmp_path)).f(tf.constant(1.0))

@@ -1131,6 +1131,8 @@ class _Writer:
                 node.variable.dtype = obj.dtype.as_datatype_enum
                 node.variable.shape.CopyFrom(shape_proto(obj.shape))
                 node.variable.trainable = obj.trainable
+                node.variable.synchronization = obj.synchronization.value
+                node.variable.aggregation = obj.aggregation.value
                 node.variable.name = obj.name.rpartition(":")[0] or obj.name
             elif isinstance(obj, _FunctionNode):
                 names = [self.concrete(c) for c in obj.concretes]
