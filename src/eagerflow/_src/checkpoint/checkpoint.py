@@ -392,6 +392,14 @@ class Checkpoint:
         save_objects(*self._graph_root(), file_prefix)
         return file_prefix
 
+    def sync(self):
+        """Waits for the saves and restores in progress: none, as every save and restore
+        (even one asked to be asynchronous, ``CheckpointOptions(enable_async=True)``) is
+        done when its call returns.
+
+        >>> tf.train.Checkpoint(v=tf.Variable(1.0)).sync()
+        """
+
     def save(self, file_prefix, options=None):
         """Writes ``file_prefix-N`` (N: `save_counter` after counting this save) and records
         it in the ``checkpoint`` state file of its directory; returns its path."""
