@@ -648,3 +648,21 @@ def test_saved_function_outputs_are_specs_named_by_their_place(tmp_path):
                      "e": ["unknown"]}
     loaded = tf.saved_model.load(path)
     assert loaded.b(tf.constant([1.0, 2.0])).beta.numpy().tolist() == [3.0, 6.0]
+
+
+def test_restored_function_prints_each_saved_signature(tmp_path):
+    class M(tf.Module):
+        @tf.function
+        def f(self, x, training=False):
+            return x * 2.0 if training else x
+    m = M()
+    m.f(tf.constant([1.0, 2.0]))
+    m.f(tf.constant([1.0, 2.0]), training=True)
+    tf.saved_model.save(m, str(tmp_path))
+    printed = tf.saved_model.load(str(tmp_path)).f.pretty_printed_concrete_signatures()
+    # TF 2.21 prints each trace's inputs as:
+    assert printed.count("Input Parameters:\n"
+                         "  x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(2,), dtype=tf.float32, "
+                         "name='x')\n  training (POSITIONAL_OR_KEYWORD): Literal[") == 2
+    assert "Literal[False]" in printed and "Literal[True]" in printed
+    assert len(printed.split("\n\n")) == 2

@@ -335,6 +335,11 @@ class RestoredFunction:
                           f"arguments to match one of the following "
                           f"{len(self.concrete_functions)} option(s):\n\n{options}")
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Each saved concrete function's signature, as it prints them, in saved order."""
+        return ("\n\n" if verbose else "\n").join(concrete.pretty_printed_signature(verbose)
+                                                 for concrete in self.concrete_functions)
+
     def get_concrete_function(self, *args, **kwargs):
         """The saved concrete function these arguments (tensors or `TensorSpec`s) match."""
         if self._function is not None:
