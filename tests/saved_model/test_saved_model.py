@@ -1155,3 +1155,31 @@ def test_calling_a_function_never_traced_before_saving_raises_tfs_valueerror(tmp
     tf.saved_model.save(m, str(tmp_path))
     with pytest.raises(ValueError, match="^Found zero restored functions for caller function.$"):
         tf.saved_model.load(str(tmp_path)).f(tf.constant(1.0))
+
+
+def test_function_calling_another_reads_each_of_its_variables(tmp_path):
+    # Two variables of the same name read by a function another one calls: the called body
+    # as saved told them apart by name, and read `b` for both (3.0 where TF gives 21.0)
+    class M(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(10.0)
+            self.b = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def inner(self, x):
+            return x * self.w + self.b
+
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def outer(self, x):
+            return self.inner(x)
+
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def outer2(self, x):
+            return self.b * 100.0 + self.inner(x)
+    tf.saved_model.save(M(), str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = tf.constant(2.0)
+    assert [loaded.inner(x).numpy(), loaded.outer(x).numpy(), loaded.outer2(x).numpy()] == [
+        21.0, 21.0, 121.0]
+    loaded.w.assign(20.0)
+    assert loaded.outer(x).numpy() == 41.0
