@@ -246,6 +246,10 @@ def test_status_assertions(tmp_path):
                   status.assert_nontrivial_match):
         with pytest.raises(AssertionError, match=r"No checkpoint specified \(save_path=None\)"):
             check()
+    with pytest.raises(AssertionError, match="No checkpoint specified, so no restore ops are "
+                                             "available"):
+        status.run_restore_ops()
+    status.initialize_or_restore()
 
 
 # -- errors --------------------------------------------------------------------------------
@@ -582,3 +586,12 @@ def test_a_table_of_other_dtypes_than_saved_is_not_restored(tmp_path, key_dtype,
     with pytest.raises(tf.errors.InvalidArgumentError, match=f"tensor_name = {key}"):
         tf.train.Checkpoint(mt=table).read(path)
     assert int(table.size()) == 0
+
+
+def test_sync_after_an_asynchronous_save_finds_it_written(tmp_path):
+    v = tf.Variable([1.0, 2.0])
+    ckpt = tf.train.Checkpoint(v=v)
+    path = ckpt.save(_prefix(tmp_path), options=tf.train.CheckpointOptions(enable_async=True))
+    v.assign([10.0, 20.0])  # (after the save: not in it)
+    assert ckpt.sync() is None
+    assert tf.train.load_variable(path, "v/.ATTRIBUTES/VARIABLE_VALUE").tolist() == [1.0, 2.0]

@@ -124,3 +124,14 @@ def test_tf1_checkpoint_saves_the_values_of_the_session_given(tmp_path):
             assert sess.run(root.v) == 0.0
             status.initialize_or_restore(sess)
             assert sess.run(root.v) == 5.0
+
+
+def test_restore_none_initializes_in_a_session():
+    with tf.Graph().as_default():
+        a = tf1.get_variable("a", shape=[], initializer=tf1.constant_initializer(7))
+        with tf1.Session() as sess:
+            status = tf.train.Checkpoint(a=a).restore(None)
+            status.initialize_or_restore(sess)
+            assert sess.run(a) == 7.0
+            with pytest.raises(AssertionError, match="no restore ops are available"):
+                status.run_restore_ops(sess)

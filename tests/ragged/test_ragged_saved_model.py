@@ -168,7 +168,11 @@ def test_a_signature_returning_a_nested_structure_raises_tfs_valueerror(tmp_path
         @tf.function(input_signature=[tf.RaggedTensorSpec([None, None], tf.float32)])
         def f(self, x):
             return {"pair": (x, x)}
-    with pytest.raises(ValueError, match="whose values are not all tensors"):
+    with pytest.raises(ValueError, match="Got a non-Tensor value .* for key 'pair' in the "
+                                         "output of the function __inference_f_.* used to "
+                                         "generate the SavedModel signature "
+                                         "'serving_default'. Outputs for functions used as "
+                                         "signatures must be a single Tensor"):
         tf.saved_model.save(Nested(), str(tmp_path), signatures=Nested().f)
 
 

@@ -559,3 +559,110 @@ def test_keras_layer_holding_a_loaded_object_counts_none_of_its_variables(tmp_pa
     model.compile("sgd", "mse")
     model.fit(np.ones((2, 2), "float32"), np.ones((2, 1), "float32"), verbose=0)
     np.testing.assert_array_equal(holder.obj.v.numpy(), [[1.0, 2.0], [3.0, 4.0]])
+
+
+def test_signature_of_a_namedtuple_output_is_keyed_by_its_fields(tmp_path):
+    # TF 2.21 names the outputs of a signature returning a namedtuple by its fields:
+    # {'alpha': TensorSpec(shape=(2,), dtype=tf.float32, name='alpha'), 'beta': ...}
+    import collections
+    Pair = collections.namedtuple("Pair", ["beta", "alpha"])
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def f(self, x):
+            return Pair(x, x * 3.0)
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(M(), path, signatures=M().f)
+    serving = tf.saved_model.load(path).signatures["serving_default"]
+    assert serving.structured_outputs == {"alpha": tf.TensorSpec([2], tf.float32, "alpha"),
+                                          "beta": tf.TensorSpec([2], tf.float32, "beta")}
+    out = serving(x=tf.constant([1.0, 2.0]))
+    assert out["beta"].numpy().tolist() == [1.0, 2.0]
+    assert out["alpha"].numpy().tolist() == [3.0, 6.0]
+
+
+def test_signature_outputs_that_are_not_tensors_raise_tfs_valueerror(tmp_path):
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def nested(self, x):
+            return [x, (x, x)]
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def int_keys(self, x):
+            return {1: x}
+    m = M()
+    with pytest.raises(ValueError, match=r"Got a non-Tensor value \(<tf.Tensor.*\) for key "
+                                         r"'output_1' in the output of the function "
+                                         r"__inference_nested_\d+ used to generate the "
+                                         r"SavedModel signature 'serving_default'"):
+        tf.saved_model.save(m, str(tmp_path / "a"), signatures=m.nested)
+    with pytest.raises(ValueError, match="Got a dictionary with a non-string key 1 in the "
+                                         "output of the function __inference_int_keys_"):
+        tf.saved_model.save(m, str(tmp_path / "b"), signatures={"k": m.int_keys})
+
+
+def test_saved_function_outputs_are_specs_named_by_their_place(tmp_path):
+    # The names TF 2.21 writes in each function's output signature (TF's loader shows them
+    # as the loaded concrete function's structured_outputs)
+    import collections
+    Pair = collections.namedtuple("Pair", ["alpha", "beta"])
+
+    class M(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def a(self, x):
+            return {"Out Put": x, "nested": {"k1": x * 2, "2k": [x, x + 1]}}
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def b(self, x):
+            return Pair(x, x * 3)
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def c(self, x):
+            return [x, (x, x)]
+
+        @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+        def e(self, x):
+            return x + 1
+    path = str(tmp_path / "sm")
+    tf.saved_model.save(M(), path, signatures={})
+    from tests.internals import saved_model_protos
+
+    def names(value):
+        kind = value.WhichOneof("kind")
+        if kind == "tensor_spec_value":
+            return [value.tensor_spec_value.name]
+        if kind in ("list_value", "tuple_value"):
+            return [n for v in getattr(value, kind).values for n in names(v)]
+        if kind == "dict_value":
+            return [n for k in sorted(value.dict_value.fields)
+                    for n in names(value.dict_value.fields[k])]
+        if kind == "named_tuple_value":
+            return [n for pair in value.named_tuple_value.values for n in names(pair.value)]
+        return []
+    with open(os.path.join(path, "saved_model.pb"), "rb") as f:
+        graph = saved_model_protos.SavedModel.FromString(f.read()).meta_graphs[0]
+    found = {re.sub(r"^__inference_(\w+?)_\d+$", r"\1", name): names(fn.output_signature)
+             for name, fn in graph.object_graph_def.concrete_functions.items()}
+    assert found == {"a": ["out_put", "nested_2k_0", "nested_2k_1", "nested_k1"],
+                     "b": ["alpha", "beta"], "c": ["tensor_0", "tensor_1_0", "tensor_1_1"],
+                     "e": ["unknown"]}
+    loaded = tf.saved_model.load(path)
+    assert loaded.b(tf.constant([1.0, 2.0])).beta.numpy().tolist() == [3.0, 6.0]
+
+
+def test_restored_function_prints_each_saved_signature(tmp_path):
+    class M(tf.Module):
+        @tf.function
+        def f(self, x, training=False):
+            return x * 2.0 if training else x
+    m = M()
+    m.f(tf.constant([1.0, 2.0]))
+    m.f(tf.constant([1.0, 2.0]), training=True)
+    tf.saved_model.save(m, str(tmp_path))
+    printed = tf.saved_model.load(str(tmp_path)).f.pretty_printed_concrete_signatures()
+    # TF 2.21 prints each trace's inputs as:
+    assert printed.count("Input Parameters:\n"
+                         "  x (POSITIONAL_OR_KEYWORD): TensorSpec(shape=(2,), dtype=tf.float32, "
+                         "name='x')\n  training (POSITIONAL_OR_KEYWORD): Literal[") == 2
+    assert "Literal[False]" in printed and "Literal[True]" in printed
+    assert len(printed.split("\n\n")) == 2

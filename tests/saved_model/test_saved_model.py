@@ -1127,3 +1127,59 @@ def test_a_keras_model_saved_by_tf_saved_model_save_names_its_layers_as_tf_keras
     loaded = tf.saved_model.load(str(tmp_path / "f"))
     (output,) = loaded.signatures["serving_default"](feat=tf.ones((1, 3))).values()
     assert output.shape == (1, 2)
+
+
+def test_variables_keep_their_synchronization_and_aggregation(tmp_path):
+    # TF 2.21's SavedModel of a Keras CNN: batch norm's moving statistics are ON_READ/MEAN
+    loaded = tf.saved_model.load(os.path.join(DATA, "tf_keras_cnn"))
+    by_name = {v.name: v for v in loaded.variables}
+    mean = by_name["batch_normalization/moving_mean:0"]
+    assert mean.synchronization == tf.VariableSynchronization.ON_READ
+    assert repr(mean.aggregation) == "<VariableAggregationV2.MEAN: 2>"
+    assert not mean.trainable
+    plain = next(v for v in loaded.variables if v.trainable)
+    assert plain.synchronization == tf.VariableSynchronization.AUTO
+    assert repr(plain.aggregation) == "<VariableAggregationV2.NONE: 0>"
+    m = tf.Module()
+    m.v = tf.Variable(0.0, trainable=False, synchronization=tf.VariableSynchronization.ON_READ,
+                      aggregation=tf.VariableAggregation.SUM)
+    tf.saved_model.save(m, str(tmp_path))
+    v = tf.saved_model.load(str(tmp_path)).v
+    assert (v.synchronization, v.aggregation, v.trainable) == (
+        tf.VariableSynchronization.ON_READ, tf.VariableAggregation.SUM, False)
+
+
+def test_calling_a_function_never_traced_before_saving_raises_tfs_valueerror(tmp_path):
+    m = tf.Module()
+    m.f = tf.function(lambda x: x)
+    tf.saved_model.save(m, str(tmp_path))
+    with pytest.raises(ValueError, match="^Found zero restored functions for caller function.$"):
+        tf.saved_model.load(str(tmp_path)).f(tf.constant(1.0))
+
+
+def test_function_calling_another_reads_each_of_its_variables(tmp_path):
+    # Two variables of the same name read by a function another one calls: the called body
+    # as saved told them apart by name, and read `b` for both (3.0 where TF gives 21.0)
+    class M(tf.Module):
+        def __init__(self):
+            self.w = tf.Variable(10.0)
+            self.b = tf.Variable(1.0)
+
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def inner(self, x):
+            return x * self.w + self.b
+
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def outer(self, x):
+            return self.inner(x)
+
+        @tf.function(input_signature=[tf.TensorSpec([])])
+        def outer2(self, x):
+            return self.b * 100.0 + self.inner(x)
+    tf.saved_model.save(M(), str(tmp_path))
+    loaded = tf.saved_model.load(str(tmp_path))
+    x = tf.constant(2.0)
+    assert [loaded.inner(x).numpy(), loaded.outer(x).numpy(), loaded.outer2(x).numpy()] == [
+        21.0, 21.0, 121.0]
+    loaded.w.assign(20.0)
+    assert loaded.outer(x).numpy() == 41.0

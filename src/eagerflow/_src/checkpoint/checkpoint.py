@@ -85,10 +85,14 @@ class _Status:
         """`run_restore_ops`, then initializes the TF 1 graph variables of the objects
         restored that the checkpoint had no value for."""
         self.run_restore_ops(session)
+        self._initialize_unrestored(session)
+
+    def _initialize_unrestored(self, session):
         root = getattr(self, "_root", None)
         if root is None:
             return
-        restored = {id(v) for v, _, _ in getattr(self._restoration, "pending", ())}
+        restored = {id(v) for v, _, _ in
+                    getattr(getattr(self, "_restoration", None), "pending", ())}
         todo = [v for v in trackable.Graph(*root).objects if isinstance(v, Variable) and
                 trackable.in_session(v) and id(v) not in restored]
         if todo:
@@ -230,7 +234,11 @@ def load_status(restoration, root, warn=False, optional=()):
 
 
 class InitializationOnlyStatus(_Status):
-    """What `restore(None)` returns: nothing is restored, every assertion fails."""
+    """What `restore(None)` returns: nothing is restored, every assertion fails, and
+    `initialize_or_restore` initializes the TF 1 graph variables of `root`."""
+
+    def __init__(self, root):
+        self._root = root
 
     def _fail(self):
         raise AssertionError("No checkpoint specified (save_path=None); nothing is being "
@@ -244,6 +252,15 @@ class InitializationOnlyStatus(_Status):
 
     def assert_nontrivial_match(self):
         self._fail()
+
+    def run_restore_ops(self, session=None):
+        """Raises AssertionError: there is nothing to restore (`initialize_or_restore`
+        is the call that initializes)."""
+        raise AssertionError("No checkpoint specified, so no restore ops are available "
+                             "(save_path=None to Saver.restore).")
+
+    def initialize_or_restore(self, session=None):
+        self._initialize_unrestored(session)
 
 
 def save_objects(root, extra_children, file_prefix):
@@ -375,6 +392,14 @@ class Checkpoint:
         save_objects(*self._graph_root(), file_prefix)
         return file_prefix
 
+    def sync(self):
+        """Waits for the saves and restores in progress: none, as every save and restore
+        (even one asked to be asynchronous, ``CheckpointOptions(enable_async=True)``) is
+        done when its call returns.
+
+        >>> tf.train.Checkpoint(v=tf.Variable(1.0)).sync()
+        """
+
     def save(self, file_prefix, options=None):
         """Writes ``file_prefix-N`` (N: `save_counter` after counting this save) and records
         it in the ``checkpoint`` state file of its directory; returns its path."""
@@ -398,7 +423,7 @@ class Checkpoint:
         """Restores the checkpoint written by `write` at `save_path` (unlike `restore`, not
         expecting a `save_counter`); returns the status."""
         if save_path is None:
-            return InitializationOnlyStatus()
+            return InitializationOnlyStatus(self._graph_root())
         root = self._graph_root()
         return load_status(restore_objects(*root, save_path), root, warn=True,
                            optional=(self._save_counter,) if self._save_counter is not None else ())
@@ -411,7 +436,7 @@ class Checkpoint:
         how complete the match was.
         """
         if save_path is None:
-            return InitializationOnlyStatus()
+            return InitializationOnlyStatus(self._graph_root())
         self._maybe_create_save_counter()
         try:
             return self.read(save_path, options)

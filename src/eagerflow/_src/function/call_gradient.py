@@ -444,8 +444,10 @@ def _fed_placeholder(graph, constant):
 
 def _resource_placeholder(graph, variable):
     """A placeholder of dtype resource standing for `variable`'s handle in a body's signature
-    (its ops use the variable itself; the graph does not list it)."""
-    name = variable.name.split(":")[0].replace("/", "_") + "_resource"
+    (its ops use the variable itself; the graph does not list it). Its name is unique in
+    the graph: the body written as a FunctionDef tells its variables apart by these names
+    (two variables both named ``Variable`` would read one argument)."""
+    name = graph._unique(variable.name.split(":")[0].replace("/", "_") + "_resource")
     op = Operation(graph, None, "Placeholder", name, (), {"dtype": resource,
                                                           "shape": TensorShape([])}, None)
     op.outputs = (SymbolicTensor(op, 0, TensorShape([]), resource),)

@@ -27,7 +27,8 @@ from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
-from eagerflow._src.core.variables import Variable, VarHandle
+from eagerflow._src.core.variables import (
+    Variable, VarHandle, VariableAggregationV2, VariableSynchronization)
 from eagerflow._src.function.concrete_function import ConcreteFunction
 from eagerflow._src.function.polymorphic_function import Function, binding_error
 from eagerflow._src.graph import graph_def as gd
@@ -312,6 +313,8 @@ class RestoredFunction:
     def __call__(self, *args, **kwargs):
         if self._function is not None:
             return self._function(*args, **kwargs)
+        if not self.concrete_functions:  # (a function never traced before saving)
+            raise ValueError("Found zero restored functions for caller function.")
         c_args, c_kwargs = self._canonical(args, kwargs)
         for concrete in self.concrete_functions:
             if _matches((c_args, c_kwargs), concrete.structured_input_signature):
@@ -331,6 +334,11 @@ class RestoredFunction:
                           f"SavedModel. Got:\n{_listed(args, kwargs)}\n\n Expected these "
                           f"arguments to match one of the following "
                           f"{len(self.concrete_functions)} option(s):\n\n{options}")
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Each saved concrete function's signature, as it prints them, in saved order."""
+        return ("\n\n" if verbose else "\n").join(concrete.pretty_printed_signature(verbose)
+                                                 for concrete in self.concrete_functions)
 
     def get_concrete_function(self, *args, **kwargs):
         """The saved concrete function these arguments (tensors or `TensorSpec`s) match."""
@@ -536,7 +544,9 @@ class _Loader:
                  np.zeros(dims, dtype.as_numpy_dtype))
         with context.init_scope():
             return Variable(value, trainable=proto.trainable, name=proto.name or None,
-                            dtype=dtype, shape=shape)
+                            dtype=dtype, shape=shape,
+                            synchronization=VariableSynchronization(proto.synchronization),
+                            aggregation=VariableAggregationV2(proto.aggregation))
 
     def _constant(self, graph_def, operation):
         for node in graph_def.node:

@@ -430,20 +430,24 @@ def _output_keys(concrete, signature_key):
 
     def allowed(v):
         return isinstance(v, SymbolicTensor) or _composite_spec(v) is not None
+    where = (f"in the output of the function {concrete._inference_name} used to generate the "
+             f"SavedModel signature {signature_key!r}")
     if isinstance(outputs, dict):
         names = sorted(outputs)
         values = [outputs[k] for k in names]
-        if not all(allowed(v) for v in values):
-            raise ValueError(f"Got a dictionary of outputs for the signature {signature_key!r} "
-                             f"whose values are not all tensors: {outputs}.")
+    elif hasattr(outputs, "_asdict"):  # a namedtuple's outputs are named by its fields
+        names, values = list(outputs._fields), list(outputs)
     else:
-        values = nest.flatten(outputs)
-        if not all(allowed(v) for v in values) or (
-                isinstance(outputs, (list, tuple)) and len(values) != len(outputs)):
-            raise ValueError(f"Got a non-Tensor value {outputs!r} for the signature "
-                             f"{signature_key!r}: signatures return a tensor, a flat sequence "
-                             f"of tensors or a dict of them.")
+        values = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
         names = [f"output_{i}" for i in range(len(values))]
+    for name, value in zip(names, values):
+        if not isinstance(name, str):
+            raise ValueError(f"Got a dictionary with a non-string key {name!r} {where}.")
+        if not allowed(value):
+            raise ValueError(f"Got a non-Tensor value {value!r} for key {name!r} {where}. "
+                             f"Outputs for functions used as signatures must be a single "
+                             f"Tensor, a sequence of Tensors, or a dictionary from string to "
+                             f"Tensor.")
     entries, position = [], 0  # (the outputs are the values' tensors, in the values' order)
     for name, value in zip(names, values):
         spec = _composite_spec(value)
@@ -470,6 +474,34 @@ def _signature_value(value):
             return v._type_spec
         return v
     return nest.map_structure(leaf, value)
+
+
+def _output_signature(value):
+    """The outputs `value` of a traced function as specs named by their place in it, as TF
+    names them: the keys, fields and indices on the way, joined by ``_`` (``"nested_k1"``,
+    ``"tensor_0"``; a lone tensor is ``"unknown"``)."""
+    def paths(v, path):  # in the order `nest.flatten` gives the leaves
+        if isinstance(v, collections.abc.Mapping):
+            return [p for k in sorted(v) for p in paths(v[k], path + (k,))]
+        if hasattr(v, "_asdict"):
+            return [p for f, x in zip(v._fields, v) for p in paths(x, path + (f,))]
+        if isinstance(v, (list, tuple)):
+            return [p for i, x in enumerate(v) for p in paths(x, path + (i,))]
+        return [path]
+    leaves = nest.flatten(value)
+    named = [_spec(v, _spec_name("_".join(str(p) for p in path)))
+             if isinstance(v, SymbolicTensor) else v
+             for v, path in zip(leaves, paths(value, ()))]
+    return _signature_value(nest.pack_sequence_as(value, named))
+
+
+def _spec_name(name):
+    """`name` as a spec's name: lower case, each other character than letters and digits
+    ``_``, and ``tensor_`` before one not starting with a letter."""
+    if not name:
+        return "unknown"
+    name = "".join(c if c.isalnum() else "_" for c in name.lower())
+    return name if name[0].isalpha() else f"tensor_{name}"
 
 
 def _input_signature(concrete):
@@ -558,7 +590,7 @@ class _Writer:
         saved.canonicalized_input_signature.CopyFrom(
             _encode(_input_signature(cf), f"the inputs of function {cf._name!r}"))
         outputs = vars(cf)["_saved_output_signature"] if \
-            "_saved_output_signature" in vars(cf) else _signature_value(cf.structured_outputs)
+            "_saved_output_signature" in vars(cf) else _output_signature(cf.structured_outputs)
         saved.output_signature.CopyFrom(_encode(outputs, f"the outputs of function {cf._name!r}"))
         self.bound[id(cf)] = bound
         return name
@@ -1099,6 +1131,8 @@ class _Writer:
                 node.variable.dtype = obj.dtype.as_datatype_enum
                 node.variable.shape.CopyFrom(shape_proto(obj.shape))
                 node.variable.trainable = obj.trainable
+                node.variable.synchronization = obj.synchronization.value
+                node.variable.aggregation = obj.aggregation.value
                 node.variable.name = obj.name.rpartition(":")[0] or obj.name
             elif isinstance(obj, _FunctionNode):
                 names = [self.concrete(c) for c in obj.concretes]
