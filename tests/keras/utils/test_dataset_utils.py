@@ -190,6 +190,17 @@ def test_smart_resize_of_numpy_image_is_numpy():
     np.testing.assert_allclose(out[..., 0], [[2.0, 3.0], [8.0, 9.0]])
 
 
+def test_smart_resize_of_unknown_rank_image_in_a_function():
+    # An input of unknown rank is taken as one (height, width, channels) image.
+    @tf.function(input_signature=[tf.TensorSpec(None)])
+    def resize(image):
+        return keras.preprocessing.image.smart_resize(image, (2, 2))
+    image = np.arange(2 * 6 * 1, dtype="float32").reshape(2, 6, 1)
+    out = resize(image)
+    assert out.shape == (2, 2, 1)
+    np.testing.assert_allclose(out.numpy()[..., 0], [[2.0, 3.0], [8.0, 9.0]])
+
+
 @pytest.mark.parametrize("make", [tf.keras.utils.image_dataset_from_directory,
                                   tf.keras.utils.text_dataset_from_directory])
 def test_missing_directory_raises_not_found(tmp_path, make):

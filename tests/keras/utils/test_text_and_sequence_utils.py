@@ -63,6 +63,8 @@ def test_tokenizer_levels_json_and_errors():
         T.Tokenizer().texts_to_matrix(["a"])
     with pytest.raises(ValueError, match="Unknown vectorization mode"):
         tokenizer.sequences_to_matrix([[1]], mode="bad")
+    with pytest.raises(AttributeError):  # JSON without a "config" entry
+        T.tokenizer_from_json("{}")
 
 
 def test_skipgrams_follow_pythons_random():

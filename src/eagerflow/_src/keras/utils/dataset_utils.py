@@ -351,7 +351,12 @@ def smart_resize(x, size, interpolation="bilinear"):
         cast_ops.cast(height * target_width, "float32") / target_height, "int32"))
     top = cast_ops.cast(cast_ops.cast(height - crop_height, "float32") / 2, "int32")
     left = cast_ops.cast(cast_ops.cast(width - crop_width, "float32") / 2, "int32")
-    image = image[..., top:top + crop_height, left:left + crop_width, :]
+    if image.shape.rank is None:
+        # An image of unknown rank is taken as one (height, width, channels) image.
+        image = array_ops.slice(image, array_ops.stack([top, left, 0]),
+                                array_ops.stack([crop_height, crop_width, -1]))
+    else:
+        image = image[..., top:top + crop_height, left:left + crop_width, :]
     image = image_ops.resize(image, size, method=interpolation)
     if isinstance(x, np.ndarray):
         return image.numpy()

@@ -192,7 +192,7 @@ class Tokenizer:
 @export("keras.preprocessing.text.tokenizer_from_json")
 def tokenizer_from_json(json_string):
     """The `Tokenizer` that `Tokenizer.to_json` wrote."""
-    config = dict(json.loads(json_string).get("config"))
+    config = json.loads(json_string).get("config")
     tables = {key: json.loads(config.pop(key)) for key in
               ("word_counts", "word_docs", "index_docs", "index_word", "word_index")}
     tokenizer = Tokenizer(**config)
