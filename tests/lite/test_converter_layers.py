@@ -42,7 +42,29 @@ CASES = {   # model -> TF's operators
     "conv3d_strided": (lambda: tf.keras.Sequential([
         L.Conv3D(2, (2, 1, 2), strides=(1, 2, 1), padding="same", input_shape=(3, 4, 3, 2))]),
         ["CONV_3D", "ADD"]),
+    # (in a function Conv3D, its bias and a ReLU fuse)
+    "conv3d_relu": (lambda: tf.keras.Sequential([
+        L.Conv3D(2, 2, activation="relu", bias_initializer="ones", input_shape=(3, 3, 3, 1))]),
+        ["CONV_3D", "ADD"]),
+    "conv3d_relu6": (lambda: tf.keras.Sequential([
+        L.Conv3D(2, 2, activation="relu6", input_shape=(3, 3, 3, 1))]), ["CONV_3D", "ADD"]),
+    "depthwise_relu6": (lambda: tf.keras.Sequential([
+        L.DepthwiseConv2D(3, activation="relu6", depth_multiplier=2, bias_initializer="ones",
+                          input_shape=(6, 6, 2))]), ["DEPTHWISE_CONV_2D"]),
 }
+
+
+def test_a_zero_conv3d_bias_before_a_relu_is_dropped_as_tf_does():
+    # TF 2.21's converter: CONV_3D then RELU6 (the zero bias add gone)
+    model = tf.keras.Sequential([L.Conv3D(2, 2, activation="relu6", input_shape=(3, 3, 3, 1))])
+    interpreter = tf.lite.Interpreter(
+        model_content=tf.lite.TFLiteConverter.from_keras_model(model).convert())
+    assert [op["op_name"] for op in interpreter._get_ops_details()] == ["CONV_3D", "RELU6"]
+    x = np.random.RandomState(1).uniform(-3, 3, (2, 3, 3, 3, 1)).astype(np.float32)
+    runner = interpreter.get_signature_runner()
+    (key,) = runner.get_input_details()
+    (value,) = runner(**{key: x}).values()
+    np.testing.assert_allclose(value, model(x).numpy(), rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

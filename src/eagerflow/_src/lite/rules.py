@@ -136,32 +136,52 @@ def _conv2d(sub, op):
         "CONV_2D", ins, [out], "Conv2DOptions", fused_activation_function=act, **options))
 
 
-@rule("Conv3D")
+@rule("Conv3D", "_FusedConv3D")
 def _conv3d(sub, op):
-    x, f = op.inputs
+    x, f = op.inputs[:2]
     w = sub.value(f)
     strides, dilations = op.attrs["strides"], op.attrs.get("dilations") or (1,) * 5
     if w is None or op.attrs.get("data_format", "NDHWC") != "NDHWC":
         raise ConversionError(op)
-    sub.emit("CONV_3D", [sub.input(x), sub.const(w, op.name + "/filter"), -1],
-             [sub.result(op.outputs[0])], "Conv3DOptions",
-             padding=schema.PADDING[op.attrs["padding"]], stride_d=int(strides[1]),
-             stride_h=int(strides[2]), stride_w=int(strides[3]),
+    # TF's converter adds a Conv3D's bias after it (a ReLU fused into the ADD); a constant
+    # zero bias followed by an activation it drops, the activation then on its own
+    bias = op.inputs[2] if len(op.inputs) > 2 else None
+    code, after = _activation(sub, op, list(op.attrs.get("fused_ops", ())))
+    value = None if bias is None else sub.value(bias)
+    drop = (code or after) and value is not None and not np.any(value)
+    out = op.outputs[0]
+    conv = sub.result(out) if bias is None else sub.scratch(out, "_conv")
+    sub.emit("CONV_3D", [sub.input(x), sub.const(w, op.name + "/filter"), -1], [conv],
+             "Conv3DOptions", padding=schema.PADDING[op.attrs["padding"]],
+             stride_d=int(strides[1]), stride_h=int(strides[2]), stride_w=int(strides[3]),
              dilation_d_factor=int(dilations[1]), dilation_h_factor=int(dilations[2]),
              dilation_w_factor=int(dilations[3]))
+    if bias is None:
+        return
+    if not drop:
+        _with_activation(sub, op, lambda out, act: sub.emit(
+            "ADD", [conv, sub.input(bias)], [out], "AddOptions", fused_activation_function=act))
+    elif code:
+        name = next(k for k, v in schema.ACTIVATIONS.items() if v == code)
+        sub.emit(name, [conv], [sub.result(out)])
+    else:
+        name, options, fields = after
+        sub.emit(name, [conv], [sub.result(out)], options, **fields)
 
 
-@rule("DepthwiseConv2dNative")
+@rule("DepthwiseConv2dNative", "_FusedDepthwiseConv2dNative")
 def _depthwise(sub, op):
-    x, f = op.inputs
+    x, f = op.inputs[:2]
     w = sub.value(f)
     if w is None:
         raise ConversionError(op)
     h, wd, c, m = w.shape
     ins = [sub.input(x), _weights(sub, w.reshape(1, h, wd, c * m), op.name + "/filter", 3),
-           sub.const(np.zeros([c * m], w.dtype), op.name + "_bias")]
-    sub.emit("DEPTHWISE_CONV_2D", ins, [sub.result(op.outputs[0])], "DepthwiseConv2DOptions",
-             depth_multiplier=int(m), **_conv_options(op))
+           _bias(sub, op, c * m, w.dtype)]
+    options = _conv_options(op)
+    _with_activation(sub, op, lambda out, act: sub.emit(
+        "DEPTHWISE_CONV_2D", ins, [out], "DepthwiseConv2DOptions",
+        fused_activation_function=act, depth_multiplier=int(m), **options))
 
 
 @rule("MaxPool", "AvgPool")
