@@ -135,10 +135,11 @@ def test_conv3d_transpose_matches_reference(strides, dilations, padding, channel
     pads = _pads(padding, x_shape[1:4], (3, 2, 2), strides, dilations)
     dy = _rand(*ref_conv(np.zeros(x_shape), w, strides, dilations, pads).shape, seed=2)
     want = ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads)
-    if channels_first:
-        got = tf.nn.conv3d_transpose(_nchw(dy), w, list(_nchw(np.zeros(x_shape)).shape),
-                                 list(strides), padding, "NCDHW", list(dilations))
-        np.testing.assert_allclose(np.moveaxis(got.numpy(), 1, -1), want, atol=1e-12)
+    if channels_first:  # (in float32: TF's CPU refuses NCDHW in float64)
+        got = tf.nn.conv3d_transpose(_nchw(dy).astype(F32), w.astype(F32),
+                                 list(_nchw(np.zeros(x_shape)).shape), list(strides), padding,
+                                 "NCDHW", list(dilations))
+        np.testing.assert_allclose(np.moveaxis(got.numpy(), 1, -1), want, rtol=1e-5, atol=1e-4)
     else:
         got = tf.nn.conv3d_transpose(dy, w, list(x_shape), list(strides), padding,
                                  dilations=list(dilations))
@@ -1157,3 +1158,23 @@ def test_fused_batch_norm_dtypes_as_tf():
     for dtype in (tf.float16, tf.bfloat16, tf.float32):
         y, mean, _ = fbn(tf.ones([1, 2, 2, 3], dtype), tf.ones([3]), tf.zeros([3]))
         assert (y.dtype, mean.dtype) == (dtype, tf.float32)
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.float64])
+def test_channels_first_transposed_convolutions_refuse_dtypes_without_onednn(dtype):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Conv2DCustomBackpropInputOp only supports NHWC\."):
+        tf.nn.conv2d_transpose(tf.ones([1, 2, 3, 3], dtype), tf.ones([2, 2, 2, 2], dtype),
+                               [1, 2, 3, 3], 1, "SAME", data_format="NCHW")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Conv3DBackpropInputOpV2 only supports NDHWC on the CPU\."):
+        tf.nn.conv3d_transpose(tf.ones([1, 2, 3, 3, 3], dtype), tf.ones([2, 2, 2, 2, 2], dtype),
+                               [1, 2, 3, 3, 3], [1, 1, 1, 1, 1], "SAME", data_format="NCDHW")
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match="Depthwise convolution on CPU is only supported for NHWC format"):
+        tf.nn.depthwise_conv2d_backprop_input([1, 2, 3, 3], tf.ones([2, 2, 2, 1], dtype),
+                                              tf.ones([1, 2, 3, 3], dtype), [1, 1, 1, 1],
+                                              "SAME", data_format="NCHW")
+    y = tf.nn.conv2d_transpose(tf.ones([1, 2, 3, 3]), tf.ones([2, 2, 2, 2]), [1, 2, 3, 3], 1,
+                               "SAME", data_format="NCHW")
+    assert y.shape == [1, 2, 3, 3]

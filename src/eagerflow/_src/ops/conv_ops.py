@@ -72,6 +72,13 @@ _CHANNELS_FIRST_REFUSALS = {
         None, None, "Default MaxPoolingOp only supports NHWC on device type CPU"),
     "AvgPool": lambda f: errors.InvalidArgumentError(
         None, None, "Default AvgPoolingOp only supports NHWC on device type CPU"),
+    # the input gradients, which conv2d_transpose and conv3d_transpose run
+    "Conv2DCustomBackpropInput": lambda f: errors.InvalidArgumentError(
+        None, None, "Conv2DCustomBackpropInputOp only supports NHWC."),
+    "Conv3DBackpropInputOp": lambda f: errors.InvalidArgumentError(
+        None, None, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU."),
+    "DepthwiseConv2DBackpropInput": lambda f: _unimplemented(
+        "Depthwise convolution on CPU is only supported for NHWC format"),
 }
 
 
@@ -690,6 +697,7 @@ def _backprop_input(name):
 
     def kernel(xp, w, dy, input_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
+        _check_cpu_layout(xp, dy, data_format, name)
         nd = len(strides) - 2
         if type(input_sizes) is not tuple:  # given at run time
             input_sizes = input_sizes.tolist()
