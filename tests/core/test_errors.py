@@ -58,6 +58,10 @@ _I = tf.constant([1, 2, 3])
     # then the name its Python wrapper gave (none: an empty one)
     (lambda: tf.matmul(_A, _A), prefix("__MklMatMul") + "Matrix size-incompatible: In[0]: [2,3], "
                                 "In[1]: [2,3] [Op:MatMul] name: "),
+    # float16 runs on TF's default kernels (oneDNN takes it only on CPUs with float16 math)
+    (lambda: tf.matmul(tf.ones([2, 3], tf.float16), tf.ones([2, 3], tf.float16)),
+     prefix("MatMul") + "Matrix size-incompatible: In[0]: [2,3], In[1]: [2,3] [Op:MatMul] "
+                        "name: "),
     # lists of inputs or outputs size the function's name; concat's wrapper names it
     (lambda: tf.concat([_A, tf.ones([3])], 0), prefix("ConcatV2_N_2") + "ConcatOp : Ranks of all "
      "input tensors should match: shape[0] = [2,3] vs. shape[1] = [3] [Op:ConcatV2] name: concat"),

@@ -135,10 +135,11 @@ def test_conv3d_transpose_matches_reference(strides, dilations, padding, channel
     pads = _pads(padding, x_shape[1:4], (3, 2, 2), strides, dilations)
     dy = _rand(*ref_conv(np.zeros(x_shape), w, strides, dilations, pads).shape, seed=2)
     want = ref_conv_input_grad(dy, w, x_shape, strides, dilations, pads)
-    if channels_first:
-        got = tf.nn.conv3d_transpose(_nchw(dy), w, list(_nchw(np.zeros(x_shape)).shape),
-                                 list(strides), padding, "NCDHW", list(dilations))
-        np.testing.assert_allclose(np.moveaxis(got.numpy(), 1, -1), want, atol=1e-12)
+    if channels_first:  # (in float32: TF's CPU refuses NCDHW in float64)
+        got = tf.nn.conv3d_transpose(_nchw(dy).astype(F32), w.astype(F32),
+                                 list(_nchw(np.zeros(x_shape)).shape), list(strides), padding,
+                                 "NCDHW", list(dilations))
+        np.testing.assert_allclose(np.moveaxis(got.numpy(), 1, -1), want, rtol=1e-5, atol=1e-4)
     else:
         got = tf.nn.conv3d_transpose(dy, w, list(x_shape), list(strides), padding,
                                  dilations=list(dilations))
@@ -314,7 +315,9 @@ def _nchw(a):
 
 
 def test_nchw_equals_nhwc():
-    x, w, wd = _rand(2, 6, 5, 4), _rand(3, 3, 2, 4, seed=1), _rand(2, 2, 4, 2, seed=2)
+    # (float32: TF's CPU kernels take channels-first layouts in float32 and bfloat16 only)
+    x, w, wd = (_rand(2, 6, 5, 4, dtype=F32), _rand(3, 3, 2, 4, dtype=F32, seed=1),
+                _rand(2, 2, 4, 2, dtype=F32, seed=2))
     pairs = [
         (tf.nn.conv2d(x, w, 2, "SAME"), tf.nn.conv2d(_nchw(x), w, 2, "SAME", data_format="NCHW")),
         (tf.nn.conv2d(x, w, 1, [[0, 0], [1, 0], [2, 1], [0, 0]]),
@@ -327,12 +330,12 @@ def test_nchw_equals_nhwc():
          tf.nn.avg_pool(_nchw(x), 2, 1, "SAME", data_format="NCHW")),
     ]
     for nhwc, nchw in pairs:
-        np.testing.assert_allclose(_nchw(nhwc.numpy()), nchw.numpy(), atol=1e-12)
+        np.testing.assert_allclose(_nchw(nhwc.numpy()), nchw.numpy(), atol=1e-5)
     y = tf.nn.conv2d(x, w, 2, "SAME").numpy()
     np.testing.assert_allclose(
         _nchw(tf.nn.conv2d_transpose(y, w, x.shape, 2).numpy()),
         tf.nn.conv2d_transpose(_nchw(y), w, _nchw(x).shape, 2, data_format="NCHW").numpy(),
-        atol=1e-12)
+        atol=1e-5)
 
 
 @pytest.mark.parametrize("dtype", [tf.float16, tf.bfloat16])
@@ -538,9 +541,10 @@ def test_conv1d_matches_reference(stride, dilation, padding):
     pads = _pads(padding, (9,), (3,), (stride,), (dilation,))
     np.testing.assert_allclose(got.numpy(), ref_conv(x, w, (stride,), (dilation,), pads),
                                atol=1e-12)
-    ncw = tf.nn.conv1d(np.moveaxis(x, -1, 1), w, [stride], padding, data_format="NCW",
-                   dilations=[dilation])
-    np.testing.assert_allclose(np.moveaxis(ncw.numpy(), 1, -1), got.numpy(), atol=1e-12)
+    # (channels-first in float32: TF's CPU refuses it in float64)
+    ncw = tf.nn.conv1d(np.moveaxis(x, -1, 1).astype(F32), w.astype(F32), [stride], padding,
+                       data_format="NCW", dilations=[dilation])
+    np.testing.assert_allclose(np.moveaxis(ncw.numpy(), 1, -1), got.numpy(), atol=1e-5)
 
 
 def test_pool1d_matches_tensorflow():
@@ -1087,3 +1091,90 @@ def test_with_space_to_batch_takes_a_whole_filter_shape_unknown_sizes_and_explic
     np.testing.assert_array_equal(f(x).numpy(), want.numpy())
     explicit = tf.nn.with_space_to_batch(x, [2, 2], [[0, 0], [2, 2], [2, 2], [0, 0]], pool)
     np.testing.assert_array_equal(explicit.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.float64, tf.int32])
+def test_channels_first_cpu_kernels_refuse_dtypes_without_onednn(dtype):
+    # TF's CPU runs NCHW only through oneDNN (float32, bfloat16): the default kernels refuse it
+    x, w = tf.ones([1, 2, 4, 4], dtype), tf.ones([2, 2, 2, 2], dtype)
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match="Conv2D op currently only supports the NHWC tensor format on the "
+                             "CPU. The op was given the format: NCHW"):
+        tf.nn.conv2d(x, w, 1, "VALID", data_format="NCHW")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Default MaxPoolingOp only supports NHWC on device type CPU"):
+        tf.nn.max_pool2d(x, 2, 2, "VALID", data_format="NCHW")
+    if dtype == tf.int32:
+        return  # (AvgPool, DepthwiseConv2dNative and Conv3D allow no int32 at all)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Default AvgPoolingOp only supports NHWC on device type CPU"):
+        tf.nn.avg_pool2d(x, 2, 2, "VALID", data_format="NCHW")
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match="Depthwise convolution on CPU is only supported for NHWC format"):
+        tf.nn.depthwise_conv2d(x, tf.ones([2, 2, 2, 1], dtype), [1, 1, 1, 1], "VALID",
+                               data_format="NCHW")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="CPU implementation of Conv3D currently only supports the NHWC"):
+        tf.nn.conv3d(tf.ones([1, 2, 3, 3, 3], dtype), tf.ones([2, 2, 2, 2, 2], dtype),
+                     [1, 1, 1, 1, 1], "VALID", data_format="NCDHW")
+    # channels-last works in every dtype TF's CPU takes
+    assert tf.nn.max_pool2d(tf.ones([1, 4, 4, 2], dtype), 2, 2, "VALID").dtype == dtype
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.bfloat16])
+def test_channels_first_runs_in_float32_and_bfloat16(dtype):
+    x = tf.ones([1, 2, 4, 4], dtype)
+    assert tf.nn.conv2d(x, tf.ones([2, 2, 2, 3], dtype), 1, "VALID",
+                        data_format="NCHW").shape == [1, 3, 3, 3]
+    assert tf.nn.max_pool2d(x, 2, 2, "VALID", data_format="NCHW").shape == [1, 2, 2, 2]
+    assert tf.nn.avg_pool3d(tf.ones([1, 2, 4, 4, 4], dtype), 2, 2, "VALID",
+                            data_format="NCDHW").shape == [1, 2, 2, 2, 2]
+
+
+def test_3d_pooling_dtypes_as_tf_cpu():
+    x = tf.ones([1, 4, 4, 4, 1], tf.float64)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'T' of double is not in the list of allowed "
+                             "values: half, bfloat16, float\n"):
+        tf.nn.max_pool3d(x, 2, 2, "VALID")
+    with pytest.raises(tf.errors.NotFoundError, match=r"AvgPool3D\[T=DT_DOUBLE"):
+        tf.nn.avg_pool3d(x, 2, 2, "VALID")
+    for pool in (tf.nn.max_pool3d, tf.nn.avg_pool3d):
+        with pytest.raises(tf.errors.NotFoundError, match=r"\[T=DT_HALF"):
+            pool(tf.ones([1, 4, 4, 4, 1], tf.float16), 2, 2, "VALID")
+        assert pool(tf.ones([1, 4, 4, 4, 1], tf.bfloat16), 2, 2, "VALID").dtype == tf.bfloat16
+
+
+def test_fused_batch_norm_dtypes_as_tf():
+    fbn = tf.compat.v1.nn.fused_batch_norm
+    ones = tf.ones([3], tf.float64)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'T' of double is not in the list of allowed "
+                             "values: half, bfloat16, float\n"):
+        fbn(tf.ones([1, 2, 2, 3], tf.float64), ones, ones)
+    halves = tf.ones([3], tf.bfloat16)
+    with pytest.raises(tf.errors.NotFoundError, match="T=DT_FLOAT, U=DT_BFLOAT16"):
+        fbn(tf.ones([1, 2, 2, 3]), halves, halves, halves, halves)
+    for dtype in (tf.float16, tf.bfloat16, tf.float32):
+        y, mean, _ = fbn(tf.ones([1, 2, 2, 3], dtype), tf.ones([3]), tf.zeros([3]))
+        assert (y.dtype, mean.dtype) == (dtype, tf.float32)
+
+
+@pytest.mark.parametrize("dtype", [tf.float16, tf.float64])
+def test_channels_first_transposed_convolutions_refuse_dtypes_without_onednn(dtype):
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Conv2DCustomBackpropInputOp only supports NHWC\."):
+        tf.nn.conv2d_transpose(tf.ones([1, 2, 3, 3], dtype), tf.ones([2, 2, 2, 2], dtype),
+                               [1, 2, 3, 3], 1, "SAME", data_format="NCHW")
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Conv3DBackpropInputOpV2 only supports NDHWC on the CPU\."):
+        tf.nn.conv3d_transpose(tf.ones([1, 2, 3, 3, 3], dtype), tf.ones([2, 2, 2, 2, 2], dtype),
+                               [1, 2, 3, 3, 3], [1, 1, 1, 1, 1], "SAME", data_format="NCDHW")
+    with pytest.raises(tf.errors.UnimplementedError,
+                       match="Depthwise convolution on CPU is only supported for NHWC format"):
+        tf.nn.depthwise_conv2d_backprop_input([1, 2, 3, 3], tf.ones([2, 2, 2, 1], dtype),
+                                              tf.ones([1, 2, 3, 3], dtype), [1, 1, 1, 1],
+                                              "SAME", data_format="NCHW")
+    y = tf.nn.conv2d_transpose(tf.ones([1, 2, 3, 3]), tf.ones([2, 2, 2, 2]), [1, 2, 3, 3], 1,
+                               "SAME", data_format="NCHW")
+    assert y.shape == [1, 2, 3, 3]

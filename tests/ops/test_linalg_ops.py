@@ -1146,3 +1146,28 @@ def test_raw_diagonal_ops_take_a_constant_band():
     placed = tf.raw_ops.MatrixSetDiagV3(input=m, diagonal=[[1.0, 2.0], [3.0, 4.0]], k=[0, 1],
                                         align="LEFT_RIGHT")
     assert placed.numpy().tolist() == [[3, 1, 2, 3], [4, 4, 2, 7]]
+
+
+@pytest.mark.parametrize("dtype", [tf.float32, tf.float64])
+def test_lu_ops_carry_inf_and_nan_as_tf_partial_pivoting_lu(dtype):
+    # TF's LU takes the first of equal infinite pivots, so inf/inf spreads NaN everywhere.
+    nan = np.nan
+    x = tf.constant([[np.inf, 1.0], [np.inf, 2.0]], dtype)
+    np.testing.assert_array_equal(tf.linalg.inv(x).numpy(), [[nan, nan], [nan, nan]])
+    assert np.isnan(tf.linalg.det(x).numpy())
+    np.testing.assert_array_equal(tf.linalg.solve(x, tf.ones([2, 1], dtype)).numpy(),
+                                  [[nan], [nan]])
+    sign, logabs = tf.linalg.slogdet(x)
+    assert np.isnan(sign.numpy()) and np.isnan(logabs.numpy())
+    # An infinite pivot after a finite one: products with its zero reciprocal give NaN.
+    y = tf.constant([[1.0, 2.0], [3.0, np.inf]], dtype)
+    np.testing.assert_array_equal(tf.linalg.inv(y).numpy(), [[nan, nan], [-0.0, 0.0]])
+    assert tf.linalg.det(y).numpy() == np.inf
+    # A zero pivot times an infinite one: NaN determinant, not 0.
+    z = tf.constant([[2.0, 0.0], [-np.inf, 2.0]], dtype)
+    assert np.isnan(tf.linalg.det(z).numpy())
+    sign, logabs = tf.linalg.slogdet(tf.constant([[2.0, 0.0], [0.0, -np.inf]], dtype))
+    assert sign.numpy() == -1.0 and logabs.numpy() == np.inf
+    # Finite matrices in the same batch keep LAPACK's results.
+    batch = tf.stack([x, tf.constant([[2.0, 0.0], [0.0, 4.0]], dtype)])
+    np.testing.assert_array_equal(tf.linalg.inv(batch)[1].numpy(), [[0.5, 0.0], [0.0, 0.25]])

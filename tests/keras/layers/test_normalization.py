@@ -472,7 +472,7 @@ def test_fused_kernel_outputs_and_errors():
         fused_batch_norm_v3(X4, np.ones(3), np.zeros(2), [], [])
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="Value for attr 'U' of double is not in the list of allowed "
-                             "values: float"):
+                             "values: bfloat16, float\n"):
         fused_batch_norm_v3(X4, tf.constant(np.ones(2)), np.zeros(2), [], [])
     with pytest.raises(ValueError, match="Both `mean` and `variance` must be a 1D tensor"):
         fused_batch_norm(X4, np.ones(2), np.zeros(2), is_training=False)

@@ -177,8 +177,9 @@ def op_error(cls, op_name, message):
 # The one device eager ops run on, as TF names it in the function it wraps a failed op in.
 EAGER_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 # TF runs each eager op as a one-op function; its CPU kernels on oneDNN (for these dtypes)
-# have other names.
-_ONEDNN_DTYPES = frozenset({"float32", "float16", "bfloat16"})
+# have other names. (float16 runs on oneDNN only on CPUs with float16 arithmetic; TF's
+# default kernels take it elsewhere.)
+_ONEDNN_DTYPES = frozenset({"float32", "bfloat16"})
 _ONEDNN_KERNELS = {
     "MatMul": "_MklMatMul", "BatchMatMul": "_MklBatchMatMul",
     "BatchMatMulV2": "_MklBatchMatMulV2", "Einsum": "_MklEinsum",

@@ -57,6 +57,38 @@ def _unimplemented(message):
     return errors.UnimplementedError(None, None, message)
 
 
+# TF's CPU kernels take channels-first layouts only through oneDNN, which has float32 and
+# bfloat16 kernels: in the other dtypes the default kernels refuse them.
+_CHANNELS_FIRST_CPU_TYPES = (np.dtype(np.float32), np.dtype(_d.bfloat16.as_numpy_dtype))
+_CHANNELS_FIRST_REFUSALS = {
+    "Conv2D": lambda f: _unimplemented("The Conv2D op currently only supports the NHWC tensor "
+                                       f"format on the CPU. The op was given the format: {f}"),
+    "Conv3D": lambda f: errors.InvalidArgumentError(
+        None, None, "CPU implementation of Conv3D currently only supports the NHWC tensor "
+                    "format."),
+    "DepthwiseConv2dNative": lambda f: _unimplemented(
+        "Depthwise convolution on CPU is only supported for NHWC format"),
+    "MaxPool": lambda f: errors.InvalidArgumentError(
+        None, None, "Default MaxPoolingOp only supports NHWC on device type CPU"),
+    "AvgPool": lambda f: errors.InvalidArgumentError(
+        None, None, "Default AvgPoolingOp only supports NHWC on device type CPU"),
+    # the input gradients, which conv2d_transpose and conv3d_transpose run
+    "Conv2DCustomBackpropInput": lambda f: errors.InvalidArgumentError(
+        None, None, "Conv2DCustomBackpropInputOp only supports NHWC."),
+    "Conv3DBackpropInputOp": lambda f: errors.InvalidArgumentError(
+        None, None, "Conv3DBackpropInputOpV2 only supports NDHWC on the CPU."),
+    "DepthwiseConv2DBackpropInput": lambda f: _unimplemented(
+        "Depthwise convolution on CPU is only supported for NHWC format"),
+}
+
+
+def _check_cpu_layout(xp, x, data_format, op_name):
+    """TF's CPU refusal of a channels-first `data_format` for inputs of dtypes without a
+    oneDNN kernel (float16, float64, integers)."""
+    if xp is np and _channels_first(data_format) and x.dtype not in _CHANNELS_FIRST_CPU_TYPES:
+        raise _CHANNELS_FIRST_REFUSALS[op_name](data_format)
+
+
 # ----------------------------------------------------------------------------- geometry
 
 def _channels_first(data_format):
@@ -472,6 +504,8 @@ def _conv_kernel(depthwise):
         return _from_last(xp, y, lead, nd, data_format)
 
     def kernel(xp, x, w, strides, padding, explicit_paddings, data_format, dilations):
+        _check_cpu_layout(xp, x, data_format, "Conv3D" if len(strides) == 5 else
+                          "DepthwiseConv2dNative" if depthwise else "Conv2D")
         if len(strides) == 5:
             _same_depth_3d(x.shape[1 if _channels_first(data_format) else -1], w.shape[-2],
                            w.dtype, "Number of channels in filter ({1}) must match last "
@@ -663,6 +697,7 @@ def _backprop_input(name):
 
     def kernel(xp, w, dy, input_sizes, strides, padding, explicit_paddings, data_format,
                dilations):
+        _check_cpu_layout(xp, dy, data_format, name)
         nd = len(strides) - 2
         if type(input_sizes) is not tuple:  # given at run time
             input_sizes = input_sizes.tolist()
@@ -838,6 +873,8 @@ def _pool_kernel(window_op, average=None):
     """A pooling kernel around channels-last ``window_op``; on oneDNN first where it runs
     (`average`: True or False for average or max pooling, None for NumPy only)."""
     def kernel(xp, x, ksize, strides, padding, data_format, explicit_paddings=()):
+        if average is False and len(ksize) == 4:
+            _check_cpu_layout(xp, x, data_format, "MaxPool")
         dims, pads = _pool_geometry(list(x.shape), ksize, strides, padding, explicit_paddings,
                                     data_format)
         nd = len(ksize) - 2
@@ -1171,6 +1208,7 @@ _avg_pool_in_half = _pool_kernel(_avg_windows)
 
 
 def _avg_pool(xp, x, *args, **kwargs):
+    _check_cpu_layout(xp, x, kwargs["data_format"], "AvgPool")
     # TF's CPU kernel adds each float16 window in float16, row by row, and divides in float16
     if x.dtype == np.float16 and xp is np:
         return _avg_pool_in_half(xp, x, *args, **kwargs)
@@ -1180,10 +1218,14 @@ def _avg_pool(xp, x, *args, **kwargs):
 _AVG_POOL = register("AvgPool", _avg_pool, _pool_rule, dtypes=FLOAT)
 tf_args[_AVG_POOL] = ("value",)
 tf_defaults[_AVG_POOL] = {"data_format": "NHWC"}
-_MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows, False), _pool_rule, dtypes=FLOAT)
+# TF's 3-D pooling has CPU kernels for bfloat16 and float32 only (MaxPool3D allows no float64)
+_MAX_POOL3D = register("MaxPool3D", _pool_kernel(_max_windows, False), _pool_rule,
+                       dtypes=(_d.float16, _d.bfloat16, _d.float32),
+                       kernels=(_d.bfloat16, _d.float32))
 tf_defaults[_MAX_POOL3D] = {"data_format": "NDHWC"}
 _AVG_POOL3D = register("AvgPool3D", widened(_pool_kernel(_avg_windows, True)), _pool_rule,
-                       dtypes=FLOAT)
+                       dtypes=(_d.float16, _d.bfloat16, _d.float32, _d.float64),
+                       kernels=(_d.bfloat16, _d.float32))
 tf_defaults[_AVG_POOL3D] = {"data_format": "NDHWC"}
 
 

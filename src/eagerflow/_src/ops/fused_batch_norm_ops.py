@@ -15,12 +15,13 @@ Bessel-corrected (for moving averages) while the normalization and
 import numpy as np
 
 from eagerflow._src.core import dtypes as _d
-from eagerflow._src.core import errors
+from eagerflow._src.core import context, errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.node_forms import NodeForm, tf_nodes
 from eagerflow._src.core.node_forms import tf_args
 from eagerflow._src.core.node_forms import tf_defaults
-from eagerflow._src.core.registry import attr_dtype_error, register, register_gradient
+from eagerflow._src.core.registry import attr_dtype_error, no_kernel_error, register
+from eagerflow._src.core.registry import register_gradient
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules
@@ -215,8 +216,12 @@ def _fused_batch_norm_grad_rule(y_backprop, x, scale, *_, data_format="NHWC", **
 _FLOATS = (_d.float16, _d.bfloat16, _d.float32, _d.float64)
 # Every output is a new array (`fresh`): a graph's element-wise op may write over a dead
 # one (a residual block's sum over the normalization's result).
+# TF's FusedBatchNormV3 takes no float64 (T: half, bfloat16, float; U: bfloat16, float), and
+# its CPU kernels only float32 parameters (U).
+_V3_TYPES = (_d.float16, _d.bfloat16, _d.float32)
+_V3_PARAMETER_TYPES = (_d.bfloat16, _d.float32)
 _FUSED_BATCH_NORM = register("FusedBatchNormV3", _fused_batch_norm, _fused_batch_norm_rule,
-                             multi=True, dtypes=_FLOATS, fresh=True)
+                             multi=True, dtypes=_V3_TYPES, fresh=True)
 tf_nodes[_FUSED_BATCH_NORM] = NodeForm(
     types={"T": 0, "U": 1}, outputs=("y", "batch_mean", "batch_variance", "reserve_space_1",
                                      "reserve_space_2", "reserve_space_3"))
@@ -266,17 +271,26 @@ for _name, _dtypes, _types in (("FusedBatchNorm", (_d.float32,), {"T": 0}),
     batching_rules.assign(PER_ELEMENT, _forward, _grad)  # (once per batch element, as V3)
 
 
-def parameter_dtype(x_dtype):
-    """The dtype of the per-channel tensors (TF's attribute U) for inputs of `x_dtype`:
-    float32, or float64 for float64 inputs."""
-    return _d.float64 if x_dtype == _d.float64 else _d.float32
-
-
 def _check_parameter_dtypes(x, tensors):
-    expected = parameter_dtype(x.dtype)
+    """TF's checks of the per-channel tensors' dtype (attribute U), once `x`'s is allowed."""
+    if x.dtype not in _V3_TYPES:
+        return  # (dispatch's check of attribute T reports it)
+    names = ("scale", "offset", "mean", "variance")
+    for name, t in zip(names, tensors):
+        if t.dtype not in _V3_PARAMETER_TYPES:
+            raise attr_dtype_error("FusedBatchNormV3", "U", t.dtype, _V3_PARAMETER_TYPES,
+                                   param=name)
+    if not context.executing_eagerly():  # a graph takes the first tensor's type for all
+        for name, t in zip(names[1:], tensors[1:]):
+            if t.dtype != tensors[0].dtype:
+                raise TypeError(f"Input '{name}' of 'FusedBatchNormV3' Op has type "
+                                f"{t.dtype.name} that does not match type "
+                                f"{tensors[0].dtype.name} of argument 'scale'.")
     for t in tensors:
-        if t.dtype != expected:
-            raise attr_dtype_error("FusedBatchNormV3", "U", t.dtype, (expected,))
+        if t.dtype != _d.float32:
+            raise no_kernel_error("FusedBatchNormV3", {"T": x.dtype, "U": t.dtype},
+                                  (_d.bfloat16, _d.float16, _d.float32),
+                                  graph=not context.executing_eagerly())
 
 
 def fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=0.0001,
@@ -292,10 +306,9 @@ def fused_batch_norm_v3(x, scale, offset, mean, variance, epsilon=0.0001,
     (array([2.], dtype=float32), array([1.], dtype=float32))
     """
     x = as_tensor(x)
-    parameter = parameter_dtype(x.dtype)
-    # Non-tensors convert to the parameter dtype: a float32 variable reads as float32
-    # even in a layer whose mixed policy reads weights as float16.
-    inputs = [x] + [as_tensor(v, None if isinstance(v, Tensor) else parameter)
+    # Non-tensors convert to float32, the parameters' dtype: a float32 variable reads as
+    # float32 even in a layer whose mixed policy reads weights as float16.
+    inputs = [x] + [as_tensor(v, None if isinstance(v, Tensor) else _d.float32)
                     for v in (scale, offset, mean, variance)]
     _check_parameter_dtypes(x, inputs[1:])
     attrs = {"epsilon": float(epsilon), "exponential_avg_factor": float(exponential_avg_factor),

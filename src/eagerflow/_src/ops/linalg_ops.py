@@ -443,13 +443,113 @@ def _check_first_pivot(xp, x, message):
         raise _invalid(message)
 
 
+def _lu_fallback(xp, x):
+    """Which real matrices of the stack `x` hold nan or inf (None when none do): those are
+    factored as TF's kernels factor them, since LAPACK's blocked LU carries nan and inf
+    elsewhere (an all-inf first column gives NaN in TF, a finite-looking result in LAPACK)."""
+    if xp is not np or x.dtype.kind != "f" or not x.size:
+        return None
+    bad = _nonfinite(xp, x)
+    return bad.reshape(-1) if bad.any() else None
+
+
+def _eigen_lu(m):
+    """TF's (Eigen's) partial-pivoting LU of one matrix: the pivot is the first entry of
+    largest magnitude (a NaN only when it comes first, as every comparison with it fails), a
+    zero column is neither swapped nor divided, and the update always runs.
+    Returns the packed factors, the row order and the parity of the swaps."""
+    lu = np.array(m)
+    order, parity = np.arange(lu.shape[-1]), 1
+    for k in range(lu.shape[-1]):
+        mags = np.abs(lu[k:, k])
+        piv = 0
+        for i in range(1, len(mags)):
+            if mags[i] > mags[piv]:
+                piv = i
+        piv += k
+        if mags[piv - k] != 0:
+            if piv != k:
+                lu[[k, piv]] = lu[[piv, k]]
+                order[[k, piv]] = order[[piv, k]]
+                parity = -parity
+            lu[k + 1:, k] /= lu[k, k]
+        lu[k + 1:, k + 1:] -= lu[k + 1:, k, None] * lu[k, None, k + 1:]
+    return lu, order, parity
+
+
+def _lu_invertible(lu):
+    """TF's test that the smallest pivot magnitude is positive, taken as a running minimum:
+    a NaN pivot fails it only when it comes first."""
+    mags = np.abs(np.diagonal(lu))
+    low = mags[0]
+    for m in mags[1:]:
+        if m < low:
+            low = m
+    return low > 0
+
+
+def _lu_solve(lu, order, rhs):
+    """Solves with `_eigen_lu`'s factors. Every product is formed (0 * inf is NaN) and each
+    pivot divides as a multiplication by its reciprocal, as TF's triangular solves do."""
+    b = np.array(rhs[order])
+    n = lu.shape[-1]
+    for i in range(n):
+        b[i] -= (lu[i, :i, None] * b[:i]).sum(0)
+    for i in reversed(range(n)):
+        b[i] -= (lu[i, i + 1:, None] * b[i + 1:]).sum(0)
+        b[i] *= 1 / lu[i, i]
+    return b
+
+
+def _solve_nonfinite(x, rhs, bad, solve, message):
+    """`solve(matrix, rhs)` of each finite matrix of the stack `x`, TF's LU solve of the others
+    (`rhs` None: the inverse)."""
+    flat = x.reshape((-1,) + x.shape[-2:])
+    rhs = np.broadcast_to(np.eye(x.shape[-1], dtype=x.dtype), flat.shape) if rhs is None \
+        else rhs.reshape((len(flat),) + rhs.shape[-2:])
+    out = np.empty(rhs.shape, x.dtype)
+    with np.errstate(all="ignore"):
+        for i, (m, b) in enumerate(zip(flat, rhs)):
+            if not bad[i]:
+                out[i] = solve(m, b)
+                continue
+            lu, order, _ = _eigen_lu(m)
+            if not _lu_invertible(lu):
+                raise _invalid(message)
+            out[i] = _lu_solve(lu, order, b)
+    return out
+
+
+def _lu_determinants(x, bad, det, sign=None):
+    """Overwrites the determinants (or the signs and log-magnitudes) of the `bad` matrices of
+    `x` with those of TF's LU: the product of the pivots, their signs and summed logs."""
+    flat = x.reshape((-1,) + x.shape[-2:])
+    det = np.array(det).reshape(-1)
+    sign = None if sign is None else np.array(sign).reshape(-1)
+    with np.errstate(all="ignore"):
+        for i in np.flatnonzero(bad):
+            lu, _, parity = _eigen_lu(flat[i])
+            pivots = np.diagonal(lu)
+            if sign is None:
+                det[i] = parity * np.prod(pivots)
+            else:
+                sign[i] = parity * np.prod(np.sign(pivots))
+                det[i] = np.sum(np.log(np.abs(pivots)))
+    shape = x.shape[:-2]
+    return det.reshape(shape) if sign is None else (sign.reshape(shape), det.reshape(shape))
+
+
 @quiet
 def _inverse(xp, x, adjoint=False):
     _check_matrix(x)
     _check_first_pivot(xp, x, "Input is not invertible.")
     if adjoint:
         x = _adjoint(xp, x)
+    bad = _lu_fallback(xp, x)
     try:
+        if bad is not None:
+            return _solve_nonfinite(x, None, bad, lambda m, _: np.linalg.inv(m),
+                                    "Input is not invertible.").reshape(x.shape)
         return xp.linalg.inv(x)
     except np.linalg.LinAlgError:
         raise _invalid("Input is not invertible.") from None
@@ -500,6 +600,9 @@ def _determinant(xp, x):
     if xp is np and x.size:
         with np.errstate(all="ignore"):
             det = _singular_zero(x, det)
+    bad = _lu_fallback(xp, x)
+    if bad is not None:
+        det = _lu_determinants(x, bad, det)
     return det.astype(x.dtype, copy=False)
 
 
@@ -517,6 +620,9 @@ def _log_determinant(xp, x):
     if sign.dtype.kind == "c":  # TF's complex sign carries a NaN (or inf) through both parts,
         sign = xp.where(xp.isnan(sign), _nan_of(xp, sign.dtype), sign)  # and the log with it
         logabs = xp.where(xp.isnan(sign), xp.asarray(xp.nan, logabs.dtype), logabs)
+    bad = _lu_fallback(xp, x)
+    if bad is not None:
+        sign, logabs = _lu_determinants(x, bad, logabs, sign)
     return sign.astype(x.dtype, copy=False), logabs.astype(x.dtype)  # complex stays complex
 
 
@@ -980,7 +1086,11 @@ def _solve(xp, matrix, rhs, adjoint=False):
     _check_first_pivot(xp, matrix, "Input matrix is not invertible.")
     if adjoint:
         matrix = _adjoint(xp, matrix)
+    bad = _lu_fallback(xp, matrix)
     try:
+        if bad is not None:
+            return _solve_nonfinite(matrix, rhs, bad, np.linalg.solve,
+                                    "Input matrix is not invertible.").reshape(rhs.shape)
         return xp.linalg.solve(matrix, rhs)
     except np.linalg.LinAlgError:
         raise _invalid("Input matrix is not invertible.") from None

@@ -25,7 +25,7 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import VariableAggregation, VariableSynchronization
 from eagerflow._src.graph import control_flow
 from eagerflow._src.ops import array_ops, cast_ops, math_ops, nn_ops, reduction_ops
-from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm_v3, parameter_dtype
+from eagerflow._src.ops.fused_batch_norm_ops import fused_batch_norm_v3
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine.base_layer import Layer
@@ -609,7 +609,9 @@ class LayerNormalization(_AffineNormalization):
             return v
         input_dtype = inputs.dtype
         scale, offset = broadcast(_read(self.gamma)), broadcast(_read(self.beta))
-        if sorted(self.axis) == list(range(rank - len(self.axis), rank)):
+        # (the fused kernel takes no float64: such layers normalize from the moments, as TF's)
+        if sorted(self.axis) == list(range(rank - len(self.axis), rank)) \
+                and input_dtype != _dtypes.float64:
             outputs = self._normalize_trailing(inputs)
             if scale is not None:
                 outputs = math_ops.multiply(outputs, cast_ops.cast(scale, outputs.dtype))
@@ -631,9 +633,8 @@ class LayerNormalization(_AffineNormalization):
         row_size = math.prod(inputs.shape[a] for a in self.axis)
         x = array_ops.reshape(inputs, [1, -1, row_size, 1])
         rows = [x.shape[1]] if x.shape[1] is not None else array_ops.shape(x)[1:2]
-        dtype = parameter_dtype(x.dtype)
         normalized = fused_batch_norm_v3(
-            x, array_ops.ones(rows, dtype), array_ops.zeros(rows, dtype), [], [], self.epsilon,
+            x, array_ops.ones(rows), array_ops.zeros(rows), [], [], self.epsilon,
             data_format="NCHW")[0]
         return array_ops.reshape(normalized, _static_or_dynamic_shape(inputs))
 
