@@ -291,31 +291,22 @@ class Model(Layer):
 
     def get_weight_paths(self):
         """``{path: variable}``: each variable by the first path that reaches it, breadth
-        first, from attribute names (a functional model's layers by their names), joined
-        with dots (``'dense.kernel'``, ``'blocks.0.bias'``).
+        first through the checkpoint names, joined with dots (``'dense.kernel'``,
+        ``'blocks.0.bias'``). A functional model starts each path at one of its layers,
+        by that layer's name; deeper down, a nested model's layers are reached by their
+        checkpoint names (``'inner.layer_with_weights-0.kernel'``).
 
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,),
         ...                                                    name="out")])
         >>> list(model.get_weight_paths())
         ['out.kernel', 'out.bias']
         """
-        found, seen, level = {}, {id(self)}, [((), self)]
-        while level:
-            deeper = []
-            for path, obj in level:
-                children = [(layer.name, layer) for layer in obj.layers] \
-                    if isinstance(obj, late.engine.functional.Functional) else \
-                    trackable.children(obj)
-                for name, child in children:
-                    if id(child) in seen:
-                        continue
-                    seen.add(id(child))
-                    if isinstance(child, Variable):
-                        found[".".join((*path, name))] = child
-                    else:
-                        deeper.append(((*path, name), child))
-            level = deeper
-        return found
+        if isinstance(self, late.engine.functional.Functional):
+            found = {}
+            for layer in self.layers:
+                found.update(_weight_paths_below(layer, (layer.name,)))
+            return found
+        return _weight_paths_below(self, ())
 
     @property
     def state_updates(self):
@@ -1309,3 +1300,22 @@ def _without_batch_size(spec):
     if isinstance(spec, TensorSpec) and spec.shape.rank:
         return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
     return spec
+
+
+def _weight_paths_below(root, prefix):
+    """Breadth first from ``root`` through checkpoint children: ``{path: variable}``
+    with each variable under the first (shortest) path that reaches it."""
+    found, seen, level = {}, {id(root)}, [(prefix, root)]
+    while level:
+        deeper = []
+        for path, obj in level:
+            for name, child in trackable.children(obj):
+                if id(child) in seen:
+                    continue
+                seen.add(id(child))
+                if isinstance(child, Variable):
+                    found[".".join((*path, name))] = child
+                else:
+                    deeper.append(((*path, name), child))
+        level = deeper
+    return found
