@@ -164,3 +164,22 @@ def test_layers_made_while_a_function_traces_count_their_names_apart():
     linear.fit(np.ones((2, 2)), np.ones((2, 1)), verbose=0)  # built in fit's traced step
     assert [layer.name for layer in linear.layers] == ["dense"]
     assert keras.layers.Dense(1).name == "dense_3"
+
+
+def test_model_from_config_explains_a_config_its_constructor_does_not_take():
+    class Tower(keras.Model):
+        def __init__(self, units):
+            super().__init__()
+            self.dense = keras.layers.Dense(units)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def get_config(self):
+            return {"width": 3}
+
+    with pytest.raises(TypeError, match="Unable to revive model from config") as info:
+        Tower.from_config(Tower(3).get_config())
+    assert "Received config={'width': 3}" in str(info.value)
+    with pytest.raises(TypeError, match="Unable to revive model from config"):
+        keras.Model.from_config({"layers": []})

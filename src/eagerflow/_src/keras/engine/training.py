@@ -1156,7 +1156,23 @@ class Model(Layer):
         if "layers" in config and "input_layers" in config:  # a functional model's config
             Functional = late.engine.functional.Functional  # a Model subclass, defined later
             return Functional.from_config(config, custom_objects)
+        return revive_by_constructor(cls, config)
+
+
+def revive_by_constructor(cls, config):
+    """A model of `cls` made by its constructor from `config` (a subclass's own config),
+    with Keras's explanation when the constructor does not take it."""
+    try:
         return cls(**config)
+    except TypeError as e:
+        raise TypeError(
+            "Unable to revive model from config. When overriding the `get_config()` "
+            "method, make sure that the returned config contains all items used as "
+            f"arguments in the  constructor to {cls}, which is the default behavior. "
+            "You can override this default behavior by defining a "
+            "`from_config(cls, config)` class method to specify how to create an "
+            f"instance of {cls.__name__} from its config.\n\nReceived config="
+            f"{config}\n\nError encountered during deserialization: {e}") from None
 
 
 def _executions(batches, per_execution, first=0):
