@@ -444,6 +444,26 @@ def test_json_round_trip_and_build_configs():
     assert keras.layers.Dense(1).get_build_config() is None
 
 
+def test_build_of_a_built_subclassed_model_runs_again_and_records_the_new_shape():
+    class Tower(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+    model = Tower()
+    model(np.ones((3, 4), "float32"))
+    assert model.get_build_config() == {"input_shape": (3, 4)}
+    model.build((None, 4))  # (as Keras: the last shape given to `build` is the config)
+    assert model.get_build_config() == {"input_shape": (None, 4)}
+    assert len(model.weights) == 2
+    with pytest.raises(ValueError, match="expected axis -1 of input shape to have value 4"):
+        model.build((None, 5))
+    assert model.get_build_config() == {"input_shape": (None, 4)}
+
+
 def test_train_step_gets_x_alone_when_fit_has_no_targets():
     seen = []
 

@@ -344,9 +344,8 @@ class Model(Layer):
                          f"{[layer.name for layer in self.layers]}.")
 
     def build(self, input_shape):
-        """Creates the weights by running `call` on placeholders of `input_shape`."""
-        if self.built:
-            return
+        """Creates the weights by running `call` on placeholders of `input_shape` (again
+        when built, as Keras: the shape given last is the model's build config)."""
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling `build()` on a "
                              "`Model` subclass.")
