@@ -540,6 +540,24 @@ def test_steps_per_execution_and_compile_config():
     other.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
 
 
+def test_compile_from_config_with_a_custom_loss_function_not_in_scope():
+    def my_loss(y, p):
+        return tf.reduce_mean((y - p) ** 2)
+
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile("sgd", my_loss)
+    config = model.get_compile_config()
+    other = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    # as tf_keras: TypeError saying the function cannot be found (not the ValueError of
+    # `keras.losses.get`)
+    with pytest.raises(TypeError, match="Could not locate function 'my_loss'. Make sure "
+                                        "custom classes are decorated"):
+        other.compile_from_config(config)
+    with keras.utils.custom_object_scope({"my_loss": my_loss}):
+        other.compile_from_config(config)
+    assert other.loss is my_loss
+
+
 def test_steps_per_execution_auto_starts_at_one():
     # tf_keras 2.21 takes "auto" (it tunes the value as training runs, from 1); it raised
     # TypeError converting "auto" to an int64

@@ -41,7 +41,7 @@ from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.engine import compile_utils, data_adapter, session_steps
 from eagerflow._src.keras.engine.base_layer import Layer, _unique, call_keeping_losses
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
-from eagerflow._src.keras.utils import layer_utils
+from eagerflow._src.keras.utils import layer_utils, serialization
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.array_ops import concat
@@ -545,7 +545,9 @@ class Model(Layer):
             return
         arguments = dict(optimizer="rmsprop", loss=None, metrics=None, weighted_metrics=None)
         arguments.update(config)
-        self.compile(**late.saving.saving_lib._compile_arguments(arguments))
+        with serialization.archive_loading():  # (as Keras: a function or class it cannot
+            arguments = late.saving.saving_lib._compile_arguments(arguments)  # find: TypeError)
+        self.compile(**arguments)
         if self.built and isinstance(self.optimizer, optimizers.Optimizer):
             self.optimizer.build(self.trainable_variables)  # (its saved state is loaded next)
 
