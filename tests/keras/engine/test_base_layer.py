@@ -102,6 +102,20 @@ def test_get_and_set_weights():
         layer.set_weights([kernel])
 
 
+def test_set_weights_takes_a_python_list_as_a_scalar_as_keras_does():
+    layer = keras.layers.Dense(2)
+    layer.build((None, 2))
+    with pytest.raises(ValueError, match="weight shape \\(2,\\) is not compatible with "
+                                         "provided weight shape \\(\\)"):
+        layer.set_weights([np.ones((2, 2)), [1.0, 2.0]])
+    np.testing.assert_array_equal(layer.bias.numpy(), [0.0, 0.0])  # nothing assigned
+    layer.set_weights([tf.ones((2, 2)), tf.ones(2)])  # (tensors have shapes)
+    scalar = keras.layers.Layer()
+    scalar.w = scalar.add_weight("s", shape=(), initializer="zeros")
+    scalar.set_weights([3.0])
+    assert float(scalar.w) == 3.0
+
+
 def test_count_params_needs_build():
     layer = keras.layers.Dense(2, name="d")
     with pytest.raises(ValueError, match="You tried to call `count_params` on layer d, but "

@@ -596,12 +596,14 @@ class Layer(Module):
                 handled.append((param, list(weights[i:i + param.num_tensors])))
                 i += param.num_tensors
                 continue
+            # (as Keras: a value without a shape, a Python list, counts as a scalar)
+            shape = getattr(weights[i], "shape", ())
             value = np.asarray(weights[i])
             i += 1
-            if not param.shape.is_compatible_with(value.shape):
+            if not param.shape.is_compatible_with(shape):
                 raise ValueError(f"Layer {self.name} weight shape "
                                  f"{tuple(param.shape.as_list())} is not compatible with "
-                                 f"provided weight shape {value.shape}.")
+                                 f"provided weight shape {tuple(TensorShape(shape).as_list())}.")
             pairs.append((param, value))
         for param, values in handled:
             param.set_weights(values)
