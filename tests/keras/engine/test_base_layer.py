@@ -751,3 +751,21 @@ def test_submodules_include_plain_modules_held_by_layers():
 
     names = [m.name for m in Outer().submodules]
     assert names == ["first", "holder", "in_list", "one", "dense_in_holder"]
+
+
+def test_a_model_holding_a_stateful_layer_is_stateful():
+    # as tf_keras: `stateful` is the layer's own flag or that of any layer inside it
+    model = keras.Sequential([keras.layers.Masking(), keras.layers.LSTM(1, stateful=True)])
+    assert model.stateful and not keras.Sequential([keras.layers.Dense(1)]).stateful
+    assert not keras.layers.LSTM(1).stateful
+    model.layers[1].stateful = False
+    assert not model.stateful
+
+
+def test_autotune_steps_per_execution_follows_compile():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    assert model.autotune_steps_per_execution is False
+    model.compile("sgd", "mse", steps_per_execution="auto")
+    assert model.autotune_steps_per_execution is True
+    model.compile("sgd", "mse")
+    assert model.autotune_steps_per_execution is False

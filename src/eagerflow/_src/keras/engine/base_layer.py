@@ -383,6 +383,16 @@ class Layer(Module):
         return any(layer._dynamic for layer in self._flatten_layers())
 
     @property
+    def stateful(self):
+        """Whether this layer or one inside it (a model's stateful RNN) keeps state between
+        calls."""
+        return any(layer._stateful for layer in self._flatten_layers())
+
+    @stateful.setter
+    def stateful(self, value):
+        self._stateful = value
+
+    @property
     def trainable(self):
         return self._trainable
 

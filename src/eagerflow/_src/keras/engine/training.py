@@ -524,6 +524,15 @@ class Model(Layer):
         else:
             self._steps_per_execution.assign(value)
 
+    @property
+    def autotune_steps_per_execution(self):
+        """Whether `compile` was given ``steps_per_execution="auto"`` (False before)."""
+        return getattr(self, "_autotune_steps_per_execution", False)
+
+    @autotune_steps_per_execution.setter
+    def autotune_steps_per_execution(self, value):
+        object.__setattr__(self, "_autotune_steps_per_execution", value)
+
     def get_compile_config(self):
         """The arguments `compile` was called with, serialized; None before `compile`."""
         if getattr(self, "_compile_arguments", None) is None:
