@@ -42,6 +42,35 @@ def test_get_weight_paths_of_sequential_functional_and_subclassed_models():
                                                "blocks.1.bias"]
 
 
+def test_get_weight_paths_of_a_nested_model_follow_its_layers_then_checkpoint_names():
+    inner = keras.Sequential([keras.layers.Dense(2, name="i1"),
+                              keras.layers.BatchNormalization(name="ibn")], name="inner")
+    inputs = keras.Input((3,))
+    shared = keras.layers.Dense(3, name="sh")
+    outer = keras.Model(inputs, keras.layers.Dense(1, name="top")(inner(shared(shared(inputs)))))
+    # a functional model walks its layers in order; inside the nested model, paths
+    # use the checkpoint names of its layers
+    assert list(outer.get_weight_paths()) == [
+        "sh.kernel", "sh.bias", "inner.layer_with_weights-0.kernel",
+        "inner.layer_with_weights-0.bias", "inner.layer_with_weights-1.gamma",
+        "inner.layer_with_weights-1.beta", "inner.layer_with_weights-1.moving_mean",
+        "inner.layer_with_weights-1.moving_variance", "top.kernel", "top.bias"]
+    assert list(inner.get_weight_paths())[:2] == ["i1.kernel", "i1.bias"]
+
+    class Sub(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.inner = inner
+            self.v = tf.Variable(1.0)
+
+        def call(self, x):
+            return self.inner(x) * self.v
+
+    sub = Sub()
+    sub(np.ones((1, 3)))
+    assert list(sub.get_weight_paths())[:2] == ["v", "inner.layer_with_weights-0.kernel"]
+
+
 def test_add_update_runs_callables_eagerly_and_in_functions():
     class Counter(keras.layers.Layer):
         def build(self, shape):
@@ -135,3 +164,22 @@ def test_layers_made_while_a_function_traces_count_their_names_apart():
     linear.fit(np.ones((2, 2)), np.ones((2, 1)), verbose=0)  # built in fit's traced step
     assert [layer.name for layer in linear.layers] == ["dense"]
     assert keras.layers.Dense(1).name == "dense_3"
+
+
+def test_model_from_config_explains_a_config_its_constructor_does_not_take():
+    class Tower(keras.Model):
+        def __init__(self, units):
+            super().__init__()
+            self.dense = keras.layers.Dense(units)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def get_config(self):
+            return {"width": 3}
+
+    with pytest.raises(TypeError, match="Unable to revive model from config") as info:
+        Tower.from_config(Tower(3).get_config())
+    assert "Received config={'width': 3}" in str(info.value)
+    with pytest.raises(TypeError, match="Unable to revive model from config"):
+        keras.Model.from_config({"layers": []})

@@ -102,6 +102,20 @@ def test_get_and_set_weights():
         layer.set_weights([kernel])
 
 
+def test_set_weights_takes_a_python_list_as_a_scalar_as_keras_does():
+    layer = keras.layers.Dense(2)
+    layer.build((None, 2))
+    with pytest.raises(ValueError, match="weight shape \\(2,\\) is not compatible with "
+                                         "provided weight shape \\(\\)"):
+        layer.set_weights([np.ones((2, 2)), [1.0, 2.0]])
+    np.testing.assert_array_equal(layer.bias.numpy(), [0.0, 0.0])  # nothing assigned
+    layer.set_weights([tf.ones((2, 2)), tf.ones(2)])  # (tensors have shapes)
+    scalar = keras.layers.Layer()
+    scalar.w = scalar.add_weight("s", shape=(), initializer="zeros")
+    scalar.set_weights([3.0])
+    assert float(scalar.w) == 3.0
+
+
 def test_count_params_needs_build():
     layer = keras.layers.Dense(2, name="d")
     with pytest.raises(ValueError, match="You tried to call `count_params` on layer d, but "
@@ -737,3 +751,21 @@ def test_submodules_include_plain_modules_held_by_layers():
 
     names = [m.name for m in Outer().submodules]
     assert names == ["first", "holder", "in_list", "one", "dense_in_holder"]
+
+
+def test_a_model_holding_a_stateful_layer_is_stateful():
+    # as tf_keras: `stateful` is the layer's own flag or that of any layer inside it
+    model = keras.Sequential([keras.layers.Masking(), keras.layers.LSTM(1, stateful=True)])
+    assert model.stateful and not keras.Sequential([keras.layers.Dense(1)]).stateful
+    assert not keras.layers.LSTM(1).stateful
+    model.layers[1].stateful = False
+    assert not model.stateful
+
+
+def test_autotune_steps_per_execution_follows_compile():
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    assert model.autotune_steps_per_execution is False
+    model.compile("sgd", "mse", steps_per_execution="auto")
+    assert model.autotune_steps_per_execution is True
+    model.compile("sgd", "mse")
+    assert model.autotune_steps_per_execution is False

@@ -444,6 +444,26 @@ def test_json_round_trip_and_build_configs():
     assert keras.layers.Dense(1).get_build_config() is None
 
 
+def test_build_of_a_built_subclassed_model_runs_again_and_records_the_new_shape():
+    class Tower(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = keras.layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+    model = Tower()
+    model(np.ones((3, 4), "float32"))
+    assert model.get_build_config() == {"input_shape": (3, 4)}
+    model.build((None, 4))  # (as Keras: the last shape given to `build` is the config)
+    assert model.get_build_config() == {"input_shape": (None, 4)}
+    assert len(model.weights) == 2
+    with pytest.raises(ValueError, match="expected axis -1 of input shape to have value 4"):
+        model.build((None, 5))
+    assert model.get_build_config() == {"input_shape": (None, 4)}
+
+
 def test_train_step_gets_x_alone_when_fit_has_no_targets():
     seen = []
 
@@ -518,6 +538,24 @@ def test_steps_per_execution_and_compile_config():
     assert isinstance(other.loss, keras.losses.MeanSquaredError)
     assert int(other.steps_per_execution.numpy()) == 1
     other.fit(np.ones((4, 3)), np.ones((4, 1)), verbose=0)
+
+
+def test_compile_from_config_with_a_custom_loss_function_not_in_scope():
+    def my_loss(y, p):
+        return tf.reduce_mean((y - p) ** 2)
+
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile("sgd", my_loss)
+    config = model.get_compile_config()
+    other = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    # as tf_keras: TypeError saying the function cannot be found (not the ValueError of
+    # `keras.losses.get`)
+    with pytest.raises(TypeError, match="Could not locate function 'my_loss'. Make sure "
+                                        "custom classes are decorated"):
+        other.compile_from_config(config)
+    with keras.utils.custom_object_scope({"my_loss": my_loss}):
+        other.compile_from_config(config)
+    assert other.loss is my_loss
 
 
 def test_steps_per_execution_auto_starts_at_one():

@@ -167,3 +167,10 @@ def test_outputs_that_carry_masks_keep_them():
             return tf.ones_like(inputs, tf.bool)
 
     assert Inner()(ids)._keras_mask.numpy().tolist() == [[True, False, True]]
+
+
+def test_dense_of_an_integer_dtype_refuses_to_build():
+    # as tf_keras: TypeError at build (it was the initializer's ValueError)
+    with pytest.raises(TypeError, match=r"A Dense layer can only be built with a "
+                                        r"floating-point dtype. Received: dtype=<dtype: 'int32'>"):
+        tf.keras.layers.Dense(2, dtype="int32")(tf.ones((1, 2)))

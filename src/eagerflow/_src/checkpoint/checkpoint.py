@@ -113,6 +113,7 @@ class _UnrestoredWarning:
         # (bound now: at interpreter exit the modules' names may already be gone)
         self.warn = _log.logger.warning
         self.node_names = trackable.node_names
+        self.log = log_unrestored
 
     def __del__(self):
         if self.expect_partial:
@@ -121,18 +122,25 @@ class _UnrestoredWarning:
                    if node.attributes and i not in self.matched]
         if not missing and not self.unused:
             return
-        warn = self.warn
-        names = self.node_names(self.proto)
-        warn("Detecting that an object or model or tf.train.Checkpoint is being deleted with "
-             "unrestored values. See the following logs for the specific values in question. "
-             "To silence these warnings, use `status.expect_partial()`. See "
-             "https://www.tensorflow.org/api_docs/python/tf/train/Checkpoint#restorefor "
-             "details about the status object returned by the restore function.")
-        for i in missing:
-            warn(f"Value in checkpoint could not be found in the restored object: {names[i]}")
-        for i, attributes in self.unused.items():
-            warn(f"An attribute in the restored object could not be found in the checkpoint. "
-                 f"Object: {names[i]}, attribute: {attributes}")
+        self.log(self.proto, missing, self.unused, self.warn, self.node_names)
+
+
+def log_unrestored(proto, missing, unused=None, warn=None, node_names=None):
+    """Logs TF's warnings about a restore dropped with values it never restored: the
+    checkpoint's nodes `missing` (ids in `proto`) and ``{node id: attributes}`` `unused`.
+    (`warn`, `node_names`: bound early by callers that run at interpreter exit)"""
+    warn = warn or _log.logger.warning
+    names = (node_names or trackable.node_names)(proto)
+    warn("Detecting that an object or model or tf.train.Checkpoint is being deleted with "
+         "unrestored values. See the following logs for the specific values in question. "
+         "To silence these warnings, use `status.expect_partial()`. See "
+         "https://www.tensorflow.org/api_docs/python/tf/train/Checkpoint#restorefor "
+         "details about the status object returned by the restore function.")
+    for i in missing:
+        warn(f"Value in checkpoint could not be found in the restored object: {names[i]}")
+    for i, attributes in (unused or {}).items():
+        warn(f"An attribute in the restored object could not be found in the checkpoint. "
+             f"Object: {names[i]}, attribute: {attributes}")
 
 
 class CheckpointLoadStatus(_Status):

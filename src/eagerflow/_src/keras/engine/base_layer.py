@@ -383,6 +383,16 @@ class Layer(Module):
         return any(layer._dynamic for layer in self._flatten_layers())
 
     @property
+    def stateful(self):
+        """Whether this layer or one inside it (a model's stateful RNN) keeps state between
+        calls."""
+        return any(layer._stateful for layer in self._flatten_layers())
+
+    @stateful.setter
+    def stateful(self, value):
+        self._stateful = value
+
+    @property
     def trainable(self):
         return self._trainable
 
@@ -596,12 +606,14 @@ class Layer(Module):
                 handled.append((param, list(weights[i:i + param.num_tensors])))
                 i += param.num_tensors
                 continue
+            # (as Keras: a value without a shape, a Python list, counts as a scalar)
+            shape = getattr(weights[i], "shape", ())
             value = np.asarray(weights[i])
             i += 1
-            if not param.shape.is_compatible_with(value.shape):
+            if not param.shape.is_compatible_with(shape):
                 raise ValueError(f"Layer {self.name} weight shape "
                                  f"{tuple(param.shape.as_list())} is not compatible with "
-                                 f"provided weight shape {value.shape}.")
+                                 f"provided weight shape {tuple(TensorShape(shape).as_list())}.")
             pairs.append((param, value))
         for param, values in handled:
             param.set_weights(values)

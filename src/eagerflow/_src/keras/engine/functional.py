@@ -38,7 +38,7 @@ from eagerflow._src.keras import backend, late
 from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.input_layer import InputLayer
 from eagerflow._src.keras.engine.input_spec import InputSpec
-from eagerflow._src.keras.engine.training import Model
+from eagerflow._src.keras.engine.training import Model, revive_by_constructor
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers import deserialize, serialize, tf_op_layers
 from eagerflow._src.keras.utils import serialization
@@ -319,17 +319,7 @@ class Functional(Model):
                                              "output_layers")) or not _revivable(cls):
             # as Keras: a subclass with a constructor of its own (or a config of its own) is
             # made by its constructor from the config
-            try:
-                return cls(**config)
-            except TypeError as e:
-                raise TypeError(
-                    "Unable to revive model from config. When overriding the `get_config()` "
-                    "method, make sure that the returned config contains all items used as "
-                    f"arguments in the  constructor to {cls}, which is the default behavior. "
-                    "You can override this default behavior by defining a "
-                    "`from_config(cls, config)` class method to specify how to create an "
-                    f"instance of {cls.__name__} from its config.\n\nReceived config="
-                    f"{config}\n\nError encountered during deserialization: {e}") from None
+            return revive_by_constructor(cls, config)
         custom_objects = {**tf_op_layers.CLASSES, "AddLoss": AddLoss, "AddMetric": AddMetric,
                           **(custom_objects or {})}
         tensors = {}  # (layer name, node index, output index) -> tensor

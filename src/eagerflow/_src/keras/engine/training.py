@@ -41,7 +41,7 @@ from eagerflow._src.keras import optimizers
 from eagerflow._src.keras.engine import compile_utils, data_adapter, session_steps
 from eagerflow._src.keras.engine.base_layer import Layer, _unique, call_keeping_losses
 from eagerflow._src.keras.mixed_precision.loss_scale_optimizer import LossScaleOptimizer
-from eagerflow._src.keras.utils import layer_utils
+from eagerflow._src.keras.utils import layer_utils, serialization
 from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 from eagerflow._src.ops import sparse_ops
 from eagerflow._src.ops.array_ops import concat
@@ -291,31 +291,22 @@ class Model(Layer):
 
     def get_weight_paths(self):
         """``{path: variable}``: each variable by the first path that reaches it, breadth
-        first, from attribute names (a functional model's layers by their names), joined
-        with dots (``'dense.kernel'``, ``'blocks.0.bias'``).
+        first through the checkpoint names, joined with dots (``'dense.kernel'``,
+        ``'blocks.0.bias'``). A functional model starts each path at one of its layers,
+        by that layer's name; deeper down, a nested model's layers are reached by their
+        checkpoint names (``'inner.layer_with_weights-0.kernel'``).
 
         >>> model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(2,),
         ...                                                    name="out")])
         >>> list(model.get_weight_paths())
         ['out.kernel', 'out.bias']
         """
-        found, seen, level = {}, {id(self)}, [((), self)]
-        while level:
-            deeper = []
-            for path, obj in level:
-                children = [(layer.name, layer) for layer in obj.layers] \
-                    if isinstance(obj, late.engine.functional.Functional) else \
-                    trackable.children(obj)
-                for name, child in children:
-                    if id(child) in seen:
-                        continue
-                    seen.add(id(child))
-                    if isinstance(child, Variable):
-                        found[".".join((*path, name))] = child
-                    else:
-                        deeper.append(((*path, name), child))
-            level = deeper
-        return found
+        if isinstance(self, late.engine.functional.Functional):
+            found = {}
+            for layer in self.layers:
+                found.update(_weight_paths_below(layer, (layer.name,)))
+            return found
+        return _weight_paths_below(self, ())
 
     @property
     def state_updates(self):
@@ -353,9 +344,8 @@ class Model(Layer):
                          f"{[layer.name for layer in self.layers]}.")
 
     def build(self, input_shape):
-        """Creates the weights by running `call` on placeholders of `input_shape`."""
-        if self.built:
-            return
+        """Creates the weights by running `call` on placeholders of `input_shape` (again
+        when built, as Keras: the shape given last is the model's build config)."""
         if input_shape is None:
             raise ValueError("Input shape must be defined when calling `build()` on a "
                              "`Model` subclass.")
@@ -534,6 +524,15 @@ class Model(Layer):
         else:
             self._steps_per_execution.assign(value)
 
+    @property
+    def autotune_steps_per_execution(self):
+        """Whether `compile` was given ``steps_per_execution="auto"`` (False before)."""
+        return getattr(self, "_autotune_steps_per_execution", False)
+
+    @autotune_steps_per_execution.setter
+    def autotune_steps_per_execution(self, value):
+        object.__setattr__(self, "_autotune_steps_per_execution", value)
+
     def get_compile_config(self):
         """The arguments `compile` was called with, serialized; None before `compile`."""
         if getattr(self, "_compile_arguments", None) is None:
@@ -555,7 +554,9 @@ class Model(Layer):
             return
         arguments = dict(optimizer="rmsprop", loss=None, metrics=None, weighted_metrics=None)
         arguments.update(config)
-        self.compile(**late.saving.saving_lib._compile_arguments(arguments))
+        with serialization.archive_loading():  # (as Keras: a function or class it cannot
+            arguments = late.saving.saving_lib._compile_arguments(arguments)  # find: TypeError)
+        self.compile(**arguments)
         if self.built and isinstance(self.optimizer, optimizers.Optimizer):
             self.optimizer.build(self.trainable_variables)  # (its saved state is loaded next)
 
@@ -1165,7 +1166,23 @@ class Model(Layer):
         if "layers" in config and "input_layers" in config:  # a functional model's config
             Functional = late.engine.functional.Functional  # a Model subclass, defined later
             return Functional.from_config(config, custom_objects)
+        return revive_by_constructor(cls, config)
+
+
+def revive_by_constructor(cls, config):
+    """A model of `cls` made by its constructor from `config` (a subclass's own config),
+    with Keras's explanation when the constructor does not take it."""
+    try:
         return cls(**config)
+    except TypeError as e:
+        raise TypeError(
+            "Unable to revive model from config. When overriding the `get_config()` "
+            "method, make sure that the returned config contains all items used as "
+            f"arguments in the  constructor to {cls}, which is the default behavior. "
+            "You can override this default behavior by defining a "
+            "`from_config(cls, config)` class method to specify how to create an "
+            f"instance of {cls.__name__} from its config.\n\nReceived config="
+            f"{config}\n\nError encountered during deserialization: {e}") from None
 
 
 def _executions(batches, per_execution, first=0):
@@ -1309,3 +1326,22 @@ def _without_batch_size(spec):
     if isinstance(spec, TensorSpec) and spec.shape.rank:
         return TensorSpec([None] + spec.shape.as_list()[1:], spec.dtype, spec.name)
     return spec
+
+
+def _weight_paths_below(root, prefix):
+    """Breadth first from ``root`` through checkpoint children: ``{path: variable}``
+    with each variable under the first (shortest) path that reaches it."""
+    found, seen, level = {}, {id(root)}, [(prefix, root)]
+    while level:
+        deeper = []
+        for path, obj in level:
+            for name, child in trackable.children(obj):
+                if id(child) in seen:
+                    continue
+                seen.add(id(child))
+                if isinstance(child, Variable):
+                    found[".".join((*path, name))] = child
+                else:
+                    deeper.append(((*path, name), child))
+        level = deeper
+    return found

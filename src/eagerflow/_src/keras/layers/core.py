@@ -46,6 +46,10 @@ class Dense(Layer):
         self.supports_masking = True
 
     def build(self, input_shape):
+        dtype = _dtypes.as_dtype(self.dtype or backend.floatx())
+        if not (dtype.is_floating or dtype.is_complex):
+            raise TypeError(f"A Dense layer can only be built with a floating-point dtype. "
+                            f"Received: dtype={dtype}")
         input_shape = TensorShape(input_shape)
         self._build_input_shape = input_shape  # (also when a wrapper builds it)
         last_dim = input_shape[-1] if input_shape.rank else None

@@ -272,6 +272,10 @@ class CheckpointLoadStatus:
         return self
 
     def expect_partial(self):
+        """Silences the warnings about values not restored."""
+        warning = getattr(self, "_warning", None)
+        if warning is not None:
+            warning.detach()
         return self
 
     def run_restore_ops(self, session=None):
@@ -389,9 +393,24 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False, partia
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Normalization)
     unbound = [v for k, v in checkpoint_keys(model).items()
                if partial and not k.startswith(_OPTIMIZER) and k not in tensors]
-    return CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched},
-                                metadata.get(trackable.OBJECT_GRAPH_KEY), unbound,
-                                len(matched) if partial else None)
+    status = CheckpointLoadStatus(set(tensors) - {key for key, _, _ in matched},
+                                  metadata.get(trackable.OBJECT_GRAPH_KEY), unbound,
+                                  len(matched) if partial else None)
+    if partial and status.unused and status._object_graph is not None:
+        # as TF: values of the checkpoint left unused are logged when the model goes
+        # (or the program ends), unless `expect_partial` was called on the status
+        status._warning = weakref.finalize(model, _log_unrestored, status._object_graph,
+                                           status._unused)
+    return status
+
+
+def _log_unrestored(object_graph, unused):
+    proto = pb.TrackableObjectGraph()
+    proto.ParseFromString(object_graph)
+    missing = [i for i, node in enumerate(proto.nodes)
+               if any(a.checkpoint_key in unused for a in node.attributes)]
+    if missing:
+        checkpoint.log_unrestored(proto, missing)
 
 
 def _restore_on_creation(model, tensors):
