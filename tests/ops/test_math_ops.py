@@ -1167,6 +1167,12 @@ def test_complex_division_rounds_as_tf_cpu_kernels():
     np.testing.assert_array_equal(q.view(np.float32), np.float32(tf64))
     q = (tf.constant(x.astype(np.complex128)) / y.astype(np.complex128)).numpy()
     np.testing.assert_array_equal(q.view(np.float64), tf128)
+    tf_reciprocal = [1.5281736850738525, -0.8300474286079407, -0.108962781727314,
+                     0.6364273428916931, -0.08720260858535767, -0.5929798483848572,
+                     -0.6804423928260803, -0.07226358354091644, 1.2123651504516602,
+                     0.846324622631073, 0.02997736819088459, -0.4910058379173279]
+    q = tf.math.reciprocal(tf.constant(y)).numpy()
+    np.testing.assert_array_equal(q.view(np.float32), np.float32(tf_reciprocal))
     # so the gradient of |z|^2 is TF's 2z exactly
     z = tf.Variable([1 + 1j, 2j], dtype=tf.complex64)
     with tf.GradientTape() as t:

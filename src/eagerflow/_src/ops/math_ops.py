@@ -1330,7 +1330,13 @@ export("math.ceil")(ceil)
 rint = unary(_reg_unary("Rint", "rint", FLOAT, kernels=(_F64, _F32)),
              "Returns the closest integer to x, half to even.")
 export("math.rint")(rint)
-reciprocal = unary(_reg_unary("Reciprocal", float_math.reciprocal, SIGNED_NUMBER,
+def _reciprocal(xp, x):
+    if x.dtype.kind == "c":  # TF divides 1 by x as its complex division does
+        return _complex_quotient(xp, xp.ones_like(x), x)
+    return float_math.reciprocal(xp, x)
+
+
+reciprocal = unary(_reg_unary("Reciprocal", _reciprocal, SIGNED_NUMBER,
                               kernels=(_d.complex128, _d.complex64, _F64, _BF16, _F16, _F32)),
                    "Computes 1 / x element-wise.")
 export("math.reciprocal")(reciprocal)
@@ -1434,7 +1440,7 @@ tf_args.assign(("y", "dy"), *map(_op_named, ("SigmoidGrad", "TanhGrad", "SqrtGra
 # -- TF's older names of ops above, which graphs and ``tf.raw_ops`` calls still use ----------
 # (Inv is Reciprocal, InvGrad ReciprocalGrad, Mod TruncateMod, failing as FloorMod does on an
 # integer divided by zero)
-_INV = _reg_unary("Inv", float_math.reciprocal, SIGNED_NUMBER,
+_INV = _reg_unary("Inv", _reciprocal, SIGNED_NUMBER,
                   kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32))
 _inv_grad = binary(_reg_unary_grad("InvGrad", _reciprocal_grad, fresh=True))
 tf_args[_op_named("InvGrad")] = ("y", "dy")
