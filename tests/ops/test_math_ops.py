@@ -1165,6 +1165,8 @@ def test_complex_division_rounds_as_tf_cpu_kernels():
     np.testing.assert_array_equal(q.view(np.float32), np.float32(tf64))
     q = tf.math.divide_no_nan(tf.constant(x), tf.constant(y)).numpy()
     np.testing.assert_array_equal(q.view(np.float32), np.float32(tf64))
+    q = tf.math.xdivy(tf.constant(x), tf.constant(y)).numpy()
+    np.testing.assert_array_equal(q.view(np.float32), np.float32(tf64))
     q = (tf.constant(x.astype(np.complex128)) / y.astype(np.complex128)).numpy()
     np.testing.assert_array_equal(q.view(np.float64), tf128)
     tf_reciprocal = [1.5281736850738525, -0.8300474286079407, -0.108962781727314,

@@ -235,7 +235,8 @@ _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtyp
 _XLOG1PY = register("Xlog1py", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                          x * xp.log1p(y)),
                     rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
-_XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), x / y),
+_XDIVY = register("Xdivy",
+                  lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), _real_div(xp, x, y)),
                   rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
                   rules.binary, tied=(0, 1), dtypes=FLOAT, elementwise=True)
