@@ -142,13 +142,40 @@ def test_python_arguments_and_keywords():
             return dy * s * scale, tf.reduce_sum(dy * x), None  # ignored for Python values
         return x * s * scale, grad_fn
 
-    for run in (lambda f: f(), lambda f: tf.function(f)()):
-        def body():
-            with tf.GradientTape() as t:
-                t.watch(x)
-                y = scaled(x, 3, "mode", scale=2.0)  # keywords are not inputs
-            return t.gradient(y, x)
-        assert run(body).numpy() == 6.0
+    def body():
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = scaled(x, 3, "mode", scale=2.0)  # keywords are not inputs
+        return t.gradient(y, x)
+    assert body().numpy() == 6.0
+    # as TF, a graph refuses keyword arguments (any: TF's graph form takes none)
+    with pytest.raises(ValueError, match="supports keywords arguments only when eager "
+                                         "execution is enabled"):
+        tf.function(body)()
+
+
+def test_tensors_passed_only_as_keywords_keep_their_own_gradient():
+    # TF records the custom gradient on a tape only when the tape watches a positional
+    # input or a variable the function reads; otherwise the tape differentiates f's ops
+    @tf.custom_gradient
+    def triple(c, x=None):
+        return c * x * 3.0, lambda dy: dy * 100.0
+
+    x, c = tf.constant(1.0), tf.constant(2.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = triple(c, x=x)
+    assert float(t.gradient(y, x)) == 6.0
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([x, c])
+        y = triple(c, x=x)
+    assert t.gradient(y, x) is None and float(t.gradient(y, c)) == 100.0
+    with tf.GradientTape() as outer:  # per tape: the outer one watches x only
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(c)
+            y = triple(c, x=x)
+    assert float(inner.gradient(y, c)) == 100.0 and float(outer.gradient(y, x)) == 6.0
 
 
 def test_variable_argument_is_differentiated():

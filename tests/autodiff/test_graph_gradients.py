@@ -142,3 +142,24 @@ def test_gradients_in_branches_and_loop_bodies_of_tensors_from_outside():
     np.testing.assert_allclose(got[2], np.sin([1.0, 4.0]), rtol=1e-6)
     got = [t.numpy().tolist() for t in f(tf.constant([-1.0, -2.0]))]
     assert got[0] == [-8.0, -16.0] and got[1] == [1.0, 54.0] and got[2] == [0.0, 0.0]
+
+
+def test_stop_gradients_may_be_a_single_tensor():
+    @tf.function
+    def f(x):
+        y = x * x
+        return tf.gradients(y * x, x, stop_gradients=y)[0], tf.gradients(x, x, stop_gradients=x)[0]
+
+    held, itself = f(tf.constant(3.0))
+    assert float(held) == 9.0 and float(itself) == 1.0
+
+
+def test_an_unknown_aggregation_method_is_refused():
+    @tf.function
+    def f(x, method):
+        return tf.gradients(x * x, x, aggregation_method=method)[0]
+
+    assert float(f(tf.constant(2.0), tf.AggregationMethod.EXPERIMENTAL_TREE)) == 4.0
+    with pytest.raises(ValueError, match=r"Invalid `aggregation_method` specified 7\. "
+                                         r"Accepted values are \[0, 1, 2\]\."):
+        f(tf.constant(2.0), 7)

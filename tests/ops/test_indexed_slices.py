@@ -1,4 +1,6 @@
 """IndexedSlices: sparse gather gradients, their conversion and accumulation."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,25 @@ def test_lookups_in_a_table_in_shards_give_each_shard_indexed_slices():
     with tf.GradientTape() as tape:
         total = tf.reduce_sum(tf.gather(tf.concat([x, y], 1), [2]))
     np.testing.assert_array_equal(tape.gradient(total, [x, y])[1].numpy(), [[0, 0], [0, 0], [1, 1]])
+
+
+def test_conversion_to_another_dtype_is_refused_before_densifying():
+    s = tf.IndexedSlices(tf.constant([[1.0, 1.0]]), tf.constant([2]), tf.constant([3, 2]))
+    with pytest.raises(ValueError, match="Incompatible tensor conversion requested to `dtype` "
+                                         "float64 for IndexedSlices"):
+        tf.convert_to_tensor(s, dtype=tf.float64)
+    assert tf.convert_to_tensor(s, dtype=tf.float32).shape == (3, 2)
+
+
+def test_densifying_a_huge_gradient_in_a_graph_warns_as_tf_does():
+    @tf.function
+    def dense_sum(values, dense_shape):
+        s = tf.IndexedSlices(values, tf.constant([0]), tf.constant(dense_shape))
+        return tf.reduce_sum(tf.convert_to_tensor(s))
+
+    with pytest.warns(UserWarning, match="to a dense Tensor with 120000000 elements. This may "
+                                         "consume a large amount of memory"):
+        dense_sum.get_concrete_function(tf.TensorSpec([1, 600]), [200000, 600])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        dense_sum.get_concrete_function(tf.TensorSpec([1, 600]), [2000, 600])  # small: silent

@@ -1138,3 +1138,48 @@ def test_complex_reciprocal_signs_zero_imaginary_parts_as_division(dtype):
     assert got.real.tolist() == [0.5, -0.25]
     assert np.signbit(got.imag).tolist() == [False, True]  # TF: [0.5+0j, -0.25-0j], as 1 / x
     np.testing.assert_array_equal(got, (1 / tf.constant([2 + 0j, -4 + 0j], dtype)).numpy())
+
+
+def test_complex_division_rounds_as_tf_cpu_kernels():
+    # TF's recorded quotients: the first four complex64 values (two complex128) come from
+    # its vector path (y scaled by max(|re|, |im|)), the rest from Smith's algorithm
+    x = np.array([1.6905256509780884, -0.0008903858833946288, -0.46593737602233887,
+                  -1.7547242641448975, 0.032820165157318115, 1.017657995223999,
+                  0.4075162708759308, 0.6004984974861145, -0.7889230251312256,
+                  -0.6254289746284485, 0.002065572887659073, -0.1715482622385025],
+                 np.float32).view(np.complex64)
+    y = np.array([0.5052993893623352, 0.27445992827415466, -0.2613564133644104,
+                  -1.526524543762207, -0.24274908006191254, 1.6506997346878052,
+                  -1.4532414674758911, 0.15433552861213684, 0.5545803308486938,
+                  -0.3871399462223053, 0.12388090789318085, 2.0290722846984863],
+                 np.float32).view(np.complex64)
+    tf64 = [2.5826776027679443, -1.4045770168304443, 1.1675242185592651, -0.10533563792705536,
+            0.6005886793136597, -0.10820411890745163, -0.23389717936515808,
+            -0.4380532503128052, -0.427146852016449, -1.4259332418441772,
+            -0.08416927605867386, -0.006156774237751961]
+    tf128 = [2.58267780964512, -1.4045771026351224, 1.1675242396323477, -0.10533563242928512,
+             0.6005886619307569, -0.10820411888562224, -0.23389718711411428,
+             -0.4380532469982138, -0.42714688319664124, -1.4259333626348425,
+             -0.08416928108069077, -0.0061567741764841704]
+    q = (tf.constant(x) / tf.constant(y)).numpy()
+    np.testing.assert_array_equal(q.view(np.float32), np.float32(tf64))
+    q = tf.math.divide_no_nan(tf.constant(x), tf.constant(y)).numpy()
+    np.testing.assert_array_equal(q.view(np.float32), np.float32(tf64))
+    q = tf.math.xdivy(tf.constant(x), tf.constant(y)).numpy()
+    np.testing.assert_array_equal(q.view(np.float32), np.float32(tf64))
+    q = (tf.constant(x.astype(np.complex128)) / y.astype(np.complex128)).numpy()
+    np.testing.assert_array_equal(q.view(np.float64), tf128)
+    tf_reciprocal = [1.5281736850738525, -0.8300474286079407, -0.108962781727314,
+                     0.6364273428916931, -0.08720260858535767, -0.5929798483848572,
+                     -0.6804423928260803, -0.07226358354091644, 1.2123651504516602,
+                     0.846324622631073, 0.02997736819088459, -0.4910058379173279]
+    q = tf.math.reciprocal(tf.constant(y)).numpy()
+    np.testing.assert_array_equal(q.view(np.float32), np.float32(tf_reciprocal))
+    # so the gradient of |z|^2 is TF's 2z exactly
+    z = tf.Variable([1 + 1j, 2j], dtype=tf.complex64)
+    with tf.GradientTape() as t:
+        loss = tf.reduce_sum(tf.abs(z) ** 2)
+    np.testing.assert_array_equal(t.gradient(loss, z).numpy(), [2 + 2j, 4j])
+    # a zero divisor: NaN in the vector path, C's infinity in the scalar one (as TF)
+    q = (tf.constant([1 + 0j] * 5, tf.complex64) / tf.constant([0j] * 5, tf.complex64)).numpy()
+    assert np.isnan(q[:4].real).all() and np.isinf(q[4].real) and np.isnan(q[4].imag)

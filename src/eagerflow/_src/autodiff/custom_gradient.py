@@ -26,6 +26,7 @@ from eagerflow._src.core.registry import get as get_op
 from eagerflow._src.ops import array_ops
 
 _IDENTITY_N = get_op("IdentityN")
+_IDENTITY = get_op("Identity")
 
 
 @export("custom_gradient")
@@ -63,6 +64,10 @@ class _Decorated:
 def _call(f, args, kwargs):
     """Runs `f` (recorded as usual), its outputs passing through the IdentityN naming its
     gradient."""
+    graph = context.get().graph
+    if kwargs and graph is not None:
+        raise ValueError("The custom_gradient decorator currently supports keywords "
+                         "arguments only when eager execution is enabled.")
     spy = _VariableSpy(watch_accessed_variables=True)
     # f's ops stay on enclosing tapes (the IdentityN below cuts them off the outputs'
     # gradient), so that what grad_fn computes from f's values is differentiable again
@@ -81,12 +86,25 @@ def _call(f, args, kwargs):
     grad = _gradient(f.__name__, grad_fn, len(inputs), variables, flat_out)
     # The outputs, inputs and variables pass through one IdentityN op naming the gradient
     # (inputs and variables ride along only so tapes connect them to the outputs).
-    graph = context.get().graph
-    outs = dispatch(_IDENTITY_N, (*flat_out, *inputs, *variables),
-                    {"_gradient_op_type": name_gradient("CustomGradient", grad)})
+    # As in TF, a tape that watches none of the inputs and variables (say, f's tensors came
+    # as keyword arguments) keeps f's own ops: the outputs are plain identities for it.
+    natural = () if graph is not None else _unwatching(inputs + variables)
+    with context.recorded_by([r for r in context.get().recorders if r not in natural]):
+        outs = dispatch(_IDENTITY_N, (*flat_out, *inputs, *variables),
+                        {"_gradient_op_type": name_gradient("CustomGradient", grad)})
+    for recorder in natural:
+        for value, out in zip(flat_out, outs):
+            recorder.record(_IDENTITY, (value,), {}, out)
     if graph is not None or outs:  # held as long as a tape or graph may need it
         hold(outs[0] if graph is None else graph, grad)
     return nest.pack_sequence_as(result, list(outs[:len(flat_out)]))
+
+
+def _unwatching(values):
+    """The active tapes that watch none of `values`."""
+    return tuple(r for r in context.get().recorders
+                 if type(r) is not _VariableSpy and isinstance(r, _Recorder)
+                 and not any(id(v) in r.watched for v in values))
 
 
 class _VariableSpy(_Recorder):

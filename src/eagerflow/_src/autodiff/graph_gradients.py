@@ -50,11 +50,16 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     >>> f(tf.constant(3.0))
     [<tf.Tensor: shape=(), dtype=float32, numpy=6.0>]
     """
-    del aggregation_method  # a scheduling hint: the result is the same
     graph = context.get().graph
     if graph is None:
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. "
                            "Use tf.GradientTape instead.")
+    # a scheduling hint (every method gives the same sums), but an unknown one is refused
+    methods = [AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
+               AggregationMethod.EXPERIMENTAL_ACCUMULATE_N]
+    if aggregation_method is not None and aggregation_method not in methods:
+        raise ValueError(f"Invalid `aggregation_method` specified {aggregation_method}. "
+                         f"Accepted values are {methods}.")
     ys, xs = nest.flatten(ys), nest.flatten(xs)
     # never entered: the tape records only the operations given to it below
     tape = GradientTape(persistent=False, watch_accessed_variables=False)
@@ -62,7 +67,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     for x in xs:
         tape._recorder.watch(x)
     # a held tensor's own gradient is still wanted, but none flows through its op
-    held = nest.flatten(stop_gradients or [])
+    held = [] if stop_gradients is None else nest.flatten(stop_gradients)
     if all(getattr(x, "graph", graph) is graph for x in xs):
         if prepare is not None:
             prepare(graph, xs)

@@ -8,7 +8,12 @@ indices add up).
 >>> tf.convert_to_tensor(s).numpy().tolist()
 [[0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
 """
+import warnings
+
+import numpy as np
+
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor, get_static_value
 from eagerflow._src.core.dtypes import variant
@@ -16,6 +21,10 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec, value_specs
 from eagerflow._src.ops import late
 from eagerflow._src.core.composite_tensor import CompositeTensor
+
+# A graph that densifies slices of at least this many elements warns (as TF does): the
+# dense gradient of a large embedding table can exhaust memory.
+_LARGE_DENSE_ELEMENTS = 100_000_000
 
 
 @export("IndexedSlices")
@@ -51,10 +60,19 @@ class IndexedSlices:
                                  [None])
 
     def __tf_tensor__(self, dtype=None, name=None):
+        if dtype is not None and not _d.as_dtype(dtype).is_compatible_with(self.dtype):
+            raise ValueError(f"Incompatible tensor conversion requested to `dtype` "
+                             f"{_d.as_dtype(dtype).name} for IndexedSlices ({self}) with dtype "
+                             f"{self.dtype.name}")
         if self._dense_shape is None:
             raise ValueError(f"Tensor conversion requested for IndexedSlices without "
                              f"dense_shape: {self!s}")
         dense_shape = get_static_value(self._dense_shape)
+        if (dense_shape is not None and not context.executing_eagerly()
+                and np.prod(dense_shape, dtype=np.int64) >= _LARGE_DENSE_ELEMENTS):
+            warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with "
+                          f"{int(np.prod(dense_shape, dtype=np.int64))} elements. This may "
+                          f"consume a large amount of memory.", stacklevel=2)
         rows = self._dense_shape[0] if dense_shape is None else int(dense_shape[0])
         dense = late.reduction_ops.unsorted_segment_sum(self._values, self._indices, rows)
         return convert_to_tensor(dense, dtype=dtype)

@@ -55,7 +55,8 @@ _TRUNCATE_ZERO = ("Unexpected error in binary operator (only integer div and mod
 
 def _div_no_nan(xp, x, y):
     safe = xp.where(y == 0, xp.ones((), y.dtype), y)
-    return xp.where(y == 0, xp.zeros((), x.dtype), x / safe).astype(x.dtype, copy=False)
+    quotient = _complex_quotient(xp, x, safe) if x.dtype.kind == "c" else x / safe
+    return xp.where(y == 0, xp.zeros((), x.dtype), quotient).astype(x.dtype, copy=False)
 
 
 def _floor_div(xp, x, y):
@@ -93,7 +94,54 @@ def _float_kernel(fn):
 
 
 def _real_div(xp, x, y):
+    if x.dtype.kind == "c":
+        return _complex_quotient(xp, x, y)
     return xp.true_divide(x, y).astype(x.dtype, copy=False)
+
+
+# complex numbers per vector of TF's CPU kernels (AVX: 4 complex64, 2 complex128)
+_COMPLEX_LANES = {np.dtype(np.complex64): 4, np.dtype(np.complex128): 2}
+
+
+def _complex_quotient(xp, x, y):
+    """x / y as TF's CPU kernels divide complex numbers, to the last bit: the vectors
+    scale y by max(|re y|, |im y|), then multiply by its conjugate; the last ``n % lanes``
+    values of the (broadcast) result take Smith's algorithm, as C's complex division does
+    (with C's infinities for a zero divisor)."""
+    x, y = xp.broadcast_arrays(x, y)
+    shape, x, y = x.shape, x.reshape(-1), y.reshape(-1)
+    split = x.size - x.size % _COMPLEX_LANES[x.dtype]
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    out = xp.empty(x.shape, x.dtype)
+    with np.errstate(all="ignore"):
+        m = xp.maximum(xp.abs(c[:split]), xp.abs(d[:split]))
+        cs, ds = c[:split] / m, d[:split] / m
+        den = cs * cs + ds * ds
+        out.real[:split] = (a[:split] * cs + b[:split] * ds) / den / m
+        out.imag[:split] = (b[:split] * cs - a[:split] * ds) / den / m
+        a, b, c, d = a[split:], b[split:], c[split:], d[split:]
+        wide = xp.abs(c) >= xp.abs(d)
+        r = xp.where(wide, d / c, c / d)
+        den = xp.where(wide, c + d * r, c * r + d)
+        re = xp.where(wide, a + b * r, a * r + b) / den
+        im = xp.where(wide, b - a * r, b * r - a) / den
+        lost = xp.isnan(re) & xp.isnan(im)
+        if lost.any():  # C's recovery of infinities (Annex G)
+            inf = xp.copysign(xp.asarray(np.inf, c.dtype), c)
+            zero = (c == 0) & (d == 0) & ~(xp.isnan(a) & xp.isnan(b))
+            re, im = xp.where(lost & zero, inf * a, re), xp.where(lost & zero, inf * b, im)
+            big = lost & (xp.isinf(a) | xp.isinf(b)) & xp.isfinite(c) & xp.isfinite(d)
+            a1 = xp.copysign(xp.isinf(a).astype(c.dtype), a)
+            b1 = xp.copysign(xp.isinf(b).astype(c.dtype), b)
+            re = xp.where(big, np.inf * (a1 * c + b1 * d), re)
+            im = xp.where(big, np.inf * (b1 * c - a1 * d), im)
+            small = lost & (xp.isinf(c) | xp.isinf(d)) & xp.isfinite(a) & xp.isfinite(b)
+            c1 = xp.copysign(xp.isinf(c).astype(c.dtype), c)
+            d1 = xp.copysign(xp.isinf(d).astype(c.dtype), d)
+            re = xp.where(small, 0.0 * (a * c1 + b * d1), re)
+            im = xp.where(small, 0.0 * (b * c1 - a * d1), im)
+        out.real[split:], out.imag[split:] = re, im
+    return out.reshape(shape)
 
 
 def _pow(xp, x, y):
@@ -187,7 +235,8 @@ _XLOGY = register("Xlogy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtyp
 _XLOG1PY = register("Xlog1py", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype),
                                                          x * xp.log1p(y)),
                     rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
-_XDIVY = register("Xdivy", lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), x / y),
+_XDIVY = register("Xdivy",
+                  lambda xp, x, y: xp.where(x == 0, xp.zeros((), x.dtype), _real_div(xp, x, y)),
                   rules.binary, tied=(0, 1), dtypes=_X_OF_Y_DTYPES, elementwise=True)
 _ATAN2 = register("Atan2", _float_kernel(lambda xp, y, x: xp.arctan2(y, x.astype(y.dtype))),
                   rules.binary, tied=(0, 1), dtypes=FLOAT, elementwise=True)
@@ -1282,7 +1331,13 @@ export("math.ceil")(ceil)
 rint = unary(_reg_unary("Rint", "rint", FLOAT, kernels=(_F64, _F32)),
              "Returns the closest integer to x, half to even.")
 export("math.rint")(rint)
-reciprocal = unary(_reg_unary("Reciprocal", float_math.reciprocal, SIGNED_NUMBER,
+def _reciprocal(xp, x):
+    if x.dtype.kind == "c":  # TF divides 1 by x as its complex division does
+        return _complex_quotient(xp, xp.ones_like(x), x)
+    return float_math.reciprocal(xp, x)
+
+
+reciprocal = unary(_reg_unary("Reciprocal", _reciprocal, SIGNED_NUMBER,
                               kernels=(_d.complex128, _d.complex64, _F64, _BF16, _F16, _F32)),
                    "Computes 1 / x element-wise.")
 export("math.reciprocal")(reciprocal)
@@ -1386,7 +1441,7 @@ tf_args.assign(("y", "dy"), *map(_op_named, ("SigmoidGrad", "TanhGrad", "SqrtGra
 # -- TF's older names of ops above, which graphs and ``tf.raw_ops`` calls still use ----------
 # (Inv is Reciprocal, InvGrad ReciprocalGrad, Mod TruncateMod, failing as FloorMod does on an
 # integer divided by zero)
-_INV = _reg_unary("Inv", float_math.reciprocal, SIGNED_NUMBER,
+_INV = _reg_unary("Inv", _reciprocal, SIGNED_NUMBER,
                   kernels=(_d.complex128, _d.complex64, _BF16, _F64, _F16, _F32))
 _inv_grad = binary(_reg_unary_grad("InvGrad", _reciprocal_grad, fresh=True))
 tf_args[_op_named("InvGrad")] = ("y", "dy")
