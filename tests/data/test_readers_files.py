@@ -152,6 +152,25 @@ def test_text_lines_of_compressed_files(tmp_path, kind):
         [b"x", b"y", b"long " * 1000, b"last"]
 
 
+def test_unknown_compression_names_as_tfs_readers_take_them(tmp_path):
+    # TF's TFRecord reader reads a file uncompressed for a name it does not know (even
+    # "gzip" or "NONE"); its text, fixed-length and CSV readers refuse one.
+    path = _write_records(tmp_path, files=1)[0]
+    for name in ["gzip", "NONE", "BAD", tf.constant("ZLIB ")]:
+        assert _values(tf.data.TFRecordDataset(path, compression_type=name)) == [
+            b"0-0", b"0-1", b"0-2", b"0-3"]
+    for ds in [tf.data.TextLineDataset(path, compression_type="gzip"),
+               tf.data.FixedLengthRecordDataset(path, 4, compression_type="BAD")]:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Unsupported compression_type\."):
+            _values(ds)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Unsupported compression_type: BAD."):
+        tf.data.experimental.CsvDataset(path, [0], compression_type="BAD")
+    with pytest.raises(ValueError, match="Received unknown `compression_type` gzip."):
+        tf.data.experimental.make_csv_dataset(path, 1, compression_type="gzip")
+
+
 def test_fixed_length_records_between_header_and_footer(tmp_path):
     path = tmp_path / "f.bin"
     path.write_bytes(b"HH" + b"abcdefghi" + b"FFF")

@@ -182,14 +182,29 @@ class TFRecordDataset(_ReaderDataset):
                  num_parallel_reads=None, name=None):
         super().__init__(filenames, num_parallel_reads)
         self._compression = _scalar(compression_type, "") or ""
+        if self._compression not in _COMPRESSIONS:
+            # TF's reader takes any other name ("gzip", "NONE") for no compression
+            self._compression = ""
         self._buffer_size = _scalar(buffer_size)
 
     def _read(self, name):
         return tf_record.read_records(name, self._compression, self._buffer_size)
 
 
+_COMPRESSIONS = ("", "ZLIB", "GZIP")
+
+
+def _unsupported_compression():
+    """The error of TF's text and fixed-length readers for a `compression_type` not in
+    `_COMPRESSIONS`, when the first file is opened."""
+    return op_error(errors.InvalidArgumentError, "IteratorGetNext",
+                    "Unsupported compression_type.")
+
+
 def _open_stream(name, compression_type, buffer_size):
     """File `name` opened for reading bytes, decompressed for "ZLIB" or "GZIP"."""
+    if (compression_type or "") not in _COMPRESSIONS:
+        raise _unsupported_compression()
     kind = tf_record.TFRecordOptions.get_compression_type_string(compression_type or "")
     raw = tf_record._open(name, "rb")
     if not kind:
@@ -477,6 +492,9 @@ class CsvDataset(_ReaderDataset):
         na = _scalar(na_value, "")
         self._na = na.encode() if isinstance(na, str) else bytes(na or b"")
         self._compression = _scalar(compression_type, "") or ""
+        if self._compression not in _COMPRESSIONS:
+            raise op_error(errors.InvalidArgumentError, "CSVDatasetV2",
+                           f"Unsupported compression_type: {self._compression}.")
         self._buffer_size = int(_scalar(buffer_size) or _DEFAULT_BUFFER)
 
     def _iterator(self):
@@ -592,6 +610,9 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         names.extend(found)
     delim = field_delim.encode() if isinstance(field_delim, str) else bytes(field_delim)
     compression = _scalar(compression_type, "") or ""
+    if compression not in _COMPRESSIONS:
+        raise ValueError(f"Received unknown `compression_type` {compression}. Expected: "
+                         f"GZIP, ZLIB or  (empty string).")
     if column_names is None:
         if not header:
             raise ValueError("Expected `column_names` or `header` arguments. Neither is "
