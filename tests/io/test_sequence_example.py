@@ -132,6 +132,19 @@ def test_bad_specs_and_functions():
     assert int(length) == 2 and val.numpy().tolist() == [[1, 2], [3, 4]]
 
 
+def test_a_ragged_feature_may_not_share_a_key_with_another_feature():
+    # (the sparse or dense feature was silently left out of the result)
+    with pytest.raises(ValueError, match=r"Ragged and sparse keys must not intersect; "
+                       r"ragged_keys: \['name'\], sparse_keys: \['name'\]"):
+        tf.io.parse_single_sequence_example(S1, {
+            "name": tf.io.VarLenFeature(tf.string),
+            "r": tf.io.RaggedFeature(tf.string, value_key="name")})
+    with pytest.raises(ValueError, match="Dense and ragged keys must not intersect"):
+        tf.io.parse_sequence_example([S1], None, {
+            "val": tf.io.FixedLenSequenceFeature([2], tf.float32),
+            "r": tf.io.RaggedFeature(tf.float32, value_key="val")})
+
+
 def test_a_sequence_example_error_names_the_kernel_as_tf_does():
     # TF's one-op function is named by every count and dtype-list attr of the op
     with pytest.raises(tf.errors.InvalidArgumentError) as info:

@@ -1103,6 +1103,8 @@ def _sequence_specs(context_features, sequence_features):
     if not context_features and not sequence_features:
         raise ValueError("Both context_features and sequence_features are None, but at least "
                          "one should have values.")
+    _check_keys(context_features)  # (before a ragged feature's keys displace the others')
+    _check_keys(sequence_features)
     context_features, context_made, c_ragged = _sequence_ragged(context_features)
     sequence_features, sequence_made, f_ragged = _sequence_ragged(sequence_features)
     for key, feature in context_features.items():
