@@ -184,6 +184,20 @@ def test_parsing_inside_function_with_unknown_batch():
     assert c.numpy().tolist() == [[b"x", b"yy"], [b"z", b""]]
 
 
+def test_a_ragged_feature_of_a_batch_of_known_size_knows_its_rows():
+    @tf.function
+    def parse(serialized):
+        out = tf.io.parse_example(serialized, {
+            "r": tf.io.RaggedFeature(tf.int64, value_key="a"),
+            "u": tf.io.RaggedFeature(tf.int64, value_key="a", row_splits_dtype=tf.int32,
+                                     partitions=[tf.io.RaggedFeature.UniformRowLength(1)])})
+        assert out["r"].shape.as_list() == [2, None]  # (as TF: the batch dim is static)
+        assert out["u"].shape.as_list() == [2, None, 1]
+        return out["r"]
+
+    assert parse(tf.constant([S1, S2])).to_list() == [[1, 2], [3, 4]]
+
+
 def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():
     dense = {k: v for k, v in _SPEC.items() if k != "c"}
 

@@ -610,10 +610,12 @@ def _parse(serialized, features, names, name):
     result = _parse_plain(serialized, plain, names, name)
     if not ragged:
         return result
-    single = convert_to_tensor(serialized, _d.string).shape.rank == 0
+    batch = convert_to_tensor(serialized, _d.string).shape
+    single = batch.rank == 0
+    nrows = batch[0] if batch.rank == 1 else None
     out = {k: v for k, v in result.items() if k in features and k not in ragged}
     for key in sorted(ragged):
-        out[key] = ragged[key]._from_parsed(result, key, single)
+        out[key] = ragged[key]._from_parsed(result, key, single, nrows)
     return out
 
 

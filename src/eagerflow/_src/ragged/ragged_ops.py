@@ -1474,7 +1474,9 @@ class RaggedFeature(collections.namedtuple(
                 out[p.key] = parsing_ops.VarLenFeature(_I64)
         return out
 
-    def _from_parsed(self, parsed, key, single):
+    def _from_parsed(self, parsed, key, single, nrows=None):
+        """The ragged value of feature `key` from `parsed` (its keys parsed as
+        `_var_len_features`); `nrows`: the batch size where it is known while tracing."""
         dtype = self.row_splits_dtype
         values = parsed[self.value_key or key]
 
@@ -1524,6 +1526,8 @@ class RaggedFeature(collections.namedtuple(
             per_example = counts
         if single:
             return flat
+        if nrows is not None:  # (as TF's row splits have the batch's static length)
+            per_example.set_shape([nrows])
         return RaggedTensor.from_row_lengths(flat, per_example, validate=False)
 
     def _from_parsed_lists(self, parsed, key, outer_splits, single):
