@@ -198,6 +198,17 @@ def test_a_ragged_feature_of_a_batch_of_known_size_knows_its_rows():
     assert parse(tf.constant([S1, S2])).to_list() == [[1, 2], [3, 4]]
 
 
+def test_feature_keys_given_as_bytes():
+    out = tf.io.parse_example([S1], {b"a": tf.io.FixedLenFeature([2], tf.int64),
+                                     b"c": tf.io.VarLenFeature(tf.string)})
+    assert out[b"a"].numpy().tolist() == [[1, 2]] and out[b"c"].values.numpy().tolist() == [b"x", b"yy"]
+    assert tf.io.parse_example([S1], {b"a": tf.io.RaggedFeature(tf.int64)})[b"a"].to_list() == \
+        [[1, 2]]
+    context, lists = tf.io.parse_single_sequence_example(
+        S1, {b"a": tf.io.VarLenFeature(tf.int64)}, {b"t": tf.io.VarLenFeature(tf.int64)})
+    assert context[b"a"].values.numpy().tolist() == [1, 2] and b"t" in lists
+
+
 def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():
     dense = {k: v for k, v in _SPEC.items() if k != "c"}
 

@@ -338,6 +338,7 @@ tf_defaults[_PARSE_EXAMPLE_V2] = {"Tdense": input_dtypes(5)}
 # -- ParseExample, ParseSingleExample (TF 1's ops, as graphs written then hold them) --------------
 
 def _keys(keys):
+    """Feature keys (str or bytes, as TF takes either) as a vector for a string tensor."""
     out = np.empty(len(keys), object)
     out[:] = [k.encode() if isinstance(k, str) else bytes(k) for k in keys]
     return out
@@ -627,8 +628,7 @@ def _parse_plain(serialized, features, names, name):
     names = convert_to_tensor([] if names is None else names, _d.string)
 
     def keys(entries):
-        return convert_to_tensor(np.array([k.encode() for k, *_ in entries] or [], object)
-                                 .reshape(-1), _d.string)
+        return convert_to_tensor(_keys([k for k, *_ in entries]), _d.string)
 
     inputs = [serialized, names, keys(sparse), keys(dense),
               convert_to_tensor(np.empty(0, object), _d.string)]
@@ -1162,8 +1162,7 @@ def _parse_sequence(serialized, context_features, sequence_features, names, name
     serialized = convert_to_tensor(serialized, _d.string)
 
     def strings(values):
-        return convert_to_tensor(np.array([v.encode() for v in values] or [], object)
-                                 .reshape(-1), _d.string)
+        return convert_to_tensor(_keys(list(values)), _d.string)
 
     inputs = [serialized, convert_to_tensor([] if names is None else names, _d.string),
               strings(k for k, _ in c_sparse), strings(k for k, *_ in c_dense),
