@@ -47,8 +47,10 @@ class TFRecordCompressionType:
 class TFRecordOptions:
     """How a TFRecord file is compressed: ``compression_type`` "GZIP", "ZLIB" or "" (none).
 
-    `compression_level` is zlib's (0-9; None: its default). The other arguments are
-    TensorFlow's zlib tuning knobs, accepted and kept (Python's zlib picks its buffers).
+    `compression_level` is zlib's (0-9; None: its default); `window_bits`, `mem_level`,
+    `compression_method` and `compression_strategy` are zlib's too, used by the writer.
+    `flush_mode` and the buffer sizes are accepted and kept (Python's zlib picks its
+    buffers).
 
     >>> tf.io.TFRecordOptions("ZLIB", compression_level=9).compression_type
     'ZLIB'
@@ -85,6 +87,10 @@ class TFRecordOptions:
         if options in cls.compression_type_map:
             return cls.compression_type_map[options]
         return cls(compression_type=options).compression_type or ""
+
+
+def _default(value, default):
+    return default if value is None else value
 
 
 def _options(options):
@@ -149,8 +155,15 @@ class TFRecordWriter:
         if kind:
             if not -1 <= level <= 9:
                 raise ValueError(f"compression_level must be between -1 and 9, not {level}")
-            wbits = 16 + zlib.MAX_WBITS if kind == "GZIP" else zlib.MAX_WBITS
-            self._compress = zlib.compressobj(level, zlib.DEFLATED, wbits)
+            # TF's zlib settings (memory level 9, not zlib's 8), so the files are TF's
+            # bytes; a window_bits given replaces the gzip one too, as in TF
+            wbits = options.window_bits
+            if wbits is None:
+                wbits = 16 + zlib.MAX_WBITS if kind == "GZIP" else zlib.MAX_WBITS
+            self._compress = zlib.compressobj(
+                level, _default(options.compression_method, zlib.DEFLATED), wbits,
+                _default(options.mem_level, 9),
+                _default(options.compression_strategy, zlib.Z_DEFAULT_STRATEGY))
         else:
             self._compress = None
         self._pending, self._pending_size = [], 0  # records not yet framed (in batches)
@@ -188,8 +201,8 @@ class TFRecordWriter:
         """Pushes what was written to the file (a compressed stream up to a full byte)."""
         self._check_open()
         self._drain()
-        if self._compress is not None:
-            self._file.write(self._compress.flush(zlib.Z_SYNC_FLUSH))
+        if self._compress is not None:  # (TF's flush: a partial one)
+            self._file.write(self._compress.flush(zlib.Z_PARTIAL_FLUSH))
         self._file.flush()
 
     def close(self):
