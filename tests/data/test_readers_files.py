@@ -51,6 +51,19 @@ def test_num_parallel_reads_interleaves_records_as_tf(tmp_path, make):
                            b"2-0", b"2-1", b"2-2", b"2-3"]
 
 
+def test_autotuned_parallel_reads_cycle_over_a_third_of_the_cores(tmp_path):
+    # TF reads as an interleave with both its threads and its cycle tuned: a cycle of a
+    # third of the cores (one file at a time, in order, on up to three cores)
+    paths = _write_records(tmp_path)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        os.cpu_count()
+    ds = tf.data.TFRecordDataset(paths, num_parallel_reads=tf.data.AUTOTUNE)
+    assert _values(ds) == _values(tf.data.TFRecordDataset(
+        paths, num_parallel_reads=-(-cores // 3)))
+    if cores <= 3:
+        assert _values(ds) == _values(tf.data.TFRecordDataset(paths))
+
+
 def test_num_parallel_reads_refused_as_tfs_interleave_of_files_refuses_it(tmp_path):
     paths = _write_records(tmp_path, files=1, records=1)
     for make in (tf.data.TFRecordDataset, tf.data.TextLineDataset):

@@ -27,6 +27,7 @@ from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data.dataset_ops import AUTOTUNE, UNKNOWN, Dataset, _int, dataset_error
+from eagerflow._src.data.transformations import _interleave_cycle
 from eagerflow._src.io import tf_record
 from eagerflow._src.ops import io_ops
 
@@ -94,8 +95,8 @@ class _ReaderDataset(Dataset):
             if n is not None and n != AUTOTUNE and n <= 0:
                 raise dataset_error("LegacyParallelInterleaveDatasetV2",  # (TF's reader)
                                     "`cycle_length` must be > 0", (("Targuments", 0),))
-            if n == AUTOTUNE:
-                n = os.cpu_count() or 1
+            if n == AUTOTUNE:  # (TF reads as an interleave with tuned threads and cycle)
+                n = _interleave_cycle(AUTOTUNE, AUTOTUNE)[0]
             self._parallel = n
 
     def _inputs(self):
