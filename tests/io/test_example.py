@@ -209,6 +209,21 @@ def test_feature_keys_given_as_bytes():
     assert context[b"a"].values.numpy().tolist() == [1, 2] and b"t" in lists
 
 
+def test_the_result_dict_has_tfs_key_order():
+    # TF 2.21's order: sparse, dense, ragged outputs by the keys they parse, then the
+    # SparseFeatures and RaggedFeatures those do not name, sorted
+    features = {"d": tf.io.FixedLenFeature([], tf.int64, default_value=0),
+                "c": tf.io.VarLenFeature(tf.string), "b": tf.io.RaggedFeature(tf.float32),
+                "a2": tf.io.FixedLenFeature([2], tf.int64, default_value=[0, 0]),
+                "z": tf.io.RaggedFeature(tf.int64, value_key="a"),
+                "y": tf.io.VarLenFeature(tf.int64),
+                "sp": tf.io.SparseFeature("e", "f", tf.float32, 10),
+                "aa": tf.io.SparseFeature(["e"], "f", tf.float32, [10])}
+    order = ["c", "y", "a2", "d", "b", "aa", "sp", "z"]
+    assert list(tf.io.parse_example([S1], features)) == order
+    assert list(tf.io.parse_single_example(S1, features)) == order
+
+
 def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():
     dense = {k: v for k, v in _SPEC.items() if k != "c"}
 

@@ -609,15 +609,36 @@ def _parse(serialized, features, names, name):
     _check_keys(features)
     plain, ragged = _ragged_features(features)
     result = _parse_plain(serialized, plain, names, name)
-    if not ragged:
-        return result
-    batch = convert_to_tensor(serialized, _d.string).shape
-    single = batch.rank == 0
-    nrows = batch[0] if batch.rank == 1 else None
-    out = {k: v for k, v in result.items() if k in features and k not in ragged}
-    for key in sorted(ragged):
-        out[key] = ragged[key]._from_parsed(result, key, single, nrows)
-    return out
+    if ragged:
+        batch = convert_to_tensor(serialized, _d.string).shape
+        single = batch.rank == 0
+        nrows = batch[0] if batch.rank == 1 else None
+        for key in sorted(ragged):
+            result[key] = ragged[key]._from_parsed(result, key, single, nrows)
+    return {key: result[key] for key in _output_order(features)}
+
+
+def _output_order(features):
+    """The keys of `features` in the order TF's result dict has them: its op's outputs by
+    the keys parsed (sparse: each `VarLenFeature` and `SparseFeature`'s keys; dense;
+    ragged: each `RaggedFeature`'s value and partition keys; each kind in sorted feature
+    order), then the `SparseFeature`s and `RaggedFeature`s not named by one of those."""
+    sparse, dense, ragged = [], [], []
+    for key in sorted(features):
+        feature = features[key]
+        if isinstance(feature, VarLenFeature):
+            sparse.append(key)
+        elif isinstance(feature, SparseFeature):
+            index = feature.index_key
+            sparse += sorted([index] if isinstance(index, str) else index)
+            sparse.append(feature.value_key)
+        elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
+            dense.append(key)
+        else:  # (RaggedFeature)
+            ragged.append(feature.value_key or key)
+            ragged += [p.key for p in feature.partitions if getattr(p, "key", None) is not None]
+    order = [k for k in dict.fromkeys(sparse + dense + ragged) if k in features]
+    return order + [k for k in sorted(features) if k not in order]
 
 
 def _parse_plain(serialized, features, names, name):
