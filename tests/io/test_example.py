@@ -224,6 +224,16 @@ def test_the_result_dict_has_tfs_key_order():
     assert list(tf.io.parse_single_example(S1, features)) == order
 
 
+def test_ragged_features_need_a_batch_of_known_rank():
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.string)])
+    def parse(serialized):
+        return tf.io.parse_example(serialized, {"r": tf.io.RaggedFeature(tf.int64, "a")})
+
+    with pytest.raises(ValueError, match="serialized must have statically-known rank to "
+                                         "parse ragged features."):
+        parse(tf.constant([S1]))
+
+
 def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():
     dense = {k: v for k, v in _SPEC.items() if k != "c"}
 

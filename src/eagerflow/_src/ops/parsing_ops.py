@@ -608,9 +608,12 @@ def _parse(serialized, features, names, name):
         raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
     _check_keys(features)
     plain, ragged = _ragged_features(features)
+    batch = convert_to_tensor(serialized, _d.string).shape
+    if ragged and batch.rank is None:
+        raise ValueError("serialized must have statically-known rank to parse ragged "
+                         "features.")
     result = _parse_plain(serialized, plain, names, name)
     if ragged:
-        batch = convert_to_tensor(serialized, _d.string).shape
         single = batch.rank == 0
         nrows = batch[0] if batch.rank == 1 else None
         for key in sorted(ragged):
