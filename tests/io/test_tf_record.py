@@ -241,6 +241,23 @@ def test_flush_of_a_compressed_file_writes_tfs_bytes(tmp_path):
         "2026000000")
 
 
+def test_records_before_damage_in_a_compressed_file_are_read_first(tmp_path):
+    # TF reads a compressed file's records up to where its stream is damaged
+    path = tmp_path / "d.tfrecord"
+    with tf.io.TFRecordWriter(str(path), "GZIP") as writer:
+        for i in range(20):
+            writer.write(b"rec%d" % i * 10)
+    path.write_bytes(path.read_bytes() + b"junk")
+    for read in (lambda: tf.data.TFRecordDataset(str(path), compression_type="GZIP"),
+                 lambda: tf.compat.v1.io.tf_record_iterator(str(path), "GZIP")):
+        got = []
+        with pytest.raises(tf.errors.DataLossError,
+                           match="inflate\\(\\) failed with error -3: incorrect header check"):
+            for record in read():
+                got.append(record)
+        assert len(got) == 20
+
+
 # -- the API's edges --------------------------------------------------------------------------
 
 def test_writer_errors(tmp_path):

@@ -264,6 +264,30 @@ class _Inflating(io.RawIOBase):
         self._pending = self._pending[n:]
         return n
 
+    _failure = None  # (an error met after bytes a read returned: the next read raises it)
+
+    def read(self, size=-1):
+        """Up to `size` bytes (all that is left for -1), fewer only where the stream ends.
+        A damaged part raises `errors.DataLossError` once the bytes before it are read."""
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+        chunks, got = [], 0
+        while size < 0 or got < size:
+            buffer = bytearray(1 << 16 if size < 0 else size - got)
+            try:
+                n = self.readinto(buffer)
+            except errors.DataLossError as e:
+                if not chunks:
+                    raise
+                self._failure = e
+                break
+            if not n:
+                break
+            chunks.append(bytes(buffer[:n]))
+            got += n
+        return b"".join(chunks)
+
     def close(self):
         self._raw.close()
         super().close()
@@ -287,8 +311,8 @@ class RecordReader:
         # TF's words for a record the data ends inside: a stream's or a file's
         self._short_read = "EOF reached" if kind else "Read less bytes than requested"
         if kind:
-            self._file = io.BufferedReader(_Inflating(raw, kind == "GZIP",
-                                                      buffer_size), buffer_size)
+            # (read whole: the records before a damaged part are read, as in TF)
+            self._file = _Inflating(raw, kind == "GZIP", buffer_size)
             _skip(self._file, offset)
         else:
             self._file = raw
@@ -325,12 +349,24 @@ class RecordReader:
         read a block at a time and the records cut out of it."""
         pending, failure, budget = [], None, _BATCH
         buf, pos = self._rest
+        damaged = None  # (a compressed stream's damage, met after the bytes before it)
+
+        def read(n):
+            nonlocal damaged
+            try:
+                return self._file.read(n)
+            except errors.DataLossError as e:
+                damaged = e
+                return b""
+
         while budget > 0:
             if len(buf) - pos < _HEADER:
-                more = self._file.read(_BATCH)
+                more = read(_BATCH)
                 buf, pos = buf[pos:] + more, 0
                 if len(buf) < _HEADER:  # (TF, too, ends quietly on a partial header)
-                    self.close()
+                    failure = damaged
+                    if damaged is None:
+                        self.close()
                     break
             start = self._pos
             (length,) = _LENGTH.unpack_from(buf, pos)
@@ -343,11 +379,11 @@ class RecordReader:
                 if self._size is not None and start + end - pos > self._size:
                     more = b""  # don't read (or allocate) past the end of the file
                 else:
-                    more = self._file.read(end - len(buf))
+                    more = read(end - len(buf))
                 buf, pos, end = buf[pos:] + more, 0, end - pos
                 if end > len(buf):
-                    failure = self._error(f"truncated record at {start}' failed with "
-                                          f"{self._short_read}")
+                    failure = damaged or self._error(f"truncated record at {start}' failed "
+                                                     f"with {self._short_read}")
                     break
             self._pos = start + end - pos
             pending.append((buf, pos + _HEADER, length, self._pos))
