@@ -119,8 +119,16 @@ def test_fixed_len_defaults_and_sequences():
     (S3, {"a": tf.io.FixedLenSequenceFeature([2], tf.int64, allow_missing=True)},
      "Error while parsing feature with key a: number of elements should be divisible by 2, "
      "found 3 instead"),
+    # (too few strings are miscounted as other values are, too many fail to parse)
     (S1, {"c": tf.io.FixedLenFeature([3], tf.string)},
+     "Key: c.  Can't parse serialized Example: Some bytes_list slice was not parsed."),
+    (S1, {"c": tf.io.FixedLenFeature([1], tf.string)},
      "Key: c.  Can't parse serialized Example: Parsing bytes_list failed."),
+    ([S1], {"c": tf.io.FixedLenFeature([3], tf.string)},
+     "Name: <unknown>, Key: c, Index: 0.  Number of bytes values != expected.  Values size: 2 "
+     "but output shape: [3]"),
+    ([S1], {"c": tf.io.FixedLenFeature([1], tf.string)},
+     "Name: <unknown>, Key: c, Index: 0.  Can't parse serialized Example."),
 ])
 def test_bad_examples_raise_tensorflows_errors(serialized, spec, message):
     parse = tf.io.parse_single_example if isinstance(serialized, bytes) else tf.io.parse_example

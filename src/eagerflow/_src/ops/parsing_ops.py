@@ -239,11 +239,13 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
                 raise type_error(i, key, which, dtype, False)
             got = getattr(feature, kind).value
             if len(got) != size:
+                # (TF's bytes parser fails on a value past the end: too many is a parse error)
+                overflow = dtype == _d.string and len(got) > size
                 if single:
-                    detail = ("Parsing bytes_list failed." if dtype == _d.string else
+                    detail = ("Parsing bytes_list failed." if overflow else
                               f"Some {kind} slice was not parsed.")
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example: {detail}")
-                if dtype == _d.string:
+                if overflow:
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example.")
                 raise _invalid(f"{where(i, key)}Number of {vname} values != expected.  Values "
                                f"size: {len(got)} but output shape: "
