@@ -145,6 +145,26 @@ def test_a_ragged_feature_may_not_share_a_key_with_another_feature():
             "r": tf.io.RaggedFeature(tf.float32, value_key="val")})
 
 
+def test_a_feature_list_of_no_whole_number_of_steps_is_refused_first():
+    # TF checks the most values one example's list holds before checking each step
+    three = _sequence({}, {"t": [[1, 2], [3]]})
+    four = _sequence({}, {"t": [[1, 2, 3], [4]]})
+    spec = {"t": tf.io.FixedLenSequenceFeature([2], tf.int64)}
+    total = ("Feature list 't' has an unexpected number of values.  Total values size: 3 is "
+             "not consistent with output shape: [?,2]")
+    step = "Name: <unknown>, Key: t, Index: {}.  Number of values != expected.  values size: {}"
+    for call, message in [(lambda: tf.io.parse_single_sequence_example(three, None, spec), total),
+                          (lambda: tf.io.parse_sequence_example([three, three], None, spec),
+                           total),
+                          (lambda: tf.io.parse_sequence_example([three, four], None, spec),
+                           step.format(1, 1)),
+                          (lambda: tf.io.parse_sequence_example([four, three], None, spec),
+                           step.format(0, 3))]:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            call()
+        assert op_text(info.value).startswith(message)
+
+
 def test_a_sequence_example_error_names_the_kernel_as_tf_does():
     # TF's one-op function is named by every count and dtype-list attr of the op
     with pytest.raises(tf.errors.InvalidArgumentError) as info:

@@ -887,9 +887,16 @@ def _parse_sequence_example_v2(
         key, shape = _text(key), tuple(TensorShape(shape).as_list())
         size = int(np.prod(shape, dtype=np.int64))
         np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+        found = [steps(i, key, dtype) for i in range(len(flat))]
+        # TF sizes the output by the most values an example holds, checked first: not a
+        # whole number of steps is this error before any step is checked
+        most = max((sum(v.size for v in got) for got in found if got), default=0)
+        if size and most % size:
+            raise _invalid(f"Feature list '{key}' has an unexpected number of values.  Total "
+                           f"values size: {most} is not consistent with output shape: "
+                           f"{errors.shape_text((-1,) + shape).replace('-1', '?')}")
         per = []
-        for i in range(len(flat)):
-            got = steps(i, key, dtype)
+        for i, got in enumerate(found):
             if got is None:
                 if key not in assumed_empty:
                     raise _invalid(
