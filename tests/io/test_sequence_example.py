@@ -165,6 +165,27 @@ def test_a_feature_list_of_no_whole_number_of_steps_is_refused_first():
         assert op_text(info.value).startswith(message)
 
 
+def test_a_context_feature_of_the_wrong_size_is_refused_as_tf_refuses_it():
+    # TF sizes the feature by the longest value, a default counted as one, then checks each
+    def parse(batch, default):
+        return tf.io.parse_sequence_example(
+            tf.constant([_sequence({} if c is None else {"c": c}, {}) for c in batch],
+                        tf.string),
+            {"c": tf.io.FixedLenFeature([2], tf.int64, default_value=default)})[0]["c"]
+
+    longest = "Inconsistent max number of elements for feature c: expected 2, but found {}"
+    each = "Unexpected number of elements in example <unknown>"
+    for batch, default, message in [([[1, 2], [1]], None, each), ([[1], [1]], None,
+                                                                   longest.format(1)),
+                                    ([[1], [1]], [0, 0], each), ([[1], None], [0, 0], each),
+                                    ([[1, 2, 3], None], [0, 0], longest.format(3))]:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            parse(batch, default)
+        assert op_text(info.value) == message + " [Op:ParseSequenceExampleV2]"
+    assert parse([[1, 2], None], [0, 0]).numpy().tolist() == [[1, 2], [0, 0]]
+    assert parse([], [0, 0]).shape == [0, 2]
+
+
 def test_a_sequence_example_error_names_the_kernel_as_tf_does():
     # TF's one-op function is named by every count and dtype-list attr of the op
     with pytest.raises(tf.errors.InvalidArgumentError) as info:

@@ -852,13 +852,13 @@ def _parse_sequence_example_v2(
         size = int(np.prod(shape, dtype=np.int64))
         out = np.empty((len(flat), size), object if dtype == _d.string else dtype.as_numpy_dtype)
         per = [context(i, key, dtype) for i in range(len(flat))]
-        if not default.size:
-            # TF sizes a required feature by its longest value first: one that no example
-            # (or an empty batch) holds is "found 0", before any example is named missing
-            longest = max((got.size for got in per if got is not None), default=0)
-            if longest != size:
-                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
-                               f"expected {size}, but found {longest}")
+        # TF sizes a feature by its longest value first, its default counted as one: one
+        # that no example (or an empty batch) holds and has no default is "found 0", before
+        # any example is named missing; then each example's is checked against it
+        longest = max([default.size] + [got.size for got in per if got is not None])
+        if longest != size:
+            raise _invalid(f"Inconsistent max number of elements for feature {key}: "
+                           f"expected {size}, but found {longest}")
         for i, got in enumerate(per):
             if got is None and default.size:
                 got = default.reshape(-1)
@@ -866,8 +866,7 @@ def _parse_sequence_example_v2(
                 raise _invalid(f"Feature: {key} (data type: {_type_name(dtype)}) is required "
                                f"but could not be found.")
             if got.size != size:
-                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
-                               f"expected {size}, but found {got.size}")
+                raise _invalid(f"Unexpected number of elements in example {name(i)}")
             out[i] = got
         outs["cd"].append(unbatched(out.reshape((len(flat),) + shape)))
     for key, dtype in zip(feature_list_sparse_keys.reshape(-1), feature_list_sparse_types):
