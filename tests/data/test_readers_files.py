@@ -182,6 +182,10 @@ def test_unknown_compression_names_as_tfs_readers_take_them(tmp_path):
         tf.data.experimental.CsvDataset(path, [0], compression_type="BAD")
     with pytest.raises(ValueError, match="Received unknown `compression_type` gzip."):
         tf.data.experimental.make_csv_dataset(path, 1, compression_type="gzip")
+    out = str(tmp_path / "w.tfrecord")
+    tf.data.experimental.TFRecordWriter(out, "gzip").write(
+        tf.data.Dataset.from_tensor_slices(["a"]))
+    assert _values(tf.data.TFRecordDataset(out)) == [b"a"]
 
 
 def test_fixed_length_records_between_header_and_footer(tmp_path):

@@ -762,7 +762,10 @@ class TFRecordWriter:
 
     def __init__(self, filename, compression_type=None):
         self._filename = filename
-        self._compression_type = compression_type or ""
+        self._compression_type = _scalar(compression_type, "") or ""
+        if self._compression_type not in _COMPRESSIONS:
+            # TF's writer takes any other name ("gzip", "NONE") for no compression
+            self._compression_type = ""
 
     def write(self, dataset):
         """Writes every element of `dataset` (scalar strings) to the file."""
