@@ -618,8 +618,10 @@ def _parse(serialized, features, names, name):
     if ragged:
         single = batch.rank == 0
         nrows = batch[0] if batch.rank == 1 else None
-        for key in sorted(ragged):
-            result[key] = ragged[key]._from_parsed(result, key, single, nrows)
+        # (made apart: a key may be one feature's and another's value or partition key)
+        made = {key: ragged[key]._from_parsed(result, key, single, nrows)
+                for key in sorted(ragged)}
+        result.update(made)
     return {key: result[key] for key in _output_order(features)}
 
 
