@@ -242,6 +242,16 @@ def test_ragged_features_need_a_batch_of_known_rank():
         parse(tf.constant([S1]))
 
 
+def test_uniform_rows_of_examples_that_are_no_whole_rows_are_split_as_tf_splits_them():
+    # TF divides the batch's row splits by the row length (nothing is checked): TF 2.21's
+    # values for six values an example in rows of four
+    six = _example(d=[1, 2, 3, 4, 5, 6])
+    seven = _example(d=[6, 5, 4, 3, 2, 1])
+    got = tf.io.parse_example([six, seven], {"r": tf.io.RaggedFeature(
+        tf.int64, "d", partitions=[tf.io.RaggedFeature.UniformRowLength(4)])})["r"]
+    assert got.to_list() == [[[1, 2, 3, 4]], [[5, 6, 6, 5], [4, 3, 2, 1]]]
+
+
 def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():
     dense = {k: v for k, v in _SPEC.items() if k != "c"}
 

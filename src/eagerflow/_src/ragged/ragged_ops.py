@@ -1500,8 +1500,12 @@ class RaggedFeature(collections.namedtuple(
                         [[-1, p.length], array_ops.shape(flat)[1:]], 0))
                 else:
                     flat = RaggedTensor.from_uniform_row_length(flat, p.length)
-                if per_example is not None:
-                    per_example = math_ops.floordiv(per_example, _constant(p.length, dtype))
+                if per_example is not None:  # (TF divides the splits: a stray value of an
+                    # example that is no whole row is counted as the next example's)
+                    splits = array_ops.concat([array_ops.zeros([1], dtype),
+                                               reduction_ops.cumsum(per_example)], 0)
+                    splits = math_ops.floordiv(splits, _constant(p.length, dtype))
+                    per_example = math_ops.subtract(splits[1:], splits[:-1])
                 continue
             part = rows(parsed[p.key])
             if isinstance(p, (self.RowStarts, self.RowLimits, self.ValueRowIds)):
