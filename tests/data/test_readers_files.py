@@ -51,6 +51,19 @@ def test_num_parallel_reads_interleaves_records_as_tf(tmp_path, make):
                            b"2-0", b"2-1", b"2-2", b"2-3"]
 
 
+def test_autotuned_parallel_reads_cycle_over_a_third_of_the_cores(tmp_path):
+    # TF reads as an interleave with both its threads and its cycle tuned: a cycle of a
+    # third of the cores (one file at a time, in order, on up to three cores)
+    paths = _write_records(tmp_path)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else \
+        os.cpu_count()
+    ds = tf.data.TFRecordDataset(paths, num_parallel_reads=tf.data.AUTOTUNE)
+    assert _values(ds) == _values(tf.data.TFRecordDataset(
+        paths, num_parallel_reads=-(-cores // 3)))
+    if cores <= 3:
+        assert _values(ds) == _values(tf.data.TFRecordDataset(paths))
+
+
 def test_num_parallel_reads_refused_as_tfs_interleave_of_files_refuses_it(tmp_path):
     paths = _write_records(tmp_path, files=1, records=1)
     for make in (tf.data.TFRecordDataset, tf.data.TextLineDataset):
@@ -150,6 +163,29 @@ def test_text_lines_of_compressed_files(tmp_path, kind):
     assert _values(tf.data.TextLineDataset(str(path), compression_type=kind,
                                            buffer_size=100)) == \
         [b"x", b"y", b"long " * 1000, b"last"]
+
+
+def test_unknown_compression_names_as_tfs_readers_take_them(tmp_path):
+    # TF's TFRecord reader reads a file uncompressed for a name it does not know (even
+    # "gzip" or "NONE"); its text, fixed-length and CSV readers refuse one.
+    path = _write_records(tmp_path, files=1)[0]
+    for name in ["gzip", "NONE", "BAD", tf.constant("ZLIB ")]:
+        assert _values(tf.data.TFRecordDataset(path, compression_type=name)) == [
+            b"0-0", b"0-1", b"0-2", b"0-3"]
+    for ds in [tf.data.TextLineDataset(path, compression_type="gzip"),
+               tf.data.FixedLengthRecordDataset(path, 4, compression_type="BAD")]:
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Unsupported compression_type\."):
+            _values(ds)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Unsupported compression_type: BAD."):
+        tf.data.experimental.CsvDataset(path, [0], compression_type="BAD")
+    with pytest.raises(ValueError, match="Received unknown `compression_type` gzip."):
+        tf.data.experimental.make_csv_dataset(path, 1, compression_type="gzip")
+    out = str(tmp_path / "w.tfrecord")
+    tf.data.experimental.TFRecordWriter(out, "gzip").write(
+        tf.data.Dataset.from_tensor_slices(["a"]))
+    assert _values(tf.data.TFRecordDataset(out)) == [b"a"]
 
 
 def test_fixed_length_records_between_header_and_footer(tmp_path):

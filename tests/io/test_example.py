@@ -119,8 +119,16 @@ def test_fixed_len_defaults_and_sequences():
     (S3, {"a": tf.io.FixedLenSequenceFeature([2], tf.int64, allow_missing=True)},
      "Error while parsing feature with key a: number of elements should be divisible by 2, "
      "found 3 instead"),
+    # (too few strings are miscounted as other values are, too many fail to parse)
     (S1, {"c": tf.io.FixedLenFeature([3], tf.string)},
+     "Key: c.  Can't parse serialized Example: Some bytes_list slice was not parsed."),
+    (S1, {"c": tf.io.FixedLenFeature([1], tf.string)},
      "Key: c.  Can't parse serialized Example: Parsing bytes_list failed."),
+    ([S1], {"c": tf.io.FixedLenFeature([3], tf.string)},
+     "Name: <unknown>, Key: c, Index: 0.  Number of bytes values != expected.  Values size: 2 "
+     "but output shape: [3]"),
+    ([S1], {"c": tf.io.FixedLenFeature([1], tf.string)},
+     "Name: <unknown>, Key: c, Index: 0.  Can't parse serialized Example."),
 ])
 def test_bad_examples_raise_tensorflows_errors(serialized, spec, message):
     parse = tf.io.parse_single_example if isinstance(serialized, bytes) else tf.io.parse_example
@@ -182,6 +190,66 @@ def test_parsing_inside_function_with_unknown_batch():
     a, c = parse(tf.constant([S1, S2]))
     assert a.numpy().tolist() == [[1, 2], [3, 4]]
     assert c.numpy().tolist() == [[b"x", b"yy"], [b"z", b""]]
+
+
+def test_a_ragged_feature_of_a_batch_of_known_size_knows_its_rows():
+    @tf.function
+    def parse(serialized):
+        out = tf.io.parse_example(serialized, {
+            "r": tf.io.RaggedFeature(tf.int64, value_key="a"),
+            "u": tf.io.RaggedFeature(tf.int64, value_key="a", row_splits_dtype=tf.int32,
+                                     partitions=[tf.io.RaggedFeature.UniformRowLength(1)])})
+        assert out["r"].shape.as_list() == [2, None]  # (as TF: the batch dim is static)
+        assert out["u"].shape.as_list() == [2, None, 1]
+        return out["r"]
+
+    assert parse(tf.constant([S1, S2])).to_list() == [[1, 2], [3, 4]]
+
+
+def test_feature_keys_given_as_bytes():
+    out = tf.io.parse_example([S1], {b"a": tf.io.FixedLenFeature([2], tf.int64),
+                                     b"c": tf.io.VarLenFeature(tf.string)})
+    assert out[b"a"].numpy().tolist() == [[1, 2]] and out[b"c"].values.numpy().tolist() == [b"x", b"yy"]
+    assert tf.io.parse_example([S1], {b"a": tf.io.RaggedFeature(tf.int64)})[b"a"].to_list() == \
+        [[1, 2]]
+    context, lists = tf.io.parse_single_sequence_example(
+        S1, {b"a": tf.io.VarLenFeature(tf.int64)}, {b"t": tf.io.VarLenFeature(tf.int64)})
+    assert context[b"a"].values.numpy().tolist() == [1, 2] and b"t" in lists
+
+
+def test_the_result_dict_has_tfs_key_order():
+    # TF 2.21's order: sparse, dense, ragged outputs by the keys they parse, then the
+    # SparseFeatures and RaggedFeatures those do not name, sorted
+    features = {"d": tf.io.FixedLenFeature([], tf.int64, default_value=0),
+                "c": tf.io.VarLenFeature(tf.string), "b": tf.io.RaggedFeature(tf.float32),
+                "a2": tf.io.FixedLenFeature([2], tf.int64, default_value=[0, 0]),
+                "z": tf.io.RaggedFeature(tf.int64, value_key="a"),
+                "y": tf.io.VarLenFeature(tf.int64),
+                "sp": tf.io.SparseFeature("e", "f", tf.float32, 10),
+                "aa": tf.io.SparseFeature(["e"], "f", tf.float32, [10])}
+    order = ["c", "y", "a2", "d", "b", "aa", "sp", "z"]
+    assert list(tf.io.parse_example([S1], features)) == order
+    assert list(tf.io.parse_single_example(S1, features)) == order
+
+
+def test_ragged_features_need_a_batch_of_known_rank():
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.string)])
+    def parse(serialized):
+        return tf.io.parse_example(serialized, {"r": tf.io.RaggedFeature(tf.int64, "a")})
+
+    with pytest.raises(ValueError, match="serialized must have statically-known rank to "
+                                         "parse ragged features."):
+        parse(tf.constant([S1]))
+
+
+def test_uniform_rows_of_examples_that_are_no_whole_rows_are_split_as_tf_splits_them():
+    # TF divides the batch's row splits by the row length (nothing is checked): TF 2.21's
+    # values for six values an example in rows of four
+    six = _example(d=[1, 2, 3, 4, 5, 6])
+    seven = _example(d=[6, 5, 4, 3, 2, 1])
+    got = tf.io.parse_example([six, seven], {"r": tf.io.RaggedFeature(
+        tf.int64, "d", partitions=[tf.io.RaggedFeature.UniformRowLength(4)])})["r"]
+    assert got.to_list() == [[[1, 2, 3, 4]], [[5, 6, 6, 5], [4, 3, 2, 1]]]
 
 
 def test_parse_single_example_of_unknown_rank_checks_it_is_a_scalar_when_run():

@@ -132,6 +132,60 @@ def test_bad_specs_and_functions():
     assert int(length) == 2 and val.numpy().tolist() == [[1, 2], [3, 4]]
 
 
+def test_a_ragged_feature_may_not_share_a_key_with_another_feature():
+    # (the sparse or dense feature was silently left out of the result)
+    with pytest.raises(ValueError, match=r"Ragged and sparse keys must not intersect; "
+                       r"ragged_keys: \['name'\], sparse_keys: \['name'\]"):
+        tf.io.parse_single_sequence_example(S1, {
+            "name": tf.io.VarLenFeature(tf.string),
+            "r": tf.io.RaggedFeature(tf.string, value_key="name")})
+    with pytest.raises(ValueError, match="Dense and ragged keys must not intersect"):
+        tf.io.parse_sequence_example([S1], None, {
+            "val": tf.io.FixedLenSequenceFeature([2], tf.float32),
+            "r": tf.io.RaggedFeature(tf.float32, value_key="val")})
+
+
+def test_a_feature_list_of_no_whole_number_of_steps_is_refused_first():
+    # TF checks the most values one example's list holds before checking each step
+    three = _sequence({}, {"t": [[1, 2], [3]]})
+    four = _sequence({}, {"t": [[1, 2, 3], [4]]})
+    spec = {"t": tf.io.FixedLenSequenceFeature([2], tf.int64)}
+    total = ("Feature list 't' has an unexpected number of values.  Total values size: 3 is "
+             "not consistent with output shape: [?,2]")
+    step = "Name: <unknown>, Key: t, Index: {}.  Number of values != expected.  values size: {}"
+    for call, message in [(lambda: tf.io.parse_single_sequence_example(three, None, spec), total),
+                          (lambda: tf.io.parse_sequence_example([three, three], None, spec),
+                           total),
+                          (lambda: tf.io.parse_sequence_example([three, four], None, spec),
+                           step.format(1, 1)),
+                          (lambda: tf.io.parse_sequence_example([four, three], None, spec),
+                           step.format(0, 3))]:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            call()
+        assert op_text(info.value).startswith(message)
+
+
+def test_a_context_feature_of_the_wrong_size_is_refused_as_tf_refuses_it():
+    # TF sizes the feature by the longest value, a default counted as one, then checks each
+    def parse(batch, default):
+        return tf.io.parse_sequence_example(
+            tf.constant([_sequence({} if c is None else {"c": c}, {}) for c in batch],
+                        tf.string),
+            {"c": tf.io.FixedLenFeature([2], tf.int64, default_value=default)})[0]["c"]
+
+    longest = "Inconsistent max number of elements for feature c: expected 2, but found {}"
+    each = "Unexpected number of elements in example <unknown>"
+    for batch, default, message in [([[1, 2], [1]], None, each), ([[1], [1]], None,
+                                                                   longest.format(1)),
+                                    ([[1], [1]], [0, 0], each), ([[1], None], [0, 0], each),
+                                    ([[1, 2, 3], None], [0, 0], longest.format(3))]:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            parse(batch, default)
+        assert op_text(info.value) == message + " [Op:ParseSequenceExampleV2]"
+    assert parse([[1, 2], None], [0, 0]).numpy().tolist() == [[1, 2], [0, 0]]
+    assert parse([], [0, 0]).shape == [0, 2]
+
+
 def test_a_sequence_example_error_names_the_kernel_as_tf_does():
     # TF's one-op function is named by every count and dtype-list attr of the op
     with pytest.raises(tf.errors.InvalidArgumentError) as info:

@@ -1,6 +1,7 @@
 """TFRecord files: TF's files read here, ours byte for byte like TF's, damage reported as TF
 reports it (plus the file), and any records surviving a round trip."""
 import gzip
+import hashlib
 import json
 import os
 import pathlib
@@ -202,6 +203,59 @@ def test_flush_makes_the_records_so_far_readable(tmp_path):
         writer.flush()
         assert list(read_records(path, kind)) == [b"one"]
         writer.close()
+
+
+# sha256 (first 16 hex digits) of the files TF 2.21 wrote of _ZLIB_RECORDS with these options
+_TF_ZLIB_FILES = [
+    (dict(compression_type="ZLIB"), "b99edd3d58399161"),
+    (dict(compression_type="GZIP"), "9c656da383641ada"),
+    (dict(compression_type="ZLIB", mem_level=1), "c21dccd734815df1"),
+    (dict(compression_type="ZLIB", window_bits=9), "03dc7fe1876208c3"),
+    (dict(compression_type="GZIP", compression_strategy=1, compression_level=9),
+     "9d9ff4e1d492d753"),
+]
+_ZLIB_RECORDS = [bytes((i * 7 + j * j) % 251 for j in range(300)) + b"abc" * 200 +
+                 b"record %d" % i for i in range(300)]
+
+
+@pytest.mark.parametrize("options, digest", _TF_ZLIB_FILES)
+def test_compressed_files_are_tfs_bytes_with_its_zlib_settings(tmp_path, options, digest):
+    # (TF's deflate uses memory level 9 and the options' zlib settings)
+    path = str(tmp_path / "z.tfrecord")
+    with tf.io.TFRecordWriter(path, tf.io.TFRecordOptions(**options)) as writer:
+        for r in _ZLIB_RECORDS:
+            writer.write(r)
+    assert hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest()[:16] == digest
+
+
+def test_flush_of_a_compressed_file_writes_tfs_bytes(tmp_path):
+    path = tmp_path / "f.tfrecord"
+    writer = tf.io.TFRecordWriter(str(path), "GZIP")
+    writer.write(b"abc")
+    writer.flush()
+    assert path.read_bytes().hex() == "1f8b0800000000000003626680800d333df9129392f3c23f2a0204"
+    writer.write(b"def")
+    writer.close()
+    assert path.read_bytes().hex() == (
+        "1f8b0800000000000003626680800d333df9129392f3c23f2a0204183392504a6a5a66fe746f004c6dc8"
+        "2026000000")
+
+
+def test_records_before_damage_in_a_compressed_file_are_read_first(tmp_path):
+    # TF reads a compressed file's records up to where its stream is damaged
+    path = tmp_path / "d.tfrecord"
+    with tf.io.TFRecordWriter(str(path), "GZIP") as writer:
+        for i in range(20):
+            writer.write(b"rec%d" % i * 10)
+    path.write_bytes(path.read_bytes() + b"junk")
+    for read in (lambda: tf.data.TFRecordDataset(str(path), compression_type="GZIP"),
+                 lambda: tf.compat.v1.io.tf_record_iterator(str(path), "GZIP")):
+        got = []
+        with pytest.raises(tf.errors.DataLossError,
+                           match="inflate\\(\\) failed with error -3: incorrect header check"):
+            for record in read():
+                got.append(record)
+        assert len(got) == 20
 
 
 # -- the API's edges --------------------------------------------------------------------------

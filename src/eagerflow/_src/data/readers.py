@@ -27,6 +27,7 @@ from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.data.dataset_ops import AUTOTUNE, UNKNOWN, Dataset, _int, dataset_error
+from eagerflow._src.data.transformations import _interleave_cycle
 from eagerflow._src.io import tf_record
 from eagerflow._src.ops import io_ops
 
@@ -94,8 +95,8 @@ class _ReaderDataset(Dataset):
             if n is not None and n != AUTOTUNE and n <= 0:
                 raise dataset_error("LegacyParallelInterleaveDatasetV2",  # (TF's reader)
                                     "`cycle_length` must be > 0", (("Targuments", 0),))
-            if n == AUTOTUNE:
-                n = os.cpu_count() or 1
+            if n == AUTOTUNE:  # (TF reads as an interleave with tuned threads and cycle)
+                n = _interleave_cycle(AUTOTUNE, AUTOTUNE)[0]
             self._parallel = n
 
     def _inputs(self):
@@ -182,14 +183,29 @@ class TFRecordDataset(_ReaderDataset):
                  num_parallel_reads=None, name=None):
         super().__init__(filenames, num_parallel_reads)
         self._compression = _scalar(compression_type, "") or ""
+        if self._compression not in _COMPRESSIONS:
+            # TF's reader takes any other name ("gzip", "NONE") for no compression
+            self._compression = ""
         self._buffer_size = _scalar(buffer_size)
 
     def _read(self, name):
         return tf_record.read_records(name, self._compression, self._buffer_size)
 
 
+_COMPRESSIONS = ("", "ZLIB", "GZIP")
+
+
+def _unsupported_compression():
+    """The error of TF's text and fixed-length readers for a `compression_type` not in
+    `_COMPRESSIONS`, when the first file is opened."""
+    return op_error(errors.InvalidArgumentError, "IteratorGetNext",
+                    "Unsupported compression_type.")
+
+
 def _open_stream(name, compression_type, buffer_size):
     """File `name` opened for reading bytes, decompressed for "ZLIB" or "GZIP"."""
+    if (compression_type or "") not in _COMPRESSIONS:
+        raise _unsupported_compression()
     kind = tf_record.TFRecordOptions.get_compression_type_string(compression_type or "")
     raw = tf_record._open(name, "rb")
     if not kind:
@@ -477,6 +493,9 @@ class CsvDataset(_ReaderDataset):
         na = _scalar(na_value, "")
         self._na = na.encode() if isinstance(na, str) else bytes(na or b"")
         self._compression = _scalar(compression_type, "") or ""
+        if self._compression not in _COMPRESSIONS:
+            raise op_error(errors.InvalidArgumentError, "CSVDatasetV2",
+                           f"Unsupported compression_type: {self._compression}.")
         self._buffer_size = int(_scalar(buffer_size) or _DEFAULT_BUFFER)
 
     def _iterator(self):
@@ -592,6 +611,9 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
         names.extend(found)
     delim = field_delim.encode() if isinstance(field_delim, str) else bytes(field_delim)
     compression = _scalar(compression_type, "") or ""
+    if compression not in _COMPRESSIONS:
+        raise ValueError(f"Received unknown `compression_type` {compression}. Expected: "
+                         f"GZIP, ZLIB or  (empty string).")
     if column_names is None:
         if not header:
             raise ValueError("Expected `column_names` or `header` arguments. Neither is "
@@ -740,7 +762,10 @@ class TFRecordWriter:
 
     def __init__(self, filename, compression_type=None):
         self._filename = filename
-        self._compression_type = compression_type or ""
+        self._compression_type = _scalar(compression_type, "") or ""
+        if self._compression_type not in _COMPRESSIONS:
+            # TF's writer takes any other name ("gzip", "NONE") for no compression
+            self._compression_type = ""
 
     def write(self, dataset):
         """Writes every element of `dataset` (scalar strings) to the file."""

@@ -47,8 +47,10 @@ class TFRecordCompressionType:
 class TFRecordOptions:
     """How a TFRecord file is compressed: ``compression_type`` "GZIP", "ZLIB" or "" (none).
 
-    `compression_level` is zlib's (0-9; None: its default). The other arguments are
-    TensorFlow's zlib tuning knobs, accepted and kept (Python's zlib picks its buffers).
+    `compression_level` is zlib's (0-9; None: its default); `window_bits`, `mem_level`,
+    `compression_method` and `compression_strategy` are zlib's too, used by the writer.
+    `flush_mode` and the buffer sizes are accepted and kept (Python's zlib picks its
+    buffers).
 
     >>> tf.io.TFRecordOptions("ZLIB", compression_level=9).compression_type
     'ZLIB'
@@ -85,6 +87,10 @@ class TFRecordOptions:
         if options in cls.compression_type_map:
             return cls.compression_type_map[options]
         return cls(compression_type=options).compression_type or ""
+
+
+def _default(value, default):
+    return default if value is None else value
 
 
 def _options(options):
@@ -149,8 +155,15 @@ class TFRecordWriter:
         if kind:
             if not -1 <= level <= 9:
                 raise ValueError(f"compression_level must be between -1 and 9, not {level}")
-            wbits = 16 + zlib.MAX_WBITS if kind == "GZIP" else zlib.MAX_WBITS
-            self._compress = zlib.compressobj(level, zlib.DEFLATED, wbits)
+            # TF's zlib settings (memory level 9, not zlib's 8), so the files are TF's
+            # bytes; a window_bits given replaces the gzip one too, as in TF
+            wbits = options.window_bits
+            if wbits is None:
+                wbits = 16 + zlib.MAX_WBITS if kind == "GZIP" else zlib.MAX_WBITS
+            self._compress = zlib.compressobj(
+                level, _default(options.compression_method, zlib.DEFLATED), wbits,
+                _default(options.mem_level, 9),
+                _default(options.compression_strategy, zlib.Z_DEFAULT_STRATEGY))
         else:
             self._compress = None
         self._pending, self._pending_size = [], 0  # records not yet framed (in batches)
@@ -188,8 +201,8 @@ class TFRecordWriter:
         """Pushes what was written to the file (a compressed stream up to a full byte)."""
         self._check_open()
         self._drain()
-        if self._compress is not None:
-            self._file.write(self._compress.flush(zlib.Z_SYNC_FLUSH))
+        if self._compress is not None:  # (TF's flush: a partial one)
+            self._file.write(self._compress.flush(zlib.Z_PARTIAL_FLUSH))
         self._file.flush()
 
     def close(self):
@@ -251,6 +264,30 @@ class _Inflating(io.RawIOBase):
         self._pending = self._pending[n:]
         return n
 
+    _failure = None  # (an error met after bytes a read returned: the next read raises it)
+
+    def read(self, size=-1):
+        """Up to `size` bytes (all that is left for -1), fewer only where the stream ends.
+        A damaged part raises `errors.DataLossError` once the bytes before it are read."""
+        if self._failure is not None:
+            failure, self._failure = self._failure, None
+            raise failure
+        chunks, got = [], 0
+        while size < 0 or got < size:
+            buffer = bytearray(1 << 16 if size < 0 else size - got)
+            try:
+                n = self.readinto(buffer)
+            except errors.DataLossError as e:
+                if not chunks:
+                    raise
+                self._failure = e
+                break
+            if not n:
+                break
+            chunks.append(bytes(buffer[:n]))
+            got += n
+        return b"".join(chunks)
+
     def close(self):
         self._raw.close()
         super().close()
@@ -274,8 +311,8 @@ class RecordReader:
         # TF's words for a record the data ends inside: a stream's or a file's
         self._short_read = "EOF reached" if kind else "Read less bytes than requested"
         if kind:
-            self._file = io.BufferedReader(_Inflating(raw, kind == "GZIP",
-                                                      buffer_size), buffer_size)
+            # (read whole: the records before a damaged part are read, as in TF)
+            self._file = _Inflating(raw, kind == "GZIP", buffer_size)
             _skip(self._file, offset)
         else:
             self._file = raw
@@ -312,12 +349,24 @@ class RecordReader:
         read a block at a time and the records cut out of it."""
         pending, failure, budget = [], None, _BATCH
         buf, pos = self._rest
+        damaged = None  # (a compressed stream's damage, met after the bytes before it)
+
+        def read(n):
+            nonlocal damaged
+            try:
+                return self._file.read(n)
+            except errors.DataLossError as e:
+                damaged = e
+                return b""
+
         while budget > 0:
             if len(buf) - pos < _HEADER:
-                more = self._file.read(_BATCH)
+                more = read(_BATCH)
                 buf, pos = buf[pos:] + more, 0
                 if len(buf) < _HEADER:  # (TF, too, ends quietly on a partial header)
-                    self.close()
+                    failure = damaged
+                    if damaged is None:
+                        self.close()
                     break
             start = self._pos
             (length,) = _LENGTH.unpack_from(buf, pos)
@@ -330,11 +379,11 @@ class RecordReader:
                 if self._size is not None and start + end - pos > self._size:
                     more = b""  # don't read (or allocate) past the end of the file
                 else:
-                    more = self._file.read(end - len(buf))
+                    more = read(end - len(buf))
                 buf, pos, end = buf[pos:] + more, 0, end - pos
                 if end > len(buf):
-                    failure = self._error(f"truncated record at {start}' failed with "
-                                          f"{self._short_read}")
+                    failure = damaged or self._error(f"truncated record at {start}' failed "
+                                                     f"with {self._short_read}")
                     break
             self._pos = start + end - pos
             pending.append((buf, pos + _HEADER, length, self._pos))

@@ -239,11 +239,13 @@ def _parse_example_v2(xp, serialized, names, sparse_keys, dense_keys, ragged_key
                 raise type_error(i, key, which, dtype, False)
             got = getattr(feature, kind).value
             if len(got) != size:
+                # (TF's bytes parser fails on a value past the end: too many is a parse error)
+                overflow = dtype == _d.string and len(got) > size
                 if single:
-                    detail = ("Parsing bytes_list failed." if dtype == _d.string else
+                    detail = ("Parsing bytes_list failed." if overflow else
                               f"Some {kind} slice was not parsed.")
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example: {detail}")
-                if dtype == _d.string:
+                if overflow:
                     raise _invalid(f"{where(i, key)}Can't parse serialized Example.")
                 raise _invalid(f"{where(i, key)}Number of {vname} values != expected.  Values "
                                f"size: {len(got)} but output shape: "
@@ -338,6 +340,7 @@ tf_defaults[_PARSE_EXAMPLE_V2] = {"Tdense": input_dtypes(5)}
 # -- ParseExample, ParseSingleExample (TF 1's ops, as graphs written then hold them) --------------
 
 def _keys(keys):
+    """Feature keys (str or bytes, as TF takes either) as a vector for a string tensor."""
     out = np.empty(len(keys), object)
     out[:] = [k.encode() if isinstance(k, str) else bytes(k) for k in keys]
     return out
@@ -607,14 +610,42 @@ def _parse(serialized, features, names, name):
         raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
     _check_keys(features)
     plain, ragged = _ragged_features(features)
+    batch = convert_to_tensor(serialized, _d.string).shape
+    if ragged and batch.rank is None:
+        raise ValueError("serialized must have statically-known rank to parse ragged "
+                         "features.")
     result = _parse_plain(serialized, plain, names, name)
-    if not ragged:
-        return result
-    single = convert_to_tensor(serialized, _d.string).shape.rank == 0
-    out = {k: v for k, v in result.items() if k in features and k not in ragged}
-    for key in sorted(ragged):
-        out[key] = ragged[key]._from_parsed(result, key, single)
-    return out
+    if ragged:
+        single = batch.rank == 0
+        nrows = batch[0] if batch.rank == 1 else None
+        # (made apart: a key may be one feature's and another's value or partition key)
+        made = {key: ragged[key]._from_parsed(result, key, single, nrows)
+                for key in sorted(ragged)}
+        result.update(made)
+    return {key: result[key] for key in _output_order(features)}
+
+
+def _output_order(features):
+    """The keys of `features` in the order TF's result dict has them: its op's outputs by
+    the keys parsed (sparse: each `VarLenFeature` and `SparseFeature`'s keys; dense;
+    ragged: each `RaggedFeature`'s value and partition keys; each kind in sorted feature
+    order), then the `SparseFeature`s and `RaggedFeature`s not named by one of those."""
+    sparse, dense, ragged = [], [], []
+    for key in sorted(features):
+        feature = features[key]
+        if isinstance(feature, VarLenFeature):
+            sparse.append(key)
+        elif isinstance(feature, SparseFeature):
+            index = feature.index_key
+            sparse += sorted([index] if isinstance(index, str) else index)
+            sparse.append(feature.value_key)
+        elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
+            dense.append(key)
+        else:  # (RaggedFeature)
+            ragged.append(feature.value_key or key)
+            ragged += [p.key for p in feature.partitions if getattr(p, "key", None) is not None]
+    order = [k for k in dict.fromkeys(sparse + dense + ragged) if k in features]
+    return order + [k for k in sorted(features) if k not in order]
 
 
 def _parse_plain(serialized, features, names, name):
@@ -625,8 +656,7 @@ def _parse_plain(serialized, features, names, name):
     names = convert_to_tensor([] if names is None else names, _d.string)
 
     def keys(entries):
-        return convert_to_tensor(np.array([k.encode() for k, *_ in entries] or [], object)
-                                 .reshape(-1), _d.string)
+        return convert_to_tensor(_keys([k for k, *_ in entries]), _d.string)
 
     inputs = [serialized, names, keys(sparse), keys(dense),
               convert_to_tensor(np.empty(0, object), _d.string)]
@@ -824,13 +854,13 @@ def _parse_sequence_example_v2(
         size = int(np.prod(shape, dtype=np.int64))
         out = np.empty((len(flat), size), object if dtype == _d.string else dtype.as_numpy_dtype)
         per = [context(i, key, dtype) for i in range(len(flat))]
-        if not default.size:
-            # TF sizes a required feature by its longest value first: one that no example
-            # (or an empty batch) holds is "found 0", before any example is named missing
-            longest = max((got.size for got in per if got is not None), default=0)
-            if longest != size:
-                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
-                               f"expected {size}, but found {longest}")
+        # TF sizes a feature by its longest value first, its default counted as one: one
+        # that no example (or an empty batch) holds and has no default is "found 0", before
+        # any example is named missing; then each example's is checked against it
+        longest = max([default.size] + [got.size for got in per if got is not None])
+        if longest != size:
+            raise _invalid(f"Inconsistent max number of elements for feature {key}: "
+                           f"expected {size}, but found {longest}")
         for i, got in enumerate(per):
             if got is None and default.size:
                 got = default.reshape(-1)
@@ -838,8 +868,7 @@ def _parse_sequence_example_v2(
                 raise _invalid(f"Feature: {key} (data type: {_type_name(dtype)}) is required "
                                f"but could not be found.")
             if got.size != size:
-                raise _invalid(f"Inconsistent max number of elements for feature {key}: "
-                               f"expected {size}, but found {got.size}")
+                raise _invalid(f"Unexpected number of elements in example {name(i)}")
             out[i] = got
         outs["cd"].append(unbatched(out.reshape((len(flat),) + shape)))
     for key, dtype in zip(feature_list_sparse_keys.reshape(-1), feature_list_sparse_types):
@@ -859,9 +888,16 @@ def _parse_sequence_example_v2(
         key, shape = _text(key), tuple(TensorShape(shape).as_list())
         size = int(np.prod(shape, dtype=np.int64))
         np_type = object if dtype == _d.string else dtype.as_numpy_dtype
+        found = [steps(i, key, dtype) for i in range(len(flat))]
+        # TF sizes the output by the most values an example holds, checked first: not a
+        # whole number of steps is this error before any step is checked
+        most = max((sum(v.size for v in got) for got in found if got), default=0)
+        if size and most % size:
+            raise _invalid(f"Feature list '{key}' has an unexpected number of values.  Total "
+                           f"values size: {most} is not consistent with output shape: "
+                           f"{errors.shape_text((-1,) + shape).replace('-1', '?')}")
         per = []
-        for i in range(len(flat)):
-            got = steps(i, key, dtype)
+        for i, got in enumerate(found):
             if got is None:
                 if key not in assumed_empty:
                     raise _invalid(
@@ -1103,6 +1139,8 @@ def _sequence_specs(context_features, sequence_features):
     if not context_features and not sequence_features:
         raise ValueError("Both context_features and sequence_features are None, but at least "
                          "one should have values.")
+    _check_keys(context_features)  # (before a ragged feature's keys displace the others')
+    _check_keys(sequence_features)
     context_features, context_made, c_ragged = _sequence_ragged(context_features)
     sequence_features, sequence_made, f_ragged = _sequence_ragged(sequence_features)
     for key, feature in context_features.items():
@@ -1158,8 +1196,7 @@ def _parse_sequence(serialized, context_features, sequence_features, names, name
     serialized = convert_to_tensor(serialized, _d.string)
 
     def strings(values):
-        return convert_to_tensor(np.array([v.encode() for v in values] or [], object)
-                                 .reshape(-1), _d.string)
+        return convert_to_tensor(_keys(list(values)), _d.string)
 
     inputs = [serialized, convert_to_tensor([] if names is None else names, _d.string),
               strings(k for k, _ in c_sparse), strings(k for k, *_ in c_dense),

@@ -1474,7 +1474,9 @@ class RaggedFeature(collections.namedtuple(
                 out[p.key] = parsing_ops.VarLenFeature(_I64)
         return out
 
-    def _from_parsed(self, parsed, key, single):
+    def _from_parsed(self, parsed, key, single, nrows=None):
+        """The ragged value of feature `key` from `parsed` (its keys parsed as
+        `_var_len_features`); `nrows`: the batch size where it is known while tracing."""
         dtype = self.row_splits_dtype
         values = parsed[self.value_key or key]
 
@@ -1498,8 +1500,12 @@ class RaggedFeature(collections.namedtuple(
                         [[-1, p.length], array_ops.shape(flat)[1:]], 0))
                 else:
                     flat = RaggedTensor.from_uniform_row_length(flat, p.length)
-                if per_example is not None:
-                    per_example = math_ops.floordiv(per_example, _constant(p.length, dtype))
+                if per_example is not None:  # (TF divides the splits: a stray value of an
+                    # example that is no whole row is counted as the next example's)
+                    splits = array_ops.concat([array_ops.zeros([1], dtype),
+                                               reduction_ops.cumsum(per_example)], 0)
+                    splits = math_ops.floordiv(splits, _constant(p.length, dtype))
+                    per_example = math_ops.subtract(splits[1:], splits[:-1])
                 continue
             part = rows(parsed[p.key])
             if isinstance(p, (self.RowStarts, self.RowLimits, self.ValueRowIds)):
@@ -1524,6 +1530,8 @@ class RaggedFeature(collections.namedtuple(
             per_example = counts
         if single:
             return flat
+        if nrows is not None:  # (as TF's row splits have the batch's static length)
+            per_example.set_shape([nrows])
         return RaggedTensor.from_row_lengths(flat, per_example, validate=False)
 
     def _from_parsed_lists(self, parsed, key, outer_splits, single):
