@@ -34,6 +34,7 @@ import uuid
 
 import numpy as np
 
+from eagerflow._src.backend.wire import read_varint as _read_varint, varint as _varint
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.protos import checkpoint as pb
@@ -65,30 +66,6 @@ def index_path(prefix):
 def _unmask(masked):
     rot = (masked - _UNMASK_DELTA) & 0xFFFFFFFF
     return ((rot >> 17) | (rot << 15)) & 0xFFFFFFFF
-
-
-# -- varints ------------------------------------------------------------------------
-
-def _varint(n):
-    out = bytearray()
-    while n >= 0x80:
-        out.append((n & 0x7F) | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-def _read_varint(buf, pos):
-    result = shift = 0
-    while True:
-        if pos >= len(buf):
-            raise IndexError("truncated varint")
-        byte = buf[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, pos
-        shift += 7
 
 
 # -- the table (.index) -------------------------------------------------------------

@@ -18,6 +18,7 @@ import json
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.wire import varint as _varint
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -1044,7 +1045,6 @@ tf_defaults[_PARSE_SEQUENCE_EXAMPLE_V2] = {"Tcontext_dense": input_dtypes(9),
                                            "feature_list_dense_shapes": ()}
 
 
-
 # -- ParseSingleSequenceExample (TF 1's op, as graphs written then hold it) ---------------------
 
 def _single_sequence_lists(lists, context_sparse_types, context_dense_shapes,
@@ -1359,15 +1359,6 @@ def _feature_bytes(feature):
 def _proto_field(number, data):
     """Field `number` of a message holding bytes `data` (a string or a message)."""
     return _varint(number << 3 | 2) + _varint(len(data)) + data
-
-
-def _varint(n):
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 _DECODE_JSON_EXAMPLE = register("DecodeJSONExample", _decode_json_example,

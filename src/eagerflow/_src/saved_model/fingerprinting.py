@@ -22,6 +22,7 @@ import re
 import secrets
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.wire import varint as _varint
 from eagerflow._src.core.protos import saved_model as pb
 from eagerflow._src.ops import file_system
 
@@ -173,16 +174,6 @@ def _suffix_uid(name):
     """The number ending a function's name (``__inference_f_12`` -> ``"12"``), or None."""
     found = _UID.search(name)
     return None if found is None else found.group(1)
-
-
-def _varint(value):
-    value &= _MASK
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def _is_map(field):

@@ -10,6 +10,7 @@ has `signatures`, `variables`, `graph`, `prune` and TF's version strings.
 """
 import os
 
+from eagerflow._src.backend.wire import read_varint as _varint
 from eagerflow._src.checkpoint import bundle
 from eagerflow._src.compat import v1 as compat_v1
 from eagerflow._src.core import dtypes as _d
@@ -54,17 +55,6 @@ def _needed(graph_def, fetches, feeds):
             continue
         stack.extend(_node_of(i) for i in by_name[name].input)
     return needed
-
-
-def _varint(data, pos):
-    value = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            return value, pos
 
 
 def _variable_name(variable_def):

@@ -29,6 +29,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.wire import varint as _varint
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -61,16 +62,6 @@ class _State(threading.local):
 
 
 state = _State()
-
-
-def _varint(n):
-    out = bytearray()
-    n &= (1 << 64) - 1
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
 
 
 _WALL_TIME = struct.Struct("<Bd")
