@@ -16,8 +16,7 @@ from eagerflow._src.compat.partitioned_variables import PartitionedVariable
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.ops import (array_ops, candidate_sampling_ops, cast_ops, conv_ops,
-                                linalg_ops, math_ops, nn_ops, partition_ops, reduction_ops,
+from eagerflow._src.ops import (candidate_sampling_ops, cast_ops, conv_ops, linalg_ops, nn_ops,
                                 sparse_ops)
 
 

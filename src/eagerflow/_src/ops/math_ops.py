@@ -55,8 +55,8 @@ _TRUNCATE_ZERO = ("Unexpected error in binary operator (only integer div and mod
 
 def _div_no_nan(xp, x, y):
     safe = xp.where(y == 0, xp.ones((), y.dtype), y)
-    quotient = _complex_quotient(xp, x, safe) if x.dtype.kind == "c" else x / safe
-    return xp.where(y == 0, xp.zeros((), x.dtype), quotient).astype(x.dtype, copy=False)
+    return xp.where(y == 0, xp.zeros((), x.dtype), _real_div(xp, x, safe)).astype(
+        x.dtype, copy=False)
 
 
 def _floor_div(xp, x, y):

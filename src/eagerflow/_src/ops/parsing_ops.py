@@ -611,7 +611,8 @@ def _parse(serialized, features, names, name):
         raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
     _check_keys(features)
     plain, ragged = _ragged_features(features)
-    batch = convert_to_tensor(serialized, _d.string).shape
+    serialized = convert_to_tensor(serialized, _d.string)
+    batch = serialized.shape
     if ragged and batch.rank is None:
         raise ValueError("serialized must have statically-known rank to parse ragged "
                          "features.")
@@ -1352,7 +1353,7 @@ def _feature_bytes(feature):
         numbers = float_math.denormals_read_as_zero(np.array(values, "<f4"))
         body = b"".join(b"\x0d" + v.tobytes() for v in numbers)
     else:
-        body = b"".join(b"\x08" + _varint(v & 0xFFFFFFFFFFFFFFFF) for v in values)
+        body = b"".join(b"\x08" + _varint(v) for v in values)
     return _proto_field({"bytes_list": 1, "float_list": 2, "int64_list": 3}[kind], body)
 
 

@@ -1847,6 +1847,7 @@ class Generator:
         # (made under a strategy's scope, its replicas draw apart: see `_replica_key`)
         self._distribution_strategy = distribution_context.current_strategy()
         self._lock = threading.Lock()
+        self._takes = 0  # (calls that took values: see `_skipped_first`)
         size = _state_size(self._alg)
         # TF's state variable: ops read and assign it; each call's draw advances it in place
         # (made with its first value: a TF 1 graph's session sets it by its initializer)
@@ -1947,6 +1948,7 @@ class Generator:
         with self._lock:
             counter, key = self._read()
             self._write((counter + samples) % 2**128, key)
+            self._takes += 1
         journal = getattr(_journal, "takes", None)
         if journal is not None:
             journal.append((self, key, counter, samples))
@@ -2011,11 +2013,11 @@ class Generator:
         if context.get().graph is not None:
             yield
             return
-        before = self._read()
+        before = self._takes
         try:
             yield
         except errors.OpError:
-            if self._read() == before:  # (the op failed before taking its values)
+            if self._takes == before:  # (the op failed before taking its values)
                 if isinstance(shape, TensorShape):
                     shape = shape.as_list()
                 self.skip(int(np.prod(np.asarray(shape), dtype=np.int64)))

@@ -1007,7 +1007,7 @@ def _sparse_dense_matmul_rule(indices, values, shape, b, adjoint_a=False, adjoin
     if dims is not None and len(dims) != 2:  # (TF's rule reads a_shape as a matrix shape)
         raise shape_rules.shape_error(name, f"Shape must be rank 2 but is rank {len(dims)}",
                                       [t.shape for t in (indices, values, shape, b)])
-    m = None if dims is None or len(dims) != 2 else dims[1 if adjoint_a else 0]
+    m = None if dims is None else dims[1 if adjoint_a else 0]
     n = None if b.shape.rank != 2 else b.shape[0 if adjoint_b else 1]
     return TensorShape([m, n]), values.dtype
 
