@@ -3,8 +3,8 @@ files, serialized Examples and SavedModel fingerprints): 7 bits a byte, least si
 first, the high bit set on every byte but the last; a negative number takes its 64-bit
 two's complement (10 bytes), as an int64 field does.
 
->>> varint(300), varint(-1)[-1], read_varint(varint(300) + b"x", 0)
-(b'\\xac\\x02', 1, (300, 2))
+>>> varint(300), varint(-1)[-1], read_varint(varint(300) + b"x", 0), field(2, b"ab")
+(b'\\xac\\x02', 1, (300, 2), b'\\x12\\x02ab')
 """
 
 _MASK = (1 << 64) - 1
@@ -19,6 +19,12 @@ def varint(n):
         n >>= 7
     out.append(n)
     return bytes(out)
+
+
+def field(number, data):
+    """Length-delimited field `number` of a message, holding bytes `data` (a string or a
+    serialized message)."""
+    return varint(number << 3 | 2) + varint(len(data)) + data
 
 
 def read_varint(buf, pos):

@@ -18,7 +18,7 @@ import json
 import numpy as np
 
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.wire import varint as _varint
+from eagerflow._src.backend.wire import field as _proto_field, varint as _varint
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
@@ -561,7 +561,8 @@ def _ragged_features(features):
 def _check_keys(features):
     """TF's checks of the keys a feature spec parses: one dtype a key, and no key parsed
     both as dense and sparse, dense and ragged, or ragged and sparse (a `SparseFeature`'s
-    index and value keys are sparse, a `RaggedFeature`'s value and partition keys ragged)."""
+    index and value keys are sparse, a `RaggedFeature`'s value and partition keys ragged).
+    Returns the sparse, dense and ragged keys, each kind in sorted feature order."""
     dense, sparse, ragged = [], {}, {}
     for key in features or {}:
         if not isinstance(key, (str, bytes)):  # (a key names a feature of the protos)
@@ -604,12 +605,13 @@ def _check_keys(features):
     if set(ragged) & set(sparse):
         raise ValueError(f"Ragged and sparse keys must not intersect; ragged_keys: {ragged}, "
                          f"sparse_keys: {sparse}, intersection: {set(ragged) & set(sparse)}")
+    return sparse, dense, ragged
 
 
 def _parse(serialized, features, names, name):
     if not features:  # (here, where the spec is still as the caller gave it)
         raise ValueError(f"Argument `features` cannot be None or falsy. Got {features}")
-    _check_keys(features)
+    keys = _check_keys(features)
     plain, ragged = _ragged_features(features)
     serialized = convert_to_tensor(serialized, _d.string)
     batch = serialized.shape
@@ -624,30 +626,10 @@ def _parse(serialized, features, names, name):
         made = {key: ragged[key]._from_parsed(result, key, single, nrows)
                 for key in sorted(ragged)}
         result.update(made)
-    return {key: result[key] for key in _output_order(features)}
-
-
-def _output_order(features):
-    """The keys of `features` in the order TF's result dict has them: its op's outputs by
-    the keys parsed (sparse: each `VarLenFeature` and `SparseFeature`'s keys; dense;
-    ragged: each `RaggedFeature`'s value and partition keys; each kind in sorted feature
-    order), then the `SparseFeature`s and `RaggedFeature`s not named by one of those."""
-    sparse, dense, ragged = [], [], []
-    for key in sorted(features):
-        feature = features[key]
-        if isinstance(feature, VarLenFeature):
-            sparse.append(key)
-        elif isinstance(feature, SparseFeature):
-            index = feature.index_key
-            sparse += sorted([index] if isinstance(index, str) else index)
-            sparse.append(feature.value_key)
-        elif isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature)):
-            dense.append(key)
-        else:  # (RaggedFeature)
-            ragged.append(feature.value_key or key)
-            ragged += [p.key for p in feature.partitions if getattr(p, "key", None) is not None]
-    order = [k for k in dict.fromkeys(sparse + dense + ragged) if k in features]
-    return order + [k for k in sorted(features) if k not in order]
+    # TF's result dict: its op's outputs by the keys parsed (sparse, dense, ragged), then the
+    # `SparseFeature`s and `RaggedFeature`s not named by one of those
+    order = [k for k in dict.fromkeys(sum(keys, [])) if k in features]
+    return {key: result[key] for key in order + [k for k in sorted(features) if k not in order]}
 
 
 def _parse_plain(serialized, features, names, name):
@@ -1355,11 +1337,6 @@ def _feature_bytes(feature):
     else:
         body = b"".join(b"\x08" + _varint(v) for v in values)
     return _proto_field({"bytes_list": 1, "float_list": 2, "int64_list": 3}[kind], body)
-
-
-def _proto_field(number, data):
-    """Field `number` of a message holding bytes `data` (a string or a message)."""
-    return _varint(number << 3 | 2) + _varint(len(data)) + data
 
 
 _DECODE_JSON_EXAMPLE = register("DecodeJSONExample", _decode_json_example,

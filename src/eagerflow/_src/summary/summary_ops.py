@@ -18,6 +18,7 @@ import numpy as np
 
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.backend.wire import field as _field, varint as _varint
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor
@@ -37,15 +38,9 @@ from eagerflow._src.ops.image_codecs import encode_png
 from eagerflow._src.ops.image_ops import convert_image_dtype
 from eagerflow._src.summary import protos
 from eagerflow._src.summary.writer import (
-    _WRITERS, _ResourceSummaryWriter, _varint, gone_error, scalar_record, state)
+    _WRITERS, _ResourceSummaryWriter, gone_error, scalar_record, state)
 
 # -- the WriteSummary op -----------------------------------------------------------------------
-
-
-def _field(number, payload):
-    """A length-delimited protobuf field."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
 
 _SHAPES = {}
 
