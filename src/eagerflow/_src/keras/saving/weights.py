@@ -230,6 +230,7 @@ class CheckpointLoadStatus:
         self._object_graph = object_graph  # (a TF checkpoint's serialized object graph)
         self._unbound = list(unbound)  # the model's variables a partial restore left alone
         self._matched = matched  # (how many values a partial restore assigned)
+        self._warning = None  # (the finalizer logging values not restored)
 
     @property
     def unused(self):
@@ -247,12 +248,11 @@ class CheckpointLoadStatus:
         if self.unused and self._object_graph is not None:
             # As TF: the first node of the checkpoint's object graph holding a value not
             # restored, named by its path and printed as the proto
-            proto = pb.TrackableObjectGraph()
-            proto.ParseFromString(self._object_graph)
-            for i, node in enumerate(proto.nodes):
-                if any(a.checkpoint_key in self._unused for a in node.attributes):
-                    raise AssertionError(f"Unresolved object in checkpoint "
-                                         f"{trackable.node_names(proto)[i]}: {node}")
+            proto, missing = _unused_nodes(self._object_graph, self._unused)
+            if missing:
+                raise AssertionError(f"Unresolved object in checkpoint "
+                                     f"{trackable.node_names(proto)[missing[0]]}: "
+                                     f"{proto.nodes[missing[0]]}")
         if self.unused:
             raise AssertionError(f"Unresolved values in the checkpoint: {self.unused}")
         return self
@@ -273,9 +273,8 @@ class CheckpointLoadStatus:
 
     def expect_partial(self):
         """Silences the warnings about values not restored."""
-        warning = getattr(self, "_warning", None)
-        if warning is not None:
-            warning.detach()
+        if self._warning is not None:
+            self._warning.detach()
         return self
 
     def run_restore_ops(self, session=None):
@@ -404,11 +403,17 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False, partia
     return status
 
 
-def _log_unrestored(object_graph, unused):
+def _unused_nodes(object_graph, unused):
+    """(the checkpoint's object graph proto, the indices of its nodes holding a value among
+    `unused`)."""
     proto = pb.TrackableObjectGraph()
     proto.ParseFromString(object_graph)
-    missing = [i for i, node in enumerate(proto.nodes)
-               if any(a.checkpoint_key in unused for a in node.attributes)]
+    return proto, [i for i, node in enumerate(proto.nodes)
+                   if any(a.checkpoint_key in unused for a in node.attributes)]
+
+
+def _log_unrestored(object_graph, unused):
+    proto, missing = _unused_nodes(object_graph, unused)
     if missing:
         checkpoint.log_unrestored(proto, missing)
 
