@@ -77,18 +77,23 @@ class ConvLSTMCell(DropoutRNNCellMixin, Layer):
             min(1.0, max(0.0, recurrent_dropout))
         self.state_size = [self.filters, self.filters]
 
+    def _state_shape(self, dims):
+        """The state's (and a step's output's) dims for a step's input dims `dims` (batch
+        first): the convolution's feature maps."""
+        spatial = dims[2:] if self._channels_first else dims[1:-1]
+        spatial = [_conv_length(d, k, self.padding, s, r) for d, k, s, r in zip(
+            spatial, self.kernel_size, self.strides, self.dilation_rate)]
+        return [self.filters, *spatial] if self._channels_first else [*spatial, self.filters]
+
     def build(self, input_shape):
         input_shape = self._build_input_shape = TensorShape(input_shape)
         dims = input_shape.as_list()
-        channels, spatial = (dims[1], dims[2:]) if self._channels_first else (dims[-1], dims[1:-1])
+        channels = dims[1] if self._channels_first else dims[-1]
         if channels is None:
             raise ValueError(f"The channel dimension of the inputs (last axis) should be "
                              f"defined. Found None. Full input shape received: "
                              f"input_shape={input_shape}")
-        spatial = [_conv_length(d, k, self.padding, s, r) for d, k, s, r in zip(
-            spatial, self.kernel_size, self.strides, self.dilation_rate)]
-        state = TensorShape([self.filters, *spatial] if self._channels_first
-                            else [*spatial, self.filters])
+        state = TensorShape(self._state_shape(dims))
         self.state_size = [state, state]
         self.output_size = state
         width = 4 * self.filters
@@ -191,11 +196,7 @@ class _ConvLSTM(RNN):
         if isinstance(input_shape, list):
             input_shape = input_shape[0]
         dims = TensorShape(input_shape).as_list()
-        cell = self.cell
-        spatial = dims[3:] if cell._channels_first else dims[2:-1]
-        spatial = [_conv_length(n, k, cell.padding, s, d) for n, k, s, d in zip(
-            spatial, cell.kernel_size, cell.strides, cell.dilation_rate)]
-        state = [cell.filters, *spatial] if cell._channels_first else [*spatial, cell.filters]
+        state = self.cell._state_shape([dims[0], *dims[2:]])
         output = TensorShape([dims[0], dims[1], *state] if self.return_sequences
                              else [dims[0], *state])
         if not self.return_state:
