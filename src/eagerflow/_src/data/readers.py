@@ -182,10 +182,7 @@ class TFRecordDataset(_ReaderDataset):
     def __init__(self, filenames, compression_type=None, buffer_size=None,
                  num_parallel_reads=None, name=None):
         super().__init__(filenames, num_parallel_reads)
-        self._compression = _scalar(compression_type, "") or ""
-        if self._compression not in _COMPRESSIONS:
-            # TF's reader takes any other name ("gzip", "NONE") for no compression
-            self._compression = ""
+        self._compression = _known_compression(compression_type)
         self._buffer_size = _scalar(buffer_size)
 
     def _read(self, name):
@@ -193,6 +190,14 @@ class TFRecordDataset(_ReaderDataset):
 
 
 _COMPRESSIONS = ("", "ZLIB", "GZIP")
+
+
+def _known_compression(compression_type):
+    """`compression_type` (a string or scalar string tensor) when one of `_COMPRESSIONS`,
+    else "": TF's TFRecord reader and writer take any other name ("gzip", "NONE") for no
+    compression."""
+    compression = _scalar(compression_type, "") or ""
+    return compression if compression in _COMPRESSIONS else ""
 
 
 def _unsupported_compression():
@@ -206,7 +211,7 @@ def _open_stream(name, compression_type, buffer_size):
     """File `name` opened for reading bytes, decompressed for "ZLIB" or "GZIP"."""
     if (compression_type or "") not in _COMPRESSIONS:
         raise _unsupported_compression()
-    kind = tf_record.TFRecordOptions.get_compression_type_string(compression_type or "")
+    kind = compression_type or ""
     raw = tf_record._open(name, "rb")
     if not kind:
         return raw
@@ -762,10 +767,7 @@ class TFRecordWriter:
 
     def __init__(self, filename, compression_type=None):
         self._filename = filename
-        self._compression_type = _scalar(compression_type, "") or ""
-        if self._compression_type not in _COMPRESSIONS:
-            # TF's writer takes any other name ("gzip", "NONE") for no compression
-            self._compression_type = ""
+        self._compression_type = _known_compression(compression_type)
 
     def write(self, dataset):
         """Writes every element of `dataset` (scalar strings) to the file."""
