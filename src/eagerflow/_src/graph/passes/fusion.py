@@ -42,10 +42,11 @@ def fuse_bias_activation(program):
     controlling = _controlling(program)
     builders, absorbed = {}, set()
     for op in program.operations:
-        chain = _chain(op, users, controlling)
-        if chain is not None:
-            builders[id(chain[-1])] = lambda read, chain=chain: (_fused(chain, read),
-                                                                 chain[-1].outputs[:1])
+        found = _chain(op, users, controlling)
+        if found is not None:
+            chain, operands = found
+            builders[id(chain[-1])] = lambda read, chain=chain, operands=operands: (
+                _fused(chain, operands, read), chain[-1].outputs[:1])
             absorbed.update(id(o) for o in chain)
     return substitute(program, builders, absorbed)
 
@@ -60,7 +61,8 @@ def _controlling(program):
 
 
 def _chain(op, users, controlling):
-    """(product, bias add[, activation]) starting at `op`, or None."""
+    """((product, bias add[, activation]) starting at `op`, the bias add's operands), or
+    None."""
     fused = fusion_rules.get(op.op_def)
     if (fused is None or op.attrs.get("data_format", "NHWC") not in ("NHWC", "NDHWC")
             or op in BY_SPACE_TO_BATCH or id(op) in controlling
@@ -68,13 +70,15 @@ def _chain(op, users, controlling):
         return None
     product = op.outputs[0]
     add = _sole_user(product, users)
-    if add is None or id(add) in controlling or _operands(add, product, users) is None:
+    operands = None if add is None or id(add) in controlling else \
+        _operands(add, product, users)
+    if operands is None:
         return None
     activation = _sole_user(add.outputs[0], users)
     if (activation is None or activation.op_def not in ACTIVATION_OPS
             or id(activation) in controlling):
-        return op, add
-    return op, add, activation
+        return (op, add), operands
+    return (op, add, activation), operands
 
 
 def _sole_user(t, users):
@@ -118,10 +122,10 @@ def _bias(add, product):
     return bias
 
 
-def _fused(chain, read):
-    """The fused op computing `chain`, reading the current tensors through `read`."""
+def _fused(chain, operands, read):
+    """The fused op computing `chain`, whose bias add applies `operands`, reading the
+    current tensors through `read`."""
     product, add = chain[:2]
-    operands = _operands(add, product.outputs[0], {})  # (its readers checked by `_chain`)
     fused_ops = [b"BiasAdd"]
     attrs = {**product.attrs, "fused_ops": fused_ops, "num_args": len(operands)}
     if add.op_def is _FUSED_BATCH_NORM:
