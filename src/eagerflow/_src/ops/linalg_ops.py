@@ -453,21 +453,24 @@ def _lu_fallback(xp, x):
     return bad.reshape(-1) if bad.any() else None
 
 
+def _pivot(column):
+    """TF's (Eigen's) pivot search over a column: the first entry of largest magnitude, a NaN
+    passed over unless it comes first (every comparison with it fails)."""
+    mags = np.abs(column)
+    if np.isnan(mags[0]):
+        return 0
+    return int(np.argmax(np.where(np.isnan(mags), -np.inf, mags)))
+
+
 def _eigen_lu(m):
-    """TF's (Eigen's) partial-pivoting LU of one matrix: the pivot is the first entry of
-    largest magnitude (a NaN only when it comes first, as every comparison with it fails), a
-    zero column is neither swapped nor divided, and the update always runs.
+    """TF's (Eigen's) partial-pivoting LU of one matrix: the pivot is `_pivot`'s, a zero
+    column is neither swapped nor divided, and the update always runs.
     Returns the packed factors, the row order and the parity of the swaps."""
     lu = np.array(m)
     order, parity = np.arange(lu.shape[-1]), 1
     for k in range(lu.shape[-1]):
-        mags = np.abs(lu[k:, k])
-        piv = 0
-        for i in range(1, len(mags)):
-            if mags[i] > mags[piv]:
-                piv = i
-        piv += k
-        if mags[piv - k] != 0:
+        piv = k + _pivot(lu[k:, k])
+        if lu[piv, k] != 0:
             if piv != k:
                 lu[[k, piv]] = lu[[piv, k]]
                 order[[k, piv]] = order[[piv, k]]
@@ -2406,12 +2409,9 @@ def _lu(xp, x, output_idx_type=_d.int32):
     perms = np.tile(np.arange(n), (mats.shape[0], 1))
     for m, perm in zip(mats, perms):
         for k in range(n):
-            # (TF's pivot search: the first largest magnitude, a NaN passed over unless it
-            # leads the column; a NaN first pivot fails TF's smallest-pivot check too)
-            column = np.abs(m[k:, k])
-            piv = k if np.isnan(column[0]) else \
-                k + int(np.argmax(np.where(np.isnan(column), -np.inf, column)))
-            if m[piv, k] == 0 or (k == 0 and np.isnan(column[0])):
+            # (a NaN first pivot fails TF's smallest-pivot check)
+            piv = k + _pivot(m[k:, k])
+            if m[piv, k] == 0 or (k == 0 and np.isnan(m[0, 0])):
                 raise _invalid("Input is not invertible.")
             if piv != k:
                 m[[k, piv]] = m[[piv, k]]
