@@ -402,6 +402,11 @@ class LinearOperator(Module):
         return linalg_ops.eigvalsh(self.to_dense())
 
     def cond(self, name="cond"):
+        return self._svd_cond()
+
+    def _svd_cond(self):
+        # (the ratio of extreme singular values of the dense matrix, kept out of `cond` so
+        # subclasses' exact `cond`s leave the default non-singularity check as TF's)
         s = linalg_ops.svd(self.to_dense(), compute_uv=False)
         return reduction_ops.reduce_max(s, axis=-1) / reduction_ops.reduce_min(s, axis=-1)
 
@@ -420,8 +425,7 @@ class LinearOperator(Module):
                                                  " and O(N^3) operations"))
         if self._can_use_cholesky():
             return self.assert_positive_definite()
-        s = linalg_ops.svd(self.to_dense(), compute_uv=False)
-        cond = reduction_ops.reduce_max(s, axis=-1) / reduction_ops.reduce_min(s, axis=-1)
+        cond = self._svd_cond()
         dims = [cast(d, cond.dtype) for d in (self.range_dimension_tensor(),
                                                self.domain_dimension_tensor())]
         largest = reduction_ops.reduce_max(array_ops.stack(
