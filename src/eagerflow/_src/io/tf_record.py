@@ -24,6 +24,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import errors
 from eagerflow._src.io.crc32c import crc32c_many, mask, masked_crc32c
+from eagerflow._src.ops.io_ops import inflate_error
 from eagerflow._src.ops import file_system
 
 _HEADER = 12  # length (8) and its checksum (4)
@@ -254,11 +255,8 @@ class _Inflating(io.RawIOBase):
                     return 0  # a stream cut short: what it held was read
             try:
                 self._pending = self._inflate.decompress(data, max(len(buffer), 1 << 16))
-            except zlib.error as e:  # "Error -3 while decompressing data: <why>", as TF says it
-                code, _, why = str(e).partition(" while decompressing data: ")
-                raise errors.DataLossError(
-                    None, None,
-                    f"inflate() failed with error {code.replace('Error ', '')}: {why}") from None
+            except zlib.error as e:
+                raise inflate_error(e) from None
         n = min(len(buffer), len(self._pending))
         buffer[:n] = self._pending[:n]
         self._pending = self._pending[n:]

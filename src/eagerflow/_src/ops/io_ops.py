@@ -589,11 +589,15 @@ def _decode_compressed(xp, data, compression_type):
         try:
             out[i] = _inflate(s, wbits)
         except zlib.error as e:
-            code, _, why = str(e).partition(" while decompressing data: ")
-            raise errors.DataLossError(None, None, f"inflate() failed with error "
-                                                   f"{code.replace('Error ', '')}: {why}") \
-                from None
+            raise inflate_error(e) from None
     return out
+
+
+def inflate_error(e):
+    """TF's DataLossError for zlib's ``"Error -3 while decompressing data: <why>"``."""
+    code, _, why = str(e).partition(" while decompressing data: ")
+    return errors.DataLossError(
+        None, None, f"inflate() failed with error {code.replace('Error ', '')}: {why}")
 
 
 def _strings_like(x, **_):
