@@ -270,11 +270,7 @@ def _outer_tensors(graph, result):
 def _built_in(tensor, graph):
     """Whether `tensor` belongs to `graph` or to a graph built inside it."""
     inner = getattr(tensor, "graph", None)
-    while inner is not None:
-        if inner is graph:
-            return True
-        inner = inner._outer() if inner._outer is not None else None
-    return False
+    return inner is not None and inner._built_in(graph)
 
 
 def _normalized(value):

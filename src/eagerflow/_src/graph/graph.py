@@ -244,6 +244,15 @@ class Graph:
         found = self._outer() if self._outer is not None else None
         return found if found is not None else global_graph()
 
+    def _built_in(self, graph):
+        """Whether this graph is `graph` or was built inside it (at any depth)."""
+        inner = self
+        while inner is not None:
+            if inner is graph:
+                return True
+            inner = inner._outer() if inner._outer is not None else None
+        return False
+
     # -- inspection --------------------------------------------------------------
     def get_operations(self):
         """The operations, in the order they were created."""
@@ -516,17 +525,15 @@ class Graph:
         """TF's InaccessibleTensorError for a tensor of a graph built inside this one (a
         branch's or loop body's, kept in a Python variable): it has no value here."""
         inner = getattr(t, "graph", None)
-        while inner is not None:
-            if inner is self:
-                raise errors.InaccessibleTensorError(
-                    f"{t!r} is out of scope and cannot be used here. Use return values, "
-                    f"explicit Python locals or TensorFlow collections to access it.\nPlease "
-                    f"see https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction"
-                    f"_must_be_return_values for more information.\n\nThe tensor {t!r} cannot "
-                    f"be accessed from FuncGraph(name={self.name}, id={id(self)}), because it "
-                    f"was defined in FuncGraph(name={t.graph.name}, id={id(t.graph)}), which "
-                    f"is out of scope.")
-            inner = inner._outer() if inner._outer is not None else None
+        if inner is not None and inner._built_in(self):
+            raise errors.InaccessibleTensorError(
+                f"{t!r} is out of scope and cannot be used here. Use return values, "
+                f"explicit Python locals or TensorFlow collections to access it.\nPlease "
+                f"see https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction"
+                f"_must_be_return_values for more information.\n\nThe tensor {t!r} cannot "
+                f"be accessed from FuncGraph(name={self.name}, id={id(self)}), because it "
+                f"was defined in FuncGraph(name={t.graph.name}, id={id(t.graph)}), which "
+                f"is out of scope.")
 
     def create_op(self, op_def, inputs, attrs, name=None):
         """Adds `op_def` applied to `inputs`; returns its symbolic output(s), as `dispatch` does.
