@@ -962,6 +962,16 @@ def test_svd_vectors_have_tf_signs():
     np.testing.assert_allclose(tf.matmul(u * s[:, None, :], v, transpose_b=True), x, atol=1e-12)
 
 
+def test_singular_values_of_a_rank_deficient_matrix_are_exactly_zero():
+    # TF's Jacobi SVD gives an exact zero where LAPACK leaves ~1e-16, with or without vectors,
+    # so the condition number is inf and printed values match (recorded from TF)
+    m = tf.constant([[1.0, 2.0], [2.0, 4.0]])
+    assert tf.linalg.svd(m, compute_uv=False).numpy().tolist() == [5.0, 0.0]
+    assert tf.linalg.svd(m)[0].numpy().tolist() == [5.0, 0.0]
+    assert tf.linalg.LinearOperatorFullMatrix(m).cond().numpy() == np.inf
+    assert tf.linalg.svd(tf.zeros([2, 3]), compute_uv=False).numpy().tolist() == [0.0, 0.0]
+
+
 def test_eigh_vectors_have_tf_signs():
     # TF's kernel is Eigen's eigensolver: the signs of its eigenvectors are its own (values
     # recorded from TF)

@@ -787,16 +787,19 @@ def _svd(xp, x, full_matrices=False, compute_uv=True):
     bad = _nonfinite(xp, x)
     if bad.any():
         x = xp.where(bad[..., None, None], xp.zeros((), x.dtype), x)
-    if not compute_uv:
-        empty = xp.zeros((0,), x.dtype)
-        return _nan_where(xp, bad, xp.linalg.svd(x, compute_uv=False), 1), empty, empty
     if (xp is np and x.dtype.kind == "f" and 0 < x.shape[-1] <= jacobi_svd.MAX_COLUMNS
             and x.size):
-        # TF's kernel (Eigen's Jacobi SVD): its singular vectors' signs, not LAPACK's
+        # TF's kernel (Eigen's Jacobi SVD): its singular vectors' signs, not LAPACK's, and its
+        # exact zeros for rank-deficient matrices (LAPACK leaves ~1e-16 there)
         s, u, v = jacobi_svd.svd_like_eigen(x, full_matrices)
+    elif not compute_uv:
+        s = xp.linalg.svd(x, compute_uv=False)
     else:
         u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
         v = _adjoint(xp, vh)  # TF's order (s, u, v), and v rather than v^H
+    if not compute_uv:
+        empty = xp.zeros((0,), x.dtype)
+        return _nan_where(xp, bad, s, 1), empty, empty
     return _nan_where(xp, bad, s, 1), _nan_where(xp, bad, u, 2), _nan_where(xp, bad, v, 2)
 
 
