@@ -418,6 +418,15 @@ def test_regex_full_match_as_re2_does():
     assert tf.strings.regex_full_match(_RE2_TEXTS, r"x\sy").numpy().tolist() == [False] * 6
 
 
+def test_windows_1252_undefined_bytes_decode_as_c1_controls():
+    # ICU (TF's converter) reads 0x81, 0x8D, 0x8F, 0x90, 0x9D as U+0081 ...; values from TF
+    b = tf.constant([b"a\x81\x8d\x80\x9f\xff", b"\x90x"])
+    assert tf.strings.unicode_decode(b, "windows-1252").to_list() == [
+        [97, 129, 141, 8364, 376, 255], [144, 120]]
+    assert tf.strings.unicode_transcode(b, "WINDOWS-1252", "UTF-8").numpy().tolist() == [
+        b"a\xc2\x81\xc2\x8d\xe2\x82\xac\xc5\xb8\xc3\xbf", b"\xc2\x90x"]
+
+
 def test_unicode_decode_replaces_invalid_utf8_by_maximal_subparts():
     # a lead byte whose next byte is outside its range (overlong, surrogate, past U+10FFFF)
     # is one invalid byte; a valid start cut short is one replacement

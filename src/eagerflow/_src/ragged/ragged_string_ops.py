@@ -136,6 +136,17 @@ def _encoded(text, codec):
     return text.encode(codec, "surrogatepass")
 
 
+# ICU's windows-1252 reads the five bytes the code page leaves undefined (0x81, 0x8D, 0x8F,
+# 0x90, 0x9D) as the C1 control characters of the same number; Python's codec refuses them
+_CP1252 = "".join(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in range(256))
+
+
+def _decoded(piece, codec):
+    if codec == "cp1252":
+        return "".join(_CP1252[b] for b in piece)
+    return piece.decode(codec)
+
+
 def _decode_one(s, codec, errors_mode, replacement_char, replace_control_characters):
     """The code points of bytes `s` and the byte offset of each. A UTF-16 high surrogate
     with only one byte after it ends the input as one cut-short character, as ICU reads it."""
@@ -147,7 +158,7 @@ def _decode_one(s, codec, errors_mode, replacement_char, replace_control_charact
         for size in ((1, 2, 3, 4) if unit == 1 else (unit, 2 * unit) if unit == 2 else (4,)):
             piece = s[pos:pos + size]
             try:
-                text = piece.decode(codec)
+                text = _decoded(piece, codec)
             except UnicodeDecodeError:
                 continue
             if len(text) == 1:
