@@ -361,7 +361,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     As in TensorFlow, `fn` is traced once, on symbolic rows (converted by
     AutoGraph only inside a function traced with it); each row then runs the
     traced graph, in a loop as `map_fn`'s, and its random ops draw for all
-    rows at once.  Tensors of `elems` that have one row are broadcast: every
+    rows at once (eagerly, one in a branch or loop of `fn` for the rows that
+    take the branch, or still run the loop's step).  Tensors of `elems` that have one row are broadcast: every
     row gets that row.  Every tensor needs a first dimension to unpack: a
     scalar raises IndexError, as in TensorFlow.
 

@@ -367,8 +367,10 @@ class RowDraws:
     the function is called for each row, `replaying(row)` around the call has its
     ops give them).  `vectorized`
     is False when an op's shape or parameters depend on the row (or only run time
-    knows them), or when it is in a loop or branch of the function: such a function
-    draws row by row.
+    knows them), or when it (or a `Generator`'s draw) is in a loop or branch of the
+    function: eagerly, the rows of such a function run in lock step, each op drawing
+    once for the rows that reach it together (`lock_step`, `drawn_together`); in a
+    graph, they draw row by row.
     """
 
     def __init__(self):
