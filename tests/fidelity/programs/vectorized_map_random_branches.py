@@ -101,6 +101,13 @@ show("maximum_iterations", tf.vectorized_map(
     lambda r: tf.while_loop(lambda i, a: True,
                             lambda i, a: (i + 1, a + tf.random.normal([2], seed=2)),
                             (0, r), maximum_iterations=2)[1], x))
+tf.random.set_seed(7)
+show("maximum_iterations of a row", tf.vectorized_map(
+    lambda r: tf.while_loop(lambda i, a: True,
+                            lambda i, a: (i + 1, a + tf.random.normal([2], seed=2)),
+                            (0, r), maximum_iterations=tf.cast(r[0], tf.int32),
+                            parallel_iterations=1)[1],
+    tf.constant([[1.0, 2.0], [3.0, 4.0], [2.0, 6.0]])))
 
 # dropout in a branch
 tf.random.set_seed(4)

@@ -98,16 +98,17 @@ class LockStep:
         test, step = lookup(attrs["cond"], op.graph), lookup(attrs["body"], op.graph)
         n, limited = len(attrs["output_shapes"]), attrs.get("_limited", False)
         values, captured = list(args[:n]), args[n + limited:]
-        limit = int(args[n]) if limited else None
+        limits = args[n] if limited else None
         results = [[None] * len(rows) for _ in range(n)]
         running = list(range(len(rows)))
         count = 0
         while running:
-            if limit is not None and count >= limit:
-                break
             go, = self.run(test.graph, test.inputs, test.outputs,
                            values + _rows(captured, running), [rows[i] for i in running])
             goes = [bool(g) for g in go] if isinstance(go, list) else [bool(go)] * len(running)
+            if limits is not None:  # (TF's test is the loop's and the limit's)
+                goes = [g and count < int(limits[i] if isinstance(limits, list) else limits)
+                        for g, i in zip(goes, running)]
             kept = [j for j, g in enumerate(goes) if g]
             for j, g in enumerate(goes):
                 if not g:
@@ -120,9 +121,6 @@ class LockStep:
             values = self.run(step.graph, step.inputs, step.outputs,
                               values + _rows(captured, running), [rows[i] for i in running])
             count += 1
-        for j, i in enumerate(running):
-            for column, value in zip(results, values):
-                column[i] = value[j] if isinstance(value, list) else value
         return results
 
 
