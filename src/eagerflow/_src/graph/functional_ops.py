@@ -362,9 +362,9 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     AutoGraph only inside a function traced with it); each row then runs the
     traced graph, in a loop as `map_fn`'s, and its random ops draw for all
     rows at once (eagerly, one in a branch or loop of `fn` for the rows that
-    take the branch, or still run the loop's step).  Tensors of `elems` that have one row are broadcast: every
-    row gets that row.  Every tensor needs a first dimension to unpack: a
-    scalar raises IndexError, as in TensorFlow.
+    take the branch, or still run the loop's step).  Tensors of `elems` that
+    have one row are broadcast: every row gets that row.  Every tensor needs a
+    first dimension to unpack: a scalar raises IndexError, as in TensorFlow.
 
     >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3])))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
