@@ -52,3 +52,28 @@ def test_vectorized_map_of_a_ragged_tensor_of_no_rows_raises():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Tried to stack elements of an "
                                                              "empty list"):
         tf.function(lambda r: tf.vectorized_map(lambda x: x * 2, r))(rt)
+
+
+def test_vectorized_map_gives_fn_the_ragged_rows_of_a_ragged_tensor_of_ragged_rank_2():
+    # TF 2.21: each row is a ragged tensor; results must be dense
+    rt = tf.RaggedTensor.from_row_lengths(tf.ragged.constant([[1, 2], [3], [4, 5], [6]]),
+                                          [2, 2])
+    assert tf.vectorized_map(tf.reduce_sum, rt).numpy().tolist() == [6, 15]
+    assert tf.vectorized_map(lambda r: r.flat_values, rt).numpy().tolist() == [[1, 2, 3],
+                                                                                [4, 5, 6]]
+    assert tf.vectorized_map(lambda x: tf.reduce_sum(x[0]) * x[1],
+                             (rt, tf.constant([1, 2]))).numpy().tolist() == [6, 30]
+    with pytest.raises(ValueError, match="No pfor vectorization defined for "
+                                         "RaggedTensorToVariant"):
+        tf.vectorized_map(lambda r: r * 2, rt)
+
+
+def test_vectorized_map_of_ragged_rows_whose_components_differ_in_shape_raises():
+    # TF 2.21 stacks the rows' values and row splits: [3] values vs [1]
+    rt = tf.ragged.constant([[[1, 2], [3]], [[4]], [[5, 6, 7]]])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"^PartialTensorShape: Incompatible shapes during merge: "
+                             r"\[3\] vs\. \[1\]$"):
+        tf.vectorized_map(tf.reduce_sum, rt)
+    with pytest.raises(ValueError, match="RaggedTensorToVariant"):
+        tf.vectorized_map(lambda r: r, rt)

@@ -258,22 +258,8 @@ def replay(graph, inputs, outputs, values, stateful=None):
     the forward pass's reads and draws gave, rather than reading and drawing
     again; see `control_flow`); None runs the op as any other.
     """
-    env = {id(t): v for t, v in zip(inputs, values)}
-    for key, given in (getattr(graph, "handle_arguments", None) or {}).items():
-        # A variable whose handle is an argument: the one given for it. A placeholder given
-        # instead (a copy of the body being built, which names its own handle arguments)
-        # leaves the variable, whose reads say what it holds.
-        if id(given) in env and not isinstance(env[id(given)], SymbolicTensor):
-            env[key] = env[id(given)]
-    for constant, fed in getattr(graph, "fed_constants", ()):
-        # a branch's or loop's capture of an eager tensor: the value its op was given
-        if id(fed) in env:
-            env[id(constant)] = env[id(fed)]
+    env = environment(graph, inputs, values)
     building = context.get().graph
-    if building is not None and graph.functions:  # the functions its ops name come along
-        building.functions.update(graph.functions)
-    for external, internal in graph.captures:
-        env.setdefault(id(internal), external)
     for op in needed_operations(graph, outputs):
         if op.type == "Const":
             if id(op.outputs[0]) not in env:  # (unless `values` give it: a capture's copy)
@@ -295,6 +281,28 @@ def replay(graph, inputs, outputs, values, stateful=None):
         for t, v in zip(op.outputs, result):
             env[id(t)] = v
     return [env.get(id(t), t) if isinstance(t, Variable) else env[id(t)] for t in outputs]
+
+
+def environment(graph, inputs, values):
+    """The values `replay` starts from: id(tensor) -> value of `graph`'s `inputs` (given
+    `values`), of the variables its handle arguments stand for and of its captures."""
+    env = {id(t): v for t, v in zip(inputs, values)}
+    for key, given in (getattr(graph, "handle_arguments", None) or {}).items():
+        # A variable whose handle is an argument: the one given for it. A placeholder given
+        # instead (a copy of the body being built, which names its own handle arguments)
+        # leaves the variable, whose reads say what it holds.
+        if id(given) in env and not isinstance(env[id(given)], SymbolicTensor):
+            env[key] = env[id(given)]
+    for constant, fed in getattr(graph, "fed_constants", ()):
+        # a branch's or loop's capture of an eager tensor: the value its op was given
+        if id(fed) in env:
+            env[id(constant)] = env[id(fed)]
+    building = context.get().graph
+    if building is not None and graph.functions:  # the functions its ops name come along
+        building.functions.update(graph.functions)
+    for external, internal in graph.captures:
+        env.setdefault(id(internal), external)
+    return env
 
 
 def run_op(op, args):

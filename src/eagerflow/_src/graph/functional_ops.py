@@ -25,6 +25,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
+from eagerflow._src.graph.lock_step import LockStep
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
     array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops)
@@ -360,9 +361,10 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     As in TensorFlow, `fn` is traced once, on symbolic rows (converted by
     AutoGraph only inside a function traced with it); each row then runs the
     traced graph, in a loop as `map_fn`'s, and its random ops draw for all
-    rows at once.  Tensors of `elems` that have one row are broadcast: every
-    row gets that row.  Every tensor needs a first dimension to unpack: a
-    scalar raises IndexError, as in TensorFlow.
+    rows at once (eagerly, one in a branch or loop of `fn` for the rows that
+    take the branch, or still run the loop's step).  Tensors of `elems` that
+    have one row are broadcast: every row gets that row.  Every tensor needs a
+    first dimension to unpack: a scalar raises IndexError, as in TensorFlow.
 
     >>> tf.vectorized_map(lambda x: x[0] * x[1], (tf.constant([1, 2]), tf.constant([3])))
     <tf.Tensor: shape=(2,), dtype=int32, numpy=array([3, 6], dtype=int32)>
@@ -412,6 +414,11 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     if trace.signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
     count = mapped[0].shape[0]
+    if not draws.vectorized and count and trace.outputs is not None and not draws.nested \
+            and context.executing_eagerly():
+        # (random ops in its branches or loops, or with a row's own parameters: TF draws
+        # once for the rows reaching them together, which the rows run in lock step for)
+        return trace.lock_step(mapped, draws)
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
         draws.draw(count)
@@ -497,6 +504,24 @@ class _Trace:
         if context.executing_eagerly():
             _check_row_shapes(self.first, result)
         return result
+
+    def lock_step(self, mapped, draws):
+        """The results for all the rows of `mapped`, the graph run for them in lock step
+        (see `LockStep`).  A `Generator`'s draws in it first run for the first row alone,
+        as TF's trace of the function runs them (other random ops there draw apart)."""
+        n = mapped[0].shape[0]
+        columns = [array_ops.unstack(t, n) for t in mapped]
+        if draws.skips:
+            draws.lock_step()
+            LockStep(draws, prints=False).run(self.graph, self.rows, self.outputs,
+                                              [c[:1] for c in columns], [0])
+        draws.lock_step()
+        outputs = LockStep(draws).run(self.graph, self.rows, self.outputs, columns,
+                                      list(range(n)))
+        outputs = [v if isinstance(v, list) else [v] * n for v in outputs]
+        for i in range(n):
+            _check_row_shapes(self.first, [column[i] for column in outputs])
+        return nest.pack_sequence_as(self.result, [array_ops.stack(c) for c in outputs])
 
     def row_function(self, call):
         """The function of a row: the graph run on it, or else `call` (`fn` called)."""

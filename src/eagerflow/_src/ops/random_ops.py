@@ -367,8 +367,10 @@ class RowDraws:
     the function is called for each row, `replaying(row)` around the call has its
     ops give them).  `vectorized`
     is False when an op's shape or parameters depend on the row (or only run time
-    knows them), or when it is in a loop or branch of the function: such a function
-    draws row by row.
+    knows them), or when it (or a `Generator`'s draw) is in a loop or branch of the
+    function: eagerly, the rows of such a function run in lock step, each op drawing
+    once for the rows that reach it together (`lock_step`, `drawn_together`); in a
+    graph, they draw row by row.
     """
 
     def __init__(self):
@@ -379,9 +381,20 @@ class RowDraws:
         self._draws = []
         self._skips = []  # (Generator, shape) of each draw of a Generator, in order
         self._traced = {}  # id of the op each record made in the trace -> its position
+        self._pairs = []  # the seed pair each record's op took in the trace (in its graph)
         # the map whose function this one's runs in: it draws this one's ops for its rows
         # (a nested map's ops are vectorized along both)
         self._outer = _row_draws.get()
+
+    @property
+    def nested(self):
+        """Whether this map is inside the function of another."""
+        return self._outer is not None
+
+    @property
+    def skips(self):
+        """Whether the function draws from a `Generator` (see `skip`)."""
+        return bool(self._skips)
 
     def row_by_row(self):
         """Whether this map is inside the function of one whose random ops draw row by row
@@ -416,8 +429,10 @@ class RowDraws:
                 self.vectorized = False
             self.records.append((ops, [(v, t.dtype) for v, t in zip(values, inputs)], attrs,
                                  op_seed, name))
-            traced = _run(ops, inputs, attrs, _seed_attrs(op_seed), name)
+            seed = _seed_attrs(op_seed)
+            traced = _run(ops, inputs, attrs, seed, name)
             self._traced[id(traced.op)] = k
+            self._pairs.append((seed["seed"], seed["seed2"]))
             return traced
         if k < len(self._draws):
             return array_ops.gather(self._draws[k], self.row)
@@ -435,6 +450,8 @@ class RowDraws:
         stateful op of a function runs, used or not) besides the rows' draws, which a
         `Generator` makes row by row: the state moves past it before the rows draw."""
         shape = get_static_value(shape) if isinstance(shape, Tensor) else shape
+        if getattr(context.get().graph, "control_flow_body", False):
+            self.vectorized = False  # (TF's trace draws for the first row's path only)
         if shape is not None:
             self._skips.append((generator, tuple(int(d) for d in np.reshape(shape, [-1]))))
 
@@ -448,32 +465,101 @@ class RowDraws:
             else:
                 generator._next(shape)
         seeds = _FunctionSeeds() if graph is None and self._outer is None else None
-        rows = array_ops.reshape(count, [1]) if isinstance(count, Tensor) else [count]
         for ops, inputs, attrs, op_seed, name in self.records:
-            if ops is _MULTINOMIAL:  # (each row's samples follow the last row's)
-                samples = attrs["num_samples"]
-                all_rows = {**attrs, "num_samples": count * samples}
-            else:  # (the rows' values before the values of each parameter)
-                all_rows = {**attrs, "shape": (
-                    array_ops.concat([rows, as_tensor(list(attrs["shape"]), _d.int32)], 0)
-                    if isinstance(count, Tensor) else (count, *attrs["shape"]))}
             if self._outer is not None:
                 seed = None  # (the outer map's, when it draws)
             elif seeds is None:
                 seed = _seed_attrs(op_seed)
             else:  # (a new kernel: its stream from the start)
-                pair = _seed_pair(op_seed, seeds)
-                seed = ({"seed": _random_bits(), "seed2": _random_bits(), "stream": 0}
-                        if pair[0] is None else {"seed": pair[0], "seed2": pair[1], "stream": 0})
+                seed = self._new_kernel(op_seed, seeds, 0)
             inputs = [as_tensor(value, dtype) for value, dtype in inputs]
-            if self._outer is not None:
-                values = self._outer.call(ops, inputs, all_rows, op_seed, name)
-            else:
-                values = _run(ops, inputs, all_rows, seed, name)
-            if ops is _MULTINOMIAL:
-                values = array_ops.transpose(array_ops.reshape(values, array_ops.concat(
-                    [[inputs[0].shape[0]], rows, [samples]], 0)), [1, 0, 2])
-            self._draws.append(values)
+            self._draws.append(self._all_rows(ops, inputs, attrs, op_seed, name, seed, count))
+
+    @staticmethod
+    def _new_kernel(op_seed, seeds, stream):
+        """The seed attrs of a kernel made now in a function traced with `seeds`."""
+        pair = _seed_pair(op_seed, seeds)
+        if pair[0] is None:
+            return {"seed": _random_bits(), "seed2": _random_bits(), "stream": stream}
+        return {"seed": pair[0], "seed2": pair[1], "stream": stream}
+
+    def _all_rows(self, ops, inputs, attrs, op_seed, name, seed, count):
+        """One call of a recorded op drawing for `count` rows (an int, or a scalar tensor):
+        the rows' values first (a categorical op: its samples), each row's after the last's."""
+        rows = array_ops.reshape(count, [1]) if isinstance(count, Tensor) else [count]
+        if ops is _MULTINOMIAL:  # (each row's samples follow the last row's)
+            samples = attrs["num_samples"]
+            all_rows = {**attrs, "num_samples": count * samples}
+        else:  # (the rows' values before the values of each parameter)
+            all_rows = {**attrs, "shape": (
+                array_ops.concat([rows, as_tensor(list(attrs["shape"]), _d.int32)], 0)
+                if isinstance(count, Tensor) else (count, *attrs["shape"]))}
+        if self._outer is not None:
+            values = self._outer.call(ops, inputs, all_rows, op_seed, name)
+        else:
+            values = _run(ops, inputs, all_rows, seed, name)
+        if ops is _MULTINOMIAL:
+            values = array_ops.transpose(array_ops.reshape(values, array_ops.concat(
+                [[inputs[0].shape[0]], rows, [samples]], 0)), [1, 0, 2])
+        return values
+
+    def lock_step(self):
+        """Makes the kernels `drawn_together` draws from, one per recorded op, seeded as
+        its op in the trace (each branch or loop body taking op seeds of its own, as in
+        a function), each going on along its stream from one call to the next (a loop's
+        steps)."""
+        self._kernels = []
+        for pair in self._pairs:  # (0, 0): unseeded
+            seed, seed2 = pair if any(pair) else (_random_bits(), _random_bits())
+            self._kernels.append({"seed": seed, "seed2": seed2, "stream": _Kernel(seed, seed2)})
+
+    def drawn_together(self, op, args, count):
+        """The values, one per row, of the op that `recording` traced as `op` for `count`
+        rows reaching it at once (all of them, those a branch takes, those a loop step
+        runs), as TF's vectorized function draws them; None if `op` is none of the
+        recorded ones.  `args` are its inputs, each shared by the rows or a list with one
+        per row (`lock_step` made the kernels).
+
+        A call for all rows as `draw` makes it, when the inputs are shared; with a
+        row's own logits, one categorical op on them all; with any other input of a
+        row's own, the op row by row (TF's loop for an op it does not vectorize)."""
+        k = self._traced.get(id(op))
+        if k is None:
+            return None
+        ops, inputs, attrs, op_seed, name = self.records[k]
+        seed = self._kernels[k]
+        run_time = [key for key, v in attrs.items() if isinstance(v, Tensor)]
+        if run_time:  # (the op took that attr as its last input: its value now)
+            *args, value = args
+            if isinstance(value, list):
+                return [_run(ops, self._row(args, i), {**attrs, run_time[0]: v}, seed, name)
+                        for i, v in enumerate(value)]
+            attrs = {**attrs, run_time[0]: tuple(int(d) for d in np.reshape(value, [-1]))
+                     if run_time[0] == "shape" else int(value)}
+        if not any(isinstance(a, list) for a in args):
+            return array_ops.unstack(
+                self._all_rows(ops, list(args), attrs, op_seed, name, seed, count), count)
+        if ops is _MULTINOMIAL and len(args) == 1:
+            logits = args[0]
+            values = _run(ops, (array_ops.concat(logits, 0),), attrs, seed, name)
+            return array_ops.split(values, [int(t.shape[0]) for t in logits], 0)
+        return [_run(ops, self._row(args, i), attrs, seed, name) for i in range(count)]
+
+    @staticmethod
+    def _row(args, i):
+        return [a[i] if isinstance(a, list) else a for a in args]
+
+
+class _Kernel:
+    """The stream of one kernel made for a `RowDraws` lock step: each call takes the next
+    part (as a `Generator` gives its stream to `_eager_stream`)."""
+
+    def __init__(self, seed, seed2):
+        self.seed, self.seed2, self.offset = seed, seed2, 0
+
+    def take(self, _seed, _seed2, samples):
+        offset, self.offset = self.offset, self.offset + samples
+        return self.seed, self.seed2, offset
 
 
 class _Scope:

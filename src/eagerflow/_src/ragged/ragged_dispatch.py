@@ -664,8 +664,42 @@ def _vectorized_map(fn, arguments):
                             f"[{','.join(map(str, shapes[0]))}] vs. "
                             f"[{','.join(map(str, got))}]")
         return value.to_tensor()
-    elems = nest.map_structure(dense, arguments["elems"])
+    eager = context.executing_eagerly()
+    elems = nest.map_structure(
+        lambda v: v if eager and isinstance(v, RaggedTensor) and v.ragged_rank > 1
+        else dense(v), arguments["elems"])
+    if any(isinstance(v, RaggedTensor) for v in nest.flatten(elems)):
+        return _ragged_rows_map(arguments["fn"], elems)
     return fn(**{**arguments, "elems": elems})
+
+
+def _ragged_rows_map(func, elems):
+    """`vectorized_map` eagerly over `elems` holding ragged tensors of ragged rows (a ragged
+    rank of 2 or more): as TF's, `func` gets each row of one as a ragged tensor (of one
+    ragged dimension less), and must return dense tensors, which are stacked (TF cannot
+    stack ragged results: ValueError).  The rows' values and row splits must each have
+    one shape (TF's InvalidArgumentError)."""
+    flat = nest.flatten(elems)
+    counts = [int(v.nrows()) if isinstance(v, RaggedTensor) else v.shape[0] for v in flat]
+    results, first = [], []
+    for i in range(max(counts)):  # (a tensor of one row gives it to every row)
+        result = user_functions.call(func, nest.pack_sequence_as(
+            elems, [v[i if n > 1 else 0] for v, n in zip(flat, counts)]))
+        if any(isinstance(r, RaggedTensor) for r in nest.flatten(result)):
+            raise ValueError("No pfor vectorization defined for RaggedTensorToVariant: the "
+                             "function of vectorized_map returned a RaggedTensor, and the "
+                             "rows' ragged results cannot be stacked")
+        if not i:  # (TF stacks the rows' components, when it runs: each of one shape)
+            for v in flat:
+                if isinstance(v, RaggedTensor):
+                    parts = []
+                    for row in v:
+                        functional_ops._check_row_shapes(
+                            parts, [row.flat_values, *row.nested_row_splits])
+        functional_ops._check_row_shapes(first, result)
+        results.append(result)
+    return nest.pack_sequence_as(results[0], [array_ops.stack(list(leaves)) for leaves in
+                                              zip(*[nest.flatten(r) for r in results])])
 
 
 def _map_dense_rows(func, elems, signature, rows_class):
