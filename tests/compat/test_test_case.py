@@ -78,6 +78,8 @@ def test_assert_all_close_compares_shapes_and_structures_as_tf():
     case.assertAllClose([np.nan, np.inf], [np.nan, np.inf])
     with pytest.raises(AssertionError):
         case.assertAllClose([np.inf], [-np.inf])
+    with pytest.raises(AssertionError, match=r"not close lhs = \[2.\]\nnot close rhs = \[2.5\]"):
+        case.assertAllClose([1.0, 2.0], [1.0, 2.5])
     with pytest.raises(TypeError, match="Error: a has"):
         case.assertAllClose(None, None)
     with pytest.raises(AssertionError):

@@ -250,7 +250,8 @@ class TestCase(GeneralAssertions):
         self.assertEqual(a.shape, b.shape, f"Shape mismatch: expected {a.shape}, got "
                                            f"{b.shape}. {msg or ''}")
         if not np.allclose(a, b, rtol=rtol, atol=atol, equal_nan=True):
-            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol, err_msg=msg or "",
+            np.testing.assert_allclose(a, b, rtol=rtol, atol=atol,
+                                       err_msg=_mismatch_text(a, b, rtol, atol, msg),
                                        equal_nan=True)
 
     def _list(self, value):
@@ -453,6 +454,23 @@ class TestCase(GeneralAssertions):
         return self.assertRaisesWithPredicateMatch(
             exception_type, r"Incompatible shapes|Dimensions must be equal|required "
                             r"broadcastable shapes")
+
+
+def _mismatch_text(a, b, rtol, atol, msg):
+    """Where numeric arrays `a` and `b` are not close, and by how much, as TF reports it."""
+    lines = [msg] if msg else []
+    if a.dtype.kind in "biufc" and b.dtype.kind in "biufc":
+        wide = np.complex128 if "c" in a.dtype.kind + b.dtype.kind else np.float64
+        with np.errstate(all="ignore"):
+            a64, b64 = np.atleast_1d(a).astype(wide), np.atleast_1d(b).astype(wide)
+            dif, tol = np.abs(a64 - b64), atol + rtol * np.abs(b64)
+            bad = (dif > tol) | (np.isnan(a64) != np.isnan(b64))
+        where = np.where(bad)
+        lines += [f"not close where = {where}", f"not close lhs = {np.atleast_1d(a)[where]}",
+                  f"not close rhs = {np.atleast_1d(b)[where]}", f"not close dif = {dif[where]}",
+                  f"not close tol = {tol[where]}"]
+    lines.append(f"dtype = {a.dtype}, shape = {a.shape}")
+    return "\n".join(lines)
 
 
 def _listing(array, flat_positions):
