@@ -345,9 +345,16 @@ class ExtensionTypeSpec(TypeSpec):
         return new
 
     def _static_key(self):
-        """The fields that are not tensors: a trace is specialized on their values."""
-        return tuple((name, repr(s)) for name, s in self._fields.items()
-                     if not _flat_specs(s))
+        """What a trace is specialized on beyond its tensors' specs: each field's key, in
+        field order (see `_field_key`), nested extension types' fields included."""
+        return tuple(_field_key(s) for s in self._fields.values())
+
+    def _with_static_key(self, key):
+        """This spec with its `TensorShape` fields (nested ones too) those of `key`, a
+        `_static_key` that covers this spec's: the spec of a trace made for `key`."""
+        new = type(self).__new__(type(self))
+        new._fields = {name: _keyed(s, k) for (name, s), k in zip(self._fields.items(), key)}
+        return new
 
     def is_compatible_with(self, spec_or_value):
         other = spec_or_value
@@ -386,6 +393,43 @@ class ExtensionTypeSpec(TypeSpec):
     def __repr__(self):
         fields = ", ".join(f"{k}={v!r}" for k, v in self._fields.items())
         return f"{type(self).__name__}({fields})"
+
+
+def _field_key(spec):
+    """A trace's key of one field's spec: ``()`` for a tensor or other composite (its
+    components' specs key it), ``("shape", dims)`` for a `TensorShape` (keyed as a
+    composite's shape: a trace for ``[None]`` serves ``[2]``, as in TF, where one shape is a
+    subtype of the other), a nested extension type's own fields, a tuple's or mapping's
+    items, and any other value as ``("P", value)``."""
+    if isinstance(spec, ExtensionTypeSpec):
+        return (spec.value_type, spec._static_key())
+    if isinstance(spec, TypeSpec) or hasattr(spec, "_component_specs"):
+        return ()
+    if isinstance(spec, TensorShape):
+        return ("shape", None if spec.rank is None else tuple(spec.as_list()))
+    if isinstance(spec, tuple):
+        return (tuple,) + tuple(_field_key(v) for v in spec)
+    if isinstance(spec, (dict, ImmutableDict)):
+        return (dict,) + tuple((("P", k), _field_key(spec[k])) for k in sorted(spec))
+    try:
+        hash(spec)
+    except TypeError:
+        return ("P", repr(spec))
+    return ("P", spec)
+
+
+def _keyed(spec, key):
+    """`spec` (a field's) with the `TensorShape`s that `key` (its `_field_key`) gives."""
+    if isinstance(spec, ExtensionTypeSpec):
+        return spec._with_static_key(key[1])
+    if isinstance(spec, TensorShape):
+        return TensorShape(None if key[1] is None else list(key[1]))
+    if isinstance(spec, tuple):
+        return tuple(_keyed(v, k) for v, k in zip(spec, key[1:]))
+    if isinstance(spec, (dict, ImmutableDict)):
+        keys = dict(zip(sorted(spec), key[1:]))
+        return {k: _keyed(v, keys[k][1]) for k, v in spec.items()}
+    return spec
 
 
 def _bound(fields, defaults, args, kwargs):
