@@ -46,6 +46,7 @@ def test_symbolic_extension_type_prints_as_a_keras_tensor():
     assert repr(x) == f"<KerasTensor: type_spec={spec} (created by layer 'net')>"
     y = Double(name="double")(x)
     assert str(y).endswith("description=\"created by layer 'double'\")")
+    assert x.type_spec == SPEC and y.type_spec == SPEC
 
 
 def test_an_extension_type_without_a_shape_is_no_keras_input():
