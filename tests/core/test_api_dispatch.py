@@ -195,3 +195,17 @@ def test_unregistered_target_no_longer_runs():
     tf.experimental.unregister_dispatch_for(masked_neg)
     with pytest.raises(ValueError, match=_CONVERT):
         tf.math.negative(_mt())
+
+
+def test_a_given_signatures_unknown_parameter_is_reported_before_a_mismatched_function():
+    class Box(tf.experimental.ExtensionType):
+        v: tf.Tensor
+
+    def renamed(x: Box, yy: Box, name=None):
+        return None
+
+    with pytest.raises(ValueError, match="signature includes annotation for unknown "
+                                         "parameter 'z'"):
+        tf.experimental.dispatch_for_api(tf.math.add, {"z": Box})(renamed)
+    with pytest.raises(ValueError, match="Dispatch function's signature .* does not match"):
+        tf.experimental.dispatch_for_api(tf.math.add)(renamed)
