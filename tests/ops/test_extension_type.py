@@ -57,6 +57,10 @@ def test_validation_and_type_errors():
         N(object())
     with pytest.raises(TypeError, match="a: expected a Tensor, got 'NoneType'"):
         N(None)
+    with pytest.raises(TypeError, match="a: expected a Tensor, got 'RaggedTensor'"):
+        N(tf.ragged.constant([[1], [2, 3]]))  # (it was kept as the field's value)
+    with pytest.raises(TypeError, match="a: expected a Tensor, got 'SparseTensor'"):
+        N(tf.sparse.from_dense([[1, 0]]))
     with pytest.raises(TypeError, match="inner: expected 'N', got 'list'"):
         O([1], 2)
 

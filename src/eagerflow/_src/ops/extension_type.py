@@ -72,9 +72,9 @@ def _check_field(cls_name, name, annotation, value, spec=False):
             return value
         raise TypeError(f"{name}: expected a TensorSpec, got {type(value).__name__!r}")
     if annotation is Tensor:
-        if isinstance(value, Tensor) or hasattr(value, "_type_spec") or cls_name is None:
+        if isinstance(value, Tensor) or cls_name is None:
             return value
-        if value is not None:
+        if value is not None and not hasattr(value, "_type_spec"):  # (no ragged, sparse...)
             try:
                 return convert_to_tensor(value)
             except (TypeError, ValueError):
