@@ -745,3 +745,23 @@ def test_a_nested_spec_class_may_subclass_type_spec():
         "__annotations__": {"x": tf.Tensor},
         "Spec": type("Spec", (tf.TypeSpec,), {"rank": property(lambda s: s.x.shape.rank)})})
     assert M([1, 2])._type_spec.rank == 1
+
+
+def test_a_subclass_field_without_default_after_defaults_is_keyword_only():
+    class Base(tf.experimental.ExtensionType):
+        a: tf.Tensor
+        n: int = 1
+
+    class Child(Base):  # (constructing one was a ValueError: non-default argument follows default)
+        b: tf.Tensor
+        k: str = "z"
+
+    c = Child(1.0, b=2.0)
+    assert (float(c.a), c.n, float(c.b), c.k) == (1.0, 1, 2.0, "z")
+    assert Child(b=2.0, a=1.0, k="q").k == "q"
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        Child(1.0, 2, 3.0)
+    with pytest.raises(TypeError, match="missing a required argument: 'b'"):
+        Child(1.0)
+    spec = Child.Spec(tf.TensorSpec([]), 1, tf.TensorSpec([]), "q")  # (a Spec's are positional)
+    assert spec.k == "q"

@@ -434,11 +434,17 @@ def _keyed(spec, key):
 
 def _bound(fields, defaults, args, kwargs):
     """``{field: value}`` of a constructor's arguments, bound as Python binds a signature
-    with the `fields` in order (TypeErrors with its texts)."""
-    signature = inspect.Signature([
-        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          default=defaults.get(k, inspect.Parameter.empty)) for k in fields])
-    bound = signature.bind(*args, **kwargs)
+    with the `fields` in order (TypeErrors with its texts). As in TF, a field without a
+    default that follows one with a default (a subclass's own field, say) is keyword-only,
+    and so is each field after it."""
+    parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+    for k in fields:
+        if k not in defaults and parameters and \
+                parameters[-1].default is not inspect.Parameter.empty:
+            kind = inspect.Parameter.KEYWORD_ONLY
+        parameters.append(inspect.Parameter(
+            k, kind, default=defaults.get(k, inspect.Parameter.empty)))
+    bound = inspect.Signature(parameters).bind(*args, **kwargs)
     bound.apply_defaults()
     return dict(bound.arguments)
 
