@@ -436,3 +436,27 @@ def test_explanation_shows_nested_extension_type_fields():
     assert lines[2] == ("  2. o changed from _Outer(inner=_Inner(n=2), TensorSpec(shape=(), "
                         "dtype=tf.float32, name=None)) to _Outer(inner=_Inner(n=3), "
                         "TensorSpec(shape=(), dtype=tf.float32, name=None))")
+
+
+def test_a_sparse_field_of_another_shape_traces_again():
+    # (its shape was no part of the key: a trace made for (3, 2) served (4, 2))
+    class Holder(tf.experimental.ExtensionType):
+        sp: tf.SparseTensor
+
+    @tf.function
+    def rows(h):
+        return h.sp.shape[0]
+
+    assert int(rows(Holder(tf.sparse.SparseTensor([[0, 0]], [1.0], [3, 2])))) == 3
+    assert int(rows(Holder(tf.sparse.SparseTensor([[0, 0]], [1.0], [4, 2])))) == 4
+
+    seen = []
+
+    @tf.function(reduce_retracing=True)
+    def relaxed(h):
+        seen.append(h.sp.shape.as_list())
+        return tf.sparse.reduce_sum(h.sp)
+
+    for n in (2, 3, 4):
+        relaxed(Holder(tf.sparse.from_dense(tf.ones([n, 2]))))
+    assert seen == [[2, 2], [None, 2]]

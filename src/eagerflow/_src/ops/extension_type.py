@@ -397,16 +397,19 @@ class ExtensionTypeSpec(TypeSpec):
 
 def _field_key(spec):
     """A trace's key of one field's spec: ``()`` for a tensor or other composite (its
-    components' specs key it), ``("shape", dims)`` for a `TensorShape` (keyed as a
-    composite's shape: a trace for ``[None]`` serves ``[2]``, as in TF, where one shape is a
-    subtype of the other), a nested extension type's own fields, a tuple's or mapping's
-    items, and any other value as ``("P", value)``."""
+    components' specs key it), ``("shape", dims)`` for a `TensorShape` or a sparse tensor's
+    shape (which no component's spec gives), keyed as a composite's shape is (a trace for
+    ``[None]`` serves ``[2]``, as in TF, where one shape is a subtype of the other), a
+    nested extension type's own fields, a tuple's or mapping's items, and any other value
+    as ``("P", value)``."""
     if isinstance(spec, ExtensionTypeSpec):
         return (spec.value_type, spec._static_key())
+    if hasattr(spec, "_with_shape"):  # a sparse tensor's: its shape is no component's
+        return ("shape", _dims(spec.shape))
     if isinstance(spec, TypeSpec) or hasattr(spec, "_component_specs"):
         return ()
     if isinstance(spec, TensorShape):
-        return ("shape", None if spec.rank is None else tuple(spec.as_list()))
+        return ("shape", _dims(spec))
     if isinstance(spec, tuple):
         return (tuple,) + tuple(_field_key(v) for v in spec)
     if isinstance(spec, (dict, ImmutableDict)):
@@ -418,10 +421,16 @@ def _field_key(spec):
     return ("P", spec)
 
 
+def _dims(shape):
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
 def _keyed(spec, key):
-    """`spec` (a field's) with the `TensorShape`s that `key` (its `_field_key`) gives."""
+    """`spec` (a field's) with the shapes that `key` (its `_field_key`) gives."""
     if isinstance(spec, ExtensionTypeSpec):
         return spec._with_static_key(key[1])
+    if hasattr(spec, "_with_shape"):
+        return spec._with_shape(TensorShape(None if key[1] is None else list(key[1])))
     if isinstance(spec, TensorShape):
         return TensorShape(None if key[1] is None else list(key[1]))
     if isinstance(spec, tuple):
