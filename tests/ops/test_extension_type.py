@@ -765,3 +765,25 @@ def test_a_subclass_field_without_default_after_defaults_is_keyword_only():
         Child(1.0)
     spec = Child.Spec(tf.TensorSpec([]), 1, tf.TensorSpec([]), "q")  # (a Spec's are positional)
     assert spec.k == "q"
+
+
+def test_a_spec_takes_ragged_and_sparse_specs_for_their_fields():
+    class Holder(tf.experimental.ExtensionType):
+        rt: tf.RaggedTensor
+        sp: tf.SparseTensor
+
+    spec = Holder.Spec(rt=tf.RaggedTensorSpec([None, None], tf.float32),
+                       sp=tf.SparseTensorSpec([None, 2], tf.float32))
+    assert spec.rt == tf.RaggedTensorSpec([None, None], tf.float32)
+
+    @tf.function(input_signature=[spec])
+    def total(h):
+        return tf.reduce_sum(h.rt) + tf.sparse.reduce_sum(h.sp)
+
+    h = Holder(tf.ragged.constant([[1.0], [2.0, 3.0]]), tf.sparse.from_dense(tf.ones([2, 2])))
+    assert float(total(h)) == 10.0
+    for wrong in (tf.TensorSpec([2]), tf.SparseTensorSpec([2], tf.float32),
+                  tf.ragged.constant([[1.0]])):
+        with pytest.raises(TypeError, match="rt: expected a TypeSpec for 'RaggedTensor', "
+                                            f"got '{type(wrong).__name__}'"):
+            Holder.Spec(rt=wrong, sp=tf.SparseTensorSpec([None, 2], tf.float32))

@@ -130,6 +130,13 @@ def _check_field(cls_name, name, annotation, value, spec=False):
             raise TypeError(f"{name}: expected a TypeSpec for {annotation.__name__!r}, got "
                             f"{type(value).__name__!r}")
         return value
+    if spec and isinstance(annotation, type) and issubclass(annotation, CompositeTensor):
+        # a ragged or sparse tensor's field: its spec
+        value_type = getattr(value, "value_type", None) if isinstance(value, TypeSpec) else None
+        if not (isinstance(value_type, type) and issubclass(value_type, annotation)):
+            raise TypeError(f"{name}: expected a TypeSpec for {annotation.__name__!r}, got "
+                            f"{type(value).__name__!r}")
+        return value
     if isinstance(annotation, type):
         ok = isinstance(value, annotation)
         if annotation is float:  # TF's float fields take no ints (but an int field takes a bool)
