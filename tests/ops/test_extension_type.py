@@ -787,3 +787,15 @@ def test_a_spec_takes_ragged_and_sparse_specs_for_their_fields():
         with pytest.raises(TypeError, match="rt: expected a TypeSpec for 'RaggedTensor', "
                                             f"got '{type(wrong).__name__}'"):
             Holder.Spec(rt=wrong, sp=tf.SparseTensorSpec([None, 2], tf.float32))
+
+
+def test_an_optional_shape_field_left_none_is_an_unknown_shape_as_in_tf():
+    class Shaped(tf.experimental.ExtensionType):
+        x: tf.Tensor
+        shape: typing.Optional[tf.TensorShape] = None
+        other: typing.Optional[tf.Tensor] = None
+
+    s = Shaped(1.0)
+    assert s.shape is not None and s.shape.rank is None  # (it stayed None)
+    assert s.other is None
+    assert Shaped(1.0, [2]).shape == tf.TensorShape([2])

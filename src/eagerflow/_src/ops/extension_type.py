@@ -81,12 +81,11 @@ def _check_field(cls_name, name, annotation, value, spec=False):
                 pass
         raise TypeError(f"{name}: expected a Tensor, got {type(value).__name__!r}")
     if origin is typing.Union:
-        args = typing.get_args(annotation)
-        if value is None and type(None) in args:
-            return None
         errors = []
-        for arg in args:
-            if arg is type(None):
+        for arg in typing.get_args(annotation):  # (in order, as TF: Optional[tf.TensorShape]
+            if arg is type(None):                # makes None an unknown shape)
+                if value is None:
+                    return None
                 continue
             try:
                 return _check_field(cls_name, name, arg, value, spec)
