@@ -127,3 +127,49 @@ def test_attributes_and_items_set_in_graph_control_flow_are_its_state():
         return d
     with pytest.raises(ValueError, match="d\\['a'\\]"):
         one_branch_only(tf.constant(1))
+
+
+class _Counted(tf.experimental.ExtensionType):
+    x: tf.Tensor
+    n: int = 1
+
+
+def test_an_if_assigning_an_extension_type_in_both_branches():
+    # (it failed: the branches' values were compared leaf by leaf, by a dtype they lack)
+    @tf.function
+    def f(b):
+        p = _Counted(tf.constant(1.0))
+        if b:
+            p = _Counted(p.x + 1.0)
+        else:
+            p = _Counted(p.x - 1.0)
+        return p
+
+    assert float(f(tf.constant(True)).x) == 2.0
+    assert float(f(tf.constant(False)).x) == 0.0
+
+    @tf.function
+    def g(b):
+        p = _Counted(tf.constant(1.0))
+        if b:
+            p = _Counted(p.x + 1.0, 2)
+        else:
+            p = _Counted(p.x - 1.0, 3)
+        return p
+
+    with pytest.raises(TypeError, match="'p' must have the same nested structure in the "
+                                        "main and else branches"):
+        g(tf.constant(True))
+
+
+def test_a_loop_changing_an_extension_types_python_field_is_tfs_type_error():
+    @tf.function
+    def f(k):
+        p = _Counted(tf.constant(1.0))
+        for _ in tf.range(k):
+            p = _Counted(p.x * 2.0, 2)
+        return p
+
+    with pytest.raises(TypeError, match="'p' does not have the same nested structure after "
+                                        "one iteration"):
+        f(tf.constant(3))

@@ -195,3 +195,38 @@ def test_unregistered_target_no_longer_runs():
     tf.experimental.unregister_dispatch_for(masked_neg)
     with pytest.raises(ValueError, match=_CONVERT):
         tf.math.negative(_mt())
+
+
+def test_a_given_signatures_unknown_parameter_is_reported_before_a_mismatched_function():
+    class Box(tf.experimental.ExtensionType):
+        v: tf.Tensor
+
+    def renamed(x: Box, yy: Box, name=None):
+        return None
+
+    with pytest.raises(ValueError, match="signature includes annotation for unknown "
+                                         "parameter 'z'"):
+        tf.experimental.dispatch_for_api(tf.math.add, {"z": Box})(renamed)
+    with pytest.raises(ValueError, match="Dispatch function's signature .* does not match"):
+        tf.experimental.dispatch_for_api(tf.math.add)(renamed)
+
+
+def test_tensor_operators_dispatch_elementwise_apis_on_the_right_operand():
+    class Box(tf.experimental.ExtensionType):
+        v: tf.Tensor
+
+    @tf.experimental.dispatch_for_binary_elementwise_apis(Union[Box, tf.Tensor],
+                                                          Union[Box, tf.Tensor])
+    def boxed(api_func, x, y):
+        return Box(api_func(x.v if isinstance(x, Box) else x, y.v if isinstance(y, Box) else y))
+
+    try:
+        t = tf.constant([10.0, 10.0])
+        assert (t / Box(tf.constant([2.0, 5.0]))).v.numpy().tolist() == [5.0, 2.0]
+        both = tf.constant([True, True]) & Box(tf.constant([True, False]))
+        assert both.v.numpy().tolist() == [True, False]
+        with pytest.raises(ValueError, match="Attempt to convert a value") as caught:
+            Box(tf.constant([1.0, 2.0])) * t  # (reflected: TF converts, no dispatch)
+        assert type(caught.value) is ValueError
+    finally:
+        tf.experimental.unregister_dispatch_for(boxed)

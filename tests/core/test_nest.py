@@ -106,3 +106,16 @@ def test_packing_into_a_dict_whose_keys_do_not_sort_raises_tensorflows_type_erro
     with pytest.raises(TypeError, match=r"^nest only supports dicts with sortable keys\.$"):
         tf.nest.pack_sequence_as({1: 0, "b": 0}, [1, 2])
     assert tf.nest.flatten({1.5: "x", 1: "y"}) == ["y", "x"]  # (numbers of mixed types sort)
+
+
+def test_a_composite_against_a_container_is_a_type_error_naming_both_types():
+    class Masked(tf.experimental.ExtensionType):
+        values: tf.Tensor
+        mask: tf.Tensor
+
+    m = Masked([1, 2], [True, False])
+    for a, b in [(m, [1, 2]), ((1, 2), m), (tf.ragged.constant([[1]]), {"a": 1})]:
+        with pytest.raises(TypeError, match="don't have the same sequence type"):
+            tf.nest.assert_same_structure(a, b, expand_composites=True)
+    with pytest.raises(ValueError, match="is a sequence, while"):
+        tf.nest.assert_same_structure(m, tf.constant(1), expand_composites=True)

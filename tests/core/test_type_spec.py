@@ -161,3 +161,11 @@ def test_indexed_slices_spec_as_tf_prints_and_compares_it():
     assert repr(tf.type_spec_from_value(tf.IndexedSlices(tf.ones([1, 2]), tf.constant([1])))) \
         == ("IndexedSlicesSpec(TensorShape([None, 2]), tf.float32, tf.int32, None, "
             "TensorShape([1]))")
+
+
+def test_an_unnamed_tensor_spec_is_a_subtype_of_a_named_one_but_not_the_reverse():
+    named = tf.TensorSpec([None], tf.float32, name="x")
+    assert tf.TensorSpec([2], tf.float32).is_subtype_of(named)
+    assert not tf.TensorSpec([2], tf.float32, name="x").is_subtype_of(
+        tf.TensorSpec([None], tf.float32))
+    assert not tf.TensorSpec([2], tf.float32, name="y").is_subtype_of(named)

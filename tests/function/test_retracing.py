@@ -1,5 +1,6 @@
 """Why a function retraced: the explanation kept for every trace, and the warning."""
 import logging
+import typing
 
 import pytest
 
@@ -357,3 +358,105 @@ def test_sparse_and_ragged_arguments_reuse_a_trace_of_a_relaxed_shape():
     h.get_concrete_function(tf.RaggedTensorSpec([None, None], tf.float32))
     assert h(tf.ragged.constant([[1.0], [2.0, 3.0]])).numpy() == 6.0
     assert traces == [[None, None]]
+
+
+class _Inner(tf.experimental.ExtensionType):
+    t: tf.Tensor
+    n: int
+
+
+class _Outer(tf.experimental.ExtensionType):
+    inner: _Inner
+
+
+def test_a_nested_extension_types_python_fields_key_the_trace():
+    # (a trace made for n=2 once served n=3: 2.0 where TF gives 3.0)
+    @tf.function
+    def f(o):
+        return o.inner.t * o.inner.n
+
+    assert float(f(_Outer(_Inner(1.0, 2)))) == 2.0
+    assert float(f(_Outer(_Inner(1.0, 3)))) == 3.0
+
+    class Items(tf.experimental.ExtensionType):
+        items: typing.Tuple[_Inner, ...]
+
+    @tf.function
+    def g(x):
+        return x.items[0].t * x.items[0].n
+
+    assert float(g(Items([_Inner(1.0, 2)]))) == 2.0
+    assert float(g(Items([_Inner(1.0, 3)]))) == 3.0
+    assert g.experimental_get_tracing_count() == 2
+
+
+class _Shaped(tf.experimental.ExtensionType):
+    x: tf.Tensor
+    shape: tf.TensorShape = None
+
+
+def test_a_trace_for_an_unknown_shape_field_serves_a_known_one():
+    seen = []
+
+    @tf.function
+    def f(c):
+        seen.append(c.shape)
+        return c.x
+
+    f(_Shaped(1.0))
+    f(_Shaped(1.0, shape=[2]))  # TensorShape([2]) is a subtype of TensorShape(None), as in TF
+    assert f.experimental_get_tracing_count() == 1
+    f(_Shaped(1.0, shape=[None]))
+    assert seen == [tf.TensorShape(None)]
+
+
+def test_reduce_retracing_relaxes_a_shape_field_and_traces_with_the_relaxed_shape():
+    seen = []
+
+    @tf.function(reduce_retracing=True)
+    def f(c):
+        seen.append(c.shape)
+        return c.x
+
+    for n in (2, 3, 4):
+        f(_Shaped(1.0, shape=[n]))  # (a field named "shape" made the relaxing fail)
+    assert [s.as_list() for s in seen] == [[2], [None]]
+    f(_Shaped(1.0, shape=[5, 1]))
+    assert seen[-1].rank is None
+
+
+def test_explanation_shows_nested_extension_type_fields():
+    @tf.function
+    def f(o):
+        return o.inner.t
+
+    f(_Outer(_Inner(1.0, 2)))
+    f(_Outer(_Inner(1.0, 3)))
+    lines = f.experimental_explain_retracing().splitlines()
+    assert lines[2] == ("  2. o changed from _Outer(inner=_Inner(n=2), TensorSpec(shape=(), "
+                        "dtype=tf.float32, name=None)) to _Outer(inner=_Inner(n=3), "
+                        "TensorSpec(shape=(), dtype=tf.float32, name=None))")
+
+
+def test_a_sparse_field_of_another_shape_traces_again():
+    # (its shape was no part of the key: a trace made for (3, 2) served (4, 2))
+    class Holder(tf.experimental.ExtensionType):
+        sp: tf.SparseTensor
+
+    @tf.function
+    def rows(h):
+        return h.sp.shape[0]
+
+    assert int(rows(Holder(tf.sparse.SparseTensor([[0, 0]], [1.0], [3, 2])))) == 3
+    assert int(rows(Holder(tf.sparse.SparseTensor([[0, 0]], [1.0], [4, 2])))) == 4
+
+    seen = []
+
+    @tf.function(reduce_retracing=True)
+    def relaxed(h):
+        seen.append(h.sp.shape.as_list())
+        return tf.sparse.reduce_sum(h.sp)
+
+    for n in (2, 3, 4):
+        relaxed(Holder(tf.sparse.from_dense(tf.ones([n, 2]))))
+    assert seen == [[2, 2], [None, 2]]

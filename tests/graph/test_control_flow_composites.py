@@ -171,3 +171,50 @@ def test_a_cond_whose_branches_mix_slices_and_tensors_is_tfs_type_error():
     f = tf.function(lambda p: tf.cond(p, lambda: s, lambda: tf.zeros([3, 2])))
     with pytest.raises(TypeError, match="Cannot reconcile tf.cond 0-th outputs"):
         f(tf.constant(True))
+
+
+class _Counted(tf.experimental.ExtensionType):
+    x: tf.Tensor
+    n: int = 1
+
+
+def test_cond_branches_returning_extension_types_with_other_python_fields_are_a_type_error():
+    # (the first branch's n was returned whichever branch ran: n=1 for the false branch)
+    @tf.function
+    def f(b):
+        return tf.cond(b, lambda: _Counted(tf.constant(1.0), 1),
+                       lambda: _Counted(tf.constant(2.0), 2))
+
+    with pytest.raises(TypeError, match="(?s)true_fn and false_fn arguments to tf.cond must "
+                                        "have the same number.*Incompatible CompositeTensor "
+                                        "TypeSpecs"):
+        f(tf.constant(False))
+
+    @tf.function
+    def g(i):
+        return tf.switch_case(i, [lambda: _Counted(tf.constant(1.0), 1),
+                                  lambda: _Counted(tf.constant(2.0), 2)])
+
+    with pytest.raises(TypeError, match="Incompatible CompositeTensor TypeSpecs"):
+        g(tf.constant(1))
+
+    @tf.function
+    def h(b):  # (tensor shapes may differ: the result's shape is their common one)
+        return tf.cond(b, lambda: _Counted(tf.constant([1.0])),
+                       lambda: _Counted(tf.constant([2.0, 3.0])))
+
+    assert h(tf.constant(False)).x.numpy().tolist() == [2.0, 3.0]
+
+
+def test_a_while_body_changing_an_extension_types_python_field_is_a_value_error():
+    @tf.function
+    def f():
+        return tf.while_loop(lambda p: p.x < 4.0, lambda p: [_Counted(p.x + 1.0, p.n + 1)],
+                             [_Counted(tf.constant(1.0))])
+
+    with pytest.raises(ValueError, match="Incompatible CompositeTensor TypeSpecs"):
+        f()
+    # eagerly the loop is plain Python, as in TF: the field changes
+    out = tf.while_loop(lambda p: p.x < 4.0, lambda p: [_Counted(p.x + 1.0, p.n + 1)],
+                        [_Counted(tf.constant(1.0))])
+    assert out[0].n == 4

@@ -57,6 +57,10 @@ def test_validation_and_type_errors():
         N(object())
     with pytest.raises(TypeError, match="a: expected a Tensor, got 'NoneType'"):
         N(None)
+    with pytest.raises(TypeError, match="a: expected a Tensor, got 'RaggedTensor'"):
+        N(tf.ragged.constant([[1], [2, 3]]))  # (it was kept as the field's value)
+    with pytest.raises(TypeError, match="a: expected a Tensor, got 'SparseTensor'"):
+        N(tf.sparse.from_dense([[1, 0]]))
     with pytest.raises(TypeError, match="inner: expected 'N', got 'list'"):
         O([1], 2)
 
@@ -741,3 +745,57 @@ def test_a_nested_spec_class_may_subclass_type_spec():
         "__annotations__": {"x": tf.Tensor},
         "Spec": type("Spec", (tf.TypeSpec,), {"rank": property(lambda s: s.x.shape.rank)})})
     assert M([1, 2])._type_spec.rank == 1
+
+
+def test_a_subclass_field_without_default_after_defaults_is_keyword_only():
+    class Base(tf.experimental.ExtensionType):
+        a: tf.Tensor
+        n: int = 1
+
+    class Child(Base):  # (constructing one was a ValueError: non-default argument follows default)
+        b: tf.Tensor
+        k: str = "z"
+
+    c = Child(1.0, b=2.0)
+    assert (float(c.a), c.n, float(c.b), c.k) == (1.0, 1, 2.0, "z")
+    assert Child(b=2.0, a=1.0, k="q").k == "q"
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        Child(1.0, 2, 3.0)
+    with pytest.raises(TypeError, match="missing a required argument: 'b'"):
+        Child(1.0)
+    spec = Child.Spec(tf.TensorSpec([]), 1, tf.TensorSpec([]), "q")  # (a Spec's are positional)
+    assert spec.k == "q"
+
+
+def test_a_spec_takes_ragged_and_sparse_specs_for_their_fields():
+    class Holder(tf.experimental.ExtensionType):
+        rt: tf.RaggedTensor
+        sp: tf.SparseTensor
+
+    spec = Holder.Spec(rt=tf.RaggedTensorSpec([None, None], tf.float32),
+                       sp=tf.SparseTensorSpec([None, 2], tf.float32))
+    assert spec.rt == tf.RaggedTensorSpec([None, None], tf.float32)
+
+    @tf.function(input_signature=[spec])
+    def total(h):
+        return tf.reduce_sum(h.rt) + tf.sparse.reduce_sum(h.sp)
+
+    h = Holder(tf.ragged.constant([[1.0], [2.0, 3.0]]), tf.sparse.from_dense(tf.ones([2, 2])))
+    assert float(total(h)) == 10.0
+    for wrong in (tf.TensorSpec([2]), tf.SparseTensorSpec([2], tf.float32),
+                  tf.ragged.constant([[1.0]])):
+        with pytest.raises(TypeError, match="rt: expected a TypeSpec for 'RaggedTensor', "
+                                            f"got '{type(wrong).__name__}'"):
+            Holder.Spec(rt=wrong, sp=tf.SparseTensorSpec([None, 2], tf.float32))
+
+
+def test_an_optional_shape_field_left_none_is_an_unknown_shape_as_in_tf():
+    class Shaped(tf.experimental.ExtensionType):
+        x: tf.Tensor
+        shape: typing.Optional[tf.TensorShape] = None
+        other: typing.Optional[tf.Tensor] = None
+
+    s = Shaped(1.0)
+    assert s.shape is not None and s.shape.rank is None  # (it stayed None)
+    assert s.other is None
+    assert Shaped(1.0, [2]).shape == tf.TensorShape([2])

@@ -46,6 +46,7 @@ def test_symbolic_extension_type_prints_as_a_keras_tensor():
     assert repr(x) == f"<KerasTensor: type_spec={spec} (created by layer 'net')>"
     y = Double(name="double")(x)
     assert str(y).endswith("description=\"created by layer 'double'\")")
+    assert x.type_spec == SPEC and y.type_spec == SPEC
 
 
 def test_an_extension_type_without_a_shape_is_no_keras_input():
@@ -138,3 +139,11 @@ def test_a_model_of_extension_type_inputs_is_rebuilt_from_its_config(how, tmp_pa
     assert rebuilt.layers[0].get_config()["type_spec"] == model.layers[0].get_config()[
         "type_spec"]
     assert rebuilt(x).numpy().tolist() == [[4., 4.]]
+
+
+def test_an_input_of_a_named_tensor_spec_takes_its_name():
+    x = tf.keras.Input(type_spec=tf.TensorSpec([None, 3], name="features"))
+    assert x.name == "features" and x._keras_history.layer.name == "features"
+    y = tf.keras.Input(name="given", type_spec=tf.TensorSpec([None, 3], name="features"))
+    assert y._keras_history.layer.name == "given"  # (an explicit name wins)
+    assert tf.keras.Input(type_spec=tf.TensorSpec([None, 3])).name.startswith("input_")

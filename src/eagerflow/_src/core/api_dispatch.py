@@ -237,8 +237,9 @@ def dispatch_for_api(api, *signatures):
     def decorator(dispatch_target):
         if not callable(dispatch_target):
             raise TypeError(f"Expected dispatch_target to be callable; got {dispatch_target!r}")
-        accepted = _check_target_parameters(key, dispatch_target)
         given = list(signatures)
+        _check_signature_names(given, api_names)  # (given signatures first, as TF checks)
+        accepted = _check_target_parameters(key, dispatch_target)
         if not given:
             annotations = {p.name: p.annotation for p in _parameters(dispatch_target)
                            if p.annotation is not p.empty}
@@ -247,15 +248,19 @@ def dispatch_for_api(api, *signatures):
                                  "one signature, or applied to a function that has type "
                                  "annotations on its parameters.")
             given = [annotations]
-        for signature in given:
-            for name in signature:
-                if name not in api_names:
-                    raise ValueError(f"signature includes annotation for unknown parameter "
-                                     f"{name!r}.")
+            _check_signature_names(given, api_names)
         _add(key, _Target(dispatch_target, given, accepted), dispatch_target)
         _update_dispatch_types()
         return dispatch_target
     return decorator
+
+
+def _check_signature_names(signatures, api_names):
+    for signature in signatures:
+        for name in signature:
+            if name not in api_names:
+                raise ValueError(f"signature includes annotation for unknown parameter "
+                                 f"{name!r}.")
 
 
 def _public_functions(names):

@@ -208,6 +208,8 @@ def _mismatch(a, b, check_types, expand_composites=False):
             return None
         if (spec_a is None) != (spec_b is None):  # a composite nests, as a sequence does
             seq, other = (a, b) if spec_a is not None else (b, a)
+            if check_types and is_nested(other):  # (its type differs from any container's)
+                return TypeError, _sequence_types_differ(a, b)
             if not is_nested(other):
                 return ValueError, (f'Substructure "{_described(seq)}" is a sequence, while '
                                     f'substructure "{_described(other)}" is not')
@@ -220,9 +222,7 @@ def _mismatch(a, b, check_types, expand_composites=False):
     mappings = isinstance(a, collections.abc.Mapping) and isinstance(b, collections.abc.Mapping)
     lists = isinstance(a, list) and isinstance(b, list)  # list subclasses nest as lists in TF
     if check_types and type(a) is not type(b) and not (mappings or lists):
-        return TypeError, (f"The two namedtuples don't have the same sequence type. First "
-                           f"structure {_described(a)} has type {type(a).__name__}, while "
-                           f"second structure {_described(b)} has type {type(b).__name__}")
+        return TypeError, _sequence_types_differ(a, b)
     if mappings and _sorted_keys(a) != _sorted_keys(b):
         return ValueError, (f"The two dictionaries don't have the same set of keys. First "
                             f"structure has keys {_described(_sorted_keys(a))}, while second "
@@ -236,6 +236,12 @@ def _mismatch(a, b, check_types, expand_composites=False):
                             f"First structure: {_described(a)}. Second structure: "
                             f"{_described(b)}")
     return None
+
+
+def _sequence_types_differ(a, b):
+    return (f"The two namedtuples don't have the same sequence type. First structure "
+            f"{_described(a)} has type {type(a).__name__}, while second structure "
+            f"{_described(b)} has type {type(b).__name__}")
 
 
 def _described(value):

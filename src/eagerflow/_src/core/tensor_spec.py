@@ -68,9 +68,10 @@ class TensorSpec(TypeSpec):
                 and self._shape.is_compatible_with(spec_or_tensor.shape))
 
     def is_subtype_of(self, other):
-        """True when `other` has this dtype and name and a shape at least as general."""
+        """True when `other` has this dtype and a shape at least as general, and this spec
+        has no name or `other`'s (as in TF, an unnamed spec is a subtype of a named one)."""
         if type(other) is not type(self) or other._dtype != self._dtype or \
-                other._name != self._name:
+                self._name not in (None, other._name):
             return False
         mine, theirs = self._shape, other._shape
         if theirs.rank is None:

@@ -736,8 +736,9 @@ def _key_leaves(key):
     if key[:1] in (("P",), ("O",), ("X",)):
         return []
     if len(key) >= 3 and type(key[1]) is tuple and key[1][:1] == ("shape",):
-        # a composite: its (maybe relaxed) shape, then its components' keys
-        return [("C", key[1][1])] + [leaf for part in key[2:] for leaf in _key_leaves(part)]
+        # a composite: its (maybe relaxed) shape and fields, then its components' keys
+        return [("C", key[1][1], key[2])] + [
+            leaf for part in key[3:] for leaf in _key_leaves(part)]
     return [leaf for part in key for leaf in _key_leaves(part)]
 
 
@@ -771,10 +772,12 @@ def _placeholders(value, leaves, graph, name):
     if parts is not None:  # a SparseTensor or its spec: one made of placeholders
         spec = getattr(value, "_type_spec", value)
         if leaves is not None:  # (of the trace's shape: relaxed, a call's may be known)
-            dims = next(leaves)[1]
+            _, dims, static = next(leaves)
             with_shape = getattr(spec, "_with_shape", None)
             if with_shape is not None:
                 spec = with_shape(TensorShape(None if dims is None else list(dims)))
+            if static:  # (an extension type's shape fields: the trace's, not the call's)
+                spec = spec._with_static_key(static)
         return spec._from_components([_placeholders(p, leaves, graph, name) for p in parts])
     if isinstance(value, (list, tuple)) and not isinstance(value, str):
         items = [_placeholders(v, leaves, graph, name) for v in value]

@@ -276,9 +276,45 @@ def describe(key):
     name = getattr(key[0], "__name__", key[0])
     if len(key) >= 3 and type(key[1]) is tuple and key[1][:1] == ("shape",):
         # a composite: its non-tensor fields' values, then its components' specs
-        fields = [f"{k}={v}" for k, v in key[2]]
+        fields = _field_texts(key[0], key[2]) if key[2] else []
         return f"{name}({', '.join(fields + [describe(part) for part in key[3:]])})"
     return f"{name} of {len(key) - 1}"
+
+
+def _field_texts(value_type, static):
+    """``name=value`` of each field of an extension type's key's fields that holds more
+    than tensors (their specs are shown after the fields)."""
+    names = value_type._tf_extension_type_fields_order
+    return [f"{n}={_field_text(k)}" for n, k in zip(names, static) if _has_values(k)]
+
+
+def _has_values(key):
+    """Whether a field's key holds a Python value (not only tensors' places, ``()``)."""
+    if key == ():
+        return False
+    if key[0] is tuple:
+        return any(_has_values(k) for k in key[1:])
+    if key[0] is dict:
+        return any(_has_values(k) for _, k in key[1:])
+    if isinstance(key[0], type):  # a nested extension type
+        return any(_has_values(k) for k in key[1])
+    return True
+
+
+def _field_text(key):
+    """One extension type field's key (see `ExtensionTypeSpec._static_key`) as text."""
+    if key == ():
+        return "tensor"
+    head = key[0]
+    if head == "P":
+        return repr(key[1])
+    if head == "shape":
+        return repr(TensorShape(None if key[1] is None else list(key[1])))
+    if head is tuple:
+        return f"({', '.join(_field_text(k) for k in key[1:])}{',' if len(key) == 2 else ''})"
+    if head is dict:
+        return "{" + ", ".join(f"{k[1]!r}: {_field_text(v)}" for k, v in key[1:]) + "}"
+    return f"{head.__name__}({', '.join(_field_texts(head, key[1]))})"  # a nested one
 
 
 def differences(old, new, names):

@@ -293,7 +293,9 @@ def _check_branches(branches, kind):
                 f"{kind.roles[0]} output: {first.structure}\n{kind.roles[i]} output: "
                 f"{branch.structure}\n\nError details:\n{details}")
         try:
-            nest.assert_same_structure(first.structure, branch.structure)
+            # (composites too: an extension type's Python fields must agree, as its spec)
+            nest.assert_same_structure(first.structure, branch.structure,
+                                       expand_composites=True)
         except (TypeError, ValueError) as e:
             raise fail(e) from None
         if len(first.outputs) != len(branch.outputs):  # a None against a tensor
@@ -780,8 +782,9 @@ def _same_structure(structure, result):
     """
     if isinstance(structure, (list, tuple)) and not isinstance(result, (list, tuple)):
         result = [result] if isinstance(structure, list) else (result,)
-    try:  # (TF's error names the result first)
-        nest.assert_same_structure(result, structure, check_types=False)
+    try:  # (TF's error names the result first; an extension type's Python fields must agree)
+        nest.assert_same_structure(result, structure, check_types=False,
+                                   expand_composites=True)
     except TypeError as e:
         raise ValueError(str(e)) from None
     return result

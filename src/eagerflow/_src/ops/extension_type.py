@@ -72,21 +72,20 @@ def _check_field(cls_name, name, annotation, value, spec=False):
             return value
         raise TypeError(f"{name}: expected a TensorSpec, got {type(value).__name__!r}")
     if annotation is Tensor:
-        if isinstance(value, Tensor) or hasattr(value, "_type_spec") or cls_name is None:
+        if isinstance(value, Tensor) or cls_name is None:
             return value
-        if value is not None:
+        if value is not None and not hasattr(value, "_type_spec"):  # (no ragged, sparse...)
             try:
                 return convert_to_tensor(value)
             except (TypeError, ValueError):
                 pass
         raise TypeError(f"{name}: expected a Tensor, got {type(value).__name__!r}")
     if origin is typing.Union:
-        args = typing.get_args(annotation)
-        if value is None and type(None) in args:
-            return None
         errors = []
-        for arg in args:
-            if arg is type(None):
+        for arg in typing.get_args(annotation):  # (in order, as TF: Optional[tf.TensorShape]
+            if arg is type(None):                # makes None an unknown shape)
+                if value is None:
+                    return None
                 continue
             try:
                 return _check_field(cls_name, name, arg, value, spec)
@@ -127,6 +126,13 @@ def _check_field(cls_name, name, annotation, value, spec=False):
                 from None
     if spec and isinstance(annotation, type) and issubclass(annotation, ExtensionType):
         if not isinstance(value, annotation.Spec):
+            raise TypeError(f"{name}: expected a TypeSpec for {annotation.__name__!r}, got "
+                            f"{type(value).__name__!r}")
+        return value
+    if spec and isinstance(annotation, type) and issubclass(annotation, CompositeTensor):
+        # a ragged or sparse tensor's field: its spec
+        value_type = getattr(value, "value_type", None) if isinstance(value, TypeSpec) else None
+        if not (isinstance(value_type, type) and issubclass(value_type, annotation)):
             raise TypeError(f"{name}: expected a TypeSpec for {annotation.__name__!r}, got "
                             f"{type(value).__name__!r}")
         return value
@@ -345,9 +351,16 @@ class ExtensionTypeSpec(TypeSpec):
         return new
 
     def _static_key(self):
-        """The fields that are not tensors: a trace is specialized on their values."""
-        return tuple((name, repr(s)) for name, s in self._fields.items()
-                     if not _flat_specs(s))
+        """What a trace is specialized on beyond its tensors' specs: each field's key, in
+        field order (see `_field_key`), nested extension types' fields included."""
+        return tuple(_field_key(s) for s in self._fields.values())
+
+    def _with_static_key(self, key):
+        """This spec with its `TensorShape` fields (nested ones too) those of `key`, a
+        `_static_key` that covers this spec's: the spec of a trace made for `key`."""
+        new = type(self).__new__(type(self))
+        new._fields = {name: _keyed(s, k) for (name, s), k in zip(self._fields.items(), key)}
+        return new
 
     def is_compatible_with(self, spec_or_value):
         other = spec_or_value
@@ -388,13 +401,65 @@ class ExtensionTypeSpec(TypeSpec):
         return f"{type(self).__name__}({fields})"
 
 
+def _field_key(spec):
+    """A trace's key of one field's spec: ``()`` for a tensor or other composite (its
+    components' specs key it), ``("shape", dims)`` for a `TensorShape` or a sparse tensor's
+    shape (which no component's spec gives), keyed as a composite's shape is (a trace for
+    ``[None]`` serves ``[2]``, as in TF, where one shape is a subtype of the other), a
+    nested extension type's own fields, a tuple's or mapping's items, and any other value
+    as ``("P", value)``."""
+    if isinstance(spec, ExtensionTypeSpec):
+        return (spec.value_type, spec._static_key())
+    if hasattr(spec, "_with_shape"):  # a sparse tensor's: its shape is no component's
+        return ("shape", _dims(spec.shape))
+    if isinstance(spec, TypeSpec) or hasattr(spec, "_component_specs"):
+        return ()
+    if isinstance(spec, TensorShape):
+        return ("shape", _dims(spec))
+    if isinstance(spec, tuple):
+        return (tuple,) + tuple(_field_key(v) for v in spec)
+    if isinstance(spec, (dict, ImmutableDict)):
+        return (dict,) + tuple((("P", k), _field_key(spec[k])) for k in sorted(spec))
+    try:
+        hash(spec)
+    except TypeError:
+        return ("P", repr(spec))
+    return ("P", spec)
+
+
+def _dims(shape):
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
+def _keyed(spec, key):
+    """`spec` (a field's) with the shapes that `key` (its `_field_key`) gives."""
+    if isinstance(spec, ExtensionTypeSpec):
+        return spec._with_static_key(key[1])
+    if hasattr(spec, "_with_shape"):
+        return spec._with_shape(TensorShape(None if key[1] is None else list(key[1])))
+    if isinstance(spec, TensorShape):
+        return TensorShape(None if key[1] is None else list(key[1]))
+    if isinstance(spec, tuple):
+        return tuple(_keyed(v, k) for v, k in zip(spec, key[1:]))
+    if isinstance(spec, (dict, ImmutableDict)):
+        keys = dict(zip(sorted(spec), key[1:]))
+        return {k: _keyed(v, keys[k][1]) for k, v in spec.items()}
+    return spec
+
+
 def _bound(fields, defaults, args, kwargs):
     """``{field: value}`` of a constructor's arguments, bound as Python binds a signature
-    with the `fields` in order (TypeErrors with its texts)."""
-    signature = inspect.Signature([
-        inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          default=defaults.get(k, inspect.Parameter.empty)) for k in fields])
-    bound = signature.bind(*args, **kwargs)
+    with the `fields` in order (TypeErrors with its texts). As in TF, a field without a
+    default that follows one with a default (a subclass's own field, say) is keyword-only,
+    and so is each field after it."""
+    parameters, kind = [], inspect.Parameter.POSITIONAL_OR_KEYWORD
+    for k in fields:
+        if k not in defaults and parameters and \
+                parameters[-1].default is not inspect.Parameter.empty:
+            kind = inspect.Parameter.KEYWORD_ONLY
+        parameters.append(inspect.Parameter(
+            k, kind, default=defaults.get(k, inspect.Parameter.empty)))
+    bound = inspect.Signature(parameters).bind(*args, **kwargs)
     bound.apply_defaults()
     return dict(bound.arguments)
 

@@ -486,6 +486,8 @@ def truediv(x, y, name=None):
         return dispatch(_REAL_DIV, (x, y), name=name or _TRUEDIV)  # TF's name in graphs
     except errors.OpError as e:  # (TF's wrapper opens a name scope)
         raise errors.scoped(e) from None
+    except SymbolicCall:  # (`tensor / value` of a type with dispatch targets: as the function)
+        return dispatch_call(truediv, {"x": x, "y": y, "name": name})
 
 
 _divide_floats = binary(_REAL_DIV, fallback=True)

@@ -14,7 +14,7 @@ import types
 import numpy as np
 
 from eagerflow._src import backend
-from eagerflow._src.backend.api_export import undispatched
+from eagerflow._src.backend.api_export import SymbolicCall, dispatch_call, undispatched
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.composite_tensor import CompositeTensor
 from eagerflow._src.core import dtypes as _d
@@ -33,8 +33,11 @@ def _bool_or_bitwise(logical, bitwise, op_name):
     """`&`, `|`, `^`: logical ops on bool tensors, bitwise ops on integer tensors."""
     op_name = errors.ScopeName(op_name)
     def fn(x, y, name=op_name):
-        x, y = binary_operands(x, y)
-        return (logical if x.dtype == _d.bool else bitwise)(x, y, name)
+        try:
+            a, b = binary_operands(x, y)
+        except SymbolicCall:  # (a value of a type with dispatch targets: TF's logical op's)
+            return dispatch_call(logical, {"x": x, "y": y, "name": name})
+        return (logical if a.dtype == _d.bool else bitwise)(a, b, name)
     return fn
 
 

@@ -7,6 +7,7 @@
 """
 import numpy as np
 
+from eagerflow._src.backend.api_export import TypeDispatch
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor, is_tensor_like, operand
 from eagerflow._src.core.dispatch import binary_function, graph_operand_error, unary_function
@@ -134,6 +135,8 @@ def reflected(fn):
     def method(self, other):
         try:
             converted = operand(other, self)
+        except TypeDispatch as e:  # (no dispatch for `value <op> tensor`: TF's ValueError)
+            raise ValueError(str(e)) from None
         except TypeError as e:
             raise graph_operand_error(None, other, self, e) from None
         return fn(converted, self)

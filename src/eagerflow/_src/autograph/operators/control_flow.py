@@ -140,11 +140,13 @@ def _reconcile(first, second, label, names):
 
 def check_same(name, a, first, b, second):
     try:
-        nest.assert_same_structure(a, b, check_types=False)
+        # (composites by their specs: an extension type's Python fields must agree)
+        nest.assert_same_structure(a, b, check_types=False, expand_composites=True)
     except (TypeError, ValueError) as e:
         raise TypeError(f"'{name}' must have the same nested structure in the {first} and "
                         f"{second} branches:\n\n{e}") from None
-    for x, y in zip(nest.flatten(a), nest.flatten(b)):
+    for x, y in zip(nest.flatten(a, expand_composites=True),
+                    nest.flatten(b, expand_composites=True)):
         if x.dtype != y.dtype:
             raise TypeError(f"'{name}' has dtype {x.dtype.name} in the {first} branch, but "
                             f"dtype {y.dtype.name} in the {second} branch")
@@ -383,6 +385,11 @@ def _check_iteration(name, before, after, invariant):
             if type(old._type_spec) is not type(getattr(new, "_type_spec", None)):
                 raise TypeError(f"'{name}' is a {type(old).__name__} before the loop, but a "
                                 f"{type(new).__name__} after one iteration")
+            try:  # (by their specs: an extension type's Python fields must stay)
+                nest.assert_same_structure(old, new, check_types=False, expand_composites=True)
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"'{name}' does not have the same nested structure after one "
+                                f"iteration.\n\n{e}") from None
             continue
         if old.dtype != new.dtype:
             raise TypeError(f"'{name}' has dtype {old.dtype.name} before the loop, but dtype "

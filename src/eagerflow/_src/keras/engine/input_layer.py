@@ -143,6 +143,7 @@ def Input(shape=None, batch_size=None, name=None, dtype=None, sparse=None,  # no
     if type_spec is not None:
         shape, dtype = type_spec.shape, type_spec.dtype
         batch_shape, shape = shape.as_list(), None
+        name = name or getattr(type_spec, "name", None)  # (a named spec names its input)
 
     if batch_shape is not None:
         batch_size, shape = batch_shape[0], batch_shape[1:]

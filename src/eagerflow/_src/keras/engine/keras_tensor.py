@@ -428,6 +428,7 @@ def _extension_keras_type(value_type):
         found = _EXTENSION_KERAS_TYPES[value_type] = type(value_type)(
             value_type.__name__, (value_type,),
             {"_tf_extension_type_base": True, "__repr__": __repr__, "__str__": __str__,
+             "type_spec": property(lambda self: self._type_spec),  # (a Keras tensor's)
              "__qualname__": value_type.__qualname__, "__module__": value_type.__module__})
     return found
 
