@@ -432,7 +432,8 @@ def tensor_summary(name, tensor, summary_description=None, collections=None,
     (a ``SummaryMetadata``; `summary_description` and `display_name` fill it)."""
     metadata = protos.SummaryMetadata()
     if summary_metadata is not None:
-        metadata.CopyFrom(summary_metadata)
+        # (by its bytes: TensorBoard's plugins pass their own protobuf class of it)
+        metadata.ParseFromString(summary_metadata.SerializeToString())
     if summary_description is not None:
         metadata.summary_description = summary_description
     if display_name is not None:
@@ -625,12 +626,11 @@ class FileWriter:
         """Writes `summary` (a ``Summary`` or its serialized bytes, as `Session.run` gives a
         summary op's value) at step `global_step`. A tag's plugin metadata is written with
         its first value only (none for a tag first written without)."""
-        if isinstance(summary, (bytes, np.bytes_)):
-            summary = protos.Summary.FromString(bytes(summary))
-        else:
-            copy = protos.Summary()
-            copy.CopyFrom(summary)
-            summary = copy
+        if not isinstance(summary, (bytes, np.bytes_)):
+            # (a copy, by its bytes: TensorBoard's `pb` functions give their own protobuf
+            # class of it)
+            summary = summary.SerializeToString()
+        summary = protos.Summary.FromString(bytes(summary))
         for value in summary.value:
             if value.tag in self._seen_tags:
                 value.ClearField("metadata")
