@@ -528,7 +528,7 @@ def all_v2_summary_ops():
     """The TF 2 summary ops of the default graph (None eagerly): ``tf.summary`` calls made
     while a graph is built run when the session runs what depends on them."""
     graph = v1_graph()
-    return None if graph is None else graph.get_collection("_SUMMARY_V2")
+    return None if graph is None else graph.get_collection(v2.SUMMARY_COLLECTION)
 
 
 @export("compat.v1.summary.initialize")
