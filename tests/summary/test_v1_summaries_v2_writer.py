@@ -139,3 +139,24 @@ def test_tf2_summaries_in_a_tf1_graph_run_with_the_session(tmp_path):
     # (the ops of one run in any order, as TF's session runs them)
     assert sorted((s, tag, value) for s, tag, _, value in summaries(tmp_path)[-3:]) == [
         (2, "h", [[2.0, 2.5, 1.0], [2.5, 3.0, 1.0]]), (2, "loss", 2.0), (2, "positive", 2.0)]
+
+
+def test_initialize_checks_the_writer_and_session_and_writes_the_graph(tmp_path):
+    with tf.Graph().as_default() as graph:
+        tf.constant(1.0) + 2.0
+        writer = tf.summary.create_file_writer(str(tmp_path))
+        with pytest.raises(RuntimeError, match="^No default tf.contrib.summary.SummaryWriter"):
+            v1.summary.initialize()
+        with writer.as_default():
+            with pytest.raises(ValueError, match="session must be passed if no default"):
+                v1.summary.initialize()
+            with v1.Session():
+                assert v1.summary.initialize(graph=graph) is None
+    writer.close()
+    (path,) = glob.glob(os.path.join(str(tmp_path), "events.out.tfevents.*"))
+    events = list(v1.train.summary_iterator(path))
+    assert [(e.step, e.WhichOneof("what")) for e in events] == [
+        (0, "file_version"), (0, "graph_def")]
+    ops = {n.op for n in tf.compat.v1.GraphDef.FromString(events[1].graph_def).node}
+    assert "AddV2" in ops
+    assert v1.summary.initialize() is None  # (eagerly: nothing to do)

@@ -533,8 +533,23 @@ def all_v2_summary_ops():
 
 @export("compat.v1.summary.initialize")
 def initialize(graph=None, session=None):
-    """Sets up the TF 2 summary writers (nothing to do: a writer opens its file when made)."""
-    del graph, session
+    """Sets up the default TF 2 summary writer for `session` (by default the default
+    session), writing `graph` (a ``Graph`` or ``GraphDef``), if given, at step 0. Eagerly
+    it does nothing; the writer opens its file when made."""
+    if context.executing_eagerly():
+        return
+    writer = v2_state.writer
+    if writer is None:
+        raise RuntimeError("No default tf.contrib.summary.SummaryWriter found")
+    if session is None:
+        from eagerflow._src.compat.session import get_default_session  # noqa: PLC0415
+        if get_default_session() is None:
+            raise ValueError("Argument `session must be passed if no default session exists")
+    if graph is not None and getattr(writer, "_writes", True):
+        if isinstance(graph, graph_mode.Graph):
+            graph = graph.as_graph_def(add_shapes=True)
+        writer.write_event(protos.Event(wall_time=time.time(), step=0,
+                                        graph_def=graph.SerializeToString()))
 
 
 def _refuse_eagerly():
