@@ -66,12 +66,13 @@ def test_in_a_graph_the_summary_ops_run_with_the_session(tmp_path):
         increment = step.assign_add(1)
         ops = summary.all_summary_ops()
         assert len(ops) == 1
+        close = writer.close()  # (in a graph, an op: the writer closes when it runs)
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             for _ in range(2):
                 sess.run(increment)
                 sess.run(ops, {x: 1.5})
-        writer.close()
+            sess.run(close)
     events = _events(str(tmp_path))
     assert [e.step for e in events] == [1, 2]
     assert events[0].summary.SerializeToString().hex() == RECORDED["values"][0]

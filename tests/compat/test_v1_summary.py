@@ -148,8 +148,9 @@ def test_a_closed_file_writer_warns_and_writes_nothing(tmp_path):
 def test_get_summary_description():
     node = tf1.NodeDef(op="TensorSummary")
     node.attr["description"].s = b'{"typeHint": "scalar"}'
-    assert tf1.summary.get_summary_description(node) == tf1.SummaryDescription(
+    assert tf1.summary.get_summary_description(node) == tf1.summary.SummaryDescription(
         type_hint="scalar")
+    assert not hasattr(tf1, "SummaryDescription")  # (TF names it under summary only)
     with pytest.raises(ValueError, match="^Can't get_summary_description on ScalarSummary$"):
         tf1.summary.get_summary_description(tf1.NodeDef(op="ScalarSummary"))
 

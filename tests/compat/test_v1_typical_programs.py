@@ -453,6 +453,17 @@ def test_v2_tensorshape_switch_alone():
     assert tf.ones([2, 3]).shape[0] == 2 and repr(tf.ones([2]).shape) == "TensorShape([2])"
 
 
+def test_tf1_assert_scalar_gives_a_tensor_of_a_python_number(graph):
+    # (TensorBoard's TF 1 histogram op makes its buckets under control dependencies
+    # on assert_scalar of its Python bucket count)
+    count = tf1.assert_scalar(30)
+    assert isinstance(count, tf.Tensor) and count.dtype == tf.int32
+    with tf1.control_dependencies([count, tf1.assert_type(count, tf.int32)]):
+        y = tf.identity(tf.constant(1.0))
+    with tf1.Session(graph=graph) as sess:
+        assert sess.run([y, count]) == [1.0, 30]
+
+
 def test_tf1_assertions_and_op_spellings(graph):
     x = tf1.placeholder(tf.float32, [None])
     checks = [tf1.assert_positive(x, [x], message="must be positive"),

@@ -182,3 +182,25 @@ def test_tensorboard_and_its_hparams_api_run_on_eagerflow_as_tensorflow(tmp_path
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.splitlines() == ["a 16.0 a [(1, 0.16)]", "b 32.0 b [(1, 0.32)]"]
+
+
+def test_v1_summaries_take_tensorboards_own_protobuf_classes(tmp_path):
+    # TensorBoard's plugins (pr_curve's `op` and `pb`) build their SummaryMetadata and
+    # Summary with TensorBoard's protobuf classes, not eagerflow's
+    from tensorboard.compat.proto import summary_pb2
+    metadata = summary_pb2.SummaryMetadata(display_name="curve")
+    metadata.plugin_data.plugin_name = "pr_curves"
+    value = tf.compat.v1.summary.tensor_summary("pr", tf.constant([1.0, 2.0]),
+                                                summary_metadata=metadata)
+    parsed = tf.compat.v1.Summary.FromString(value.numpy())
+    assert parsed.value[0].metadata.plugin_data.plugin_name == "pr_curves"
+    assert parsed.value[0].metadata.display_name == "curve"
+    assert metadata.summary_description == ""
+
+    summary = summary_pb2.Summary()
+    summary.value.add(tag="raw", simple_value=0.5)
+    with tf.Graph().as_default():
+        writer = tf.compat.v1.summary.FileWriter(str(tmp_path))
+        writer.add_summary(summary, global_step=3)
+        writer.close()
+    assert values(load(tmp_path), "raw") == [(3, np.float32(0.5))]

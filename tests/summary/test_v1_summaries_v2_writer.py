@@ -105,3 +105,58 @@ def test_tf1_graph_mode_is_unchanged(tmp_path):
         assert value.op.type == "ScalarSummary"
         with v1.Session() as sess:
             assert v1.Summary.FromString(sess.run(value)).value[0].simple_value == 0.5
+
+
+def test_tf2_summaries_in_a_tf1_graph_run_with_the_session(tmp_path):
+    # TF's migration guide's pattern: TF 2 summary ops built into a TF 1 graph, run by
+    # fetching them (each summary's result, or all_v2_summary_ops), with the writer's
+    # init, flush and close ops
+    with tf.Graph().as_default():
+        step = tf.Variable(0, dtype=tf.int64)
+        step_update = step.assign_add(1)
+        x = v1.placeholder(tf.float32, [])
+        writer = tf.summary.create_file_writer(str(tmp_path))
+        with writer.as_default():
+            loss = tf.summary.scalar("loss", x, step=step)
+            tf.summary.histogram("h", tf.stack([x, x + 1.0]), step=step, buckets=2)
+            with tf.summary.record_if(x > 0):
+                tf.summary.scalar("positive", x, step=step)
+        all_summary_ops = v1.summary.all_v2_summary_ops()
+        writer_flush = writer.flush()
+        writer_close = writer.close()
+        assert len(all_summary_ops) == 3
+        with v1.Session() as sess:
+            assert sess.run([writer.init(), step.initializer]) == [None, None]
+            assert sess.run(loss, {x: 0.5})  # (the fetched result writes its summary)
+            sess.run(step_update)
+            sess.run(all_summary_ops, {x: -1.0})
+            sess.run(writer_flush)
+            assert sorted((s, tag) for s, tag, _, _ in summaries(tmp_path)) == [
+                (0, "loss"), (1, "h"), (1, "loss")]
+            sess.run(step_update)
+            sess.run(all_summary_ops, {x: 2.0})
+            sess.run(writer_close)
+    # (the ops of one run in any order, as TF's session runs them)
+    assert sorted((s, tag, value) for s, tag, _, value in summaries(tmp_path)[-3:]) == [
+        (2, "h", [[2.0, 2.5, 1.0], [2.5, 3.0, 1.0]]), (2, "loss", 2.0), (2, "positive", 2.0)]
+
+
+def test_initialize_checks_the_writer_and_session_and_writes_the_graph(tmp_path):
+    with tf.Graph().as_default() as graph:
+        tf.constant(1.0) + 2.0
+        writer = tf.summary.create_file_writer(str(tmp_path))
+        with pytest.raises(RuntimeError, match="^No default tf.contrib.summary.SummaryWriter"):
+            v1.summary.initialize()
+        with writer.as_default():
+            with pytest.raises(ValueError, match="session must be passed if no default"):
+                v1.summary.initialize()
+            with v1.Session():
+                assert v1.summary.initialize(graph=graph) is None
+    writer.close()
+    (path,) = glob.glob(os.path.join(str(tmp_path), "events.out.tfevents.*"))
+    events = list(v1.train.summary_iterator(path))
+    assert [(e.step, e.WhichOneof("what")) for e in events] == [
+        (0, "file_version"), (0, "graph_def")]
+    ops = {n.op for n in tf.compat.v1.GraphDef.FromString(events[1].graph_def).node}
+    assert "AddV2" in ops
+    assert v1.summary.initialize() is None  # (eagerly: nothing to do)

@@ -336,6 +336,8 @@ def test_name_scopes_and_summary_scope(tmp_path):
             tf.summary.scalar("general", tf.constant(2, tf.int32))
             with tf.summary.experimental.summary_scope("in ner", "d") as (tag, scope):
                 assert (tag, scope) == ("outer/in ner", "outer/inner/")
+        with pytest.raises(ValueError, match=r"^name for name_scope must be a string\.$"):
+            tf.name_scope(None)  # (TF 1's compat.v1.name_scope takes None: the top scope)
     writer.close()
     assert [t for _, t, _ in summaries(tmp_path)] == ["outer/fast", "outer/general"]
 

@@ -127,6 +127,27 @@ SPECS += [
 ]
 
 
+def _closed(value):
+    """What a file holds once ``CloseSummaryWriter`` (a TF 1 graph's `close` op) ran: the
+    summary waiting in memory, read back."""
+    from tests.internals import dispatch, registry  # noqa: PLC0415
+    logdir = tempfile.mkdtemp()
+    writer = tf.summary.create_file_writer(logdir, max_queue=100, flush_millis=10 ** 8)
+    with writer.as_default(step=1):
+        tf.summary.scalar("v", value)
+        dispatch(registry.get("CloseSummaryWriter"), (), {"writer": writer._id})
+        (path,) = glob.glob(os.path.join(logdir, "*"))
+        (record,) = list(tf.compat.v1.io.tf_record_iterator(path))[1:]
+    return tf.constant(tf.compat.v1.Event.FromString(record).summary.value[0].tensor
+                       .tensor_content)
+
+
+SPECS += [
+    OpSpec("CloseSummaryWriter", _closed, [np.array(2.0, np.float32)],
+           lambda v: np.array(v.tobytes(), object), grad=_NO_GRAD),
+]
+
+
 def _v1_scalar(value):
     return tf.compat.v1.summary.scalar("s", value)
 

@@ -26,7 +26,6 @@ from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.ops import math_ops
 from eagerflow._src.summary import summary_ops, writer as _writer
 
-_COLLECTION = "_SUMMARY_V2"  # TF 1's collection of these summary ops in a graph
 _noted = set()
 
 
@@ -44,13 +43,6 @@ def _step(step):
         return step
     from eagerflow._src.compat import gradient_descent  # noqa: PLC0415
     return gradient_descent.get_or_create_global_step()
-
-
-def _collect(op):
-    graph = v1_graph()
-    if graph is not None:
-        graph.add_to_collection(_COLLECTION, op)
-    return op
 
 
 SummaryWriter = _writer.SummaryWriter
@@ -112,7 +104,7 @@ def _legacy(name, family, step, summary):
         if _writer.state.writer is None:
             return summary_ops._bool(False)
         value = summary(tag, scope)
-        return _collect(summary_ops.write_raw_pb(value, step=_step(step)))
+        return summary_ops.write_raw_pb(value, step=_step(step))
 
 
 @export("contrib.summary.scalar")
@@ -140,7 +132,7 @@ def generic(name, tensor, metadata=None, family=None, step=None):
     its bytes), at `step`."""
     _deprecated("generic", "tf.summary.write")
     with v1_summary._SummaryScope(name, family, None) as (tag, _):
-        return _collect(summary_ops.write(tag, tensor, step=_step(step), metadata=metadata))
+        return summary_ops.write(tag, tensor, step=_step(step), metadata=metadata)
 
 
 @export("contrib.summary.image")
@@ -149,8 +141,7 @@ def image(name, tensor, bad_color=None, max_images=3, family=None, step=None):
     del bad_color
     _deprecated("image", "tf.summary.image")
     with v1_summary._SummaryScope(name, family, None) as (tag, _):
-        return _collect(summary_ops.image(tag, tensor, step=_step(step),
-                                          max_outputs=max_images))
+        return summary_ops.image(tag, tensor, step=_step(step), max_outputs=max_images)
 
 
 @export("contrib.summary.audio")
@@ -158,8 +149,8 @@ def audio(name, tensor, sample_rate, max_outputs, family=None, step=None):
     """Writes up to `max_outputs` clips of `tensor` (``tf.summary.audio``'s form)."""
     _deprecated("audio", "tf.summary.audio")
     with v1_summary._SummaryScope(name, family, None) as (tag, _):
-        return _collect(summary_ops.audio(tag, tensor, sample_rate, step=_step(step),
-                                          max_outputs=max_outputs))
+        return summary_ops.audio(tag, tensor, sample_rate, step=_step(step),
+                                 max_outputs=max_outputs)
 
 
 @export("contrib.summary.graph")
@@ -179,7 +170,7 @@ def flush(writer=None, name=None):
 def all_summary_ops():
     """The summary ops of the default graph (None eagerly), to run with each step."""
     graph_now = v1_graph()
-    return None if graph_now is None else graph_now.get_collection(_COLLECTION)
+    return None if graph_now is None else graph_now.get_collection(summary_ops.SUMMARY_COLLECTION)
 
 
 @export("contrib.summary.summary_writer_initializer_op")

@@ -432,7 +432,8 @@ def tensor_summary(name, tensor, summary_description=None, collections=None,
     (a ``SummaryMetadata``; `summary_description` and `display_name` fill it)."""
     metadata = protos.SummaryMetadata()
     if summary_metadata is not None:
-        metadata.CopyFrom(summary_metadata)
+        # (by its bytes: TensorBoard's plugins pass their own protobuf class of it)
+        metadata.ParseFromString(summary_metadata.SerializeToString())
     if summary_description is not None:
         metadata.summary_description = summary_description
     if display_name is not None:
@@ -527,13 +528,28 @@ def all_v2_summary_ops():
     """The TF 2 summary ops of the default graph (None eagerly): ``tf.summary`` calls made
     while a graph is built run when the session runs what depends on them."""
     graph = v1_graph()
-    return None if graph is None else graph.get_collection("_SUMMARY_V2")
+    return None if graph is None else graph.get_collection(v2.SUMMARY_COLLECTION)
 
 
 @export("compat.v1.summary.initialize")
 def initialize(graph=None, session=None):
-    """Sets up the TF 2 summary writers (nothing to do: a writer opens its file when made)."""
-    del graph, session
+    """Sets up the default TF 2 summary writer for `session` (by default the default
+    session), writing `graph` (a ``Graph`` or ``GraphDef``), if given, at step 0. Eagerly
+    it does nothing; the writer opens its file when made."""
+    if context.executing_eagerly():
+        return
+    writer = v2_state.writer
+    if writer is None:
+        raise RuntimeError("No default tf.contrib.summary.SummaryWriter found")
+    if session is None:
+        from eagerflow._src.compat.session import get_default_session  # noqa: PLC0415
+        if get_default_session() is None:
+            raise ValueError("Argument `session must be passed if no default session exists")
+    if graph is not None and getattr(writer, "_writes", True):
+        if isinstance(graph, graph_mode.Graph):
+            graph = graph.as_graph_def(add_shapes=True)
+        writer.write_event(protos.Event(wall_time=time.time(), step=0,
+                                        graph_def=graph.SerializeToString()))
 
 
 def _refuse_eagerly():
@@ -625,12 +641,11 @@ class FileWriter:
         """Writes `summary` (a ``Summary`` or its serialized bytes, as `Session.run` gives a
         summary op's value) at step `global_step`. A tag's plugin metadata is written with
         its first value only (none for a tag first written without)."""
-        if isinstance(summary, (bytes, np.bytes_)):
-            summary = protos.Summary.FromString(bytes(summary))
-        else:
-            copy = protos.Summary()
-            copy.CopyFrom(summary)
-            summary = copy
+        if not isinstance(summary, (bytes, np.bytes_)):
+            # (a copy, by its bytes: TensorBoard's `pb` functions give their own protobuf
+            # class of it)
+            summary = summary.SerializeToString()
+        summary = protos.Summary.FromString(bytes(summary))
         for value in summary.value:
             if value.tag in self._seen_tags:
                 value.ClearField("metadata")

@@ -639,7 +639,9 @@ def assert_type(tensor, tf_type, message=None, name=None):
 @export("compat.v1.assert_scalar")
 def assert_scalar(tensor, name=None, message=None):
     """TF 1's `assert_scalar` (`name` before `message`)."""
+    from eagerflow._src.core.convert import convert_to_tensor  # noqa: PLC0415
     from eagerflow._src.ops import debugging_ops  # noqa: PLC0415
+    tensor = convert_to_tensor(tensor)  # (a tensor for control dependencies, as TF 1's)
     debugging_ops.assert_scalar(tensor, message=message, name=name)
     return tensor  # (as TF 1's, once the static rank check passed)
 

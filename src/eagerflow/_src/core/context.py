@@ -339,7 +339,7 @@ class name_scope:  # noqa: N801 (TF's public name)
 
     def __init__(self, name):
         if not isinstance(name, str):
-            raise TypeError(f"name_scope name must be a string, got {name!r}")
+            raise ValueError("name for name_scope must be a string.")
         self._name = name
         self._swap = None
 

@@ -136,7 +136,7 @@ for _cls in ("HistogramProto", "SummaryMetadata", "Summary", "SummaryDescription
 HistogramProto = export("compat.v1.HistogramProto")(_classes["HistogramProto"])
 SummaryMetadata = export("compat.v1.SummaryMetadata")(_classes["SummaryMetadata"])
 Summary = export("compat.v1.Summary")(_classes["Summary"])
-SummaryDescription = export("compat.v1.SummaryDescription")(_classes["SummaryDescription"])
+SummaryDescription = _classes["SummaryDescription"]  # (TF names it under compat.v1.summary only)
 Event = export("compat.v1.Event")(_classes["Event"])
 SourceMetadata = _classes["SourceMetadata"]
 LogMessage = export("compat.v1.LogMessage")(_classes["LogMessage"])

@@ -243,17 +243,39 @@ def write(tag, tensor, step=None, metadata=None, name=None):
         dispatch(_WRITE, (convert_to_tensor(step_value, _d.int64), value,
                           constant(tag, _d.string), constant(metadata, _d.string)),
                  {"writer": writer._id}, name or "write_summary")
-        return _bool(True)
+        return _written()
 
     condition = state.is_recording
     if condition is True:
-        return record()
+        return _collected(record())
     if condition is False:
-        return _bool(False)
+        return _collected(_bool(False))
     recording = should_record_summaries()
     if isinstance(recording, EagerTensor):
         return record() if recording.numpy() else _bool(False)
-    return control_flow.cond(recording, record, lambda: constant(False))
+    return _collected(control_flow.cond(recording, record, lambda: constant(False)))
+
+
+def _written():
+    """True, once the write op just built runs: in a graph, a tensor depending on that op,
+    so that a session fetching a summary's result writes it."""
+    graph = context.get().graph
+    if graph is None:
+        return _bool(True)
+    with graph.control_dependencies([graph.get_operations()[-1]]):
+        return constant(True)
+
+
+def _collected(result):
+    """`result`, a summary's, added in a graph to the collection that
+    ``tf.compat.v1.summary.all_v2_summary_ops`` gives (TF 1 programs run them by it)."""
+    graph = context.get().graph
+    if graph is not None:
+        graph.add_to_collection(SUMMARY_COLLECTION, result)
+    return result
+
+
+SUMMARY_COLLECTION = "_SUMMARY_V2"
 
 
 _PARSES = {}  # serialized metadata -> whether it parses
@@ -309,12 +331,12 @@ def write_raw_pb(tensor, step=None, name=None):
                             f"expected to be a string tensor but is a {value.dtype.name} tensor")
         dispatch(_WRITE_RAW, (convert_to_tensor(step, _d.int64), value),
                  {"writer": writer._id}, errors.ScopeName(name or "write_raw_pb"))
-        return _bool(True)
+        return _written()
 
     recording = should_record_summaries()
     if isinstance(recording, EagerTensor):
         return record() if recording.numpy() else _bool(False)
-    return control_flow.cond(recording, record, lambda: constant(False))
+    return _collected(control_flow.cond(recording, record, lambda: constant(False)))
 
 
 # -- scopes ------------------------------------------------------------------------------------

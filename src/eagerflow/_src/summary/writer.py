@@ -272,6 +272,27 @@ tf_nodes[_FLUSH] = NodeForm(types={}, local={"writer": -1})
 tf_args[_FLUSH] = None  # (the writer is an attr, not TF's resource input: no raw op)
 
 
+def _close_writer(xp, *, writer):
+    target = _WRITERS.get(writer)
+    if target is not None:
+        target._close_now()
+    return ()
+
+
+# `close` in a TF 1 graph: the writer closes when a session runs it.
+_CLOSE = register("CloseSummaryWriter", _close_writer, lambda **_: [], multi=True, tied=(),
+                  stateful=True, not_differentiable="summary")
+tf_nodes[_CLOSE] = NodeForm(types={}, local={"writer": -1})
+tf_args[_CLOSE] = None  # (as FlushSummaryWriter)
+
+
+def _built_op():
+    """The op just built, in a graph (what TF's writer methods give there, for a session
+    to run), else None."""
+    graph = context.get().graph
+    return None if graph is None else graph.get_operations()[-1]
+
+
 def gone_error(writer_id):
     """TF's error of a summary op writing to writer `writer_id` once it is closed or no
     one holds it (its resource is gone): summaries are never dropped silently."""
@@ -317,10 +338,34 @@ class _ResourceSummaryWriter(SummaryWriter):
             raise self._closed_error(op_name, "")
         self._file.add(frame([event.SerializeToString()]))
 
+    def init(self):
+        """Opens the writer's resources (they open when it is made: in a graph, an op that
+        does nothing, for TF 1 programs that run it first)."""
+        self._check_open()
+        graph = context.get().graph
+        if getattr(graph, "building_function", True) is False:
+            return graph._add(None, "NoOp", graph.unique_name("init_summary_writer"), (), {},
+                              [])
+        return context.no_outputs()
+
     def flush(self):
+        """Writes the summaries waiting in memory to the file (in a graph, the op that
+        does, when it runs)."""
         dispatch(_FLUSH, (), {"writer": self._id})
+        return _built_op()
 
     def close(self):
+        """Flushes and closes the writer; it writes nothing more. While a TF 1 graph is
+        built, the op that does so when a session runs it."""
+        if not context.executing_eagerly() and \
+                getattr(context.get().graph, "building_function", True) is False:
+            with context.get().graph.control_dependencies([self.flush()]):
+                dispatch(_CLOSE, (), {"writer": self._id})
+            return _built_op()
+        self._close_now()
+        return None
+
+    def _close_now(self):
         self._file.close()
         _WRITERS.pop(self._id, None)
 
@@ -446,10 +491,10 @@ def flush(writer=None, name=None):
     """Flushes `writer` (by default the default writer) to its file."""
     writer = state.writer if writer is None else writer
     if writer is None:
-        return
+        return context.no_outputs()
     if not isinstance(writer, SummaryWriter):
         raise ValueError(f"Invalid argument to flush(): {writer!r}")
-    writer.flush()
+    return writer.flush()
 
 
 @export("summary.experimental.set_step")
@@ -492,7 +537,7 @@ def record_if(condition):
 def _close_all():
     for writer in list(_OPEN):
         try:
-            writer.close()
+            writer._close_now()
         except Exception:  # noqa: BLE001 (exit goes on for the other writers)
             pass
 

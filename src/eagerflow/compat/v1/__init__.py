@@ -158,8 +158,8 @@ from eagerflow._src.ops.string_ops import join as string_join  # noqa: F401
 from eagerflow._src.ops.string_ops import strip as string_strip  # noqa: F401
 from eagerflow._src.ops.tensor_util import make_ndarray, make_tensor_proto  # noqa: F401
 from eagerflow._src.summary.protos import (  # noqa: F401
-    Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryDescription,
-    SummaryMetadata, TaggedRunMetadata)
+    Event, HistogramProto, LogMessage, RunMetadata, SessionLog, Summary, SummaryMetadata,
+    TaggedRunMetadata)
 from eagerflow.compat.v1 import (  # noqa: F401
     app, compat, data, debugging, distributions, dtypes, errors, feature_column, flags, gfile,
     graph_util, image, initializers, io, keras, layers, linalg, logging, losses, manip, math,
