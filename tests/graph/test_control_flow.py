@@ -434,10 +434,12 @@ def test_while_loop_with_cond_inside_and_captures():
 
 
 def test_while_loop_argument_errors():
-    with pytest.raises(TypeError, match="cond must be callable"):
+    with pytest.raises(TypeError, match="^'cond' must be callable.$"):
         tf.while_loop(1, lambda i: i, [0])
-    with pytest.raises(TypeError, match="body must be callable"):
+    with pytest.raises(TypeError, match="^'body' must be callable.$"):
         tf.while_loop(lambda i: True, 1, [0])
+    with pytest.raises(TypeError, match="^'parallel_iterations' must be a positive integer.$"):
+        tf.while_loop(lambda i: i < 4, lambda i: i + 1, [0], parallel_iterations=0)
     with pytest.raises(ValueError, match=r"'maximum_iterations' must be a scalar. Received "
                        r"shape: \(1,\)"):
         tf.while_loop(lambda i: i < 4, lambda i: (i + 1,), (0,), maximum_iterations=[2])

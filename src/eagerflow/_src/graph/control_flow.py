@@ -690,11 +690,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     (<tf.Tensor: shape=(), dtype=int32, numpy=4>, <tf.Tensor: shape=(), dtype=int32, numpy=6>)
     """
     if not callable(cond):
-        raise TypeError("cond must be callable.")
+        raise TypeError("'cond' must be callable.")
     if not callable(body):
-        raise TypeError("body must be callable.")
+        raise TypeError("'body' must be callable.")
     if parallel_iterations < 1:
-        raise TypeError("parallel_iterations must be a positive integer.")
+        raise TypeError("'parallel_iterations' must be a positive integer.")
     if context.executing_eagerly():
         for v in nest.flatten(loop_vars):
             if isinstance(v, SymbolicTensor) and v.graph.lifts_eager_ops:
@@ -813,11 +813,10 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     scope = name or "while"
     if shape_invariants is not None:  # one per loop variable, as TF checks first
         nest.assert_same_structure(structure, shape_invariants)
-    if shape_invariants is None:
-        invariants = [t.shape for t in flat]
-    else:  # a TensorArray's flow is a scalar whatever its invariant says of the elements
-        invariants = [t.shape if t.dtype is variant else TensorShape(s)
-                      for t, s in zip(flat, _component_invariants(structure, shape_invariants))]
+    # a TensorArray's flow is a scalar whatever its invariant says of the elements; a
+    # variable without an invariant keeps its shape
+    invariants = [t.shape if t.dtype is variant or s is None else TensorShape(s)
+                  for t, s in zip(flat, _component_invariants(structure, shape_invariants))]
     specs = [(shape, t.dtype) for shape, t in zip(invariants, flat)]
     for t, shape in zip(flat, invariants):
         if not fits(t.shape, shape):
@@ -909,9 +908,13 @@ def _component_invariants(structure, shape_invariants):
     composite loop variable (a `SparseTensor`, an `Optional`) is carried as its components,
     whose shapes its type spec gives (unknown numbers of values), as in TF. Its invariant
     may be a type spec (a `RaggedTensorSpec`), or a shape that its type turns into one (an
-    `IndexedSlices`' or `RaggedTensor`'s dense shape)."""
+    `IndexedSlices`' or `RaggedTensor`'s dense shape). Without invariants (None) a tensor's
+    is None, and a composite's components take its type spec's shapes, so that a
+    `RaggedTensor`'s or `SparseTensor`'s number of values may change, as in TF."""
+    values = nest.flatten(structure)
+    shapes = [None] * len(values) if shape_invariants is None else nest.flatten(shape_invariants)
     out = []
-    for value, shape in zip(nest.flatten(structure), nest.flatten(shape_invariants)):
+    for value, shape in zip(values, shapes):
         spec = getattr(value, "_type_spec", None)
         if getattr(spec, "_to_components", None) is None:
             out.append(shape)
