@@ -34,6 +34,19 @@ def test_ragged_results_in_a_function_of_unknown_length():
     assert out.to_list() == [[0, 1], [1, 2, 3]]
 
 
+def test_ragged_results_of_a_known_number_of_rows_keep_it_while_tracing():
+    shapes = []
+
+    @tf.function
+    def f(e):
+        out = tf.map_fn(lambda x: tf.range(x[0]), e,
+                        fn_output_signature=tf.RaggedTensorSpec([None], tf.int32))
+        shapes.append(out.shape.as_list())
+        return out
+    assert f(tf.constant([[1], [2], [0]])).to_list() == [[0], [0, 1], []]
+    assert shapes == [[3, None]]
+
+
 def test_map_fn_over_a_structure_holding_ragged_tensors():
     yt = tf.ragged.constant([[1.0, 0.0], [1.0], [0.0, 1.0, 1.0]])
     yp = tf.ragged.constant([[0.8, 0.1], [0.6], [0.3, 0.7, 0.9]])

@@ -787,8 +787,11 @@ def _map_rows(fn, func, elems, signature, dense_rows):
     for j, ta in enumerate(arrays):
         if ragged[j]:
             rank, dtype, inner = traced[j]
-            out.append(ragged_kernels.from_variant(ta.stack(), rank, rank + 1, dtype,
-                                                   splits[j], inner))
+            result = ragged_kernels.from_variant(ta.stack(), rank, rank + 1, dtype, splits[j],
+                                                 inner)
+            if isinstance(n, int):  # the rows of dense elems, known while tracing, as TF's
+                result.row_splits.set_shape([n + 1])
+            out.append(result)
         else:
             out.append(ta.stack())
     return pack(out)
