@@ -183,6 +183,15 @@ def test_graph_construction_errors():
         tf.function(lambda: tf.TensorArray(tf.int32, size=2).write(0, 1.5).stack())()
 
 
+
+def test_grad_is_not_implemented_as_in_tf2():
+    # TF 1's gradient arrays do not exist in TF 2: eagerly TF says why, in a graph it doesn't
+    with pytest.raises(NotImplementedError, match="TensorArray.grad is not supported when "
+                       "executing eagerly"):
+        tf.TensorArray(tf.float32, size=2).grad("gradients")
+    with pytest.raises(NotImplementedError):
+        tf.function(lambda: tf.TensorArray(tf.float32, size=2).grad("gradients").stack())()
+
 # -- control flow ----------------------------------------------------------------------------------
 
 def _squares_and_sums(x):

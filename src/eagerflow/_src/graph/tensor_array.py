@@ -90,6 +90,15 @@ class TensorArray:
     def close(self, name=None):
         """Releases the elements (eagerly); in a graph there is nothing to release."""
 
+    def grad(self, source, flow=None, name=None):
+        """TF 1's gradient array: TF 2 arrays have none (their gradients flow without it)."""
+        if context.executing_eagerly():
+            raise NotImplementedError(
+                "TensorArray.grad is not supported when executing eagerly; eager's gradient "
+                "implementation does not use/need this function to compute gradients of "
+                "operations that use TensorArrays.")
+        raise NotImplementedError()
+
 
 @export("TensorArraySpec")
 class TensorArraySpec(FieldSpec):
