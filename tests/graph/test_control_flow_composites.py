@@ -116,6 +116,17 @@ def test_optional_reassigned_in_an_autograph_while():
     assert (float(total), int(n)) == (0., 0)
 
 
+def test_cond_returning_optionals_made_in_its_branches_in_a_function():
+    @tf.function
+    def f(p, x):
+        o = tf.cond(p, lambda: tf.experimental.Optional.from_value(x * 2),
+                    lambda: tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32)))
+        return o.has_value(), tf.cond(o.has_value(), o.get_value, lambda: tf.constant(-1))
+
+    assert [int(v) for v in f(tf.constant(True), tf.constant(3))] == [1, 6]
+    assert [int(v) for v in f(tf.constant(False), tf.constant(3))] == [0, -1]
+
+
 def test_cond_returning_sparse_tensors_in_a_function():
     s = tf.sparse.SparseTensor([[0, 1]], [1.], [2, 2])
 

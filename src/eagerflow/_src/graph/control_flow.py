@@ -200,11 +200,21 @@ def _branched(key, fns, kind, gradient=False, by_type=False):
     if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
     flat = _identities(flat[:n], None if by_type else scope)
-    structure = branches[0].structure
-    leaves = nest.flatten(structure, expand_composites=True)
+    leaves = branches[0].leaves
     values = iter(with_flows([v for v in leaves if v is not None], flat))
-    return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves],
+    return nest.pack_sequence_as(_composite_specs(branches[0].structure),
+                                 [None if v is None else next(values) for v in leaves],
                                  expand_composites=True)
+
+
+def _composite_specs(structure):
+    """`structure` with each composite value a branch returned as its type spec, which
+    packs the outputs alike without making ops (an `Optional` of a value would make its
+    variant in the outer graph, of tensors inside the branch)."""
+    def spec(value):
+        value_spec = getattr(value, "_type_spec", None)
+        return value_spec if getattr(value_spec, "_to_components", None) else value
+    return nest.map_structure(spec, structure)
 
 
 # () -> whether control flow built now is TF 1's (`disable_control_flow_v2`), set by the
@@ -1493,6 +1503,7 @@ class _Subgraph:
     def __init__(self, graph, arguments, outputs, structure):
         self.graph, self.arguments, self.outputs = graph, arguments, outputs
         self.structure = structure
+        self.leaves = nest.flatten(structure, expand_composites=True)  # (set_result's)
         self.stateful = any(op.stateful for op in graph.get_operations())
 
     @classmethod
@@ -1517,14 +1528,17 @@ class _Subgraph:
         """Makes `result`, built in this subgraph's graph, what it returns."""
         graph = self.graph
         with context.building(graph):
-            flat = [_carried(t) for t in nest.flatten(result, expand_composites=True)
+            # (flattened here, once: a composite's components may be ops it makes now, as an
+            # `Optional` of a value does)
+            leaves = nest.flatten(result, expand_composites=True)
+            flat = [_carried(t) for t in leaves
                     if t is not None]  # None stays; a composite gives its components
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
         for t in flat:
             if isinstance(t, SymbolicTensor) and t.graph is not graph:
                 raise ValueError(f"{graph.name} returned {t}, a tensor of another graph.")
-        self.structure, self.outputs = result, flat
+        self.structure, self.leaves, self.outputs = result, leaves, flat
         self.stateful = any(op.stateful for op in graph.get_operations())
 
     def captured(self):
