@@ -168,7 +168,8 @@ def _branched(key, fns, kind, gradient=False, by_type=False):
     the op is named as its scope (``cond``), or `by_type` (``StatelessIf``, in the current
     scope), and each output passes through an ``Identity`` (``cond/Identity``), as TF's."""
     scope = _op_scope(kind.scope)
-    branches = [_Subgraph.trace(graph, fn, scope=scope) for graph, fn in zip(kind.graphs, fns)]
+    branches = [_Subgraph.trace(graph, fn, scope=scope, op_value=key)
+                for graph, fn in zip(kind.graphs, fns)]
     _match_sparse_outputs(branches, kind, gradient)
     _check_branches(branches, kind)
     specs = _merged_specs(branches)
@@ -1507,18 +1508,26 @@ class _Subgraph:
         self.stateful = any(op.stateful for op in graph.get_operations())
 
     @classmethod
-    def trace(cls, name, fn, specs=(), scope=None):
+    def trace(cls, name, fn, specs=(), scope=None, op_value=None):
         """`fn` applied to placeholders of `specs` in a graph `name`, in name scope `scope`
-        (an absolute one, ``cond/``; its arguments are named outside it)."""
+        (an absolute one, ``cond/``; its arguments are named outside it). An operation `fn`
+        returns (``tf.no_op()``, ``tf.group(...)``) stands for the tensor `op_value` (a
+        branch's: the predicate or branch index, as in TF), or None."""
         graph = _SubgraphGraph(name)
         with context.building(graph):
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             with context.name_scope_push(scope) if scope else contextlib.nullcontext():
                 result = fn(*arguments)
-            if any(type(v) is context.Operation for v in nest.flatten(result)):
-                # an op without outputs (``tf.no_op()``) a branch returns gives None
-                result = nest.map_structure(
-                    lambda v: None if type(v) is context.Operation else v, result)
+
+                def operation_value(v):
+                    if not isinstance(v, context.Operation):
+                        return v
+                    if op_value is None:
+                        return None
+                    with graph.control_dependencies([v]):
+                        return cast_ops.identity(op_value)
+                if any(isinstance(v, context.Operation) for v in nest.flatten(result)):
+                    result = nest.map_structure(operation_value, result)
             subgraph = cls(graph, arguments, [], None)
             subgraph.set_result(result)
         graph._recorders = ()  # (its tapes are not kept alive by the library)
