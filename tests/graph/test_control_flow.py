@@ -118,6 +118,17 @@ def test_graph_cond_takes_a_predicate_of_one_element_of_any_shape(spec):
     assert float(tape.gradient(y, x)) == 6.0
 
 
+def test_graph_while_condition_of_unknown_shape_must_hold_one_element_when_it_runs():
+    # as TF's loop: checked when the loop runs, an InvalidArgumentError
+    g = tf.function(lambda x: tf.while_loop(lambda i: i < x, lambda i: i + 1, [tf.zeros_like(x)]),
+                    input_signature=[tf.TensorSpec(None, tf.int32)])
+    assert g(tf.constant([3]))[0].numpy().tolist() == [3]
+    assert g(tf.constant([[2]]))[0].numpy().tolist() == [[2]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"The second input must be a scalar, but it has shape \[2\]"):
+        g(tf.constant([1, 2]))
+
+
 @pytest.mark.parametrize("dtype", [tf.int32, tf.float32])
 def test_graph_cond_rejects_a_predicate_that_is_not_bool_when_it_runs(dtype):
     g = tf.function(lambda p: tf.cond(p, lambda: 1, lambda: 2))

@@ -1278,10 +1278,16 @@ def _while_kernel(xp, *arrays, cond, body, output_shapes, _limited=False, **_):
     values, captured = arrays[:n], arrays[n + _limited:]
     limit = int(arrays[n]) if _limited else None
     count = 0
-    while (limit is None or count < limit) and test.run(*values, *captured)[0]:
+    while (limit is None or count < limit) and _go_on(test.run(*values, *captured)[0]):
         values = step.run(*values, *captured)
         count += 1
     return tuple(values)
+
+
+def _go_on(verdict):
+    """Whether a loop's condition, of a shape unknown as its graph was built, says to go on:
+    it must hold one element, as TF's loop checks when it runs."""
+    return _one_truth(verdict) == 0
 
 
 def _emit_loop(program, op, args, indent):
@@ -1301,6 +1307,8 @@ def _emit_loop(program, op, args, indent):
         program.line(indent + 1, f"if {count} >= {limit}: break")
     with _scoped(program, op):
         go, = test.emit(program, [*names, *captured], indent + 1)
+        if test.outputs[0].shape.rank != 0:  # (checked when it runs)
+            go = f"{program.bind(_go_on, 'go_on')}({go})"
         program.line(indent + 1, f"if not {go}: break")
         results = step.emit(program, [*names, *captured], indent + 1)
     program.line(indent + 1, _assignment(names, results))
