@@ -110,3 +110,18 @@ def test_ragged_elems_with_a_tuple_of_ragged_and_dense_results():
         assert doubled.to_list() == [[2, 4], [6], []]
         assert doubled.row_splits.dtype == tf.int32
         assert sizes.numpy().tolist() == [2, 1, 0]
+
+
+def test_ragged_elems_with_sparse_results():
+    rt = tf.ragged.constant([[1.0, 2.0], [3.0]])
+
+    def run(rt):
+        return tf.map_fn(tf.sparse.from_dense, rt,
+                         fn_output_signature=tf.SparseTensorSpec([None], tf.float32))
+
+    for f in (run, tf.function(run)):
+        out = f(rt)
+        assert isinstance(out, tf.SparseTensor)
+        assert out.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
+        assert out.values.numpy().tolist() == [1.0, 2.0, 3.0]
+        assert out.dense_shape.numpy().tolist() == [2, 2]

@@ -22,6 +22,7 @@ from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, logging_ops, math_ops, \
     reduction_ops, sparse_ops, string_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 from eagerflow._src.ragged import ragged_kernels, ragged_ops, ragged_string_ops, user_functions
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape, _public, elementwise
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec, _NotATensor
@@ -767,7 +768,11 @@ def _map_rows(fn, func, elems, signature, dense_rows):
                 out[j] = t
         return pack(out)
     n = rows.count
-    arrays = [TensorArray(_d.variant, size=n, element_shape=[]) if ragged[j] else
+    # (sparse results are gathered as functional_ops' map_fn gathers them)
+    sparse = {j: functional_ops.SparseResults(s, n) for j, s in enumerate(specs)
+              if isinstance(s, SparseTensorSpec)}
+    arrays = [sparse[j].arrays if j in sparse else
+              TensorArray(_d.variant, size=n, element_shape=[]) if ragged[j] else
               TensorArray(_d.as_dtype(getattr(s, "dtype", s)), size=n)
               for j, s in enumerate(specs)]
     traced = {}
@@ -775,6 +780,9 @@ def _map_rows(fn, func, elems, signature, dense_rows):
     def body(i, *arrays):
         written = []
         for j, (ta, result) in enumerate(zip(arrays, call(i))):
+            if j in sparse:
+                written.append(sparse[j].write(ta, i, result))
+                continue
             if ragged[j]:
                 traced[j] = (result.ragged_rank if isinstance(result, RaggedTensor) else 0,
                              result.dtype, (result.flat_values if isinstance(
@@ -785,7 +793,9 @@ def _map_rows(fn, func, elems, signature, dense_rows):
     _, *arrays = while_loop(lambda i, *_: i < n, body, (_constant(0), *arrays))
     out = []
     for j, ta in enumerate(arrays):
-        if ragged[j]:
+        if j in sparse:
+            out.append(sparse[j].join(ta))
+        elif ragged[j]:
             rank, dtype, inner = traced[j]
             result = ragged_kernels.from_variant(ta.stack(), rank, rank + 1, dtype, splits[j],
                                                  inner)
