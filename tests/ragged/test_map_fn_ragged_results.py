@@ -125,3 +125,22 @@ def test_ragged_elems_with_sparse_results():
         assert out.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
         assert out.values.numpy().tolist() == [1.0, 2.0, 3.0]
         assert out.dense_shape.numpy().tolist() == [2, 2]
+
+
+@pytest.mark.parametrize("spec, fn, returned", [
+    (tf.RaggedTensorSpec([None], tf.float32),
+     lambda r: tf.RaggedTensor.from_row_lengths(r, [1, 1]),
+     "RaggedTensorSpec(TensorShape([2, None]), tf.float32, 1, tf.int64)"),
+    (tf.RaggedTensorSpec([None, None], tf.float32), lambda r: r[:1],
+     "TensorSpec(shape=(1,), dtype=tf.float32, name=None)"),
+    (tf.RaggedTensorSpec([None], tf.int32), lambda r: r,
+     "TensorSpec(shape=(2,), dtype=tf.float32, name=None)")])
+def test_results_that_do_not_fit_the_ragged_signature_are_refused(spec, fn, returned):
+    # as TF: a result of other ragged dimensions or dtype is an error, not another value
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    for run in (lambda f: f(), lambda f: tf.function(f)()):
+        with pytest.raises(ValueError) as info:
+            run(lambda: tf.map_fn(fn, x, fn_output_signature=spec))
+        message = " ".join(str(info.value).split())  # (a function's indents it)
+        assert f"Expected `fn` to return a: {spec!r} But it returned a: {returned} " in message
+        assert "To fix, update the `fn_output_signature` (or `dtype`) argument" in message

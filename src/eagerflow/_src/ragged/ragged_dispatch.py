@@ -720,6 +720,22 @@ class _RaggedRows:
         return nest.pack_sequence_as(self._structure, parts)
 
 
+def _check_ragged_result(spec, value):
+    """TF's ValueError unless `value`, a row's result, fits the `RaggedTensorSpec` given for
+    it: as many ragged dimensions (none: a dense tensor), its dtype and a compatible shape."""
+    if not isinstance(value, RaggedTensor):
+        value = convert_to_tensor(value, dtype_hint=spec.dtype)
+    rank = value.ragged_rank if isinstance(value, RaggedTensor) else 0
+    if (rank == spec.ragged_rank and value.dtype == spec.dtype and
+            value.shape.is_compatible_with(spec.shape)):
+        return
+    got = value._type_spec if isinstance(value, RaggedTensor) else TensorSpec(value.shape,
+                                                                               value.dtype)
+    raise ValueError(f"Error in map_fn:\n  Expected `fn` to return a:\n    {spec!r}\n  But it "
+                     f"returned a:\n    {got!r}\n    (value={value!s})\n  To fix, update the "
+                     f"`fn_output_signature` (or `dtype`) argument to `map_fn`.")
+
+
 def _map_rows(fn, func, elems, signature, dense_rows):
     """`map_fn` of `func` over the rows of `elems` (holding ragged tensors), or over
     `dense_rows` (a `functional_ops._Rows` of dense elems, whose results are ragged).
@@ -738,6 +754,9 @@ def _map_rows(fn, func, elems, signature, dense_rows):
         flat = [result] if signature is None else nest.flatten(result)
         if len(flat) != len(specs):
             nest.assert_same_structure(signature, result)
+        for spec, r in zip(specs, flat):
+            if isinstance(spec, RaggedTensorSpec):
+                _check_ragged_result(spec, r)
         return [(r.with_row_splits_dtype(splits[j]) if isinstance(r, RaggedTensor) else
                  convert_to_tensor(r)) if ragged[j] else r for j, r in enumerate(flat)]
 
