@@ -138,6 +138,16 @@ EAGER_ERRORS = [
     (lambda: tf.TensorArray(tf.float32, size=1).write(0, 1.0).concat(),
      tf.errors.InvalidArgumentError,
      "Concat saw a scalar shape at index 0 but requires at least vectors."),
+    # indices and sizes are integers: eagerly, Python's errors for list indices and lengths
+    (lambda: tf.TensorArray(tf.float32, size=2).write(1.0, 1.0), TypeError,
+     "list indices must be integers or slices, not float"),
+    (lambda: tf.TensorArray(tf.float32, size=2).write(1, 1.0).read(tf.constant(1.0)),
+     TypeError, "list indices must be integers or slices, not numpy.float32"),
+    (lambda: tf.TensorArray(tf.float32, size=2).write(1, 1.0).gather(tf.constant([1.0])),
+     TypeError,
+     "list indices must be integers or slices, not numpy.float32"),
+    (lambda: tf.TensorArray(tf.float32, size=2.0), TypeError,
+     "'float' object cannot be interpreted as an integer"),
 ]
 
 
