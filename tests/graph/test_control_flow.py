@@ -393,6 +393,18 @@ def test_while_loop_shape_must_stay_unless_an_invariant_allows_it():
     assert allowed(tf.constant([1.0]))[0].shape == [4]
 
 
+def test_a_tensors_shape_invariant_may_be_its_type_spec():
+    def grow(spec):
+        return tf.function(lambda x: tf.while_loop(
+            lambda i, a: i < 2, lambda i, a: (i + 1, tf.concat([a, a], 0)), [0, x],
+            shape_invariants=[tf.TensorShape([]), spec]))(tf.ones([2]))
+    assert grow(tf.TensorSpec([None]))[1].shape == [8]
+    assert grow(tf.TensorSpec(None))[1].shape == [8]
+    for spec in (tf.TensorSpec([None], tf.int32), tf.TensorSpec([3])):
+        with pytest.raises(TypeError, match=r"TypeSpec TensorSpec\(.*\) is not compatible with"):
+            grow(spec)
+
+
 def test_graph_while_loop_structure_errors_are_tfs():
     # TF 2.21: the invariants must have the loop variables' structure; a body's result is
     # compared with them (the result named first), with nest's message alone

@@ -919,7 +919,8 @@ def _component_invariants(structure, shape_invariants):
     composite loop variable (a `SparseTensor`, an `Optional`) is carried as its components,
     whose shapes its type spec gives (unknown numbers of values), as in TF. Its invariant
     may be a type spec (a `RaggedTensorSpec`), or a shape that its type turns into one (an
-    `IndexedSlices`' or `RaggedTensor`'s dense shape). Without invariants (None) a tensor's
+    `IndexedSlices`' or `RaggedTensor`'s dense shape); a tensor's may be its `TensorSpec`.
+    Without invariants (None) a tensor's
     is None, and a composite's components take its type spec's shapes, so that a
     `RaggedTensor`'s or `SparseTensor`'s number of values may change, as in TF."""
     values = nest.flatten(structure)
@@ -928,6 +929,11 @@ def _component_invariants(structure, shape_invariants):
     for value, shape in zip(values, shapes):
         spec = getattr(value, "_type_spec", None)
         if getattr(spec, "_to_components", None) is None:
+            if isinstance(shape, TensorSpec):  # (a tensor's type spec stands for its shape)
+                tensor = _carried(value)
+                if not shape.is_compatible_with(tensor):
+                    raise TypeError(f"TypeSpec {shape!r} is not compatible with {tensor!r}")
+                shape = shape.shape
             out.append(shape)
             continue
         spec = _invariant_spec(value, shape) or spec
