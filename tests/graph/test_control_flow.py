@@ -238,6 +238,11 @@ def test_case_refuses_non_bool_predicates_and_no_pairs():
         tf.case([(tf.constant(1), lambda: 1)], default=lambda: 3)
     with pytest.raises(ValueError):
         tf.case([], default=lambda: 3)
+    # in a graph TF names the predicate by its tensor's name
+    with pytest.raises(TypeError, match="pred must be Tensor of type bool: Const:0\n"):
+        tf.function(lambda: tf.case([(tf.constant(1), lambda: 1)], default=lambda: 3))()
+    with pytest.raises(TypeError, match=r"fn for pred Greater:0 must be callable.\n"):
+        tf.function(lambda x: tf.case([(x > 0, 1.0)], default=lambda: 0.0))(tf.constant(1.0))
 
 
 def test_switch_case_and_its_default():

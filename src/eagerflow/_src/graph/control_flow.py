@@ -573,10 +573,12 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
         if not isinstance(pair[0], Tensor):
             raise TypeError(f"pred must be a Tensor, got: {pair[0]}")
+        # (a graph tensor is named by its name, as in TF; an eager one has none)
+        named = pair[0] if context.executing_eagerly() else pair[0].name
         if not pair[0].dtype.is_bool:
-            raise TypeError(f"pred must be Tensor of type bool: {pair[0]}")
+            raise TypeError(f"pred must be Tensor of type bool: {named}")
         if not callable(pair[1]):
-            raise TypeError("fn for pred %s must be callable." % (pair[0],))
+            raise TypeError(f"fn for pred {named} must be callable.")
     if not pairs:  # (TF fails here too, even with a default)
         raise ValueError("pred_fn_pairs must not be empty.")
     if not strict and _unpacks_singletons():  # a branch's one-element list is its element
