@@ -398,6 +398,23 @@ def test_while_loop_shape_must_stay_unless_an_invariant_allows_it():
     assert allowed(tf.constant([1.0]))[0].shape == [4]
 
 
+def test_a_graph_loops_maximum_iterations_is_an_int32_scalar():
+    def loop(limit):
+        return tf.while_loop(lambda i: i < 100, lambda i: (i + 1,), (0,),
+                             maximum_iterations=limit)
+    assert int(tf.function(loop)(tf.constant(3))[0]) == 3
+    with pytest.raises(ValueError, match="ValueError: maximum_iterations: Tensor conversion requested "
+                       "dtype int32 for Tensor with dtype int64"):
+        tf.function(loop)(tf.constant(3, tf.int64))
+    with pytest.raises(TypeError):
+        tf.function(loop)(3.0)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"The second input must be a scalar, but it has shape \[1\]"):
+        tf.function(loop)(tf.constant([3]))
+    # eagerly TF takes any integer
+    assert int(loop(tf.constant(3, tf.int64))[0]) == 3
+
+
 def test_a_tensors_shape_invariant_may_be_its_type_spec():
     def grow(spec):
         return tf.function(lambda x: tf.while_loop(

@@ -871,7 +871,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
                 f"iterations, use the `shape_invariants` argument of tf.while_loop to specify "
                 f"a less-specific shape.")
     outer = _union_captures([test, step])
-    limit = () if maximum_iterations is None else (convert_to_tensor(maximum_iterations),)
+    limit = () if maximum_iterations is None else (_iteration_limit(maximum_iterations),)
     inputs = (*flat, *limit, *outer)
     test, step = test.body(outer), step.body(outer)
     graph = context.get().graph
@@ -893,6 +893,23 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         results = [cast_ops.stop_gradient(r) for r in results]
     return nest.pack_sequence_as(_result_structure(structure, shape_invariants),
                                  with_flows(templates, results), expand_composites=True)
+
+
+def _iteration_limit(maximum_iterations):
+    """A graph loop's `maximum_iterations` as its op takes it: an int32 scalar (TF's errors
+    for another dtype, and, as its op's when it runs, for more than one element); TF 1's
+    loops count in the limit's own dtype."""
+    if tf1_control_flow is not None and tf1_control_flow():
+        return convert_to_tensor(maximum_iterations)
+    try:
+        limit = convert_to_tensor(maximum_iterations, dtype=int32)
+    except ValueError as e:
+        raise ValueError(f"maximum_iterations: {e}") from None
+    if limit.shape.rank not in (None, 0):
+        raise errors.InvalidArgumentError(
+            None, None, f"The second input must be a scalar, but it has shape "
+            f"{errors.shape_text(limit.shape.as_list())}")
+    return limit
 
 
 def _invariant_spec(value, shape):
