@@ -43,6 +43,9 @@ def test_v1_while_loop_eagerly_takes_a_bare_body_result_for_one_variable():
     assert isinstance(one, tuple) and int(one[0]) == 3
     pair = tf1.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, s + i), [i0, i0])
     assert isinstance(pair, tuple) and [int(t) for t in pair] == [3, 3]
+    # with maximum_iterations too
+    bare = tf1.while_loop(lambda i: i < 30, lambda i: i + 1, [i0], maximum_iterations=5)
+    assert isinstance(bare, tf.Tensor) and int(bare) == 5
 
 
 def test_v1_control_flow_while_loop_has_the_body_results_structure(v1_behavior):

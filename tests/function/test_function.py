@@ -397,15 +397,23 @@ def test_returning_an_op_without_outputs_from_a_function_is_a_type_error(make):
         tf.function(make)(tf.constant(1))
 
 
-def test_a_branch_returning_an_op_without_outputs_gives_none():
+def test_a_branch_returning_an_op_without_outputs_gives_the_predicate():
+    # as TF's: the cond's output is its predicate (the switch_case's, its index), after the op
     branched = []
+    v = tf.Variable(0)
 
     @tf.function
-    def f(x):
+    def f(x, i):
         branched.append(tf.cond(x > 0, lambda: tf.debugging.assert_equal(x, x), tf.no_op))
         with tf.control_dependencies([tf.debugging.assert_positive(x), tf.no_op()]):
-            return x + 1
-    assert f(tf.constant(1)).numpy() == 2 and branched == [None]
+            return x + 1, branched[-1], tf.switch_case(
+                i, [tf.no_op, lambda: tf.group(v.assign_add(10))])
+    y, pred, index = f(tf.constant(1), tf.constant(1))
+    assert y.numpy() == 2 and pred.dtype == tf.bool and bool(pred)
+    assert int(index) == 1 and int(v) == 10
+    assert branched[0].name == "cond/Identity:0"
+    # eagerly the branch's own result: None
+    assert tf.cond(tf.constant(True), tf.no_op, tf.no_op) is None
 
 
 # --- concrete functions -----------------------------------------------------------------------

@@ -118,6 +118,17 @@ def test_graph_cond_takes_a_predicate_of_one_element_of_any_shape(spec):
     assert float(tape.gradient(y, x)) == 6.0
 
 
+def test_graph_while_condition_of_unknown_shape_must_hold_one_element_when_it_runs():
+    # as TF's loop: checked when the loop runs, an InvalidArgumentError
+    g = tf.function(lambda x: tf.while_loop(lambda i: i < x, lambda i: i + 1, [tf.zeros_like(x)]),
+                    input_signature=[tf.TensorSpec(None, tf.int32)])
+    assert g(tf.constant([3]))[0].numpy().tolist() == [3]
+    assert g(tf.constant([[2]]))[0].numpy().tolist() == [[2]]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"The second input must be a scalar, but it has shape \[2\]"):
+        g(tf.constant([1, 2]))
+
+
 @pytest.mark.parametrize("dtype", [tf.int32, tf.float32])
 def test_graph_cond_rejects_a_predicate_that_is_not_bool_when_it_runs(dtype):
     g = tf.function(lambda p: tf.cond(p, lambda: 1, lambda: 2))
@@ -227,6 +238,11 @@ def test_case_refuses_non_bool_predicates_and_no_pairs():
         tf.case([(tf.constant(1), lambda: 1)], default=lambda: 3)
     with pytest.raises(ValueError):
         tf.case([], default=lambda: 3)
+    # in a graph TF names the predicate by its tensor's name
+    with pytest.raises(TypeError, match="pred must be Tensor of type bool: Const:0\n"):
+        tf.function(lambda: tf.case([(tf.constant(1), lambda: 1)], default=lambda: 3))()
+    with pytest.raises(TypeError, match=r"fn for pred Greater:0 must be callable.\n"):
+        tf.function(lambda x: tf.case([(x > 0, 1.0)], default=lambda: 0.0))(tf.constant(1.0))
 
 
 def test_switch_case_and_its_default():
@@ -382,6 +398,35 @@ def test_while_loop_shape_must_stay_unless_an_invariant_allows_it():
     assert allowed(tf.constant([1.0]))[0].shape == [4]
 
 
+def test_a_graph_loops_maximum_iterations_is_an_int32_scalar():
+    def loop(limit):
+        return tf.while_loop(lambda i: i < 100, lambda i: (i + 1,), (0,),
+                             maximum_iterations=limit)
+    assert int(tf.function(loop)(tf.constant(3))[0]) == 3
+    with pytest.raises(ValueError, match="ValueError: maximum_iterations: Tensor conversion requested "
+                       "dtype int32 for Tensor with dtype int64"):
+        tf.function(loop)(tf.constant(3, tf.int64))
+    with pytest.raises(TypeError):
+        tf.function(loop)(3.0)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"The second input must be a scalar, but it has shape \[1\]"):
+        tf.function(loop)(tf.constant([3]))
+    # eagerly TF takes any integer
+    assert int(loop(tf.constant(3, tf.int64))[0]) == 3
+
+
+def test_a_tensors_shape_invariant_may_be_its_type_spec():
+    def grow(spec):
+        return tf.function(lambda x: tf.while_loop(
+            lambda i, a: i < 2, lambda i, a: (i + 1, tf.concat([a, a], 0)), [0, x],
+            shape_invariants=[tf.TensorShape([]), spec]))(tf.ones([2]))
+    assert grow(tf.TensorSpec([None]))[1].shape == [8]
+    assert grow(tf.TensorSpec(None))[1].shape == [8]
+    for spec in (tf.TensorSpec([None], tf.int32), tf.TensorSpec([3])):
+        with pytest.raises(TypeError, match=r"TypeSpec TensorSpec\(.*\) is not compatible with"):
+            grow(spec)
+
+
 def test_graph_while_loop_structure_errors_are_tfs():
     # TF 2.21: the invariants must have the loop variables' structure; a body's result is
     # compared with them (the result named first), with nest's message alone
@@ -434,10 +479,12 @@ def test_while_loop_with_cond_inside_and_captures():
 
 
 def test_while_loop_argument_errors():
-    with pytest.raises(TypeError, match="cond must be callable"):
+    with pytest.raises(TypeError, match="^'cond' must be callable.$"):
         tf.while_loop(1, lambda i: i, [0])
-    with pytest.raises(TypeError, match="body must be callable"):
+    with pytest.raises(TypeError, match="^'body' must be callable.$"):
         tf.while_loop(lambda i: True, 1, [0])
+    with pytest.raises(TypeError, match="^'parallel_iterations' must be a positive integer.$"):
+        tf.while_loop(lambda i: i < 4, lambda i: i + 1, [0], parallel_iterations=0)
     with pytest.raises(ValueError, match=r"'maximum_iterations' must be a scalar. Received "
                        r"shape: \(1,\)"):
         tf.while_loop(lambda i: i < 4, lambda i: (i + 1,), (0,), maximum_iterations=[2])

@@ -25,6 +25,28 @@ def test_sparse_tensor_loop_variable_eagerly_and_in_function():
         assert x.shape.as_list() == [2, 2]
 
 
+def test_ragged_and_sparse_loop_variables_may_change_their_number_of_values():
+    # Without shape_invariants the loop carries a composite's components with the shapes
+    # its type spec gives them, which leave the number of values open (as TF does).
+    def ragged():
+        r = tf.ragged.constant([[1], [2, 3]])
+        return tf.while_loop(lambda i, r: i < 2, lambda i, r: (i + 1, tf.concat([r, r], 1)),
+                             [0, r])[1]
+
+    def sparse():
+        s = tf.sparse.SparseTensor([[0, 0]], [1.0], [2, 2])
+        one = tf.sparse.SparseTensor([[1, 1]], [1.0], [2, 2])
+        return tf.while_loop(lambda i, s: i < 3, lambda i, s: (i + 1, tf.sparse.add(s, one)),
+                             [0, s])[1]
+
+    for run in (lambda f: f(), lambda f: tf.function(f)()):
+        assert run(ragged).to_list() == [[1, 1, 1, 1], [2, 3, 2, 3, 2, 3, 2, 3]]
+        s = run(sparse)
+        assert s.indices.numpy().tolist() == [[0, 0], [1, 1]]
+        assert s.values.numpy().tolist() == [1.0, 3.0]
+        assert s.shape.as_list() == [2, 2]
+
+
 def test_shape_invariants_of_ragged_and_indexed_slices_loop_variables():
     @tf.function
     def ragged(x):
@@ -92,6 +114,17 @@ def test_optional_reassigned_in_an_autograph_while():
     assert (float(total), int(n)) == (6., 3)
     total, n = f(tf.constant([], tf.float32))
     assert (float(total), int(n)) == (0., 0)
+
+
+def test_cond_returning_optionals_made_in_its_branches_in_a_function():
+    @tf.function
+    def f(p, x):
+        o = tf.cond(p, lambda: tf.experimental.Optional.from_value(x * 2),
+                    lambda: tf.experimental.Optional.empty(tf.TensorSpec([], tf.int32)))
+        return o.has_value(), tf.cond(o.has_value(), o.get_value, lambda: tf.constant(-1))
+
+    assert [int(v) for v in f(tf.constant(True), tf.constant(3))] == [1, 6]
+    assert [int(v) for v in f(tf.constant(False), tf.constant(3))] == [0, -1]
 
 
 def test_cond_returning_sparse_tensors_in_a_function():

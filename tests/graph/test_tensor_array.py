@@ -138,6 +138,16 @@ EAGER_ERRORS = [
     (lambda: tf.TensorArray(tf.float32, size=1).write(0, 1.0).concat(),
      tf.errors.InvalidArgumentError,
      "Concat saw a scalar shape at index 0 but requires at least vectors."),
+    # indices and sizes are integers: eagerly, Python's errors for list indices and lengths
+    (lambda: tf.TensorArray(tf.float32, size=2).write(1.0, 1.0), TypeError,
+     "list indices must be integers or slices, not float"),
+    (lambda: tf.TensorArray(tf.float32, size=2).write(1, 1.0).read(tf.constant(1.0)),
+     TypeError, "list indices must be integers or slices, not numpy.float32"),
+    (lambda: tf.TensorArray(tf.float32, size=2).write(1, 1.0).gather(tf.constant([1.0])),
+     TypeError,
+     "list indices must be integers or slices, not numpy.float32"),
+    (lambda: tf.TensorArray(tf.float32, size=2.0), TypeError,
+     "'float' object cannot be interpreted as an integer"),
 ]
 
 
@@ -182,6 +192,15 @@ def test_graph_construction_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match="TensorArray dtype is int32"):
         tf.function(lambda: tf.TensorArray(tf.int32, size=2).write(0, 1.5).stack())()
 
+
+
+def test_grad_is_not_implemented_as_in_tf2():
+    # TF 1's gradient arrays do not exist in TF 2: eagerly TF says why, in a graph it doesn't
+    with pytest.raises(NotImplementedError, match="TensorArray.grad is not supported when "
+                       "executing eagerly"):
+        tf.TensorArray(tf.float32, size=2).grad("gradients")
+    with pytest.raises(NotImplementedError):
+        tf.function(lambda: tf.TensorArray(tf.float32, size=2).grad("gradients").stack())()
 
 # -- control flow ----------------------------------------------------------------------------------
 

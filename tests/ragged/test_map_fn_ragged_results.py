@@ -34,6 +34,19 @@ def test_ragged_results_in_a_function_of_unknown_length():
     assert out.to_list() == [[0, 1], [1, 2, 3]]
 
 
+def test_ragged_results_of_a_known_number_of_rows_keep_it_while_tracing():
+    shapes = []
+
+    @tf.function
+    def f(e):
+        out = tf.map_fn(lambda x: tf.range(x[0]), e,
+                        fn_output_signature=tf.RaggedTensorSpec([None], tf.int32))
+        shapes.append(out.shape.as_list())
+        return out
+    assert f(tf.constant([[1], [2], [0]])).to_list() == [[0], [0, 1], []]
+    assert shapes == [[3, None]]
+
+
 def test_map_fn_over_a_structure_holding_ragged_tensors():
     yt = tf.ragged.constant([[1.0, 0.0], [1.0], [0.0, 1.0, 1.0]])
     yp = tf.ragged.constant([[0.8, 0.1], [0.6], [0.3, 0.7, 0.9]])
@@ -97,3 +110,37 @@ def test_ragged_elems_with_a_tuple_of_ragged_and_dense_results():
         assert doubled.to_list() == [[2, 4], [6], []]
         assert doubled.row_splits.dtype == tf.int32
         assert sizes.numpy().tolist() == [2, 1, 0]
+
+
+def test_ragged_elems_with_sparse_results():
+    rt = tf.ragged.constant([[1.0, 2.0], [3.0]])
+
+    def run(rt):
+        return tf.map_fn(tf.sparse.from_dense, rt,
+                         fn_output_signature=tf.SparseTensorSpec([None], tf.float32))
+
+    for f in (run, tf.function(run)):
+        out = f(rt)
+        assert isinstance(out, tf.SparseTensor)
+        assert out.indices.numpy().tolist() == [[0, 0], [0, 1], [1, 0]]
+        assert out.values.numpy().tolist() == [1.0, 2.0, 3.0]
+        assert out.dense_shape.numpy().tolist() == [2, 2]
+
+
+@pytest.mark.parametrize("spec, fn, returned", [
+    (tf.RaggedTensorSpec([None], tf.float32),
+     lambda r: tf.RaggedTensor.from_row_lengths(r, [1, 1]),
+     "RaggedTensorSpec(TensorShape([2, None]), tf.float32, 1, tf.int64)"),
+    (tf.RaggedTensorSpec([None, None], tf.float32), lambda r: r[:1],
+     "TensorSpec(shape=(1,), dtype=tf.float32, name=None)"),
+    (tf.RaggedTensorSpec([None], tf.int32), lambda r: r,
+     "TensorSpec(shape=(2,), dtype=tf.float32, name=None)")])
+def test_results_that_do_not_fit_the_ragged_signature_are_refused(spec, fn, returned):
+    # as TF: a result of other ragged dimensions or dtype is an error, not another value
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    for run in (lambda f: f(), lambda f: tf.function(f)()):
+        with pytest.raises(ValueError) as info:
+            run(lambda: tf.map_fn(fn, x, fn_output_signature=spec))
+        message = " ".join(str(info.value).split())  # (a function's indents it)
+        assert f"Expected `fn` to return a: {spec!r} But it returned a: {returned} " in message
+        assert "To fix, update the `fn_output_signature` (or `dtype`) argument" in message

@@ -333,6 +333,12 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             return control_flow.while_loop(cond, body, loop_vars, shape_invariants,
                                            parallel_iterations, back_prop, swap_memory,
                                            maximum_iterations, name)
+        if maximum_iterations is not None:
+            # TF counts the iterations in a loop variable of its own beside the one given,
+            # which the body takes and returns bare, and which the loop returns
+            return control_flow.while_loop(
+                cond, lambda v: [body(v)], [loop_vars[0]], shape_invariants,
+                parallel_iterations, back_prop, swap_memory, maximum_iterations, name)[0]
         bare = []
 
         def packed_body(*args):

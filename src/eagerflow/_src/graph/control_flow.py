@@ -168,7 +168,8 @@ def _branched(key, fns, kind, gradient=False, by_type=False):
     the op is named as its scope (``cond``), or `by_type` (``StatelessIf``, in the current
     scope), and each output passes through an ``Identity`` (``cond/Identity``), as TF's."""
     scope = _op_scope(kind.scope)
-    branches = [_Subgraph.trace(graph, fn, scope=scope) for graph, fn in zip(kind.graphs, fns)]
+    branches = [_Subgraph.trace(graph, fn, scope=scope, op_value=key)
+                for graph, fn in zip(kind.graphs, fns)]
     _match_sparse_outputs(branches, kind, gradient)
     _check_branches(branches, kind)
     specs = _merged_specs(branches)
@@ -200,11 +201,21 @@ def _branched(key, fns, kind, gradient=False, by_type=False):
     if graph is None and flat:  # run eagerly (a gradient of a replayed op): a tape may
         hold(flat[0], bodies)   # record it, naming the bodies, as long as its outputs live
     flat = _identities(flat[:n], None if by_type else scope)
-    structure = branches[0].structure
-    leaves = nest.flatten(structure, expand_composites=True)
+    leaves = branches[0].leaves
     values = iter(with_flows([v for v in leaves if v is not None], flat))
-    return nest.pack_sequence_as(structure, [None if v is None else next(values) for v in leaves],
+    return nest.pack_sequence_as(_composite_specs(branches[0].structure),
+                                 [None if v is None else next(values) for v in leaves],
                                  expand_composites=True)
+
+
+def _composite_specs(structure):
+    """`structure` with each composite value a branch returned as its type spec, which
+    packs the outputs alike without making ops (an `Optional` of a value would make its
+    variant in the outer graph, of tensors inside the branch)."""
+    def spec(value):
+        value_spec = getattr(value, "_type_spec", None)
+        return value_spec if getattr(value_spec, "_to_components", None) else value
+    return nest.map_structure(spec, structure)
 
 
 # () -> whether control flow built now is TF 1's (`disable_control_flow_v2`), set by the
@@ -564,10 +575,12 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
             raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
         if not isinstance(pair[0], Tensor):
             raise TypeError(f"pred must be a Tensor, got: {pair[0]}")
+        # (a graph tensor is named by its name, as in TF; an eager one has none)
+        named = pair[0] if context.executing_eagerly() else pair[0].name
         if not pair[0].dtype.is_bool:
-            raise TypeError(f"pred must be Tensor of type bool: {pair[0]}")
+            raise TypeError(f"pred must be Tensor of type bool: {named}")
         if not callable(pair[1]):
-            raise TypeError("fn for pred %s must be callable." % (pair[0],))
+            raise TypeError(f"fn for pred {named} must be callable.")
     if not pairs:  # (TF fails here too, even with a default)
         raise ValueError("pred_fn_pairs must not be empty.")
     if not strict and _unpacks_singletons():  # a branch's one-element list is its element
@@ -692,11 +705,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     (<tf.Tensor: shape=(), dtype=int32, numpy=4>, <tf.Tensor: shape=(), dtype=int32, numpy=6>)
     """
     if not callable(cond):
-        raise TypeError("cond must be callable.")
+        raise TypeError("'cond' must be callable.")
     if not callable(body):
-        raise TypeError("body must be callable.")
+        raise TypeError("'body' must be callable.")
     if parallel_iterations < 1:
-        raise TypeError("parallel_iterations must be a positive integer.")
+        raise TypeError("'parallel_iterations' must be a positive integer.")
     if context.executing_eagerly():
         for v in nest.flatten(loop_vars):
             if isinstance(v, SymbolicTensor) and v.graph.lifts_eager_ops:
@@ -816,11 +829,10 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
     scope = name or "while"
     if shape_invariants is not None:  # one per loop variable, as TF checks first
         nest.assert_same_structure(structure, shape_invariants)
-    if shape_invariants is None:
-        invariants = [t.shape for t in flat]
-    else:  # a TensorArray's flow is a scalar whatever its invariant says of the elements
-        invariants = [t.shape if t.dtype is variant else TensorShape(s)
-                      for t, s in zip(flat, _component_invariants(structure, shape_invariants))]
+    # a TensorArray's flow is a scalar whatever its invariant says of the elements; a
+    # variable without an invariant keeps its shape
+    invariants = [t.shape if t.dtype is variant or s is None else TensorShape(s)
+                  for t, s in zip(flat, _component_invariants(structure, shape_invariants))]
     specs = [(shape, t.dtype) for shape, t in zip(invariants, flat)]
     for t, shape in zip(flat, invariants):
         if not fits(t.shape, shape):
@@ -862,7 +874,7 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
                 f"iterations, use the `shape_invariants` argument of tf.while_loop to specify "
                 f"a less-specific shape.")
     outer = _union_captures([test, step])
-    limit = () if maximum_iterations is None else (convert_to_tensor(maximum_iterations),)
+    limit = () if maximum_iterations is None else (_iteration_limit(maximum_iterations),)
     inputs = (*flat, *limit, *outer)
     test, step = test.body(outer), step.body(outer)
     graph = context.get().graph
@@ -884,6 +896,23 @@ def _graph_while(cond, body, structure, flat, shape_invariants, maximum_iteratio
         results = [cast_ops.stop_gradient(r) for r in results]
     return nest.pack_sequence_as(_result_structure(structure, shape_invariants),
                                  with_flows(templates, results), expand_composites=True)
+
+
+def _iteration_limit(maximum_iterations):
+    """A graph loop's `maximum_iterations` as its op takes it: an int32 scalar (TF's errors
+    for another dtype, and, as its op's when it runs, for more than one element); TF 1's
+    loops count in the limit's own dtype."""
+    if tf1_control_flow is not None and tf1_control_flow():
+        return convert_to_tensor(maximum_iterations)
+    try:
+        limit = convert_to_tensor(maximum_iterations, dtype=int32)
+    except ValueError as e:
+        raise ValueError(f"maximum_iterations: {e}") from None
+    if limit.shape.rank not in (None, 0):
+        raise errors.InvalidArgumentError(
+            None, None, f"The second input must be a scalar, but it has shape "
+            f"{errors.shape_text(limit.shape.as_list())}")
+    return limit
 
 
 def _invariant_spec(value, shape):
@@ -912,11 +941,21 @@ def _component_invariants(structure, shape_invariants):
     composite loop variable (a `SparseTensor`, an `Optional`) is carried as its components,
     whose shapes its type spec gives (unknown numbers of values), as in TF. Its invariant
     may be a type spec (a `RaggedTensorSpec`), or a shape that its type turns into one (an
-    `IndexedSlices`' or `RaggedTensor`'s dense shape)."""
+    `IndexedSlices`' or `RaggedTensor`'s dense shape); a tensor's may be its `TensorSpec`.
+    Without invariants (None) a tensor's
+    is None, and a composite's components take its type spec's shapes, so that a
+    `RaggedTensor`'s or `SparseTensor`'s number of values may change, as in TF."""
+    values = nest.flatten(structure)
+    shapes = [None] * len(values) if shape_invariants is None else nest.flatten(shape_invariants)
     out = []
-    for value, shape in zip(nest.flatten(structure), nest.flatten(shape_invariants)):
+    for value, shape in zip(values, shapes):
         spec = getattr(value, "_type_spec", None)
         if getattr(spec, "_to_components", None) is None:
+            if isinstance(shape, TensorSpec):  # (a tensor's type spec stands for its shape)
+                tensor = _carried(value)
+                if not shape.is_compatible_with(tensor):
+                    raise TypeError(f"TypeSpec {shape!r} is not compatible with {tensor!r}")
+                shape = shape.shape
             out.append(shape)
             continue
         spec = _invariant_spec(value, shape) or spec
@@ -1267,10 +1306,16 @@ def _while_kernel(xp, *arrays, cond, body, output_shapes, _limited=False, **_):
     values, captured = arrays[:n], arrays[n + _limited:]
     limit = int(arrays[n]) if _limited else None
     count = 0
-    while (limit is None or count < limit) and test.run(*values, *captured)[0]:
+    while (limit is None or count < limit) and _go_on(test.run(*values, *captured)[0]):
         values = step.run(*values, *captured)
         count += 1
     return tuple(values)
+
+
+def _go_on(verdict):
+    """Whether a loop's condition, of a shape unknown as its graph was built, says to go on:
+    it must hold one element, as TF's loop checks when it runs."""
+    return _one_truth(verdict) == 0
 
 
 def _emit_loop(program, op, args, indent):
@@ -1290,6 +1335,8 @@ def _emit_loop(program, op, args, indent):
         program.line(indent + 1, f"if {count} >= {limit}: break")
     with _scoped(program, op):
         go, = test.emit(program, [*names, *captured], indent + 1)
+        if test.outputs[0].shape.rank != 0:  # (checked when it runs)
+            go = f"{program.bind(_go_on, 'go_on')}({go})"
         program.line(indent + 1, f"if not {go}: break")
         results = step.emit(program, [*names, *captured], indent + 1)
     program.line(indent + 1, _assignment(names, results))
@@ -1493,21 +1540,30 @@ class _Subgraph:
     def __init__(self, graph, arguments, outputs, structure):
         self.graph, self.arguments, self.outputs = graph, arguments, outputs
         self.structure = structure
+        self.leaves = nest.flatten(structure, expand_composites=True)  # (set_result's)
         self.stateful = any(op.stateful for op in graph.get_operations())
 
     @classmethod
-    def trace(cls, name, fn, specs=(), scope=None):
+    def trace(cls, name, fn, specs=(), scope=None, op_value=None):
         """`fn` applied to placeholders of `specs` in a graph `name`, in name scope `scope`
-        (an absolute one, ``cond/``; its arguments are named outside it)."""
+        (an absolute one, ``cond/``; its arguments are named outside it). An operation `fn`
+        returns (``tf.no_op()``, ``tf.group(...)``) stands for the tensor `op_value` (a
+        branch's: the predicate or branch index, as in TF), or None."""
         graph = _SubgraphGraph(name)
         with context.building(graph):
             arguments = [graph.placeholder(dtype, shape, "arg") for shape, dtype in specs]
             with context.name_scope_push(scope) if scope else contextlib.nullcontext():
                 result = fn(*arguments)
-            if any(type(v) is context.Operation for v in nest.flatten(result)):
-                # an op without outputs (``tf.no_op()``) a branch returns gives None
-                result = nest.map_structure(
-                    lambda v: None if type(v) is context.Operation else v, result)
+
+                def operation_value(v):
+                    if not isinstance(v, context.Operation):
+                        return v
+                    if op_value is None:
+                        return None
+                    with graph.control_dependencies([v]):
+                        return cast_ops.identity(op_value)
+                if any(isinstance(v, context.Operation) for v in nest.flatten(result)):
+                    result = nest.map_structure(operation_value, result)
             subgraph = cls(graph, arguments, [], None)
             subgraph.set_result(result)
         graph._recorders = ()  # (its tapes are not kept alive by the library)
@@ -1517,14 +1573,17 @@ class _Subgraph:
         """Makes `result`, built in this subgraph's graph, what it returns."""
         graph = self.graph
         with context.building(graph):
-            flat = [_carried(t) for t in nest.flatten(result, expand_composites=True)
+            # (flattened here, once: a composite's components may be ops it makes now, as an
+            # `Optional` of a value does)
+            leaves = nest.flatten(result, expand_composites=True)
+            flat = [_carried(t) for t in leaves
                     if t is not None]  # None stays; a composite gives its components
             # an argument or capture returned as it is still gets an op of its own
             flat = [graph.capture(t) for t in flat]
         for t in flat:
             if isinstance(t, SymbolicTensor) and t.graph is not graph:
                 raise ValueError(f"{graph.name} returned {t}, a tensor of another graph.")
-        self.structure, self.outputs = result, flat
+        self.structure, self.leaves, self.outputs = result, leaves, flat
         self.stateful = any(op.stateful for op in graph.get_operations())
 
     def captured(self):

@@ -95,7 +95,7 @@ def _sparse_row(sp, i):
     return sparse_ops._with_shape(row, sp.shape[1:])
 
 
-class _SparseResults:
+class SparseResults:
     """The sparse results of `map_fn`'s rows, gathered in the loop's TensorArrays (entries'
     indices prefixed with the row, values, shapes) and joined after it into one sparse
     tensor, its shape the largest of the rows' behind their number."""
@@ -210,10 +210,10 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         # (an ExtensionType's spec stands for its tensors: their rows are stacked)
         expand = any(hasattr(s, "_from_component_specs") for s in nest.flatten(signature))
         specs = [_spec(s) for s in nest.flatten(signature, expand)]
-    results = [_SparseResults(s, rows.count) if isinstance(s, SparseTensorSpec) else
+    results = [SparseResults(s, rows.count) if isinstance(s, SparseTensorSpec) else
                TensorArray(s.dtype, size=rows.count, infer_shape=infer_shape,
                            element_shape=s.shape) for s in specs]
-    arrays = [r.arrays if isinstance(r, _SparseResults) else r for r in results]
+    arrays = [r.arrays if isinstance(r, SparseResults) else r for r in results]
 
     def compute(i, arrays):
         row = rows[i]
@@ -221,7 +221,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         nest.assert_same_structure(structure, result)
         if expand or rows.expand:
             _check_extension_results(row if signature is None else signature, result)
-        return i + 1, [r.write(ta, i, v) if isinstance(r, _SparseResults) else ta.write(i, v)
+        return i + 1, [r.write(ta, i, v) if isinstance(r, SparseResults) else ta.write(i, v)
                        for r, ta, v in zip(results, arrays, nest.flatten(result, expand))]
 
     _, arrays = while_loop(lambda i, _: i < rows.count, compute, (0, arrays),
@@ -233,7 +233,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
             lambda s: ExtensionTypeBatchEncoder().batch(s, count) if _is_extension(s) else s,
             signature)
     return nest.pack_sequence_as(structure, [
-        r.join(ta) if isinstance(r, _SparseResults) else ta.stack()
+        r.join(ta) if isinstance(r, SparseResults) else ta.stack()
         for r, ta in zip(results, arrays)], expand)
 
 

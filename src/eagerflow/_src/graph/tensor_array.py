@@ -15,11 +15,15 @@ and, with `infer_shape`, the element shape, refined by every write.
 <tf.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>
 """
 import copy
+import operator
+
+import numpy as np
 
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import constant, convert_to_tensor, get_static_value
+from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import FieldSpec, TensorSpec, value_specs
 from eagerflow._src.ops import array_ops, cast_ops, list_ops
@@ -90,6 +94,15 @@ class TensorArray:
     def close(self, name=None):
         """Releases the elements (eagerly); in a graph there is nothing to release."""
 
+    def grad(self, source, flow=None, name=None):
+        """TF 1's gradient array: TF 2 arrays have none (their gradients flow without it)."""
+        if context.executing_eagerly():
+            raise NotImplementedError(
+                "TensorArray.grad is not supported when executing eagerly; eager's gradient "
+                "implementation does not use/need this function to compute gradients of "
+                "operations that use TensorArrays.")
+        raise NotImplementedError()
+
 
 @export("TensorArraySpec")
 class TensorArraySpec(FieldSpec):
@@ -158,7 +171,7 @@ class _EagerTensorArray(TensorArray):
                              "enabled.")
         self._dynamic_size = bool(dynamic_size)
         self._clear_after_read = True if clear_after_read is None else clear_after_read
-        self._items = [None] * int(size)
+        self._items = [None] * operator.index(_value(size))  # (a float: Python's TypeError)
         self._flow = constant(0)  # TF's eager arrays carry a dummy flow too
 
     def _check_shape(self, value):
@@ -167,7 +180,7 @@ class _EagerTensorArray(TensorArray):
 
     def write(self, index, value, name=None):
         """Sets element `index` to `value` (growing the array if `dynamic_size`); returns self."""
-        index = int(index)
+        index = _list_index(index)
         value = self._value(value)
         if index < 0:
             raise errors.OutOfRangeError(None, None, f"Writing to negative indices (index "
@@ -184,7 +197,7 @@ class _EagerTensorArray(TensorArray):
 
     def read(self, index, name=None):
         """Element `index` (zeros if never written); with `clear_after_read`, only once."""
-        index = int(index)
+        index = _list_index(index)
         if index < 0:
             raise errors.OutOfRangeError(None, None, f"Reading from negative indices (index "
                                          f"{index}) is not allowed.")
@@ -218,7 +231,7 @@ class _EagerTensorArray(TensorArray):
     def gather(self, indices, name=None):
         """The elements at `indices`, stacked."""
         # Python's indexing, as TF's eager arrays: -1 is the last element
-        picked = [self._element(int(i)) for i in get_static_value(indices).ravel()]
+        picked = [self._element(_list_index(i)) for i in get_static_value(indices).ravel()]
         if not picked:
             return array_ops.zeros([0], self._dtype)
         return array_ops.stack(picked)
@@ -247,7 +260,8 @@ class _EagerTensorArray(TensorArray):
         return self
 
     def _scatter(self, indices, value):
-        for index, row in zip(get_static_value(indices).ravel(), array_ops.unstack(value)):
+        for index, row in zip(get_static_value(indices).ravel().tolist(),
+                              array_ops.unstack(value)):
             self.write(index, row)
         return self
 
@@ -282,6 +296,24 @@ class _EagerTensorArray(TensorArray):
 
 
 _CLEARED = object()  # marks an element read once by an array with `clear_after_read`
+
+
+def _value(value):
+    """A tensor's value (NumPy's), else `value` as it is."""
+    return value.numpy() if isinstance(value, Tensor) else value
+
+
+def _list_index(index):
+    """`index` (an integer, or an integer tensor) as an int for an eager array's list; any
+    other number is the TypeError of Python's list indexing, as in TF."""
+    index = _value(index)
+    if isinstance(index, np.ndarray) and index.ndim == 0:
+        index = index[()]
+    if not isinstance(index, (int, np.integer)):
+        kind = type(index)
+        name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+        raise TypeError(f"list indices must be integers or slices, not {name}")
+    return int(index)
 
 
 def _full(shape):

@@ -22,6 +22,7 @@ from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import array_ops, cast_ops, debugging_ops, logging_ops, math_ops, \
     reduction_ops, sparse_ops, string_ops
+from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 from eagerflow._src.ragged import ragged_kernels, ragged_ops, ragged_string_ops, user_functions
 from eagerflow._src.ragged.ragged_ops import DynamicRaggedShape, _public, elementwise
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor, RaggedTensorSpec, _NotATensor
@@ -753,6 +754,22 @@ class _RaggedRows:
         return nest.pack_sequence_as(self._structure, parts)
 
 
+def _check_ragged_result(spec, value):
+    """TF's ValueError unless `value`, a row's result, fits the `RaggedTensorSpec` given for
+    it: as many ragged dimensions (none: a dense tensor), its dtype and a compatible shape."""
+    if not isinstance(value, RaggedTensor):
+        value = convert_to_tensor(value, dtype_hint=spec.dtype)
+    rank = value.ragged_rank if isinstance(value, RaggedTensor) else 0
+    if (rank == spec.ragged_rank and value.dtype == spec.dtype and
+            value.shape.is_compatible_with(spec.shape)):
+        return
+    got = value._type_spec if isinstance(value, RaggedTensor) else TensorSpec(value.shape,
+                                                                               value.dtype)
+    raise ValueError(f"Error in map_fn:\n  Expected `fn` to return a:\n    {spec!r}\n  But it "
+                     f"returned a:\n    {got!r}\n    (value={value!s})\n  To fix, update the "
+                     f"`fn_output_signature` (or `dtype`) argument to `map_fn`.")
+
+
 def _map_rows(fn, func, elems, signature, dense_rows):
     """`map_fn` of `func` over the rows of `elems` (holding ragged tensors), or over
     `dense_rows` (a `functional_ops._Rows` of dense elems, whose results are ragged).
@@ -771,6 +788,9 @@ def _map_rows(fn, func, elems, signature, dense_rows):
         flat = [result] if signature is None else nest.flatten(result)
         if len(flat) != len(specs):
             nest.assert_same_structure(signature, result)
+        for spec, r in zip(specs, flat):
+            if isinstance(spec, RaggedTensorSpec):
+                _check_ragged_result(spec, r)
         return [(r.with_row_splits_dtype(splits[j]) if isinstance(r, RaggedTensor) else
                  convert_to_tensor(r)) if ragged[j] else r for j, r in enumerate(flat)]
 
@@ -801,7 +821,11 @@ def _map_rows(fn, func, elems, signature, dense_rows):
                 out[j] = t
         return pack(out)
     n = rows.count
-    arrays = [TensorArray(_d.variant, size=n, element_shape=[]) if ragged[j] else
+    # (sparse results are gathered as functional_ops' map_fn gathers them)
+    sparse = {j: functional_ops.SparseResults(s, n) for j, s in enumerate(specs)
+              if isinstance(s, SparseTensorSpec)}
+    arrays = [sparse[j].arrays if j in sparse else
+              TensorArray(_d.variant, size=n, element_shape=[]) if ragged[j] else
               TensorArray(_d.as_dtype(getattr(s, "dtype", s)), size=n)
               for j, s in enumerate(specs)]
     traced = {}
@@ -809,6 +833,9 @@ def _map_rows(fn, func, elems, signature, dense_rows):
     def body(i, *arrays):
         written = []
         for j, (ta, result) in enumerate(zip(arrays, call(i))):
+            if j in sparse:
+                written.append(sparse[j].write(ta, i, result))
+                continue
             if ragged[j]:
                 traced[j] = (result.ragged_rank if isinstance(result, RaggedTensor) else 0,
                              result.dtype, (result.flat_values if isinstance(
@@ -819,10 +846,15 @@ def _map_rows(fn, func, elems, signature, dense_rows):
     _, *arrays = while_loop(lambda i, *_: i < n, body, (_constant(0), *arrays))
     out = []
     for j, ta in enumerate(arrays):
-        if ragged[j]:
+        if j in sparse:
+            out.append(sparse[j].join(ta))
+        elif ragged[j]:
             rank, dtype, inner = traced[j]
-            out.append(ragged_kernels.from_variant(ta.stack(), rank, rank + 1, dtype,
-                                                   splits[j], inner))
+            result = ragged_kernels.from_variant(ta.stack(), rank, rank + 1, dtype, splits[j],
+                                                 inner)
+            if isinstance(n, int):  # the rows of dense elems, known while tracing, as TF's
+                result.row_splits.set_shape([n + 1])
+            out.append(result)
         else:
             out.append(ta.stack())
     return pack(out)
