@@ -1,4 +1,5 @@
-"""float16 sums (and products) in TensorFlow's CPU order, each partial result rounded to float16.
+"""float16 sums (and products) in TensorFlow's CPU order, each partial result rounded to float16
+(and float32 sums in that order, when TensorFlow's CPU results are emulated).
 
 TensorFlow's CPU kernels sum float16 in float16 (Eigen's reductions), not in float32: each
 addition rounds to half precision, so a long sum drifts (5000 halves of 0.1 sum to 498.5, not
@@ -17,6 +18,11 @@ inf). The order of the additions decides the rounding, so this module takes Eige
 * a whole-array sum of many elements splits into one block per thread of TensorFlow's
   intra-op pool (as many as its cost model gives), the blocks' sums added after the remainder.
 
+float32 sums take the same order when `config.experimental.enable_tf_cpu_float_emulation` is
+on (rows splitting past 8192 values; a whole-array sum is not split among threads, which is
+what TensorFlow's float32 cost model gives on two cores, measured up to 4M values); by default
+float32 sums are NumPy's, pairwise, within a few ulps of these.
+
 Like TensorFlow, axes of length 1 are dropped and neighbouring axes merged first; more than
 three remaining axes are transposed so the reduced ones come last. Products take the same
 order, except that Eigen never splits a long row of them. bfloat16 arrays add in the same order
@@ -34,7 +40,8 @@ from eagerflow._src.core import dtypes as _d
 
 _LANES = 8
 # a longer row of a trailing-axes sum splits in two
-_LEAF = {np.dtype(np.float16): 200 * _LANES, np.dtype(_d.bfloat16.as_numpy_dtype): 128 * _LANES}
+_LEAF = {np.dtype(np.float16): 200 * _LANES, np.dtype(_d.bfloat16.as_numpy_dtype): 128 * _LANES,
+         np.dtype(np.float32): 1024 * _LANES}
 # Eigen's cost model for a whole-array float16 sum: cycles per element, and the cycles of
 # starting a thread and of each thread's share
 _CYCLES_PER_ELEMENT = 51 / 32
@@ -43,8 +50,8 @@ _WIDE = 2048  # values per step from which `_sequential` loops over the steps in
 
 
 def tf_sum(x, axis, keepdims=False):
-    """The float16 (or bfloat16) array `x` summed over `axis` (None: all) as TensorFlow's
-    CPU kernels add it."""
+    """The float16, bfloat16 or float32 array `x` summed over `axis` (None: all) as
+    TensorFlow's CPU kernels add it."""
     return _reduce(np.add, x, axis, keepdims)
 
 
@@ -112,6 +119,8 @@ def _sequential(ufunc, blocks, axis):
 
 def _rounding(dtype, shape):
     """``round(t)``: float32 array `t` (of `shape`) rounded in place to `dtype`'s precision."""
+    if dtype == np.float32:
+        return lambda t: None  # (already in its own precision)
     if dtype == np.float16:
         scratch = np.empty(shape, np.int32)
         return lambda t: _round_half(t, scratch)
@@ -157,7 +166,7 @@ def _whole(ufunc, x):
     """The sum of 1-D `x`: in blocks over the threads TensorFlow's cost model gives."""
     n = x.shape[0]
     wanted = int((n * _CYCLES_PER_ELEMENT - _THREAD_CYCLES) / _THREAD_CYCLES + 0.9)
-    threads = min(config.intra_op_pool_size(), max(1, wanted))
+    threads = 1 if x.dtype == np.float32 else min(config.intra_op_pool_size(), max(1, wanted))
     if threads == 1:
         return _rows(ufunc, x.reshape(1, n))[0]
     size = n // threads

@@ -37,7 +37,7 @@ from eagerflow._src.core.tensor_shape import TensorShape, unknown_shape
 from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, no_gradient_entry
 from eagerflow._src.core.registry import fixed_input_error
 from eagerflow._src.core.registry import NUMBER_TYPES, QUANTIZED, REAL_NUMBER_TYPES
-from eagerflow._src.ops import array_ops, bitwise_ops, half_sums, late, math_ops
+from eagerflow._src.ops import array_ops, bitwise_ops, float_math, half_sums, late, math_ops
 from eagerflow._src.ops import shape_rules as rules
 from eagerflow._src.ops import top_k_order
 from eagerflow._src.ops.cast_ops import cast
@@ -221,6 +221,8 @@ _GEMV_TYPES = frozenset(np.dtype(t) for t in (np.float32, np.float64))
 
 def add_reduce(xp, x, axis, keepdims=False):
     """`x` summed over `axis` (a tuple of ints, or None for all) in its own dtype."""
+    if x.dtype == _FLOAT32 and float_math.emulating(xp, x):
+        return half_sums.tf_sum(x, axis, keepdims)  # (TF's order of the additions)
     block = _gemv_block(x, axis)
     if block is None:
         return _sum(xp, x, axis, keepdims)
@@ -268,7 +270,8 @@ def _mean(xp, x, axis, keepdims):
             with np.errstate(invalid="ignore", divide="ignore"):  # 0/0 is NaN, as in TF
                 return total.astype(x.dtype) / x.dtype.type(_reduced_count(x.shape, axis))
         return (total / _reduced_count(x.shape, axis)).astype(x.dtype)
-    if xp is np and x.dtype == _FLOAT32 and x.size >= onednn_eltwise.MIN_SIZE:
+    if (xp is np and x.dtype == _FLOAT32 and x.size >= onednn_eltwise.MIN_SIZE
+            and not float_math.emulating(xp, x)):
         pooled = _pooled_mean(x, axis, keepdims)
         if pooled is not None:
             return pooled
