@@ -46,6 +46,7 @@ from eagerflow._src.ops import (
     array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops, rnn_ops)
 from eagerflow._src.keras import activations, backend, regularizers
 from eagerflow._src.keras.layers import weight_arguments
+from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.utils import serialization
@@ -875,6 +876,21 @@ def _cell_steps(cell, states, training, constants=None):
 
 # -- layers -------------------------------------------------------------------------------------
 
+def _spec_of(tensor):
+    shape = tensor.shape if hasattr(tensor, "shape") else np.shape(tensor)
+    return InputSpec(shape=tuple(TensorShape(shape).as_list()))
+
+
+def _symbolic_extras(extra, mixed_message):
+    """Whether an RNN's states and constants `extra` are all Keras tensors (none are: False;
+    some are: ValueError `mixed_message`)."""
+    flat = nest.flatten(extra)
+    symbolic = [keras_tensor.is_keras_tensor(t) for t in flat]
+    if any(symbolic) and not all(symbolic):
+        raise ValueError(mixed_message)
+    return bool(flat) and all(symbolic)
+
+
 def _standardize_args(inputs, initial_state, constants, num_constants):
     """`inputs`, `initial_state` and `constants` apart, when passed as one list ``[x, *states]``."""
     if isinstance(inputs, list):
@@ -1020,8 +1036,9 @@ class RNN(Layer):
         unchecked = self.__dict__.pop("_unchecked_initial_state", None)
         if unchecked is not None:
             self._check_initial_state(unchecked)
-        self.state_spec = [InputSpec(shape=(None, *TensorShape(s).as_list()))
-                           for s in nest.flatten(self._state_sizes())]
+        if self.state_spec is None:  # (a call's given states keep theirs)
+            self.state_spec = [InputSpec(shape=(None, *TensorShape(s).as_list()))
+                               for s in nest.flatten(self._state_sizes())]
         if self.stateful:
             self.reset_states()
         self.built = True
@@ -1029,14 +1046,42 @@ class RNN(Layer):
     def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
         inputs, initial_state, constants = _standardize_args(
             inputs, initial_state, constants, self._num_constants)
+        extra_specs = []
         if initial_state is not None:
             if not self.built:  # as Keras: checked as the layer builds, after its cell
                 self.__dict__["_unchecked_initial_state"] = initial_state
-            kwargs["initial_state"] = initial_state
+            self.state_spec = nest.map_structure(_spec_of, initial_state)
+            extra_specs += self.state_spec
         if constants is not None:
-            kwargs["constants"] = constants
+            self.constants_spec = [_spec_of(c) for c in constants]
+            extra_specs += self.constants_spec
             self._num_constants = len(constants)
-        return super().__call__(inputs, **kwargs)
+        extra = (initial_state or []) + (constants or [])
+        if not _symbolic_extras(extra, "The initial state or constants of an RNN layer "
+                                "cannot be specified via a mix of TF-Keras tensors and "
+                                "non-Keras tensors (a \"Keras tensor\" is a tensor that was "
+                                "returned by a TF-Keras layer  or by `Input` during Functional "
+                                f"model construction). Received: initial_state="
+                                f"{initial_state}, constants={constants}"):
+            if initial_state is not None:
+                kwargs["initial_state"] = initial_state
+            if constants is not None:
+                kwargs["constants"] = constants
+            return super().__call__(inputs, **kwargs)
+        # Keras tensors for states or constants are inputs of the layer's node, as Keras
+        # records them (the model's config, `layer.input`, its summary's connections); the
+        # input spec takes theirs for this call.
+        own = self.input_spec if self.built else \
+            [None for _ in nest.flatten(inputs)]
+        original = self.input_spec
+        self.input_spec = list(own) + extra_specs
+        try:
+            output = super().__call__([inputs] + extra, **kwargs)
+        except Exception:
+            self.input_spec = original
+            raise
+        self.input_spec = self.input_spec[:len(own)]  # (what `build` set for the sequence)
+        return output
 
     def get_initial_state(self, inputs):
         """Zero states for a batch of `inputs` (or the cell's own `get_initial_state`)."""
