@@ -4,6 +4,8 @@
 
 _DEFERRED = {
     "BatchNormalization": ("eagerflow._src.keras.layers.normalization", "BatchNormalizationV1"),
+    "CuDNNGRU": ("eagerflow._src.keras.layers.recurrent", "CuDNNGRU"),
+    "CuDNNLSTM": ("eagerflow._src.keras.layers.recurrent", "CuDNNLSTM"),
     "GRU": ("eagerflow._src.keras.layers.recurrent", "GRUV1"),
     "GRUCell": ("eagerflow._src.keras.layers.recurrent", "GRUCellV1"),
     "LSTM": ("eagerflow._src.keras.layers.recurrent", "LSTMV1"),
