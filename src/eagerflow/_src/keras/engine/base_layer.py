@@ -945,7 +945,29 @@ class Layer(Module):
         return keras_tensor.infer_output_shape(self, input_shape)
 
     def compute_output_signature(self, input_signature):
-        return keras_tensor.infer_output_signature(self, input_signature)
+        """The `TensorSpec`s of the outputs for inputs of `input_signature` (TensorSpecs):
+        as Keras, the shapes `compute_output_shape` gives, of the dtype of the layer's
+        output (once it was called functionally), else of its compute dtype."""
+        def shape_of(spec):
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(f"Only TensorSpec signature types are supported. "
+                                f"Received: {spec}.")
+            return spec.shape
+        output_shape = self.compute_output_shape(nest.map_structure(shape_of, input_signature))
+        try:
+            dtype = self.output.dtype
+        except AttributeError:  # (never called, or called with several outputs)
+            dtype = self.compute_dtype
+        if dtype is None:
+            dtype = nest.flatten(input_signature)[0].dtype
+
+        def specs(shape):
+            if keras_tensor.is_shape(shape):
+                return TensorSpec(shape, dtype)
+            if isinstance(shape, dict):
+                return {key: specs(value) for key, value in shape.items()}
+            return type(shape)(specs(value) for value in shape)
+        return specs(output_shape)
 
     # -- functional-graph properties ---------------------------------------------------
     @property

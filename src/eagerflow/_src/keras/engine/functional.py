@@ -391,7 +391,7 @@ def _revivable(cls):
 def _flat_shapes(shapes):
     """The shapes in a structure of them (one shape, or lists, tuples and dicts of shapes),
     in `nest.flatten`'s order."""
-    if keras_tensor._is_shape(shapes):
+    if keras_tensor.is_shape(shapes):
         return [shapes]
     if isinstance(shapes, dict):
         return [s for key in sorted(shapes) for s in _flat_shapes(shapes[key])]
