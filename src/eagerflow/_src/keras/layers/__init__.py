@@ -17,7 +17,7 @@ _FAMILIES = ("core", "convolutional", "pooling", "reshaping", "normalization",
              "recurrent", "wrappers", "masking", "einsum_dense", "tf_op_layers",
              "preprocessing_lookup", "text_vectorization", "preprocessing_category",
              "image_augmentation", "conv_recurrent", "preprocessing_image", "feature_space",
-             "dense_features", "kernelized", "cell_wrappers")
+             "dense_features", "kernelized", "cell_wrappers", "locally_connected")
 
 
 def _layer_classes():
