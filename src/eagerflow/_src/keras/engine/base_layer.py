@@ -221,7 +221,7 @@ class Layer(Module):
         self._trainable = bool(trainable)
         self._init_set_name(name)
         self._dtype_policy = policy_mod.get(dtype)
-        self._autocast = kwargs.get("autocast", True)
+        self._autocast = kwargs.get("autocast", policy_mod.v2_dtype_behavior_enabled())
         self._dynamic = dynamic
         self.built = False
         self._input_spec = None
@@ -740,6 +740,10 @@ class Layer(Module):
         shapes = nest.map_structure(lambda x: getattr(x, "shape", None), inputs)
         if inputs is None:  # (called on None alone: build sees an unknown shape, as in Keras)
             shapes = TensorShape(None)
+        first = next(iter(nest.flatten(inputs)), None)
+        if self._dtype_policy.compute_dtype is None and hasattr(first, "dtype"):
+            # ('_infer': the layer computes in its first input's dtype)
+            self._dtype_policy = policy_mod.Policy(_dtypes.as_dtype(first.dtype).name)
         if not getattr(self.build, "_is_default", False):
             with context.init_scope():  # weights are created eagerly, even while tracing
                 self.build(shapes)

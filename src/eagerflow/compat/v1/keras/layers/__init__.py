@@ -10,6 +10,8 @@ _DEFERRED = {
     "GRUCell": ("eagerflow._src.keras.layers.recurrent", "GRUCellV1"),
     "LSTM": ("eagerflow._src.keras.layers.recurrent", "LSTMV1"),
     "LSTMCell": ("eagerflow._src.keras.layers.recurrent", "LSTMCellV1"),
+    "disable_v2_dtype_behavior": ("eagerflow._src.keras.mixed_precision.policy", "disable_v2_dtype_behavior"),
+    "enable_v2_dtype_behavior": ("eagerflow._src.keras.mixed_precision.policy", "enable_v2_dtype_behavior"),
 }
 
 
