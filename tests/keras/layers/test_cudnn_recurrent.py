@@ -116,3 +116,15 @@ def test_gru_values_on_a_gpu(monkeypatch):
         z, r = _sigmoid(xz + hz), _sigmoid(xr + hr)
         h = z * h + (1 - z) * np.tanh(xh + r * hh)
     np.testing.assert_allclose(got, h, rtol=1e-5, atol=1e-6)
+
+
+def test_a_graph_without_a_gpu_fails_as_it_runs(monkeypatch):
+    monkeypatch.setattr(recurrent, "_gpus", lambda: [])
+    x = tf.keras.Input((4, 5))
+    model = tf.keras.Model(x, CuDNNGRU(3)(x))  # (built, as in TF)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="No OpKernel was registered to support Op .{0,4}CudnnRNNV3"):
+        model.predict(X, verbose=0)
+    layer = CuDNNLSTM(3)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="rnn_mode=.{0,4}lstm"):
+        tf.function(layer)(X)

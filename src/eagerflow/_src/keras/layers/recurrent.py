@@ -46,7 +46,7 @@ from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
-    array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops, rnn_ops)
+    array_ops, cast_ops, debugging_ops, linalg_ops, math_ops, nn_ops, reduction_ops, rnn_ops)
 from eagerflow._src.keras import activations, backend, regularizers
 from eagerflow._src.keras.layers import weight_arguments
 from eagerflow._src.keras.engine import keras_tensor
@@ -1659,9 +1659,12 @@ class _CuDNNRNN(RNN):
                              f"{len(initial_state)} initial states.")
         if self.go_backwards:  # (as Keras: axis 1, whatever `time_major` says)
             inputs = array_ops.reverse(inputs, [1])
-        if context.executing_eagerly() and not _gpus():
-            raise errors.op_error(errors.NotFoundError, "CudnnRNNV3", _no_cudnn_kernel(
-                self._mode, inputs.dtype))
+        if not _gpus():
+            if context.executing_eagerly():
+                raise errors.op_error(errors.NotFoundError, "CudnnRNNV3",
+                                      _no_cudnn_kernel(self._mode, inputs.dtype))
+            # (a graph is built, as TF's is, and fails when it runs)
+            debugging_ops.Assert(False, [_no_cudnn_kernel(self._mode, inputs.dtype, True)])
         initial_state = [cast_ops.cast(convert_to_tensor(s), inputs.dtype)
                          for s in initial_state]
         last, outputs, states = rnn(self._step(), inputs, initial_state,
@@ -1697,15 +1700,20 @@ def _gpus():
     return devices.list_devices("GPU")
 
 
-def _no_cudnn_kernel(mode, dtype):
-    """TF's message for its cuDNN op on a machine without a GPU."""
+def _no_cudnn_kernel(mode, dtype, graph=False):
+    """TF's message for its cuDNN op on a machine without a GPU (eagerly, or as a `graph`
+    runs)."""
     listed = "".join(f"  device='GPU'; T in [DT_{name}]\n"
                      for name in ("DOUBLE", "FLOAT", "BFLOAT16", "HALF"))
-    return (f"Could not find device for node: {{{{node CudnnRNNV3}}}} = CudnnRNNV3["
-            f"T=DT_{kernel_type_name(dtype).upper()}, direction=\"unidirectional\", dropout=0, "
-            f"input_mode=\"linear_input\", is_training=true, num_proj=0, rnn_mode=\"{mode}\", "
-            f"seed=0, seed2=0, time_major=true]\nAll kernels registered for op CudnnRNNV3:\n"
-            f"{listed}")
+    attrs = (f"T=DT_{kernel_type_name(dtype).upper()}, direction=\"unidirectional\", "
+             f"dropout=0, input_mode=\"linear_input\", is_training=true, num_proj=0, "
+             f"rnn_mode=\"{mode}\", seed=0, seed2=0, time_major=true")
+    if graph:
+        return (f"No OpKernel was registered to support Op 'CudnnRNNV3' used by {{{{node "
+                f"CudnnRNNV3}}}} with these attrs: [{attrs}]\nRegistered devices: [CPU]\n"
+                f"Registered kernels:\n{listed}")
+    return (f"Could not find device for node: {{{{node CudnnRNNV3}}}} = CudnnRNNV3[{attrs}]\n"
+            f"All kernels registered for op CudnnRNNV3:\n{listed}")
 
 
 @export("compat.v1.keras.layers.CuDNNLSTM")
