@@ -61,7 +61,7 @@ from eagerflow._src.keras.optimizers import schedules
 from eagerflow._src.keras.saving import safetensors_format, weights
 from eagerflow._src.keras.saving.weights import checkpoint_keys
 from eagerflow._src.lite import schema as lite_schema
-from eagerflow._src.keras.utils import progbar
+from eagerflow._src.keras.utils import progbar, steps_per_execution_tuning
 from eagerflow._src.ops import (
     array_ops, conv_ops, fused_batch_norm_ops, half_sums, linalg_ops, list_ops, math_ops, nn_ops,
     philox, random_ops, reduction_ops, signal_ops, slicing, training_ops)

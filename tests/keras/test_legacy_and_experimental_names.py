@@ -76,3 +76,14 @@ def test_sync_batch_normalization_is_synchronized_batch_normalization(caplog):
     assert (config["class_name"], config["module"]) == ("SyncBatchNormalization",
                                                         "keras.layers.experimental")
     assert type(keras.layers.deserialize(config)) is keras.layers.experimental.SyncBatchNormalization
+
+
+def test_compat_v1_keras_aliases():
+    v1 = tf.compat.v1.keras
+    for name in ("cosine", "cosine_proximity"):
+        assert getattr(v1.losses, name) is tf.keras.losses.cosine_similarity
+        assert getattr(v1.metrics, name) is tf.keras.losses.cosine_similarity
+    assert v1.models.LinearModel is tf.keras.experimental.LinearModel
+    assert v1.models.WideDeepModel is tf.keras.experimental.WideDeepModel
+    assert v1.losses.MeanSquaredError is tf.keras.losses.MeanSquaredError
+    assert v1.models.Sequential is tf.keras.Sequential

@@ -79,3 +79,21 @@ def test_in_a_model():
     assert history.history["loss"][-1] < history.history["loss"][0]
     with pytest.raises(ValueError, match='only "valid" is supported if implementation is 1'):
         tf.keras.layers.LocallyConnected1D(2, 3, padding="same")
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda: tf.keras.layers.LocallyConnected1D(2, 3), (5, 3)),
+    (lambda: tf.keras.layers.LocallyConnected2D(2, 3), (5, 5, 3))])
+def test_models_of_locally_connected_layers_load_from_json_and_h5(make, shape, tmp_path):
+    x = tf.keras.Input(shape)
+    model = tf.keras.Model(x, make()(x))
+    data = np.random.default_rng(0).standard_normal((2, *shape)).astype(np.float32)
+    again = tf.keras.models.model_from_json(model.to_json())
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again(data).numpy(), model(data).numpy())
+    config = tf.keras.layers.serialize(model.layers[1], use_legacy_format=True)
+    assert type(tf.keras.layers.deserialize(config)) is type(model.layers[1])
+    with pytest.warns(UserWarning, match="legacy"):
+        model.save(tmp_path / "m.h5")
+    loaded = tf.keras.models.load_model(tmp_path / "m.h5")
+    np.testing.assert_allclose(loaded(data).numpy(), model(data).numpy())

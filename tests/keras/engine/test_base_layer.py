@@ -769,3 +769,48 @@ def test_autotune_steps_per_execution_follows_compile():
     assert model.autotune_steps_per_execution is True
     model.compile("sgd", "mse")
     assert model.autotune_steps_per_execution is False
+
+
+def test_compute_output_signature_is_compute_output_shapes_in_a_dtype():
+    # tf_keras 2.21: the shapes `compute_output_shape` gives (a Lambda's declared one, a
+    # random layer's unknown sizes), of the layer's compute dtype (its output's, once
+    # called); only TensorSpecs are taken
+    layers = keras.layers
+    spec = layers.Lambda(lambda x: x * 2, output_shape=(7,)).compute_output_signature(
+        tf.TensorSpec((None, 5, 4)))
+    assert spec == tf.TensorSpec((None, 7), tf.float32)
+    assert layers.RandomHeight(0.2).compute_output_signature(
+        tf.TensorSpec((None, 6, 6, 3))) == tf.TensorSpec((None, None, 6, 3))
+    # (PReLU's weights need the sizes: the call cannot run, the shape rule can)
+    assert layers.PReLU().compute_output_signature(
+        tf.TensorSpec((2, None, 4))) == tf.TensorSpec((2, None, 4))
+    assert layers.Dense(2, dtype="float16").compute_output_signature(
+        tf.TensorSpec((None, 3))) == tf.TensorSpec((None, 2), tf.float16)
+    dense = layers.Dense(2, dtype="float64")
+    dense(keras.Input((3,), dtype="float64"))
+    assert dense.compute_output_signature(tf.TensorSpec((None, 3))).dtype == tf.float64
+    assert layers.LSTM(2, return_state=True).compute_output_signature(
+        tf.TensorSpec((None, 4, 3))) == [tf.TensorSpec((None, 2))] * 3
+    with pytest.raises(TypeError, match="Only TensorSpec signature types are supported"):
+        layers.Dense(2).compute_output_signature((None, 3))
+
+
+def test_preprocessing_output_signatures_declare_keras_dtypes():
+    layers = keras.layers
+    # CategoryEncoding declares int64 (its outputs are floats)
+    assert layers.CategoryEncoding(5).compute_output_signature(
+        tf.TensorSpec((None, 3), tf.int64)) == tf.TensorSpec((None, 5), tf.int64)
+    assert layers.CategoryEncoding(5, sparse=True).compute_output_signature(
+        tf.TensorSpec((None, 3), tf.int64)) == tf.SparseTensorSpec([None, 5], tf.int64)
+    # Hashing's is sparse for sparse inputs only
+    assert layers.Hashing(5, sparse=True, output_mode="one_hot").compute_output_signature(
+        tf.TensorSpec((None, 1), tf.string)) == tf.TensorSpec((None, 1), tf.float32)
+    assert layers.StringLookup(vocabulary=["a"], invert=True).compute_output_signature(
+        tf.TensorSpec((None, 3), tf.int64)) == tf.TensorSpec((None, 3), tf.string)
+    assert layers.Normalization(mean=1.0, variance=2.0).compute_output_signature(
+        tf.TensorSpec((None, 3), tf.float64)) == tf.TensorSpec((None, 3), tf.float64)
+    assert layers.TextVectorization(output_mode="count", vocabulary=["a"]) \
+        .compute_output_signature(tf.TensorSpec((None,), tf.string)) == \
+        tf.TensorSpec((None, 2), tf.float32)
+    assert layers.TextVectorization(output_sequence_length=4).compute_output_signature(
+        tf.TensorSpec((None,), tf.string)) == tf.TensorSpec((None, 4), tf.int64)

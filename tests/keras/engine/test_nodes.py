@@ -1,5 +1,7 @@
 """The nodes of a functional graph (``layer.inbound_nodes``) and Keras tensors' histories,
 as tf_keras shows them."""
+import numpy as np
+
 import eagerflow as tf
 
 keras = tf.keras
@@ -86,3 +88,35 @@ def test_keras_tensors_have_no_length_or_truth_and_iterate_over_a_known_first_di
     model = keras.Model(fixed, [first, second])
     data = np.arange(6, dtype="float32").reshape(2, 3)
     np.testing.assert_allclose(model(data)[1], data[1])
+
+
+def test_a_nested_first_argument_keeps_its_structure_in_the_config():
+    # tf_keras 2.21: the references keep the call's nesting (a tuple stays one), so a
+    # layer taking ((a, b), c) is called alike from the config
+    class Sum(tf.keras.layers.Layer):
+        def call(self, inputs):
+            (a, b), c = inputs
+            return a + b + c
+
+    a, b, c = (tf.keras.Input((2,), name=n) for n in "abc")
+    y = Sum(name="s")([[a, b], c])
+    z = tf.keras.layers.Add(name="add")((a, y))
+    model = tf.keras.Model([a, b, c], z)
+    nodes = {layer["name"]: layer["inbound_nodes"] for layer in model.get_config()["layers"]}
+    assert nodes["s"] == [[[["a", 0, 0, {}], ["b", 0, 0, {}]], ["c", 0, 0, {}]]]
+    assert nodes["add"] == [(["a", 0, 0, {}], ["s", 0, 0, {}])]
+    again = tf.keras.Model.from_config(model.get_config(), custom_objects={"Sum": Sum})
+    ones = [np.ones((1, 2), np.float32)] * 3
+    np.testing.assert_array_equal(again(ones).numpy(), [[4.0, 4.0]])
+
+
+def test_stacked_cells_keras_tensor_states_round_trip():
+    x, h, c = tf.keras.Input((5, 3)), tf.keras.Input((4,)), tf.keras.Input((4,))
+    layer = tf.keras.layers.RNN([tf.keras.layers.LSTMCell(4), tf.keras.layers.LSTMCell(4)])
+    model = tf.keras.Model([x, h, c], layer(x, initial_state=[[h, c], [h, c]]))
+    assert layer.input_shape == [(None, 5, 3), [(None, 4), (None, 4)], [(None, 4), (None, 4)]]
+    again = tf.keras.models.model_from_json(model.to_json())
+    again.set_weights(model.get_weights())
+    data = [np.ones((2, 5, 3), np.float32), np.full((2, 4), 0.5, np.float32),
+            np.full((2, 4), 0.2, np.float32)]
+    np.testing.assert_allclose(again(data).numpy(), model(data).numpy(), rtol=1e-6)

@@ -526,3 +526,14 @@ def test_multi_head_attention_over_the_features_axis_is_rejected():
     with pytest.raises(ValueError, match="Output subscripts contain a label appearing more "
                                          "than once: abcd,abcd->abcdd"):
         layer(rand(2, 4, 6), rand(2, 5, 6))
+
+
+@pytest.mark.parametrize("cls", [attention.Attention, attention.AdditiveAttention])
+def test_dense_attention_output_shape_is_the_querys(cls):
+    # as Keras: the query's shape, whatever the value's features (the call's output has them)
+    layer = cls()
+    assert layer.compute_output_shape([(None, 3, 4), (None, 5, 9)]).as_list() == [None, 3, 4]
+    assert layer.compute_output_shape(
+        [(2, 3, 4), (2, 5, 6), (2, 5, 4)]).as_list() == [2, 3, 4]
+    assert layer.compute_output_shape([(None, None, 4), (None, None, 5)]).as_list() == \
+        [None, None, 4]

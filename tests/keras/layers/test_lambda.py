@@ -41,3 +41,18 @@ def test_a_lambda_reading_a_variable_it_does_not_track_warns_once(caplog):
     with caplog.at_level(logging.WARNING, "eagerflow"):  # (none read: nothing said)
         tf.keras.layers.Lambda(lambda t: t * 2.0)(inputs)
     assert caplog.records == []
+
+
+def test_legacy_format_deserialization_loads_a_python_lambda():
+    # tf_keras 2.21: the legacy format has no safe mode; the new one refuses the bytecode
+    layer = tf.keras.layers.Lambda(lambda x: x + 1)
+    for config in (tf.keras.layers.serialize(layer, use_legacy_format=True),
+                   tf.keras.layers.serialize(layer)):
+        again = tf.keras.layers.deserialize(config, use_legacy_format=True)
+        assert again(tf.constant([1.0])).numpy().tolist() == [2.0]
+    with pytest.raises(ValueError, match="Requested the deserialization of a Lambda layer"):
+        tf.keras.layers.deserialize(tf.keras.layers.serialize(layer))
+    for legacy in (True, False):
+        with pytest.raises(ValueError, match=r"Cannot deserialize empty config. Received: "
+                                             r"config=\{\}"):
+            tf.keras.layers.deserialize({}, use_legacy_format=legacy)

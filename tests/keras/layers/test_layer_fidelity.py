@@ -174,3 +174,11 @@ def test_dense_of_an_integer_dtype_refuses_to_build():
     with pytest.raises(TypeError, match=r"A Dense layer can only be built with a "
                                         r"floating-point dtype. Received: dtype=<dtype: 'int32'>"):
         tf.keras.layers.Dense(2, dtype="int32")(tf.ones((1, 2)))
+
+
+def test_dense_output_shape_needs_a_batch_of_features():
+    # tf_keras 2.21: a rank-1 shape is refused (it was read as features alone)
+    with pytest.raises(ValueError, match=r"Shape \(5,\) must have rank at least 2"):
+        tf.keras.layers.Dense(3).compute_output_shape((5,))
+    assert tf.keras.layers.Dense(3).compute_output_shape((None, 2, 5)) == \
+        tf.TensorShape([None, 2, 3])

@@ -764,3 +764,77 @@ def test_keras_rnn_runs_tf1_cells_with_one_state():
                                atol=1e-4)
     basic = tf.compat.v1.nn.rnn_cell.BasicRNNCell(2)
     assert RNN(basic, return_state=True)(x)[1].shape == (2, 2)
+
+
+# -- Keras tensors as initial states and constants: inputs of the layer's node ---------------
+
+@pytest.mark.parametrize("cls, states", [(LSTM, 2), (GRU, 1), (SimpleRNN, 1)])
+def test_keras_tensor_initial_states_are_node_inputs(cls, states, tmp_path):
+    x = tf.keras.Input((5, 4), name="x")
+    hs = [tf.keras.Input((3,), name=f"h{i}") for i in range(states)]
+    layer = cls(3, name="rnn")
+    y = layer(x, initial_state=hs)
+    assert layer.input_shape == [(None, 5, 4)] + [(None, 3)] * states
+    assert [t.name for t in layer.input] == ["x"] + [h.name for h in hs]
+    assert repr(layer.input_spec) == "[InputSpec(shape=(None, None, 4), ndim=3)]"
+    model = tf.keras.Model([x, *hs], y)
+    nodes = [[["x", 0, 0, {}]] + [[h.name, 0, 0, {}] for h in hs]]
+    assert model.get_config()["layers"][-1]["inbound_nodes"] == nodes
+    data = [X, *[RNG.standard_normal((3, 3)).astype(np.float32) for _ in hs]]
+    expected = layer(X, initial_state=data[1:]).numpy()
+    np.testing.assert_allclose(model(data).numpy(), expected, rtol=1e-6)
+    again = tf.keras.models.model_from_json(model.to_json())
+    assert again.get_config()["layers"][-1]["inbound_nodes"] == nodes
+    model.save(tmp_path / "m.keras")
+    loaded = tf.keras.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_allclose(loaded(data).numpy(), expected, rtol=1e-6)
+    with pytest.warns(UserWarning, match="legacy"):
+        model.save(tmp_path / "m.h5")
+    loaded = tf.keras.models.load_model(tmp_path / "m.h5")
+    np.testing.assert_allclose(loaded(data).numpy(), expected, rtol=1e-6)
+
+
+def test_initial_states_from_other_layers_are_connected_in_the_summary():
+    x, h = tf.keras.Input((5, 4), name="x"), tf.keras.Input((2,), name="h")
+    d1, d2 = Dense(3, name="d1")(h), Dense(3, name="d2")(h)
+    model = tf.keras.Model([x, h], LSTM(3, name="rnn")(x, initial_state=[d1, d2]))
+    lines = []
+    model.summary(print_fn=lines.append, line_length=100)
+    row = next(i for i, line in enumerate(lines) if line.startswith(" rnn (LSTM)"))
+    assert "['x[0][0]'," in lines[row]
+    assert "'d1[0][0]'," in lines[row + 1] and "'d2[0][0]']" in lines[row + 2]
+
+
+def test_keras_tensor_constants_are_node_inputs():
+    class Cell(tf.keras.layers.Layer):
+        state_size = 2
+
+        def call(self, inputs, states, constants):
+            return inputs + states[0] + constants[0], [states[0] + 1.0]
+
+    x, h, k = (tf.keras.Input(shape, name=n) for shape, n in [((3, 2), "x"), ((2,), "h"),
+                                                               ((2,), "k")])
+    layer = RNN(Cell(), name="rnn")
+    model = tf.keras.Model([x, h, k], layer(x, initial_state=h, constants=k))
+    assert model.get_config()["layers"][-1]["inbound_nodes"] == [
+        [["x", 0, 0, {}], ["h", 0, 0, {}], ["k", 0, 0, {}]]]
+    assert layer.input_shape == [(None, 3, 2), (None, 2), (None, 2)]
+    ones = np.ones((1, 3, 2), np.float32)
+    # steps: 1+0+1, 1+1+1, 1+2+1 (the state counts the steps from h=0)
+    np.testing.assert_allclose(model([ones, np.zeros((1, 2)), np.ones((1, 2))]).numpy(),
+                               [[4.0, 4.0]])
+
+
+def test_initial_states_mixing_keras_and_other_tensors_are_refused():
+    x, h = tf.keras.Input((5, 4)), tf.keras.Input((3,))
+    with pytest.raises(ValueError, match="cannot be specified via a mix of TF-Keras tensors"):
+        LSTM(3)(x, initial_state=[h, tf.zeros((2, 3))])
+
+
+def test_a_call_given_states_keeps_their_spec():
+    layer = LSTM(3)
+    layer(X, initial_state=[tf.ones((3, 3))] * 2)
+    assert [s.shape for s in layer.state_spec] == [(3, 3), (3, 3)]
+    other = LSTM(3)
+    other(X)
+    assert [s.shape for s in other.state_spec] == [(None, 3), (None, 3)]

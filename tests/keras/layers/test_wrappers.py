@@ -251,3 +251,23 @@ def test_time_distributed_compute_mask_takes_arrays():
     mask = np.array([[True, True, False], [True, False, False]])
     out = TimeDistributed(Dense(2)).compute_mask(np.ones((2, 3, 4), "float32"), mask)
     np.testing.assert_array_equal(out.numpy(), mask)
+
+
+def test_bidirectional_keras_tensor_initial_states_are_node_inputs():
+    x = tf.keras.Input((5, 4), name="x")
+    h, c = tf.keras.Input((3,), name="h"), tf.keras.Input((3,), name="c")
+    layer = Bidirectional(LSTM(3), name="bi")
+    model = tf.keras.Model([x, h, c], layer(x, initial_state=[h, c, c, h]))
+    none = {"initial_state": None, "constants": None}
+    assert model.get_config()["layers"][-1]["inbound_nodes"] == [
+        [[name, 0, 0, none] for name in ("x", "h", "c", "c", "h")]]
+    assert layer.input_shape == [(None, 5, 4)] + [(None, 3)] * 4
+    assert repr(layer.input_spec) == "[InputSpec(ndim=3)]"
+    states = [RNG.standard_normal((3, 3)).astype(np.float32) for _ in range(2)]
+    expected = layer(X, initial_state=[states[0], states[1], states[1], states[0]]).numpy()
+    np.testing.assert_allclose(model([X, *states]).numpy(), expected, rtol=1e-6)
+    again = tf.keras.models.model_from_json(model.to_json())
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again([X, *states]).numpy(), expected, rtol=1e-6)
+    with pytest.raises(ValueError, match="with a mix of TF-Keras tensors and non-Keras"):
+        Bidirectional(LSTM(3))(x, initial_state=[h, tf.zeros((2, 3)), h, c])

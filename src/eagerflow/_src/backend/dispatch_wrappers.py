@@ -8957,6 +8957,17 @@ def _wfd59964f27(_export_fn, _export_dispatch, _export_symbolic, _export_filtere
     return _export_wrapper
 
 
+def _wfd608067c0(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
+    def _export_wrapper(y_true, y_pred, axis=None):
+        try:
+            return _export_fn(y_true, y_pred, axis)
+        except _export_symbolic:
+            return _export_dispatch(_export_wrapper, {'y_true': y_true, 'y_pred': y_pred, 'axis': axis})
+        except Exception as _export_error:
+            raise _export_filtered(_export_error)
+    return _export_wrapper
+
+
 def _wfd619ccb59(_export_fn, _export_dispatch, _export_symbolic, _export_filtered):
     def _export_wrapper(tensor, paddings, mode=None, name=None, constant_values=None):
         try:
@@ -9212,6 +9223,9 @@ WRAPPERS = {
     'compat.v1.is_variable_initialized': _w98e2e2489f,
     'compat.v1.keras.backend.get_session': _w275f6d83f6,
     'compat.v1.keras.backend.set_session': _wb9c091e627,
+    'compat.v1.keras.layers.disable_v2_dtype_behavior': _wd8e2d11057,
+    'compat.v1.keras.layers.enable_v2_dtype_behavior': _wd8e2d11057,
+    'compat.v1.keras.losses.cosine': _wfd608067c0,
     'compat.v1.keras.utils.get_or_create_layer': _w6b1c397506,
     'compat.v1.keras.utils.track_tf1_style_variables': _w51073e1fbd,
     'compat.v1.layers.average_pooling1d': _w69e6c12c7b,

@@ -750,7 +750,9 @@ def poisson(y_true, y_pred):
     return _mean(math_ops.subtract(y_pred, math_ops.multiply(y_true, log_pred)))
 
 
-@export("keras.losses.cosine_similarity")
+@export("keras.losses.cosine_similarity", "compat.v1.keras.losses.cosine",
+        "compat.v1.keras.losses.cosine_proximity", "compat.v1.keras.metrics.cosine",
+        "compat.v1.keras.metrics.cosine_proximity")
 def cosine_similarity(y_true, y_pred, axis=-1):
     """Minus the cosine of the angle between `y_true` and `y_pred` along `axis`.
 

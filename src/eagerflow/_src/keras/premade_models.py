@@ -24,7 +24,7 @@ from eagerflow._src.keras.utils.data_utils import unpack_x_y_sample_weight
 from eagerflow._src.ops import array_ops, linalg_ops, math_ops, nn_ops
 
 
-@export("keras.experimental.LinearModel")
+@export("keras.experimental.LinearModel", "compat.v1.keras.models.LinearModel")
 class LinearModel(Model):
     """``activation(bias + sum_i x_i @ w_i)``: a linear model of one or more inputs.
 
@@ -117,7 +117,7 @@ class LinearModel(Model):
         return cls(**config)
 
 
-@export("keras.experimental.WideDeepModel")
+@export("keras.experimental.WideDeepModel", "compat.v1.keras.models.WideDeepModel")
 class WideDeepModel(Model):
     """The sum of a linear model's and a deep model's outputs, then `activation`.
 

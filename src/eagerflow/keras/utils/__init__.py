@@ -23,6 +23,8 @@ from eagerflow._src.keras.utils.serialization import (  # noqa: F401
 from eagerflow._src.keras.utils.serialization import CustomObjectScope as custom_object_scope  # noqa: F401
 from eagerflow._src.keras.utils.serialization import _deserialize_keras_object as deserialize_keras_object  # noqa: F401
 from eagerflow._src.keras.utils.serialization import _serialize_keras_object as serialize_keras_object  # noqa: F401
+from eagerflow._src.keras.utils.steps_per_execution_tuning import (  # noqa: F401
+    StepsPerExecutionTuner)
 from eagerflow._src.keras.utils.tf_utils import set_random_seed  # noqa: F401
 from eagerflow._src.keras.utils.timed_threads import TimedThread  # noqa: F401
 from eagerflow._src.keras.utils.vis_utils import model_to_dot, plot_model  # noqa: F401

@@ -221,7 +221,7 @@ class Layer(Module):
         self._trainable = bool(trainable)
         self._init_set_name(name)
         self._dtype_policy = policy_mod.get(dtype)
-        self._autocast = kwargs.get("autocast", True)
+        self._autocast = kwargs.get("autocast", policy_mod.v2_dtype_behavior_enabled())
         self._dynamic = dynamic
         self.built = False
         self._input_spec = None
@@ -740,6 +740,10 @@ class Layer(Module):
         shapes = nest.map_structure(lambda x: getattr(x, "shape", None), inputs)
         if inputs is None:  # (called on None alone: build sees an unknown shape, as in Keras)
             shapes = TensorShape(None)
+        first = next(iter(nest.flatten(inputs)), None)
+        if self._dtype_policy.compute_dtype is None and hasattr(first, "dtype"):
+            # ('_infer': the layer computes in its first input's dtype)
+            self._dtype_policy = policy_mod.Policy(_dtypes.as_dtype(first.dtype).name)
         if not getattr(self.build, "_is_default", False):
             with context.init_scope():  # weights are created eagerly, even while tracing
                 self.build(shapes)
@@ -945,7 +949,29 @@ class Layer(Module):
         return keras_tensor.infer_output_shape(self, input_shape)
 
     def compute_output_signature(self, input_signature):
-        return keras_tensor.infer_output_signature(self, input_signature)
+        """The `TensorSpec`s of the outputs for inputs of `input_signature` (TensorSpecs):
+        as Keras, the shapes `compute_output_shape` gives, of the dtype of the layer's
+        output (once it was called functionally), else of its compute dtype."""
+        def shape_of(spec):
+            if not isinstance(spec, TensorSpec):
+                raise TypeError(f"Only TensorSpec signature types are supported. "
+                                f"Received: {spec}.")
+            return spec.shape
+        output_shape = self.compute_output_shape(nest.map_structure(shape_of, input_signature))
+        try:
+            dtype = self.output.dtype
+        except AttributeError:  # (never called, or called with several outputs)
+            dtype = self.compute_dtype
+        if dtype is None:
+            dtype = nest.flatten(input_signature)[0].dtype
+
+        def specs(shape):
+            if keras_tensor.is_shape(shape):
+                return TensorSpec(shape, dtype)
+            if isinstance(shape, dict):
+                return {key: specs(value) for key, value in shape.items()}
+            return type(shape)(specs(value) for value in shape)
+        return specs(output_shape)
 
     # -- functional-graph properties ---------------------------------------------------
     @property

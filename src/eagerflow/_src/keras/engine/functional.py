@@ -391,7 +391,7 @@ def _revivable(cls):
 def _flat_shapes(shapes):
     """The shapes in a structure of them (one shape, or lists, tuples and dicts of shapes),
     in `nest.flatten`'s order."""
-    if keras_tensor._is_shape(shapes):
+    if keras_tensor.is_shape(shapes):
         return [shapes]
     if isinstance(shapes, dict):
         return [s for key in sorted(shapes) for s in _flat_shapes(shapes[key])]
@@ -436,18 +436,19 @@ class AddMetric(Layer):
 
 
 def _serialize_node(node, index):
-    """One call in a config: Keras keeps the first argument's structure for TF functions and
-    dicts, and lists the tensors of other layers' first argument."""
+    """One call in a config: the first argument's structure of references (a lone tensor's
+    in a list, except for TF functions, as Keras writes them)."""
     kwargs = _serialize(_keywords(node), index)
 
     def first(value):
         if keras_tensor.is_keras_tensor(value) and hasattr(value, "_keras_history"):
             return [*_tensor_ref(value, index), kwargs]
         return [_CONSTANT, -1, _serialize(value, index), kwargs]
-    if getattr(node.layer, "_preserve_input_structure", False) or \
-            isinstance(node.input_tensors, dict):  # (a dict of inputs stays one, as in Keras)
-        return nest.map_structure(first, node.input_tensors)
-    return [first(x) for x in nest.flatten(node.input_tensors)]
+    data = nest.map_structure(first, node.input_tensors)
+    if nest.is_nested(node.input_tensors) or getattr(node.layer, "_preserve_input_structure",
+                                                     False):
+        return data  # (nested states of stacked cells stay nested, as in Keras)
+    return [data]
 
 
 def _keywords(node):

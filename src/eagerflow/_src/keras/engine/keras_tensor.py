@@ -647,7 +647,7 @@ def _dynamic_outputs(graph, layer, inputs):
 
     def placeholder_of(shape):
         return graph.placeholder(dtype, TensorShape(shape), name=layer.name)
-    if _is_shape(output_shape):
+    if is_shape(output_shape):
         return placeholder_of(output_shape)
     if isinstance(output_shape, dict):
         return {k: placeholder_of(s) for k, s in output_shape.items()}
@@ -695,7 +695,7 @@ def infer_output_signature(layer, input_signature):
 def infer_output_shape(layer, input_shape):
     """The output shape(s) of `layer` for inputs of `input_shape` (TensorShapes)."""
     dtype = layer.compute_dtype or "float32"
-    if _is_shape(input_shape):
+    if is_shape(input_shape):
         signature = TensorSpec(TensorShape(input_shape), dtype)
     elif isinstance(input_shape, dict):
         signature = {k: TensorSpec(TensorShape(s), dtype) for k, s in input_shape.items()}
@@ -704,7 +704,7 @@ def infer_output_shape(layer, input_shape):
     return nest.map_structure(lambda s: s.shape, infer_output_signature(layer, signature))
 
 
-def _is_shape(value):
+def is_shape(value):
     """True for one shape (a TensorShape, or a tuple/list of ints and Nones)."""
     if isinstance(value, TensorShape):
         return True

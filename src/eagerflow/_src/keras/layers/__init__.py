@@ -17,7 +17,7 @@ _FAMILIES = ("core", "convolutional", "pooling", "reshaping", "normalization",
              "recurrent", "wrappers", "masking", "einsum_dense", "tf_op_layers",
              "preprocessing_lookup", "text_vectorization", "preprocessing_category",
              "image_augmentation", "conv_recurrent", "preprocessing_image", "feature_space",
-             "dense_features", "kernelized", "cell_wrappers")
+             "dense_features", "kernelized", "cell_wrappers", "locally_connected")
 
 
 def _layer_classes():
@@ -50,7 +50,13 @@ def serialize(layer, use_legacy_format=False):
 
 @export("keras.layers.deserialize")
 def deserialize(config, custom_objects=None, use_legacy_format=False):
-    """The layer (or model) a `serialize`d config describes."""
+    """The layer (or model) a `serialize`d config describes. In the legacy format (as
+    `tf.keras.utils.legacy.deserialize_keras_object`) a Lambda's Python function loads."""
+    if not config:
+        raise ValueError(f"Cannot deserialize empty config. Received: config={config}")
+    if use_legacy_format:
+        return serialization.legacy_deserialize_keras_object(
+            config, _IDENTIFIERS.objects(), custom_objects, "layer")
     return _IDENTIFIERS.deserialize(config, custom_objects)
 
 

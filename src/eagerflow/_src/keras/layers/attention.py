@@ -112,8 +112,9 @@ class BaseDenseAttention(Layer):
         return convert_to_tensor(mask[0])
 
     def compute_output_shape(self, input_shape):
-        # The query's steps with the value's features.
-        return TensorShape(input_shape[0])[:-1].concatenate(TensorShape(input_shape[1])[-1:])
+        # As Keras: the query's shape (the output has the value's features, which Keras's
+        # shape inference leaves out, as it does the scores `return_attention_scores` adds)
+        return TensorShape(input_shape[0])
 
     def _validate_call_args(self, inputs, mask):
         name = type(self).__name__

@@ -91,7 +91,7 @@ class Dense(Layer):
         return outputs
 
     def compute_output_shape(self, input_shape):
-        input_shape = TensorShape(input_shape)
+        input_shape = TensorShape(input_shape).with_rank_at_least(2)  # (a batch of features)
         if input_shape[-1] is None:
             raise ValueError(f"The last dimension of the input shape of a Dense layer should "
                              f"be defined. Found None. Received: input_shape={input_shape}")

@@ -329,6 +329,10 @@ class Normalization(PreprocessingLayer):
     def compute_output_shape(self, input_shape):
         return input_shape
 
+
+    def compute_output_signature(self, input_spec):
+        return input_spec  # (as Keras: the input's, whatever dtype the layer computes in)
+
     def get_config(self):
         return {**super().get_config(), "axis": self.axis, "invert": self.invert,
                 "mean": _listified(self.input_mean), "variance": _listified(self.input_variance)}

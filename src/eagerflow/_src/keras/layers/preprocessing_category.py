@@ -13,6 +13,7 @@ import numpy as np
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.layers.preprocessing_lookup import (
@@ -21,7 +22,7 @@ from eagerflow._src.keras.layers.preprocessing_lookup import (
     validate_string_arg)
 from eagerflow._src.ops import (array_ops, cast_ops, debugging_ops, fingerprint_ops, math_ops,
                                 reduction_ops, sparse_ops, string_ops)
-from eagerflow._src.ops.sparse_tensor import SparseTensor
+from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
 
 
 def _output_dtype(kwargs, output_mode):
@@ -31,6 +32,12 @@ def _output_dtype(kwargs, output_mode):
         kwargs["dtype"] = _dtypes.int64 if output_mode == INT else backend.floatx()
     elif output_mode == INT and not _dtypes.as_dtype(kwargs["dtype"]).is_integer:
         kwargs["dtype"] = _dtypes.int64
+
+
+def _output_spec(sparse, shape, dtype):
+    """The spec of an output of `shape` and `dtype`, a sparse one if `sparse`. (Which
+    layers declare sparse outputs is Keras's: by the layer's `sparse`, its inputs' or both.)"""
+    return SparseTensorSpec(shape, dtype) if sparse else TensorSpec(shape, dtype)
 
 
 @export("keras.layers.CategoryEncoding",
@@ -60,6 +67,11 @@ class CategoryEncoding(Layer):
     def compute_output_shape(self, input_shape):
         return compute_shape_for_encode_categorical(TensorShape(input_shape).as_list(),
                                                     self.output_mode, self.num_tokens)
+
+    def compute_output_signature(self, input_spec):
+        # (int64 as Keras declares it, whatever the layer's float output)
+        return _output_spec(self.sparse, self.compute_output_shape(input_spec.shape),
+                            _dtypes.int64)
 
     def get_config(self):
         return {**super().get_config(), "num_tokens": self.num_tokens,
@@ -155,6 +167,11 @@ class Hashing(Layer):
     def compute_output_shape(self, input_shape):
         return input_shape
 
+
+    def compute_output_signature(self, input_spec):
+        return _output_spec(isinstance(input_spec, SparseTensorSpec),
+                            self.compute_output_shape(input_spec.shape), self.compute_dtype)
+
     def get_config(self):
         return {**super().get_config(), "num_bins": self.num_bins, "salt": self.salt,
                 "mask_value": self.mask_value, "output_mode": self.output_mode,
@@ -207,6 +224,12 @@ class HashedCrossing(Layer):
         self._check_at_least_two_inputs(input_shapes)
         return compute_shape_for_encode_categorical(TensorShape(input_shapes[0]).as_list(),
                                                     self.output_mode, self.num_bins)
+
+
+    def compute_output_signature(self, input_specs):
+        sparse = self.sparse or any(isinstance(x, SparseTensorSpec) for x in input_specs)
+        return _output_spec(sparse, self.compute_output_shape([x.shape for x in input_specs]),
+                            self.compute_dtype)
 
     def get_config(self):
         return {**super().get_config(), "num_bins": self.num_bins,
@@ -342,6 +365,11 @@ class Discretization(_EagerPreprocessingLayer):
 
     def compute_output_shape(self, input_shape):
         return input_shape
+
+
+    def compute_output_signature(self, input_spec):
+        return _output_spec(isinstance(input_spec, SparseTensorSpec),
+                            self.compute_output_shape(input_spec.shape), self.compute_dtype)
 
     def _bucketize(self, values):
         return math_ops.bucketize(values, self.bin_boundaries)

@@ -27,6 +27,7 @@ from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.convert import convert_to_tensor, from_array
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.keras import backend
 from eagerflow._src.keras.engine.base_layer import TrackableWeightHandler
@@ -369,6 +370,11 @@ class IndexLookup(_EagerPreprocessingLayer):
             return input_shape
         depth = self.max_tokens if self.pad_to_max_tokens else self._frozen_vocab_size
         return TensorShape([TensorShape(input_shape)[0], depth])
+
+
+    def compute_output_signature(self, input_spec):
+        dtype = self.vocabulary_dtype if self.invert else self.compute_dtype
+        return TensorSpec(self.compute_output_shape(input_spec.shape), dtype)
 
     def get_vocabulary(self, include_special_tokens=True):
         """The vocabulary, index by index (with the mask and OOV tokens unless

@@ -26,16 +26,19 @@ not unrolled, no mask) run the whole sequence as one op instead
 >>> [w.name for w in layer.weights]
 ['lstm/lstm_cell/kernel:0', 'lstm/lstm_cell/recurrent_kernel:0', 'lstm/lstm_cell/bias:0']
 """
+import collections
 import inspect
 
 import numpy as np
 
 from eagerflow._src.autodiff.tape import GradientTape
+from eagerflow._src.backend import devices
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dtypes import as_dtype
+from eagerflow._src.core.registry import kernel_type_name
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.variables import Variable
@@ -43,9 +46,10 @@ from eagerflow._src.graph import control_flow
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
-    array_ops, cast_ops, linalg_ops, math_ops, nn_ops, reduction_ops, rnn_ops)
+    array_ops, cast_ops, debugging_ops, linalg_ops, math_ops, nn_ops, reduction_ops, rnn_ops)
 from eagerflow._src.keras import activations, backend, regularizers
 from eagerflow._src.keras.layers import weight_arguments
+from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.utils import serialization
@@ -875,6 +879,21 @@ def _cell_steps(cell, states, training, constants=None):
 
 # -- layers -------------------------------------------------------------------------------------
 
+def _spec_of(tensor):
+    shape = tensor.shape if hasattr(tensor, "shape") else np.shape(tensor)
+    return InputSpec(shape=tuple(TensorShape(shape).as_list()))
+
+
+def _symbolic_extras(extra, mixed_message):
+    """Whether an RNN's states and constants `extra` are all Keras tensors (none are: False;
+    some are: ValueError `mixed_message`)."""
+    flat = nest.flatten(extra)
+    symbolic = [keras_tensor.is_keras_tensor(t) for t in flat]
+    if any(symbolic) and not all(symbolic):
+        raise ValueError(mixed_message)
+    return bool(flat) and all(symbolic)
+
+
 def _standardize_args(inputs, initial_state, constants, num_constants):
     """`inputs`, `initial_state` and `constants` apart, when passed as one list ``[x, *states]``."""
     if isinstance(inputs, list):
@@ -1020,8 +1039,9 @@ class RNN(Layer):
         unchecked = self.__dict__.pop("_unchecked_initial_state", None)
         if unchecked is not None:
             self._check_initial_state(unchecked)
-        self.state_spec = [InputSpec(shape=(None, *TensorShape(s).as_list()))
-                           for s in nest.flatten(self._state_sizes())]
+        if self.state_spec is None:  # (a call's given states keep theirs)
+            self.state_spec = [InputSpec(shape=(None, *TensorShape(s).as_list()))
+                               for s in nest.flatten(self._state_sizes())]
         if self.stateful:
             self.reset_states()
         self.built = True
@@ -1029,14 +1049,42 @@ class RNN(Layer):
     def __call__(self, inputs, initial_state=None, constants=None, **kwargs):
         inputs, initial_state, constants = _standardize_args(
             inputs, initial_state, constants, self._num_constants)
+        extra_specs = []
         if initial_state is not None:
             if not self.built:  # as Keras: checked as the layer builds, after its cell
                 self.__dict__["_unchecked_initial_state"] = initial_state
-            kwargs["initial_state"] = initial_state
+            self.state_spec = nest.map_structure(_spec_of, initial_state)
+            extra_specs += self.state_spec
         if constants is not None:
-            kwargs["constants"] = constants
+            self.constants_spec = [_spec_of(c) for c in constants]
+            extra_specs += self.constants_spec
             self._num_constants = len(constants)
-        return super().__call__(inputs, **kwargs)
+        extra = (initial_state or []) + (constants or [])
+        if not _symbolic_extras(extra, "The initial state or constants of an RNN layer "
+                                "cannot be specified via a mix of TF-Keras tensors and "
+                                "non-Keras tensors (a \"Keras tensor\" is a tensor that was "
+                                "returned by a TF-Keras layer  or by `Input` during Functional "
+                                f"model construction). Received: initial_state="
+                                f"{initial_state}, constants={constants}"):
+            if initial_state is not None:
+                kwargs["initial_state"] = initial_state
+            if constants is not None:
+                kwargs["constants"] = constants
+            return super().__call__(inputs, **kwargs)
+        # Keras tensors for states or constants are inputs of the layer's node, as Keras
+        # records them (the model's config, `layer.input`, its summary's connections); the
+        # input spec takes theirs for this call.
+        own = self.input_spec if self.built else \
+            [None for _ in nest.flatten(inputs)]
+        original = self.input_spec
+        self.input_spec = list(own) + extra_specs
+        try:
+            output = super().__call__([inputs] + extra, **kwargs)
+        except Exception:
+            self.input_spec = original
+            raise
+        self.input_spec = self.input_spec[:len(own)]  # (what `build` set for the sequence)
+        return output
 
     def get_initial_state(self, inputs):
         """Zero states for a batch of `inputs` (or the cell's own `get_initial_state`)."""
@@ -1520,3 +1568,240 @@ LSTMV1 = _tf1_defaults(LSTM, "compat.v1.keras.layers.LSTM",
                        recurrent_activation="hard_sigmoid", implementation=1)
 GRUV1 = _tf1_defaults(GRU, "compat.v1.keras.layers.GRU", recurrent_activation="hard_sigmoid",
                       reset_after=False, implementation=1)
+
+
+# -- TF 1's cuDNN layers ------------------------------------------------------------------------
+
+# What a cuDNN layer has of a cell: its state sizes (the layer holds the weights).
+_CuDNNCell = collections.namedtuple("cell", "state_size")
+
+
+class _CuDNNRNN(RNN):
+    """CuDNNLSTM and CuDNNGRU: one fused cuDNN op over the sequence, with weights in
+    cuDNN's layout (an input and a recurrent bias).
+
+    As in TF, they run on a GPU only: without one a call fails as TF's op does (once the
+    layer has built its weights), while a functional model is still built of them.
+    """
+
+    _gates = None  # of the kernel: 4 (LSTM) or 3 (GRU)
+    _mode = None   # cuDNN's rnn_mode
+
+    def __init__(self, units, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
+                 bias_constraint=None, return_sequences=False, return_state=False,
+                 go_backwards=False, stateful=False, **kwargs):
+        time_major = kwargs.pop("time_major", False)  # (not an argument Keras names)
+        self.units = units
+        sizes = (units, units) if self._gates == 4 else units
+        self._cell = _CuDNNCell(state_size=sizes)
+        Layer.__init__(self, **kwargs)  # (no cell layer to make, as RNN's would)
+        self.return_sequences = return_sequences
+        self.return_state = return_state
+        self.go_backwards = go_backwards
+        self.stateful = stateful
+        self.time_major = time_major
+        self.unroll = False
+        self.zero_output_for_mask = False
+        self.supports_masking = False
+        self.input_spec = [InputSpec(ndim=3)]
+        self.state_spec = [InputSpec(shape=(None, units)) for _ in range(len(self._state_sizes()))]
+        self.constants_spec = None
+        self._num_constants = 0
+        self.states = None
+        weight_arguments.resolve(
+            self, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+
+    @property
+    def cell(self):
+        return self._cell
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        if isinstance(input_shape, list):
+            input_shape = input_shape[0]
+        input_dim = int(TensorShape(input_shape)[-1])
+        width = self.units * self._gates
+        self.kernel = self.add_weight(
+            "kernel", (input_dim, width), initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.recurrent_kernel = self.add_weight(
+            "recurrent_kernel", (self.units, width), initializer=self.recurrent_initializer,
+            regularizer=self.recurrent_regularizer, constraint=self.recurrent_constraint)
+        self.bias = self.add_weight(
+            "bias", (2 * width,), initializer=self._bias_initializer(),
+            regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+        self.built = True
+
+    def _bias_initializer(self):
+        return self.bias_initializer
+
+    def call(self, inputs, mask=None, training=None, initial_state=None):
+        if isinstance(mask, list):
+            mask = mask[0]
+        if mask is not None:
+            raise ValueError("Masking is not supported for CuDNN RNNs.")
+        if isinstance(inputs, list):
+            inputs, initial_state = inputs[0], inputs[1:]
+        inputs = convert_to_tensor(inputs)
+        if initial_state is None:
+            initial_state = [convert_to_tensor(s) for s in self.states] if self.stateful \
+                else self.get_initial_state(inputs)
+        if len(initial_state) != len(self.states):
+            raise ValueError(f"Layer has {len(self.states)} states but was passed "
+                             f"{len(initial_state)} initial states.")
+        if self.go_backwards:  # (as Keras: axis 1, whatever `time_major` says)
+            inputs = array_ops.reverse(inputs, [1])
+        if not _gpus():
+            if context.executing_eagerly():
+                raise errors.op_error(errors.NotFoundError, "CudnnRNNV3",
+                                      _no_cudnn_kernel(self._mode, inputs.dtype))
+            # (a graph is built, as TF's is, and fails when it runs)
+            debugging_ops.Assert(False, [_no_cudnn_kernel(self._mode, inputs.dtype, True)])
+        initial_state = [cast_ops.cast(convert_to_tensor(s), inputs.dtype)
+                         for s in initial_state]
+        last, outputs, states = rnn(self._step(), inputs, initial_state,
+                                    time_major=self.time_major)
+        if self.stateful:
+            for variable, state in zip(self.states, states):
+                variable.assign(cast_ops.cast(state, variable.dtype))
+        output = outputs if self.return_sequences else last
+        return [output] + list(states) if self.return_state else output
+
+    def get_config(self):
+        config = {**Layer.get_config(self), "return_sequences": self.return_sequences,
+                  "return_state": self.return_state, "go_backwards": self.go_backwards,
+                  "stateful": self.stateful, "time_major": self.time_major,
+                  "units": self.units}
+        for key in ("kernel_initializer", "recurrent_initializer", "bias_initializer"):
+            config[key] = weight_arguments.serialize(key, getattr(self, key))
+            if key == "bias_initializer" and self._gates == 4:
+                config["unit_forget_bias"] = self.unit_forget_bias
+        for key in ("kernel_regularizer", "recurrent_regularizer", "bias_regularizer"):
+            config[key] = weight_arguments.serialize(key, getattr(self, key))
+        config["activity_regularizer"] = regularizers.serialize(self.activity_regularizer)
+        for key in ("kernel_constraint", "recurrent_constraint", "bias_constraint"):
+            config[key] = weight_arguments.serialize(key, getattr(self, key))
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+
+def _gpus():
+    return devices.list_devices("GPU")
+
+
+def _no_cudnn_kernel(mode, dtype, graph=False):
+    """TF's message for its cuDNN op on a machine without a GPU (eagerly, or as a `graph`
+    runs)."""
+    listed = "".join(f"  device='GPU'; T in [DT_{name}]\n"
+                     for name in ("DOUBLE", "FLOAT", "BFLOAT16", "HALF"))
+    attrs = (f"T=DT_{kernel_type_name(dtype).upper()}, direction=\"unidirectional\", "
+             f"dropout=0, input_mode=\"linear_input\", is_training=true, num_proj=0, "
+             f"rnn_mode=\"{mode}\", seed=0, seed2=0, time_major=true")
+    if graph:
+        return (f"No OpKernel was registered to support Op 'CudnnRNNV3' used by {{{{node "
+                f"CudnnRNNV3}}}} with these attrs: [{attrs}]\nRegistered devices: [CPU]\n"
+                f"Registered kernels:\n{listed}")
+    return (f"Could not find device for node: {{{{node CudnnRNNV3}}}} = CudnnRNNV3[{attrs}]\n"
+            f"All kernels registered for op CudnnRNNV3:\n{listed}")
+
+
+@export("compat.v1.keras.layers.CuDNNLSTM")
+class CuDNNLSTM(_CuDNNRNN):
+    """An LSTM layer run by cuDNN (on a GPU only), TF 1's fast LSTM.
+
+    Its gates are those of `LSTM` with sigmoid and tanh, and its bias is cuDNN's: an
+    input and a recurrent bias of ``4 * units`` each, added.
+
+    >>> layer = tf.compat.v1.keras.layers.CuDNNLSTM(3)
+    >>> layer(tf.keras.Input((5, 2))).shape
+    TensorShape([None, 3])
+    """
+
+    _gates, _mode = 4, "lstm"
+
+    def __init__(self, units, kernel_initializer="glorot_uniform",
+                 recurrent_initializer="orthogonal", bias_initializer="zeros",
+                 unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                 recurrent_constraint=None, bias_constraint=None, return_sequences=False,
+                 return_state=False, go_backwards=False, stateful=False, **kwargs):
+        self.unit_forget_bias = unit_forget_bias
+        super().__init__(
+            units, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint, return_sequences=return_sequences,
+            return_state=return_state, go_backwards=go_backwards, stateful=stateful, **kwargs)
+
+    def _bias_initializer(self):
+        if not self.unit_forget_bias:
+            return self.bias_initializer
+        units, initializer = self.units, self.bias_initializer
+
+        def forget_bias_ones(_, *args, **kwargs):
+            # the recurrent bias's forget gate (the sixth quarter of the 8 * units) is ones
+            return array_ops.concat([initializer((units * 5,), *args, **kwargs),
+                                     array_ops.ones((units,), *args, **kwargs),
+                                     initializer((units * 2,), *args, **kwargs)], 0)
+        return forget_bias_ones
+
+    def _step(self):
+        kernel, recurrent_kernel = self.kernel, self.recurrent_kernel
+        bias = math_ops.add(self.bias[:4 * self.units], self.bias[4 * self.units:])
+
+        def step(x, states):
+            h, c = states
+            z = math_ops.add(math_ops.add(linalg_ops.matmul(x, kernel),
+                                          linalg_ops.matmul(h, recurrent_kernel)), bias)
+            i, f, g, o = array_ops.split(z, 4, axis=-1)
+            c = math_ops.add(math_ops.multiply(math_ops.sigmoid(f), c),
+                             math_ops.multiply(math_ops.sigmoid(i), math_ops.tanh(g)))
+            h = math_ops.multiply(math_ops.sigmoid(o), math_ops.tanh(c))
+            return h, [h, c]
+        return step
+
+
+@export("compat.v1.keras.layers.CuDNNGRU")
+class CuDNNGRU(_CuDNNRNN):
+    """A GRU layer run by cuDNN (on a GPU only), TF 1's fast GRU.
+
+    Its gates are those of `GRU` with ``reset_after=True``, sigmoid and tanh, and its bias
+    is cuDNN's: an input and a recurrent bias of ``3 * units`` each.
+
+    >>> layer = tf.compat.v1.keras.layers.CuDNNGRU(3, return_sequences=True)
+    >>> layer(tf.keras.Input((5, 2))).shape
+    TensorShape([None, 5, 3])
+    """
+
+    _gates, _mode = 3, "gru"
+
+    def _step(self):
+        kernel, recurrent_kernel = self.kernel, self.recurrent_kernel
+        input_bias, recurrent_bias = self.bias[:3 * self.units], self.bias[3 * self.units:]
+
+        def step(x, states):
+            h = states[0]
+            xz, xr, xh = array_ops.split(
+                math_ops.add(linalg_ops.matmul(x, kernel), input_bias), 3, axis=-1)
+            hz, hr, hh = array_ops.split(
+                math_ops.add(linalg_ops.matmul(h, recurrent_kernel), recurrent_bias), 3, axis=-1)
+            z = math_ops.sigmoid(math_ops.add(xz, hz))
+            r = math_ops.sigmoid(math_ops.add(xr, hr))
+            candidate = math_ops.tanh(math_ops.add(xh, math_ops.multiply(r, hh)))
+            h = math_ops.add(math_ops.multiply(z, h),
+                             math_ops.multiply(math_ops.subtract(1.0, z), candidate))
+            return h, [h]
+        return step

@@ -29,6 +29,8 @@ from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_shape import TensorShape
+from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.keras import backend
 from eagerflow._src.keras.layers.preprocessing_lookup import (
     COUNT, INT, MULTI_HOT, TF_IDF, StringLookup, _EagerPreprocessingLayer, dense_counts,
     ensure_tensor, listify, validate_string_arg)
@@ -230,6 +232,11 @@ class TextVectorization(_EagerPreprocessingLayer):
         else:
             input_shape = input_shape + (None,)
         return self._lookup_layer.compute_output_shape(input_shape)
+
+
+    def compute_output_signature(self, input_spec):
+        dtype = _dtypes.int64 if self._output_mode == INT else backend.floatx()
+        return TensorSpec(self.compute_output_shape(input_spec.shape), dtype)
 
     def update_state(self, data):
         self._lookup_layer.update_state(self._preprocess(data))

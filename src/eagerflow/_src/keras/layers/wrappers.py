@@ -21,7 +21,7 @@ from eagerflow._src.keras import initializers
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers.recurrent import (
-    _accepts, _deserialize, _is_shape, _standardize_args, rnn)
+    _accepts, _deserialize, _is_shape, _spec_of, _standardize_args, _symbolic_extras, rnn)
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
@@ -287,14 +287,36 @@ class Bidirectional(Wrapper):
                                  f"state should be a list containing the states of the "
                                  f"underlying RNNs. Received: {initial_state}")
             kwargs["initial_state"] = initial_state
+            specs = nest.map_structure(_spec_of, initial_state)
+            half = len(initial_state) // 2
+            self.forward_layer.state_spec = specs[:half]
+            self.backward_layer.state_spec = specs[half:]
         if constants is not None:
             kwargs["constants"] = constants
             self._num_constants = len(constants)
             self.forward_layer._num_constants = self._num_constants
             self.backward_layer._num_constants = self._num_constants
-        return super().__call__(inputs, **kwargs)
+        extra = (initial_state or []) + (constants or [])
+        if not _symbolic_extras(extra, "The initial state of a Bidirectional layer cannot be "
+                                "specified with a mix of TF-Keras tensors and non-Keras tensors "
+                                "(a \"Keras tensor\" is a tensor that was returned by a "
+                                "TF-Keras layer, or by `Input`)"):
+            return super().__call__(inputs, **kwargs)
+        # As `RNN`: Keras tensors for states or constants are inputs of the node (which
+        # Keras records with the call's `initial_state` and `constants` as None).
+        kwargs["initial_state"] = kwargs["constants"] = None
+        original = self.input_spec
+        self.input_spec = [None for _ in nest.flatten(inputs)] + \
+            nest.map_structure(_spec_of, extra)
+        try:
+            return super().__call__([inputs] + extra, **kwargs)
+        finally:
+            self.input_spec = original
 
     def call(self, inputs, training=None, mask=None, initial_state=None, constants=None):
+        if isinstance(inputs, list):  # [inputs, *initial_states, *constants] from `__call__`
+            inputs, initial_state, constants = _standardize_args(
+                inputs, initial_state, constants, self._num_constants)
         kwargs = {}
         for name, value in (("training", training), ("mask", mask), ("constants", constants)):
             if _accepts(self.layer, name):

@@ -55,7 +55,8 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
     _TRACKED_AS_LAYER = False  # a model's metrics are not its sub-layers
 
     def __init__(self, name=None, dtype=None, **kwargs):
-        super().__init__(name=name, dtype=dtype, **kwargs)
+        # (a metric's values are floatx without a dtype, even under TF 1's dtype behaviour)
+        super().__init__(name=name, dtype=dtype or backend.floatx(), **kwargs)
         self.stateful = True
         self.built = True
         self._value_dtype = _dtypes.as_dtype(self.dtype)

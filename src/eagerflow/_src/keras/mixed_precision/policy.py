@@ -75,8 +75,39 @@ class Policy:
 
 @export("keras.mixed_precision.global_policy")
 def global_policy():
-    """The policy new layers get: the one set by `set_global_policy`, else `floatx()`."""
-    return _global_policy or Policy(backend.floatx())
+    """The policy new layers get: the one set by `set_global_policy`, else `floatx()` (or,
+    with TF 1's dtype behaviour, ``'_infer'``: the dtype of a layer's first input)."""
+    if _global_policy is not None:
+        return _global_policy
+    return Policy(backend.floatx() if _v2_dtype_behavior else "_infer")
+
+
+_v2_dtype_behavior = True
+
+
+@export("compat.v1.keras.layers.enable_v2_dtype_behavior")
+def enable_v2_dtype_behavior():
+    """Layers made from now on default to the global policy and cast their inputs to it."""
+    global _v2_dtype_behavior
+    _v2_dtype_behavior = True
+
+
+@export("compat.v1.keras.layers.disable_v2_dtype_behavior")
+def disable_v2_dtype_behavior():
+    """TF 1's dtype behaviour for layers made from now on: without a dtype, a layer takes
+    its first input's, and inputs are not cast.
+
+    >>> tf.compat.v1.keras.layers.disable_v2_dtype_behavior()
+    >>> tf.keras.layers.Dense(2)(tf.ones((1, 3), tf.float64)).dtype
+    tf.float64
+    >>> tf.compat.v1.keras.layers.enable_v2_dtype_behavior()
+    """
+    global _v2_dtype_behavior
+    _v2_dtype_behavior = False
+
+
+def v2_dtype_behavior_enabled():
+    return _v2_dtype_behavior
 
 
 @export("keras.mixed_precision.set_global_policy")
@@ -108,7 +139,10 @@ def get(identifier):
 
 
 def serialize(policy):
-    """A plain policy as its dtype name; a mixed one as a config dict (as layer configs hold)."""
+    """A plain policy as its dtype name; a mixed one as a config dict (as layer configs hold);
+    None for ``'_infer'``."""
+    if policy.name == "_infer":
+        return None
     if policy.name not in _MIXED:
         return policy.name
     return {"module": "keras.mixed_precision", "class_name": "Policy",

@@ -4,10 +4,14 @@
 
 _DEFERRED = {
     "BatchNormalization": ("eagerflow._src.keras.layers.normalization", "BatchNormalizationV1"),
+    "CuDNNGRU": ("eagerflow._src.keras.layers.recurrent", "CuDNNGRU"),
+    "CuDNNLSTM": ("eagerflow._src.keras.layers.recurrent", "CuDNNLSTM"),
     "GRU": ("eagerflow._src.keras.layers.recurrent", "GRUV1"),
     "GRUCell": ("eagerflow._src.keras.layers.recurrent", "GRUCellV1"),
     "LSTM": ("eagerflow._src.keras.layers.recurrent", "LSTMV1"),
     "LSTMCell": ("eagerflow._src.keras.layers.recurrent", "LSTMCellV1"),
+    "disable_v2_dtype_behavior": ("eagerflow._src.keras.mixed_precision.policy", "disable_v2_dtype_behavior"),
+    "enable_v2_dtype_behavior": ("eagerflow._src.keras.mixed_precision.policy", "enable_v2_dtype_behavior"),
 }
 
 
