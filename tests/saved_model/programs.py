@@ -225,3 +225,49 @@ def custom_gradient_results(tf, m):
         return tape.gradient(y, [m.v, m.w])
     out["traced"] = [float(t.numpy()) for t in step(x)]
     return out
+
+
+LOOP_GRADIENT_XS = [[1.0, -2.0], [1.0, 2.0], [0.1, 0.2]]
+
+
+def loop_gradient_class(tf):
+    """A `tf.Module` whose signed `grad` differentiates a nested traced call holding a
+    `tf.range` loop with a branch inside and a branch after it: TF's saved gradient keeps
+    the loop's values in TensorLists (``EmptyTensorList``, ``TensorListPushBack``/``PopBack``)
+    and the branches' in optionals (``OptionalFromValue``, ``OptionalNone``,
+    ``OptionalGetValue``)."""
+
+    class LoopGradient(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(1.5, name="w")
+
+        @tf.function
+        def inner(self, x):
+            acc = tf.zeros_like(x)
+            for i in tf.range(3):
+                if tf.reduce_sum(acc) > 1.0:
+                    acc = acc * self.w + x
+                else:
+                    acc = acc + x * tf.cast(i + 1, tf.float32) * self.w
+            if tf.reduce_sum(x) > 0:
+                acc = tf.sin(acc) * self.w
+            else:
+                acc = acc * 2.0
+            return acc
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+        def grad(self, x):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(self.inner(x) ** 2)
+            dx, dw = tape.gradient(y, [x, self.w])
+            return {"y": y, "dx": dx, "dw": dw}
+
+    return LoopGradient
+
+
+def loop_gradient_results(tf, m):
+    """`m.grad` (a loop_gradient_class's) on each of LOOP_GRADIENT_XS, as JSON-ready lists."""
+    return [{k: v.numpy().tolist() for k, v in m.grad(tf.constant(x)).items()}
+            for x in LOOP_GRADIENT_XS]

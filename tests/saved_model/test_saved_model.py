@@ -12,6 +12,7 @@ import pytest
 import eagerflow as tf
 from tests import internals
 from tests.saved_model.programs import (
+    loop_gradient_class, loop_gradient_results,
     DENSE_KEYS, VECTOR_IDS, VECTOR_KEYS, affine_class, custom_gradient_module,
     custom_gradient_results)
 
@@ -966,6 +967,23 @@ def test_tf_loaded_our_custom_gradients_and_differentiated_with_them(tmp_path):
     tf.saved_model.save(loaded, str(tmp_path / "again"), signatures={"f": loaded.f})
     _assert_results(custom_gradient_results(tf, tf.saved_model.load(str(tmp_path / "again"))),
                     expected)
+
+
+def test_tf_gradient_of_a_loop_with_branches_loads_and_gives_tfs_values(tmp_path):
+    """TF's SavedModel of programs.loop_gradient_class (make_tf_savedmodels.py
+    loop_gradients): its gradient functions keep the loop's values in TensorLists pushed
+    and popped back, and the branches' in optionals; loaded, they give TF's values and
+    gradients, as does eagerflow's own module and a SavedModel saved again from the
+    loaded one."""
+    expected = _json("tf_outputs.json")["tf_loop_gradients"]
+    loaded = tf.saved_model.load(os.path.join(DATA, "tf_loop_gradients"))
+    ours = loop_gradient_class(tf)()
+    tf.saved_model.save(loaded, str(tmp_path / "again"))
+    for m in (loaded, ours, tf.saved_model.load(str(tmp_path / "again"))):
+        for got, want in zip(loop_gradient_results(tf, m), expected):
+            assert sorted(got) == sorted(want)
+            for key in want:
+                np.testing.assert_allclose(got[key], want[key], rtol=1e-5, err_msg=key)
 
 
 def test_custom_gradients_can_be_left_out_of_a_saved_model(tmp_path):

@@ -322,6 +322,12 @@ def _dataset_of_tensors(own):
     return rewrite
 
 
+# TF's forms of the optional ops, which TF's gradients of branches write (each branch's
+# values the gradient needs, as optionals: empty from the branch not taken)
+tf_nodes[_FROM_VALUE] = NodeForm(types={"Toutput_types": "*0"}, outputs=("optional",))
+tf_nodes[_NONE] = NodeForm(types={}, outputs=("optional",))
+tf_nodes[_HAS_VALUE] = NodeForm(types={}, outputs=("has_value",))
+tf_nodes[_GET_VALUE] = NodeForm(types={}, outputs=("components",))
 tf_nodes[_MAKE_ITERATOR] = NodeForm(rewrite=_dataset_of_tensors(2))
 tf_nodes[_CARDINALITY] = NodeForm(rewrite=_dataset_of_tensors(1))
 tf_nodes[_SINGLE_ELEMENT] = NodeForm(rewrite=_dataset_of_tensors(1))

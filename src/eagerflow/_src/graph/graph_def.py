@@ -838,11 +838,15 @@ def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
     if op_def.multi:
         return []
     if "dtype" not in attrs and our_inputs:
-        # an op whose outputs do not depend on what the handle holds (a random generator's
-        # state read and skip): its rule gives them
+        # an op whose outputs' dtype does not depend on what the handle holds (a random
+        # generator's state read and skip, a variable's shape): its rule gives them, TF's
+        # recorded shape where the rule cannot know it
         spec = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource else t
                               for t in our_inputs], **our_attrs)
-        if spec[0].is_fully_defined() and spec[1] != _d.resource:
+        if spec[1] != _d.resource:
+            recorded = attrs.get("_output_shapes")
+            if recorded and not spec[0].is_fully_defined():
+                spec = (spec[0].merge_with(TensorShape(recorded[0])), spec[1])
             return [spec]
     if "dtype" not in attrs:  # a handle of another resource (a lookup table's)
         raise errors.UnimplementedError(None, node.name, f"Node '{node.name}' ({node.op}) "

@@ -27,6 +27,8 @@ from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
+# (the optional ops TF's gradients of branches use, which functions may hold)
+from eagerflow._src.data import iterator_graph  # noqa: F401
 from eagerflow._src.core.variables import (
     Variable, VarHandle, VariableAggregationV2, VariableSynchronization)
 from eagerflow._src.function.concrete_function import ConcreteFunction
