@@ -32,7 +32,8 @@ from eagerflow._src.data import iterator_graph  # noqa: F401
 from eagerflow._src.core.variables import (
     Variable, VarHandle, VariableAggregationV2, VariableSynchronization)
 from eagerflow._src.function.concrete_function import ConcreteFunction
-from eagerflow._src.function.polymorphic_function import Function, binding_error
+from eagerflow._src.function.polymorphic_function import (
+    Function, FunctionSpec, binding_error)
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import array_ops, file_system
@@ -353,6 +354,19 @@ class RestoredFunction:
             if _matches((c_args, c_kwargs), concrete.structured_input_signature):
                 return concrete
         raise self._no_match(args, kwargs)
+
+    @property
+    def input_signature(self):
+        """The saved function's input signature (a tuple of specs), or None if it had none."""
+        return None if self._input_signature is None else tuple(self._input_signature)
+
+    @property
+    def function_spec(self):
+        """The saved binding of calls: ``fullargspec`` and ``input_signature``."""
+        return FunctionSpec(None if self._params is None else inspect.Signature(self._params),
+                            self.input_signature, False, fullargspec=self._fullargspec)
+
+    name = "restored_function_body"  # (TF's name of every restored function)
 
     def __get__(self, instance, owner=None):
         return self
