@@ -435,6 +435,40 @@ def test_written_today_matches_what_tf_loaded(tmp_path):
     assert today == checked_in
 
 
+def test_tf_sees_the_shapes_of_our_signatures_outputs():
+    """TF loading data/ours_module and data/ours_keras (which eagerflow writes today, as
+    test_written_today_matches_what_tf_loaded checks) gives their signatures' outputs the
+    shapes eagerflow gives them (the functions' bodies record each node's output shapes, as
+    TF's do), not unknown shapes."""
+    recorded = _json("tf_loaded_ours.json")["output_shapes"]
+    for name, key in (("ours_module", "serving_default"), ("ours_keras", "keras_serving_default")):
+        signature = tf.saved_model.load(os.path.join(DATA, name)).signatures["serving_default"]
+        assert recorded[key] == [str(t.shape) for t in signature.outputs]
+        assert "<unknown>" not in recorded[key]
+    assert recorded["serving_default"] == ["(None, 3)", "(None,)"]
+
+
+def test_saved_function_bodies_record_their_nodes_output_shapes(tmp_path):
+    m = affine_class(tf)()
+    tf.saved_model.save(m, str(tmp_path))
+    proto = internals.saved_model_protos.SavedModel()
+    with open(str(tmp_path / "saved_model.pb"), "rb") as f:
+        proto.ParseFromString(f.read())
+    functions = {f.signature.name: f for f in proto.meta_graphs[0].graph_def.library.function}
+    call = next(f for name, f in functions.items() if "__call__" in name and
+                "signature_wrapper" not in name)
+    shapes = {n.name: [[d.size for d in s.dim] for s in n.attr["_output_shapes"].list.shape]
+              for n in call.node_def}
+    assert shapes["MatMul"] == [[-1, 2]] and shapes["Relu"] == [[-1, 2]]
+    assert [[d.size for d in s.dim] for s in call.arg_attr[0].attr["_output_shapes"].list.shape] \
+        == [[-1, 2]]
+    wrapper = next(f for name, f in functions.items() if "signature_wrapper" in name)
+    for node in wrapper.node_def:
+        if node.op != "NoOp":
+            assert [[d.size for d in s.dim] for s in node.attr["_output_shapes"].list.shape] \
+                == [[-1, 2]], node.name
+
+
 # -- errors ---------------------------------------------------------------------------------
 
 def test_missing_directory_raises_tfs_oserror(tmp_path):
