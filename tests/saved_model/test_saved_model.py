@@ -1235,3 +1235,34 @@ def test_function_calling_another_reads_each_of_its_variables(tmp_path):
         21.0, 21.0, 121.0]
     loaded.w.assign(20.0)
     assert loaded.outer(x).numpy() == 41.0
+
+
+def test_skip_checkpoint_leaves_the_variables_for_the_user_to_assign(tmp_path):
+    """LoadOptions(experimental_skip_checkpoint=True): the checkpoint is not read (TF's
+    SavedModel loads without its variables/ directory), the variables have no value until
+    assigned (reading one fails, as in TF), and the functions use the values assigned (TF
+    2.21 gave [[2.0, 4.0]])."""
+    shutil.copytree(os.path.join(DATA, "tf_module"), str(tmp_path / "m"))
+    shutil.rmtree(str(tmp_path / "m" / "variables"))
+    options = tf.saved_model.LoadOptions(experimental_skip_checkpoint=True)
+    loaded = tf.saved_model.load(str(tmp_path / "m"), options=options)
+    assert loaded.w.shape == (2, 2) and loaded.w.dtype == tf.float32
+    assert not loaded.w.is_initialized().numpy()
+    assert repr(loaded.b) == "<tf.Variable 'b:0' shape=(2,) dtype=float32, numpy=<unavailable>>"
+    with pytest.raises(tf.errors.FailedPreconditionError, match="not initialized"):
+        loaded.w.numpy()
+    with pytest.raises(tf.errors.FailedPreconditionError):
+        loaded(tf.constant([[1.0, 2.0]]))
+    loaded.w.assign([[1.0, 0.0], [0.0, 1.0]])
+    loaded.b.assign([1.0, 2.0])
+    np.testing.assert_array_equal(loaded(tf.constant([[1.0, 2.0]])), [[2.0, 4.0]])
+    np.testing.assert_array_equal(
+        loaded.signatures["serving_default"](x=tf.constant([[1.0, 2.0]]))["output_0"],
+        [[2.0, 4.0]])
+    # (without the option the values are read: TF's error for the missing files)
+    with pytest.raises(FileNotFoundError, match="Unsuccessful TensorSliceReader constructor: "
+                                                "Failed to find any matching files for"):
+        tf.saved_model.load(str(tmp_path / "m"))
+    restored = tf.saved_model.load(os.path.join(DATA, "tf_module"),
+                                   options=tf.saved_model.LoadOptions())
+    np.testing.assert_array_equal(restored.w, [[1.0, -2.0], [0.5, 3.0]])
