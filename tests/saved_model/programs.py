@@ -268,6 +268,17 @@ def loop_gradient_class(tf):
 
 
 def loop_gradient_results(tf, m):
-    """`m.grad` (a loop_gradient_class's) on each of LOOP_GRADIENT_XS, as JSON-ready lists."""
-    return [{k: v.numpy().tolist() for k, v in m.grad(tf.constant(x)).items()}
-            for x in LOOP_GRADIENT_XS]
+    """`m.grad` (a loop_gradient_class's) on each of LOOP_GRADIENT_XS, and the second
+    derivatives of ``sum(dx)`` (through the saved gradient's lists and optionals), as
+    JSON-ready lists."""
+    out = []
+    for x in LOOP_GRADIENT_XS:
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            values = m.grad(x)
+            total = tf.reduce_sum(values["dx"])
+        second = tape.gradient(total, [x, m.w])
+        out.append({**{k: v.numpy().tolist() for k, v in values.items()},
+                    "d2x": second[0].numpy().tolist(), "d2w": second[1].numpy().tolist()})
+    return out

@@ -329,6 +329,8 @@ def _pop_back_rule(lst, element_shape, element_dtype):
 
 
 def _add_kernel(xp, a, b):
+    if not isinstance(a, TensorList):  # another variant's gradients (an optional's)
+        return a.added(b)
     if len(a) < len(b):
         a, b = b, a
     # b's written elements, found at C speed: a loop's gradient adds lists with one each
