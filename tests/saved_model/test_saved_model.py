@@ -1266,3 +1266,19 @@ def test_skip_checkpoint_leaves_the_variables_for_the_user_to_assign(tmp_path):
     restored = tf.saved_model.load(os.path.join(DATA, "tf_module"),
                                    options=tf.saved_model.LoadOptions())
     np.testing.assert_array_equal(restored.w, [[1.0, -2.0], [0.5, 3.0]])
+
+
+def test_skip_checkpoint_of_a_tf1_savedmodel_leaves_its_variables_for_the_user(tmp_path):
+    """The same for TF's TF 1 SavedModel (make_tf_savedmodels.py v1): TF 2.21 gave
+    {'y': [[1.5, 3.5]]} for these assigned values."""
+    shutil.copytree(os.path.join(DATA, "tf1_simple_save"), str(tmp_path / "m"))
+    shutil.rmtree(str(tmp_path / "m" / "variables"))
+    loaded = tf.saved_model.load(
+        str(tmp_path / "m"), options=tf.saved_model.LoadOptions(experimental_skip_checkpoint=True))
+    w, b = loaded.variables
+    assert [(v.name, v.shape.as_list()) for v in (w, b)] == [("w:0", [2, 2]), ("b:0", [2])]
+    assert not w.is_initialized().numpy()
+    w.assign([[1.0, 0.0], [0.0, 2.0]])
+    b.assign([0.5, -0.5])
+    np.testing.assert_array_equal(
+        loaded.signatures["serving_default"](x=tf.constant([[1.0, 2.0]]))["y"], [[1.5, 3.5]])

@@ -911,7 +911,8 @@ def load(export_dir, tags=None, options=None):
     if not meta_graph.HasField("object_graph_def") or not meta_graph.object_graph_def.nodes:
         from eagerflow._src.saved_model import load_v1  # noqa: PLC0415 (TF 1's, seldom)
         _add_default_attrs(meta_graph)
-        return load_v1.load(export_dir, meta_graph)
+        return load_v1.load(export_dir, meta_graph, getattr(
+            options, "experimental_skip_checkpoint", False))
     loader = _Loader(meta_graph, export_dir, skip_checkpoint=getattr(
         options, "experimental_skip_checkpoint", False))
     root = loader.nodes[0]
