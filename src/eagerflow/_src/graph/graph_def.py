@@ -432,7 +432,8 @@ def _add_shapes(nodes, by_name):
     for node in nodes:
         op = by_name.get(node.name)
         found = None if op is None else [t.shape for t in op.outputs]
-        if found is not None and len(found) != _tf_output_count(node, op):
+        count = None if op is None else _tf_output_count(node, op)
+        if count is not None and len(found) != count:
             continue  # (TF's node has other outputs: a loop's captures as loop variables)
         if op is None and node.op == "Const":
             found = [TensorShape(tensor_from_proto(node.attr["value"].tensor).shape)]
@@ -449,8 +450,6 @@ def _tf_output_count(node, op):
         return len(listed)
     if node.op in ("While", "StatelessWhile"):
         return len(node.attr["T"].list.type)
-    if op.op_def is not None and not op.op_def.multi:
-        return 1
     return None
 
 
