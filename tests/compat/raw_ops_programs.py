@@ -423,6 +423,19 @@ def _more(tf, out, f, g, image, s):
                  "TensorListResize", "TensorListConcatV2"]:
         out[name] = lists
 
+    def pushed_and_popped():
+        handle = tf.raw_ops.EmptyTensorList(element_shape=[3], max_num_elements=-1,
+                                            element_dtype=tf.float32)
+        handle = tf.raw_ops.TensorListPushBack(input_handle=handle, tensor=g[0])
+        handle = tf.raw_ops.TensorListPushBack(input_handle=handle, tensor=g[1])
+        rest, last = tf.raw_ops.TensorListPopBack(input_handle=handle, element_shape=[3],
+                                                  element_dtype=tf.float32)
+        return [last, tf.raw_ops.TensorListLength(input_handle=rest),
+                tf.raw_ops.TensorListStack(input_handle=rest, element_shape=[3],
+                                           element_dtype=tf.float32)]
+    for name in ["EmptyTensorList", "TensorListPushBack", "TensorListPopBack"]:
+        out[name] = pushed_and_popped
+
     volume = tf.reshape(tf.range(32, dtype=tf.float32), [1, 2, 4, 4, 1])
     pool = dict(ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
     pooled = tf.nn.max_pool2d(image, 2, 2, "VALID")

@@ -225,3 +225,103 @@ def custom_gradient_results(tf, m):
         return tape.gradient(y, [m.v, m.w])
     out["traced"] = [float(t.numpy()) for t in step(x)]
     return out
+
+
+LOOP_GRADIENT_XS = [[1.0, -2.0], [1.0, 2.0], [0.1, 0.2]]
+
+
+def loop_gradient_class(tf):
+    """A `tf.Module` whose signed `grad` differentiates a nested traced call holding a
+    `tf.range` loop with a branch inside and a branch after it: TF's saved gradient keeps
+    the loop's values in TensorLists (``EmptyTensorList``, ``TensorListPushBack``/``PopBack``)
+    and the branches' in optionals (``OptionalFromValue``, ``OptionalNone``,
+    ``OptionalGetValue``)."""
+
+    class LoopGradient(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(1.5, name="w")
+
+        @tf.function
+        def inner(self, x):
+            acc = tf.zeros_like(x)
+            for i in tf.range(3):
+                if tf.reduce_sum(acc) > 1.0:
+                    acc = acc * self.w + x
+                else:
+                    acc = acc + x * tf.cast(i + 1, tf.float32) * self.w
+            if tf.reduce_sum(x) > 0:
+                acc = tf.sin(acc) * self.w
+            else:
+                acc = acc * 2.0
+            return acc
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+        def grad(self, x):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = tf.reduce_sum(self.inner(x) ** 2)
+            dx, dw = tape.gradient(y, [x, self.w])
+            return {"y": y, "dx": dx, "dw": dw}
+
+    return LoopGradient
+
+
+def loop_gradient_results(tf, m):
+    """`m.grad` (a loop_gradient_class's) on each of LOOP_GRADIENT_XS, and the second
+    derivatives of ``sum(dx)`` (through the saved gradient's lists and optionals), as
+    JSON-ready lists."""
+    out = []
+    for x in LOOP_GRADIENT_XS:
+        x = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            values = m.grad(x)
+            total = tf.reduce_sum(values["dx"])
+        second = tape.gradient(total, [x, m.w])
+        out.append({**{k: v.numpy().tolist() for k, v in values.items()},
+                    "d2x": second[0].numpy().tolist(), "d2w": second[1].numpy().tolist()})
+    return out
+
+
+def custom_functional_model(tf, seed):
+    """A functional Keras model of a custom layer (``Scale``, with a config) and a Dense
+    with a custom activation (``custom_act``), after two steps of Adam: ``(model, x,
+    custom_objects)``."""
+
+    class Scale(tf.keras.layers.Layer):
+        def __init__(self, factor=2.0, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def build(self, input_shape):
+            self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
+
+        def call(self, x):
+            return x * self.w * self.factor
+
+        def get_config(self):
+            return {**super().get_config(), "factor": self.factor}
+
+    def custom_act(x):
+        return tf.nn.relu(x) - 0.1
+
+    tf.keras.backend.clear_session()
+    tf.keras.utils.set_random_seed(seed)
+    inputs = tf.keras.Input((4,), name="feat")
+    hidden = tf.keras.layers.Dense(3, activation=custom_act)(inputs)
+    hidden = Scale(3.0, name="scale")(hidden)
+    model = tf.keras.Model(inputs, tf.keras.layers.Dense(2, name="out")(hidden))
+    model.compile(tf.keras.optimizers.Adam(0.01), "mse", metrics=["mae"])
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 7.0
+    model.fit(x, np.ones((2, 2), np.float32), epochs=2, verbose=0)
+    return model, x, {"Scale": Scale, "custom_act": custom_act}
+
+
+def custom_functional_results(tf, model, x):
+    """What a loaded custom_functional_model reports, as JSON-ready values."""
+    return {"layers": [[type(layer).__name__, layer.name] for layer in model.layers],
+            "inputs": [str(t.shape) for t in model.inputs],
+            "outputs": [str(t.shape) for t in model.outputs],
+            "predict": model.predict(x, verbose=0).tolist(),
+            "evaluate": model.evaluate(x, np.ones((2, 2), np.float32), verbose=0)}

@@ -162,3 +162,28 @@ def test_sequential_savedmodel_with_unknown_layer_class_revives_each_layer_once(
     loaded.fit(x, np.zeros((2, 1), "float32"), verbose=0)
     assert not np.array_equal(loaded.get_layer("d").weights[0].numpy(), np.ones((3, 1)))
     assert not np.array_equal(loaded.get_layer("cl").weights[0].numpy(), np.ones((4, 3)))
+
+
+def test_tf_functional_savedmodel_of_custom_objects_loads_with_and_without_them():
+    """TF's SavedModel of programs.custom_functional_model (make_tf_savedmodels.py
+    custom_functional): given its custom objects, and without them (the layers of unknown
+    classes revived, the functional graph rebuilt around them: its input layer, inputs and
+    outputs, as tf_keras gives), it reports and computes what TF's loads did."""
+    import json
+    import os
+    from tests.saved_model.programs import custom_functional_model, custom_functional_results
+    data = os.path.join(os.path.dirname(__file__), "data")
+    with open(os.path.join(data, "tf_outputs.json")) as f:
+        expected = json.load(f)["tf_keras_custom_functional"]
+    path = os.path.join(data, "tf_keras_custom_functional")
+    x = np.array(expected["x"], np.float32)
+    _, _, custom = custom_functional_model(tf, 0)
+    for key, model in (("with_custom_objects",
+                        tf.keras.models.load_model(path, custom_objects=custom)),
+                       ("revived", tf.keras.models.load_model(path))):
+        got = custom_functional_results(tf, model, x)
+        want = expected[key]
+        assert got["layers"] == want["layers"], key
+        assert (got["inputs"], got["outputs"]) == (want["inputs"], want["outputs"]), key
+        np.testing.assert_allclose(got["predict"], want["predict"], rtol=1e-5, err_msg=key)
+        np.testing.assert_allclose(got["evaluate"], want["evaluate"], rtol=1e-5, err_msg=key)

@@ -666,3 +666,32 @@ def test_restored_function_prints_each_saved_signature(tmp_path):
                          "name='x')\n  training (POSITIONAL_OR_KEYWORD): Literal[") == 2
     assert "Literal[False]" in printed and "Literal[True]" in printed
     assert len(printed.split("\n\n")) == 2
+
+
+def test_restored_function_reports_its_input_signature_and_function_spec():
+    """TF's SavedModels (make_tf_savedmodels.py): a function saved with an input signature
+    reports it, one saved without reports None; both report the saved parameters (TF 2.21's
+    values)."""
+    data = os.path.join(os.path.dirname(__file__), "data")
+    loaded = tf.saved_model.load(os.path.join(data, "tf_module"))
+    want = (tf.TensorSpec([None, 2], tf.float32, name="x"),)
+    assert loaded.__call__.input_signature == want
+    assert repr(loaded.__call__.input_signature) == \
+        "(TensorSpec(shape=(None, 2), dtype=tf.float32, name='x'),)"
+    spec = loaded.__call__.function_spec
+    assert spec.input_signature == want
+    assert repr(spec.fullargspec) == (
+        "FullArgSpec(args=['x'], varargs=None, varkw=None, defaults=None, kwonlyargs=[], "
+        "kwonlydefaults=None, annotations={})")
+    assert loaded.__call__.name == "restored_function_body"
+    loops = tf.saved_model.load(os.path.join(data, "tf_loop_gradients"))
+    assert loops.inner.input_signature is None
+    assert loops.inner.function_spec.fullargspec.args == ["x"]
+    assert loops.grad.input_signature == (tf.TensorSpec([None], tf.float32, name="x"),)
+
+
+def test_function_spec_fullargspec_of_a_function():
+    def f(a, b=2, *rest, c, d=4, **more):
+        return a
+    spec = tf.function(f).function_spec.fullargspec
+    assert spec == __import__("inspect").getfullargspec(f)

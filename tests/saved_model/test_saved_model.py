@@ -12,6 +12,7 @@ import pytest
 import eagerflow as tf
 from tests import internals
 from tests.saved_model.programs import (
+    loop_gradient_class, loop_gradient_results,
     DENSE_KEYS, VECTOR_IDS, VECTOR_KEYS, affine_class, custom_gradient_module,
     custom_gradient_results)
 
@@ -432,6 +433,40 @@ def test_written_today_matches_what_tf_loaded(tmp_path):
     with open(os.path.join(str(tmp_path), "saved_model.pb"), "rb") as f:
         today = f.read()
     assert today == checked_in
+
+
+def test_tf_sees_the_shapes_of_our_signatures_outputs():
+    """TF loading data/ours_module and data/ours_keras (which eagerflow writes today, as
+    test_written_today_matches_what_tf_loaded checks) gives their signatures' outputs the
+    shapes eagerflow gives them (the functions' bodies record each node's output shapes, as
+    TF's do), not unknown shapes."""
+    recorded = _json("tf_loaded_ours.json")["output_shapes"]
+    for name, key in (("ours_module", "serving_default"), ("ours_keras", "keras_serving_default")):
+        signature = tf.saved_model.load(os.path.join(DATA, name)).signatures["serving_default"]
+        assert recorded[key] == [str(t.shape) for t in signature.outputs]
+        assert "<unknown>" not in recorded[key]
+    assert recorded["serving_default"] == ["(None, 3)", "(None,)"]
+
+
+def test_saved_function_bodies_record_their_nodes_output_shapes(tmp_path):
+    m = affine_class(tf)()
+    tf.saved_model.save(m, str(tmp_path))
+    proto = internals.saved_model_protos.SavedModel()
+    with open(str(tmp_path / "saved_model.pb"), "rb") as f:
+        proto.ParseFromString(f.read())
+    functions = {f.signature.name: f for f in proto.meta_graphs[0].graph_def.library.function}
+    call = next(f for name, f in functions.items() if "__call__" in name and
+                "signature_wrapper" not in name)
+    shapes = {n.name: [[d.size for d in s.dim] for s in n.attr["_output_shapes"].list.shape]
+              for n in call.node_def}
+    assert shapes["MatMul"] == [[-1, 2]] and shapes["Relu"] == [[-1, 2]]
+    assert [[d.size for d in s.dim] for s in call.arg_attr[0].attr["_output_shapes"].list.shape] \
+        == [[-1, 2]]
+    wrapper = next(f for name, f in functions.items() if "signature_wrapper" in name)
+    for node in wrapper.node_def:
+        if node.op != "NoOp":
+            assert [[d.size for d in s.dim] for s in node.attr["_output_shapes"].list.shape] \
+                == [[-1, 2]], node.name
 
 
 # -- errors ---------------------------------------------------------------------------------
@@ -968,6 +1003,23 @@ def test_tf_loaded_our_custom_gradients_and_differentiated_with_them(tmp_path):
                     expected)
 
 
+def test_tf_gradient_of_a_loop_with_branches_loads_and_gives_tfs_values(tmp_path):
+    """TF's SavedModel of programs.loop_gradient_class (make_tf_savedmodels.py
+    loop_gradients): its gradient functions keep the loop's values in TensorLists pushed
+    and popped back, and the branches' in optionals; loaded, they give TF's values and
+    gradients, as does eagerflow's own module and a SavedModel saved again from the
+    loaded one."""
+    expected = _json("tf_outputs.json")["tf_loop_gradients"]
+    loaded = tf.saved_model.load(os.path.join(DATA, "tf_loop_gradients"))
+    ours = loop_gradient_class(tf)()
+    tf.saved_model.save(loaded, str(tmp_path / "again"))
+    for m in (loaded, ours, tf.saved_model.load(str(tmp_path / "again"))):
+        for got, want in zip(loop_gradient_results(tf, m), expected):
+            assert sorted(got) == sorted(want)
+            for key in want:
+                np.testing.assert_allclose(got[key], want[key], rtol=1e-5, err_msg=key)
+
+
 def test_custom_gradients_can_be_left_out_of_a_saved_model(tmp_path):
     m = custom_gradient_module(tf)()
     for keep in (True, False):
@@ -1183,3 +1235,50 @@ def test_function_calling_another_reads_each_of_its_variables(tmp_path):
         21.0, 21.0, 121.0]
     loaded.w.assign(20.0)
     assert loaded.outer(x).numpy() == 41.0
+
+
+def test_skip_checkpoint_leaves_the_variables_for_the_user_to_assign(tmp_path):
+    """LoadOptions(experimental_skip_checkpoint=True): the checkpoint is not read (TF's
+    SavedModel loads without its variables/ directory), the variables have no value until
+    assigned (reading one fails, as in TF), and the functions use the values assigned (TF
+    2.21 gave [[2.0, 4.0]])."""
+    shutil.copytree(os.path.join(DATA, "tf_module"), str(tmp_path / "m"))
+    shutil.rmtree(str(tmp_path / "m" / "variables"))
+    options = tf.saved_model.LoadOptions(experimental_skip_checkpoint=True)
+    loaded = tf.saved_model.load(str(tmp_path / "m"), options=options)
+    assert loaded.w.shape == (2, 2) and loaded.w.dtype == tf.float32
+    assert not loaded.w.is_initialized().numpy()
+    assert repr(loaded.b) == "<tf.Variable 'b:0' shape=(2,) dtype=float32, numpy=<unavailable>>"
+    with pytest.raises(tf.errors.FailedPreconditionError, match="not initialized"):
+        loaded.w.numpy()
+    with pytest.raises(tf.errors.FailedPreconditionError):
+        loaded(tf.constant([[1.0, 2.0]]))
+    loaded.w.assign([[1.0, 0.0], [0.0, 1.0]])
+    loaded.b.assign([1.0, 2.0])
+    np.testing.assert_array_equal(loaded(tf.constant([[1.0, 2.0]])), [[2.0, 4.0]])
+    np.testing.assert_array_equal(
+        loaded.signatures["serving_default"](x=tf.constant([[1.0, 2.0]]))["output_0"],
+        [[2.0, 4.0]])
+    # (without the option the values are read: TF's error for the missing files)
+    with pytest.raises(FileNotFoundError, match="Unsuccessful TensorSliceReader constructor: "
+                                                "Failed to find any matching files for"):
+        tf.saved_model.load(str(tmp_path / "m"))
+    restored = tf.saved_model.load(os.path.join(DATA, "tf_module"),
+                                   options=tf.saved_model.LoadOptions())
+    np.testing.assert_array_equal(restored.w, [[1.0, -2.0], [0.5, 3.0]])
+
+
+def test_skip_checkpoint_of_a_tf1_savedmodel_leaves_its_variables_for_the_user(tmp_path):
+    """The same for TF's TF 1 SavedModel (make_tf_savedmodels.py v1): TF 2.21 gave
+    {'y': [[1.5, 3.5]]} for these assigned values."""
+    shutil.copytree(os.path.join(DATA, "tf1_simple_save"), str(tmp_path / "m"))
+    shutil.rmtree(str(tmp_path / "m" / "variables"))
+    loaded = tf.saved_model.load(
+        str(tmp_path / "m"), options=tf.saved_model.LoadOptions(experimental_skip_checkpoint=True))
+    w, b = loaded.variables
+    assert [(v.name, v.shape.as_list()) for v in (w, b)] == [("w:0", [2, 2]), ("b:0", [2])]
+    assert not w.is_initialized().numpy()
+    w.assign([[1.0, 0.0], [0.0, 2.0]])
+    b.assign([0.5, -0.5])
+    np.testing.assert_array_equal(
+        loaded.signatures["serving_default"](x=tf.constant([[1.0, 2.0]]))["y"], [[1.5, 3.5]])

@@ -82,6 +82,11 @@ def main():
         fetched = sess.run({k: v.name for k, v in sig.outputs.items()},
                            {sig.inputs["hidden_input"].name: xk})
         out["keras_v1_session_serving_default"] = {k: v.tolist() for k, v in fetched.items()}
+    # the shapes TF gives the signatures' outputs (read from the functions' bodies)
+    out["output_shapes"] = {
+        "serving_default": [str(t.shape) for t in m.signatures["serving_default"].outputs],
+        "keras_serving_default": [str(t.shape) for t in
+                                  keras.signatures["serving_default"].outputs]}
     cli = os.path.join(os.path.dirname(sys.executable), "saved_model_cli")
     shown = subprocess.run([cli, "show", "--all", "--dir", path], capture_output=True,
                            text=True, check=True)

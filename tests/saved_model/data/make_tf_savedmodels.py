@@ -18,6 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from tests.saved_model.programs import (  # noqa: E402
     DENSE_KEYS, RAGGED_FEATURE_IDS, RAGGED_FEATURE_WORDS, RAGGED_IDS, RAGGED_W, RAGGED_X,
     VECTOR_IDS, VECTOR_KEYS, affine_class, custom_gradient_module, custom_gradient_results,
+    loop_gradient_class, loop_gradient_results, custom_functional_model,
+    custom_functional_results,
     dense_table_module, ragged_class, subclassed_model, vector_table_module)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -96,6 +98,8 @@ def main():
     assets(outputs)
     user_resource(outputs)
     variable_resource(outputs)
+    loop_gradients(outputs)
+    custom_functional(outputs)
     with open(os.path.join(HERE, "tf_outputs.json"), "w") as f:
         json.dump(outputs, f, indent=1)
 
@@ -402,6 +406,31 @@ def variable_resource(outputs):
     outputs["tf_variable_resource"] = {
         "loaded_type": type(loaded.counter).__name__,
         "bumps": [int(loaded.bump()), int(loaded.bump())]}
+
+
+def loop_gradients(outputs):
+    """A Module whose signed function differentiates a loop with branches
+    (programs.loop_gradient_class): TF's gradient functions keep the loop's values in
+    TensorLists and the branches' in optionals."""
+    path = os.path.join(HERE, "tf_loop_gradients")
+    shutil.rmtree(path, ignore_errors=True)
+    m = loop_gradient_class(tf)()
+    tf.saved_model.save(m, path)
+    outputs["tf_loop_gradients"] = loop_gradient_results(tf, m)
+
+
+def custom_functional(outputs):
+    """A functional model of a custom layer and activation (programs.custom_functional_model)
+    saved by ``model.save``; loaded with and without its custom objects."""
+    path = os.path.join(HERE, "tf_keras_custom_functional")
+    shutil.rmtree(path, ignore_errors=True)
+    model, x, custom = custom_functional_model(tf, 0)
+    model.save(path)
+    outputs["tf_keras_custom_functional"] = {
+        "x": x.tolist(),
+        "with_custom_objects": custom_functional_results(
+            tf, tf.keras.models.load_model(path, custom_objects=custom), x),
+        "revived": custom_functional_results(tf, tf.keras.models.load_model(path), x)}
 
 
 def only(names):

@@ -14,6 +14,7 @@ import weakref
 import numpy as np
 
 from eagerflow._src.autodiff import gradient_registry
+from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor
@@ -321,6 +322,8 @@ def _reduced(g, t, op, inputs):
     along which the op broadcast `t` (an eager one already of t's shape needs nothing)."""
     if type(g) is IndexedSlices or (type(g) is EagerTensor and type(t) is EagerTensor
                                      and g._data.shape == t._data.shape):
+        return g
+    if g.dtype == _d.variant:  # (a list's or an optional's gradient: a scalar, never broadcast)
         return g
     return unbroadcast(g, t, inputs if op.elementwise else ())
 

@@ -159,9 +159,10 @@ def _read(xp, handle, dtype=None):
                         f"error message={e.message}") from None
     if value is None:
         raise errors.FailedPreconditionError(
-            None, None, "Could not read from a variable that is not initialized yet: its "
-            "initial value depends on the inputs of the function that creates it, and is "
-            "assigned when that function is first called.")
+            None, None, "Could not read from a variable that is not initialized yet: assign "
+            "it a value first (a variable a function makes from the function's inputs is "
+            "assigned its initial value when that function is first called; one a SavedModel "
+            "loaded with experimental_skip_checkpoint, by its user).")
     if dtype is not None:
         held = _dtype_of(value)
         if held is not None and held != dtype:
@@ -701,9 +702,11 @@ class Variable(metaclass=_VariableMeta):
         if not context.executing_eagerly():
             return (f"<tf.Variable '{self._name}' shape={self._shape} "
                     f"dtype={self._dtype.name}>")
-        value = np.asarray(backend.to_host(self._handle.value))
+        value = self._handle.value
+        text = ("<unavailable>" if value is None  # (not initialized: TF's text)
+                else _numpy_text(np.asarray(backend.to_host(value)), True))
         return (f"<tf.Variable '{self._name}' shape={self._shape} dtype={self._dtype.name}, "
-                f"numpy={_numpy_text(value, True)}>")
+                f"numpy={text}>")
 
     __str__ = __repr__
 

@@ -43,7 +43,8 @@ from eagerflow._src.core import errors
 from eagerflow._src.core.dispatch import dispatch
 from eagerflow._src.core.errors import op_error
 from eagerflow._src.core.node_forms import ExtraInputs, NodeForm, tf_nodes
-from eagerflow._src.core.registry import PER_ELEMENT, batching_rules, register
+from eagerflow._src.core.registry import (PER_ELEMENT, batching_rules, register,
+                                          register_gradient)
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
@@ -55,6 +56,7 @@ from eagerflow._src.data.dataset_spec import DatasetFunction
 from eagerflow._src.data.iterator_ops import Iterator, scoped_source
 from eagerflow._src.data.optional_ops import Optional, OptionalSpec  # noqa: F401
 from eagerflow._src.data.structured_function import StructuredFunction, sparse_argument
+from eagerflow._src.ops.array_ops import zeros_like
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
 _FUNCTIONS = (StructuredFunction, DatasetFunction)  # (a node's functions, fed per call)
@@ -119,6 +121,17 @@ class OptionalValue(_Value):
 
     def __init__(self, flat):
         self.flat = flat
+
+    def zeros_like(self):
+        """An optional's zero gradient: zeros of its value (nothing if it holds none)."""
+        return OptionalValue(None if self.flat is None else
+                             tuple(np.zeros_like(np.asarray(v)) for v in self.flat))
+
+    def added(self, other):
+        """The sum of two gradients of one optional (one holding nothing is zero)."""
+        if self.flat is None or other.flat is None:
+            return self if other.flat is None else other
+        return OptionalValue(tuple(a + b for a, b in zip(self.flat, other.flat)))
 
 
 def _wrap(value):
@@ -276,7 +289,7 @@ tf_args[_HAS_VALUE] = None
 # (an optional's value made in a function: its variant, which functions return and
 # branches join)
 _FROM_VALUE = register("OptionalFromValue", _from_value, lambda *components: _SCALAR_VARIANT,
-                       tied=(), not_differentiable="an optional")
+                       tied=())
 tf_args[_FROM_VALUE] = None
 _NONE = register("OptionalNone", _optional_none, lambda: _SCALAR_VARIANT, tied=(),
                  not_differentiable="an optional")
@@ -284,8 +297,23 @@ tf_args[_NONE] = None
 _GET_VALUE = register(
     "OptionalGetValue", _get_value,
     lambda optional, *, output_types, output_shapes: _specs(output_types, output_shapes),
-    multi=True, tied=(), not_differentiable="the elements of a dataset")
+    multi=True, tied=())
 tf_args[_GET_VALUE] = None
+
+
+# An optional's gradient is an optional of its value's gradients (TF's gradients of branches
+# pass values through optionals: a second derivative flows back through them)
+@register_gradient("OptionalFromValue")
+def _from_value_grad(op, grad):
+    return tuple(dispatch(_GET_VALUE, (grad,), {
+        "output_types": tuple(t.dtype for t in op.inputs),
+        "output_shapes": tuple(t.shape for t in op.inputs)}))
+
+
+@register_gradient("OptionalGetValue")
+def _get_value_grad(op, *grads):
+    grads = [g if g is not None else zeros_like(t) for g, t in zip(grads, op.outputs)]
+    return dispatch(_FROM_VALUE, tuple(grads))
 def _cardinality(xp, dataset, *arguments):
     return np.array(_pipeline(dataset, arguments)._cardinality(), np.int64)
 
@@ -322,6 +350,12 @@ def _dataset_of_tensors(own):
     return rewrite
 
 
+# TF's forms of the optional ops, which TF's gradients of branches write (each branch's
+# values the gradient needs, as optionals: empty from the branch not taken)
+tf_nodes[_FROM_VALUE] = NodeForm(types={"Toutput_types": "*0"}, outputs=("optional",))
+tf_nodes[_NONE] = NodeForm(types={}, outputs=("optional",))
+tf_nodes[_HAS_VALUE] = NodeForm(types={}, outputs=("has_value",))
+tf_nodes[_GET_VALUE] = NodeForm(types={}, outputs=("components",))
 tf_nodes[_MAKE_ITERATOR] = NodeForm(rewrite=_dataset_of_tensors(2))
 tf_nodes[_CARDINALITY] = NodeForm(rewrite=_dataset_of_tensors(1))
 tf_nodes[_SINGLE_ELEMENT] = NodeForm(rewrite=_dataset_of_tensors(1))

@@ -301,7 +301,8 @@ class Function:
     def function_spec(self):
         """The binding of calls to the Python function (its `function_type` and
         `input_signature`), kept for code written against TF's older attribute."""
-        return FunctionSpec(self.function_type, self._input_signature, self._jit_compile)
+        return FunctionSpec(self.function_type, self._input_signature, self._jit_compile,
+                            fullargspec=_fullargspec(self._signature))
 
     def get_initialization_function(self, *args, **kwargs):
         """A `ConcreteFunction` of no arguments that assigns their initial values to the
@@ -715,10 +716,33 @@ _IR_STAGES = ("hlo", "hlo_serialized", "optimized_hlo", "optimized_hlo_serialize
 class FunctionSpec:
     """What ``Function.function_spec`` holds (TF's older description of a signature)."""
 
-    def __init__(self, function_type, input_signature, jit_compile):
+    def __init__(self, function_type, input_signature, jit_compile, fullargspec=None):
         self.function_type = function_type
         self.input_signature = input_signature
         self.jit_compile = jit_compile
+        self._fullargspec = fullargspec
+
+    @property
+    def fullargspec(self):
+        """The Python function's parameters as an ``inspect.FullArgSpec``."""
+        if self._fullargspec is None:
+            self._fullargspec = _fullargspec(self.function_type)
+        return self._fullargspec
+
+
+def _fullargspec(signature):
+    """The ``inspect.FullArgSpec`` of an ``inspect.Signature``'s parameters."""
+    P = inspect.Parameter
+    params = list(signature.parameters.values()) if signature is not None else []
+    args = [p.name for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    defaults = tuple(p.default for p in params if p.kind in (
+        P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) and p.default is not p.empty)
+    kwonly = [p for p in params if p.kind == P.KEYWORD_ONLY]
+    kwdefaults = {p.name: p.default for p in kwonly if p.default is not p.empty}
+    return inspect.FullArgSpec(
+        args, next((p.name for p in params if p.kind == P.VAR_POSITIONAL), None),
+        next((p.name for p in params if p.kind == P.VAR_KEYWORD), None), defaults or None,
+        [p.name for p in kwonly], kwdefaults or None, {})
 
 
 def _spec_names(structure):

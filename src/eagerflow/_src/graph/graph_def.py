@@ -44,8 +44,11 @@ class Library:
     """A function library (``FunctionDefLibrary``): FunctionDefs by name, with the body
     graphs they were written from (once each, under unique names) or are read into."""
 
-    def __init__(self, function_defs=()):
+    def __init__(self, function_defs=(), add_shapes=False):
         self.functions = {f.signature.name: f for f in function_defs}
+        # (the FunctionDefs written give their nodes' and arguments' shapes, as a
+        # SavedModel's do)
+        self.add_shapes = add_shapes
         self._names = {}   # id(body graph) -> its function's name, as written
         self._graphs = {}  # name -> body graph, as read
         self._kept = []
@@ -415,20 +418,39 @@ def graph_to_graph_def(graph, add_shapes=False, variables=None, own_inputs_only=
     if variables is not None:
         variables.update({writer.resources[_handle_key(v)]: v for v in writer.variables})
     if add_shapes:
-        shapes = {op.name: [t.shape for t in op.outputs] for op in graph.get_operations()}
-        for node in nodes:
-            found = shapes.get(node.name)
-            if found is None and node.op == "Const":
-                found = [TensorShape(tensor_from_proto(node.attr["value"].tensor).shape)]
-            if found is None and node.op == "Placeholder":
-                found = [shape_from_proto(node.attr["shape"].shape)]
-            if found is not None:
-                node.attr["_output_shapes"].CopyFrom(attr_value([TensorShape(s)
-                                                                 for s in found]))
+        _add_shapes(nodes, {op.name: op for op in graph.get_operations()})
     gd = pb.GraphDef(node=nodes, versions=pb.VersionDef(producer=PRODUCER))
     if library.functions:
         gd.library.function.extend(library.functions.values())
     return gd
+
+
+def _add_shapes(nodes, by_name):
+    """Gives each node its outputs' static shapes as its ``_output_shapes`` attr, as TF
+    writes them where it exports a graph with its shapes (TF reading a function body
+    takes the shapes it cannot infer from there: a call's results)."""
+    for node in nodes:
+        op = by_name.get(node.name)
+        found = None if op is None else [t.shape for t in op.outputs]
+        count = None if op is None else _tf_output_count(node, op)
+        if count is not None and len(found) != count:
+            continue  # (TF's node has other outputs: a loop's captures as loop variables)
+        if op is None and node.op == "Const":
+            found = [TensorShape(tensor_from_proto(node.attr["value"].tensor).shape)]
+        if op is None and node.op == "Placeholder":
+            found = [shape_from_proto(node.attr["shape"].shape)]
+        if found is not None:
+            node.attr["_output_shapes"].CopyFrom(attr_value([TensorShape(s) for s in found]))
+
+
+def _tf_output_count(node, op):
+    """How many outputs TF's node has, where its attrs or the op say (else None)."""
+    listed = node.attr["Tout"].list.type if "Tout" in node.attr else None
+    if listed is not None and node.attr["Tout"].WhichOneof("value") == "list":
+        return len(listed)
+    if node.op in ("While", "StatelessWhile"):
+        return len(node.attr["T"].list.type)
+    return None
 
 
 # -- function bodies -------------------------------------------------------------------------
@@ -558,6 +580,12 @@ def function_def(graph, name, library=None, keep=()):
         arg = args[resource] = _unique_arg(_arg_name(resource), args)
         fdef.signature.input_arg.add(name=arg, type=_d.resource.as_datatype_enum)
     by_name = {op.name: op for op in graph.get_operations()}
+    if library.add_shapes:
+        _add_shapes(nodes, by_name)
+        for i, op in enumerate(placeholders):
+            if op.outputs[0].dtype != _d.resource:
+                fdef.arg_attr[i].attr["_output_shapes"].CopyFrom(
+                    attr_value([op.outputs[0].shape]))
     for node in nodes:
         if node.op == "Placeholder" and node.name in args:
             continue
@@ -838,11 +866,15 @@ def _resource_specs(node, attrs, op_def, our_attrs, our_inputs=()):
     if op_def.multi:
         return []
     if "dtype" not in attrs and our_inputs:
-        # an op whose outputs do not depend on what the handle holds (a random generator's
-        # state read and skip): its rule gives them
+        # an op whose outputs' dtype does not depend on what the handle holds (a random
+        # generator's state read and skip, a variable's shape): its rule gives them, TF's
+        # recorded shape where the rule cannot know it
         spec = op_def.shape(*[_Static() if getattr(t, "dtype", None) == _d.resource else t
                               for t in our_inputs], **our_attrs)
-        if spec[0].is_fully_defined() and spec[1] != _d.resource:
+        if spec[1] != _d.resource:
+            recorded = attrs.get("_output_shapes")
+            if recorded and not spec[0].is_fully_defined():
+                spec = (spec[0].merge_with(TensorShape(recorded[0])), spec[1])
             return [spec]
     if "dtype" not in attrs:  # a handle of another resource (a lookup table's)
         raise errors.UnimplementedError(None, node.name, f"Node '{node.name}' ({node.op}) "

@@ -303,7 +303,34 @@ def _resize_kernel(xp, lst, size):
     return TensorList(lst[:n] + [None] * (n - len(lst)))
 
 
+def _empty_kernel(xp, element_shape, max_num_elements, element_dtype):
+    return TensorList(())
+
+
+def _push_back_kernel(xp, lst, tensor):
+    n = len(lst)
+    return lst.replaced(n, n, [tensor])
+
+
+def _pop_back_kernel(xp, lst, element_shape, element_dtype):
+    n = len(lst)
+    if not n:
+        raise _error("Trying to pop from an empty list.")
+    item = lst[n - 1]
+    if item is None:  # (a gradient's list: an unwritten element is zeros)
+        item = _zeros(xp, lst, element_shape, element_dtype, "Trying to read an uninitialized "
+                      "tensor but element_shape is not fully defined: {} and no list element "
+                      "is set.")
+    return lst.replaced(n - 1, n, []), item
+
+
+def _pop_back_rule(lst, element_shape, element_dtype):
+    return [_LIST, (_static_shape(element_shape), element_dtype)]
+
+
 def _add_kernel(xp, a, b):
+    if not isinstance(a, TensorList):  # another variant's gradients (an optional's)
+        return a.added(b)
     if len(a) < len(b):
         a, b = b, a
     # b's written elements, found at C speed: a loop's gradient adds lists with one each
@@ -332,6 +359,13 @@ _SCATTER = register("TensorListScatterIntoExistingList", _scatter_kernel, _list_
 _CONCAT = register("TensorListConcatV2", _concat_kernel, _concat_rule, multi=True, tied=())
 _SPLIT = register("TensorListSplit", _split_kernel, _list_rule, tied=())
 _RESIZE = register("TensorListResize", _resize_kernel, _list_rule, tied=())
+# A list grown one element at a time (TF's while loops keep a forward pass's values in
+# these for the gradient, which pops them back in reverse order)
+_EMPTY = register("EmptyTensorList", _empty_kernel, _list_rule, tied=(),
+                  not_differentiable=_CONSTANT_LIST)
+_PUSH_BACK = register("TensorListPushBack", _push_back_kernel, _list_rule, tied=())
+_POP_BACK = register("TensorListPopBack", _pop_back_kernel, _pop_back_rule, multi=True,
+                     tied=())
 # Sums the gradients of one list (None elements are zeros), as TF's AddN does for variants.
 _ADD = register("TensorListAdd", _add_kernel, _list_rule, tied=())
 tf_args[_ADD] = None  # eagerflow's own op: TF has none of this name
@@ -362,6 +396,12 @@ tf_nodes[_SPLIT] = NodeForm(types={"element_dtype": 0, "shape_type": 1},
 tf_args[_SPLIT] = ("tensor", "element_shape", "lengths")
 tf_nodes[_RESIZE] = NodeForm(types={}, outputs=("output_handle",))
 tf_args[_RESIZE] = ("input_handle", "size")
+tf_nodes[_EMPTY] = NodeForm(types={"shape_type": 0}, outputs=("handle",))
+tf_args[_EMPTY] = ("element_shape", "max_num_elements")
+tf_nodes[_PUSH_BACK] = NodeForm(types={"element_dtype": 1}, outputs=("output_handle",))
+tf_args[_PUSH_BACK] = ("input_handle", "tensor")
+tf_nodes[_POP_BACK] = NodeForm(types={}, outputs=("output_handle", "tensor"))
+tf_args[_POP_BACK] = ("input_handle", "element_shape")
 
 
 # -- functions ----------------------------------------------------------------------------
@@ -384,6 +424,23 @@ def _int(value):
 def reserve(element_shape, num_elements, element_dtype):
     """A list of `num_elements` unwritten elements."""
     return dispatch(_RESERVE, (shape_input(element_shape), _int(num_elements)),
+                    {"element_dtype": _d.as_dtype(element_dtype)})
+
+
+def empty(element_shape, element_dtype, max_num_elements=-1):
+    """A list of no elements, to grow by `push_back`."""
+    return dispatch(_EMPTY, (shape_input(element_shape), _int(max_num_elements)),
+                    {"element_dtype": _d.as_dtype(element_dtype)})
+
+
+def push_back(lst, tensor):
+    """`lst` with `tensor` appended."""
+    return dispatch(_PUSH_BACK, (lst, as_tensor(tensor)))
+
+
+def pop_back(lst, element_shape, element_dtype):
+    """``(rest, last)``: `lst` without its last element, and that element."""
+    return dispatch(_POP_BACK, (lst, shape_input(element_shape)),
                     {"element_dtype": _d.as_dtype(element_dtype)})
 
 
@@ -527,9 +584,28 @@ def _resize_grad(op, dlist):
     return resize(dlist, length(op.inputs[0])), None
 
 
+@register_gradient("TensorListPushBack")
+def _push_back_grad(op, dlist):
+    tensor = op.inputs[1]
+    if dlist is None:  # (the list's gradient not asked for: zeros)
+        dlist = array_ops.zeros_like(op.outputs[0])
+    d_list, d_tensor = pop_back(dlist, _shape_of(tensor), tensor.dtype)
+    return d_list, d_tensor
+
+
+@register_gradient("TensorListPopBack")
+def _pop_back_grad(op, dlist, d_tensor):
+    if dlist is None:
+        dlist = empty(None, op.attrs["element_dtype"])
+    if d_tensor is None:
+        d_tensor = array_ops.zeros_like(op.outputs[1])
+    return push_back(dlist, d_tensor), None
+
+
 register_gradient("TensorListAdd")(lambda op, d: (d, d))
 
 
 # No batching rule: a vectorized graph runs these once per batch element.
 batching_rules.assign(PER_ELEMENT, _ADD, _CONCAT, _FROM_TENSOR, _GATHER, _GET_ITEM, _LENGTH,
-                      _RESERVE, _RESIZE, _SCATTER, _SET_ITEM, _SPLIT, _STACK)
+                      _RESERVE, _RESIZE, _SCATTER, _SET_ITEM, _SPLIT, _STACK, _EMPTY,
+                      _PUSH_BACK, _POP_BACK)

@@ -27,10 +27,13 @@ from eagerflow._src.core.resource import TrackableResource
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
+# (the optional ops TF's gradients of branches use, which functions may hold)
+from eagerflow._src.data import iterator_graph  # noqa: F401
 from eagerflow._src.core.variables import (
     Variable, VarHandle, VariableAggregationV2, VariableSynchronization)
 from eagerflow._src.function.concrete_function import ConcreteFunction
-from eagerflow._src.function.polymorphic_function import Function, binding_error
+from eagerflow._src.function.polymorphic_function import (
+    Function, FunctionSpec, binding_error)
 from eagerflow._src.graph import graph_def as gd
 from eagerflow._src.graph.graph import Graph, SymbolicTensor
 from eagerflow._src.ops import array_ops, file_system
@@ -352,6 +355,19 @@ class RestoredFunction:
                 return concrete
         raise self._no_match(args, kwargs)
 
+    @property
+    def input_signature(self):
+        """The saved function's input signature (a tuple of specs), or None if it had none."""
+        return None if self._input_signature is None else tuple(self._input_signature)
+
+    @property
+    def function_spec(self):
+        """The saved binding of calls: ``fullargspec`` and ``input_signature``."""
+        return FunctionSpec(None if self._params is None else inspect.Signature(self._params),
+                            self.input_signature, False, fullargspec=self._fullargspec)
+
+    name = "restored_function_body"  # (TF's name of every restored function)
+
     def __get__(self, instance, owner=None):
         return self
 
@@ -424,9 +440,11 @@ def _matches(value, signature):
 
 
 class _Loader:
-    def __init__(self, meta_graph, export_dir, variables=None):
+    def __init__(self, meta_graph, export_dir, variables=None, skip_checkpoint=False):
         """`variables`: ``{node id: Variable}`` given for the variable nodes they name (the
-        functions capture them and the checkpoint's values are assigned to them)."""
+        functions capture them and the checkpoint's values are assigned to them).
+        `skip_checkpoint`: the checkpoint is not read; the variables made are left without
+        a value, as TF leaves them, for the user to assign."""
         self.proto = meta_graph.object_graph_def
         _add_default_attrs(meta_graph)
         gradients = _custom_gradients(meta_graph)
@@ -447,7 +465,12 @@ class _Loader:
                 self.nodes[i] = self._resource(i)
             elif node.WhichOneof("kind") == "asset":
                 self.nodes[i] = self._asset(meta_graph, node.asset)
-        self._restore_values()
+        if skip_checkpoint:
+            for obj in self.nodes:
+                if isinstance(obj, Variable) and not (variables and obj in variables.values()):
+                    obj.handle.value = None
+        else:
+            self._restore_values()
         # a table's create and destroy functions are not run here (the table is made above)
         skip = set()
         for i, node in enumerate(nodes):
@@ -635,9 +658,13 @@ class _Loader:
         prefix = os.path.join(self.export_dir, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
         if not bundle.exists(prefix):
             if any(isinstance(n, Variable) for n in self.nodes):
-                raise errors.NotFoundError(None, None, f"Unsuccessful TensorSliceReader "
-                                                       f"constructor: Failed to find any "
-                                                       f"matching files for {prefix}")
+                # (TF's loader raises Python's error here, not tf.errors.NotFoundError)
+                raise FileNotFoundError(
+                    f"Unsuccessful TensorSliceReader constructor: Failed to find any "
+                    f"matching files for {prefix}\n You may be trying to load on a different "
+                    f"device from the computational device. Consider setting the "
+                    f"`experimental_io_device` option in `tf.saved_model.LoadOptions` to the "
+                    f"io_device such as '/job:localhost'.")
             return
         reader = bundle.BundleReader(prefix)
         try:
@@ -884,8 +911,10 @@ def load(export_dir, tags=None, options=None):
     if not meta_graph.HasField("object_graph_def") or not meta_graph.object_graph_def.nodes:
         from eagerflow._src.saved_model import load_v1  # noqa: PLC0415 (TF 1's, seldom)
         _add_default_attrs(meta_graph)
-        return load_v1.load(export_dir, meta_graph)
-    loader = _Loader(meta_graph, export_dir)
+        return load_v1.load(export_dir, meta_graph, getattr(
+            options, "experimental_skip_checkpoint", False))
+    loader = _Loader(meta_graph, export_dir, skip_checkpoint=getattr(
+        options, "experimental_skip_checkpoint", False))
     root = loader.nodes[0]
     if isinstance(root, _UserObject):  # (as TF's root records them)
         root.tensorflow_version = meta_graph.meta_info_def.tensorflow_version

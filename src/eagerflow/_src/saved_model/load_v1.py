@@ -10,12 +10,15 @@ has `signatures`, `variables`, `graph`, `prune` and TF's version strings.
 """
 import os
 
+import numpy as np
+
 from eagerflow._src.backend.wire import read_varint as _varint
 from eagerflow._src.checkpoint import bundle
 from eagerflow._src.compat import v1 as compat_v1
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import errors
 from eagerflow._src.core.module import Module
+from eagerflow._src.core.protos.tensors import shape_from_proto
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.core.variables import Variable
@@ -87,13 +90,15 @@ def _spec(info, name):
     return TensorSpec(shape, _d.as_dtype(info.dtype), name)
 
 
-def load(export_dir, meta_graph):
-    """The object TF 2 loads from the TF 1 SavedModel `meta_graph` in `export_dir`."""
+def load(export_dir, meta_graph, skip_checkpoint=False):
+    """The object TF 2 loads from the TF 1 SavedModel `meta_graph` in `export_dir`
+    (`skip_checkpoint`: its variables are left without values, as TF leaves them)."""
     graph_def = meta_graph.graph_def
     signatures = {k: v for k, v in meta_graph.signature_def.items()
                   if k not in (_INIT_OP_KEY, _TRAIN_OP_KEY)}
     prefix = os.path.join(export_dir, "variables", "variables")
-    reader = bundle.BundleReader(prefix) if bundle.exists(prefix) else None
+    reader = bundle.BundleReader(prefix) if bundle.exists(prefix) and not skip_checkpoint \
+        else None
     trainable = _trainable_names(meta_graph)
     variables = {}
     for node in graph_def.node:
@@ -103,6 +108,14 @@ def load(export_dir, meta_graph):
             raise errors.UnimplementedError(
                 None, node.name, f"The TF 1 SavedModel at {export_dir} holds reference "
                                  f"variables ({node.op} {node.name!r}), which are not supported.")
+        dtype = _d.as_dtype(node.attr["dtype"].type)
+        if skip_checkpoint:
+            shape = shape_from_proto(node.attr["shape"].shape)
+            variable = variables[node.name] = Variable(
+                np.zeros([d or 0 for d in shape.as_list()], dtype.as_numpy_dtype), name=node.name,
+                dtype=dtype, trainable=trainable is None or node.name in trainable)
+            variable.handle.value = None
+            continue
         key = node.name if reader is None or reader.has_tensor(node.name) else \
             node.attr["shared_name"].s.decode() or node.name
         if reader is None or not reader.has_tensor(key):

@@ -553,7 +553,7 @@ class _Writer:
         default = self.default = _keras_default_signature(root)
         self.signatures = _canonical_signatures(root, signatures, default)
         self.graph = _ObjectGraph(root, self.signatures, default)
-        self.library = gd.Library()
+        self.library = gd.Library(add_shapes=True)
         self.proto = pb.SavedObjectGraph()
         self.graph_def = fw_pb.GraphDef(versions=fw_pb.VersionDef(producer=gd.PRODUCER,
                                                                   min_consumer=12))
@@ -581,10 +581,8 @@ class _Writer:
         for value in args[len(cf._inputs):]:
             bound.append(self._captured(value, cf))
         self._bind_asset_paths(cf, fdef, bound)
-        for i, t in enumerate(cf._inputs):
+        for i, t in enumerate(cf._inputs):  # (their shapes written with the body's)
             fdef.arg_attr[i].attr["_user_specified_name"].s = t.op.name.encode()
-            fdef.arg_attr[i].attr["_output_shapes"].list.shape.add().CopyFrom(
-                shape_proto(t.shape))
         saved = self.proto.concrete_functions[name]
         saved.bound_inputs.extend(bound)
         saved.canonicalized_input_signature.CopyFrom(
@@ -702,6 +700,7 @@ class _Writer:
                                                       inner_def.signature.input_arg)))
         call.attr["Tout"].CopyFrom(gd.attr_value(tuple(t.dtype for t in cf.outputs)))
         call.attr["f"].func.name = inner
+        call.attr["_output_shapes"].CopyFrom(gd.attr_value([t.shape for t in cf.outputs]))
         for attr in ("config", "config_proto", "executor_type"):
             call.attr[attr].s = b""
         if stateful:  # (the outputs wait for the call, TF's control output)
@@ -717,6 +716,7 @@ class _Writer:
                                          input=[f"{call.name}:output:{k}"] +
                                          (["^NoOp"] if stateful else []))
                 node.attr["T"].type = cf.outputs[k].dtype.as_datatype_enum
+                node.attr["_output_shapes"].CopyFrom(gd.attr_value([cf.outputs[k].shape]))
                 out = node.name.lower()
                 fdef.signature.output_arg.add(name=out,
                                               type=cf.outputs[k].dtype.as_datatype_enum)

@@ -487,6 +487,7 @@ def _load_saved_model(path, custom_objects, compile):
             model = _revive(path, nodes, config)
             if model is None:
                 raise
+            model = _revived_network(model, config)
             arguments = _saved_model_compile_arguments(config) if compile else None
             if compile and arguments is not None:
                 model.compile(**arguments)
@@ -585,6 +586,23 @@ class _LoadedSignatures(collections.abc.Mapping):
 
     def __repr__(self):
         return f"_SignatureMap({self._loaded()})"
+
+
+def _revived_network(model, config):
+    """A functional model naming a class not known here, as tf_keras revives one: its graph
+    rebuilt from the config around the layers `model` (its revived form) holds, so it has
+    its inputs, outputs and input layers; `model` itself if the config is not a graph's."""
+    inner = config.get("config")
+    if config.get("class_name") not in ("Functional", "Model") or not isinstance(inner, dict) \
+            or not all(k in inner for k in ("layers", "input_layers", "output_layers")):
+        return model
+    created = {layer.name: layer for layer in model.layers}
+    try:
+        network = Functional.from_config(inner, _created_layers=created)
+    except (ValueError, TypeError, KeyError):  # (a graph the revived layers cannot rebuild)
+        return model
+    network._name = model.name
+    return network
 
 
 def _revive(path, nodes, root_config):
