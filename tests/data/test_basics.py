@@ -283,6 +283,20 @@ def test_iterators_make_their_inputs_iterators_as_they_are_made(make, expected):
     assert values(ds) == expected
 
 
+def test_take_ending_at_an_epochs_end_leaves_the_next_seeds_undrawn():
+    # orders recorded from TensorFlow 2.21: a take() that ends with an epoch's last element
+    # asks its reshuffling repeat for nothing more, so the next iteration of the shuffle
+    # gets the draw after that epoch's (a take ending one element later has drawn it)
+    a = tf.data.Dataset.range(6).shuffle(6, seed=1)
+    r = a.repeat()
+    assert values(r.take(12)) == [4, 5, 1, 2, 3, 0, 4, 3, 1, 5, 0, 2]
+    assert [values(a), values(a)] == [[3, 5, 0, 1, 4, 2], [0, 3, 2, 5, 1, 4]]
+    a = tf.data.Dataset.range(6).shuffle(6, seed=1)
+    r = a.repeat()
+    assert values(r.take(13)) == [4, 5, 1, 2, 3, 0, 4, 3, 1, 5, 0, 2, 3]
+    assert values(a) == [0, 3, 2, 5, 1, 4]
+
+
 def test_get_single_element_and_reduce():
     assert int(tf.data.Dataset.range(1).get_single_element()) == 0
     with pytest.raises(tf.errors.InvalidArgumentError, match="Dataset was empty."):

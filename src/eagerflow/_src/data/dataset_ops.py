@@ -12,6 +12,7 @@ import builtins
 import itertools
 import os
 import re
+import threading
 import warnings
 
 import numpy as np
@@ -1373,21 +1374,37 @@ class _RepeatDataset(_UnaryDataset):
             epoch += 1
 
     def _reshuffled(self, source):
-        # TF's shuffle-and-repeat draws the next epoch's seeds as it produces an epoch's
-        # last element (not when the element after it is asked for), so an iterator that
-        # stops at an epoch's end has used them: peek one element ahead to know the last.
+        # TF's shuffle-and-repeat draws the next epoch's seeds when the element after an
+        # epoch's last is asked for, and TF's iterators ask for it ahead of the consumer (the
+        # prefetch TF ends every pipeline with), so an iterator that stops at an epoch's end
+        # has used them: peek one element ahead to know the last.  A take() that ends there
+        # asks for nothing more, so the draw is given back (see `_islice`).
         count = self._count
         epoch = 0
         pending = next(source, _END)
         while pending is not _END:
             following = next(source, _END)
+            drawn = None
             if following is _END:
                 epoch += 1
                 if count < 0 or epoch < count:
+                    drawn = self._input._seed_mark()
                     source = self._input._iterator()
                     following = next(source, _END)
-            yield pending
+            try:
+                yield pending
+            except GeneratorExit:
+                if drawn is not None and _ending_take.active:
+                    self._input._undo_draw(drawn)
+                raise
             pending = following
+
+
+class _EndingTake(threading.local):
+    active = False  # while a take() that produced its last element closes its input
+
+
+_ending_take = _EndingTake()
 
 
 class _TakeDataset(_UnaryDataset):
@@ -1414,12 +1431,20 @@ class _TakeDataset(_UnaryDataset):
 
 
 def _islice(it, n):
-    if n == 0:
-        return
-    for i, e in enumerate(it, 1):
-        yield e
-        if i >= n:
+    """The first `n` elements of iterator `it`.  After the last, `it` is let go at once:
+    TF's take asks its input for nothing more, so nothing below reads ahead (a repeat
+    that reshuffles gives back the next epoch's seeds, see `_reshuffled`)."""
+    for i in builtins.range(n):
+        element = next(it, _END)
+        if element is _END:
             return
+        if i == n - 1:
+            _ending_take.active = True
+            try:
+                del it  # (its last reference: the generators below it are closed now)
+            finally:
+                _ending_take.active = False
+        yield element
 
 
 class _SkipDataset(_UnaryDataset):

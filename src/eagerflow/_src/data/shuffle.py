@@ -82,6 +82,25 @@ class _ShuffleDataset(_UnaryDataset):
         with self._lock:
             return self._seeds(), self._seeds()
 
+    def _seed_mark(self):
+        """Where the seed stream is: `_undo_draw` takes an iterator's draw back to it."""
+        with self._lock:
+            stream = self._seeds
+            return None if stream is None else (stream._counter, stream._words, stream._next)
+
+    def _undo_draw(self, mark):
+        """Takes back the one iterator's draw made since `mark`, unless more were made (the
+        stream is then where those iterators left it)."""
+        with self._lock:
+            stream = self._seeds
+            if stream is None or mark is None:
+                return
+            counter, words, at = mark
+            drawn = (stream._counter - counter) * 4 - len(stream._words) + stream._next \
+                + len(words) - at
+            if drawn == 2:
+                stream._counter, stream._words, stream._next = mark
+
     def _iterator(self):
         seed, seed2 = self._iterator_seeds()
         # the seeds are the iterator's from its start; its input's iterator is made only when
