@@ -624,3 +624,18 @@ def test_tf1_control_flow_quotes_the_tensor_of_a_loop_shape_error():
                                lambda m: tf.concat([m, m], 0), [m])
     finally:
         tf1.enable_control_flow_v2()
+
+
+def test_disable_v2_behavior_gives_keras_layers_tf1_dtypes():
+    # TF 1's dtype behaviour: a layer without a dtype computes in its input's (values from TF)
+    tf1.disable_v2_behavior()
+    try:
+        x = tf1.placeholder(tf.float64, [None, 3])
+        layer = tf.keras.layers.Dense(2)
+        assert layer(x).dtype == tf.float64 and layer.dtype == "float64"
+        assert [w.dtype for w in layer.weights] == [tf.float64, tf.float64]
+        assert tf.keras.layers.Dense(2).get_config()["dtype"] is None
+    finally:
+        tf1.enable_v2_behavior()
+    assert tf.keras.layers.Dense(2).dtype == "float32"
+    assert tf.keras.layers.Dense(2)(tf.ones([1, 3], tf.float64)).dtype == tf.float32

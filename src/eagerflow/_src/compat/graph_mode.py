@@ -415,19 +415,29 @@ def enable_v2_behavior():
                               tensor_equality=True)
     _global["tf2"] = True
     tensor_shape.enable_v2_tensorshape()
+    _keras_dtype_behavior(True)
     enable_eager_execution()
 
 
 @export("compat.v1.disable_v2_behavior")
 def disable_v2_behavior():
     """TF 1's behaviour: graph mode (and, for the queries, TF 1's variables and control
-    flow)."""
+    flow), and Keras layers taking their inputs' dtype."""
     from eagerflow._src.compat import v1_names  # noqa: PLC0415
     v1_names._switches.update(resource_variables=False, control_flow_v2=False,
                               tensor_equality=False)
     _global["tf2"] = False
     tensor_shape.disable_v2_tensorshape()
+    _keras_dtype_behavior(False)
     disable_eager_execution()
+
+
+def _keras_dtype_behavior(v2):
+    """Keras layers' dtype behaviour follows TF 1's or TF 2's, as with TF's switches: in TF
+    1's, a layer without a dtype computes in its first input's (a float64 input stays
+    float64)."""
+    from eagerflow._src.keras.mixed_precision import policy  # noqa: PLC0415
+    (policy.enable_v2_dtype_behavior if v2 else policy.disable_v2_dtype_behavior)()
 
 
 def tf2_enabled():
