@@ -303,8 +303,8 @@ def _structure_problems(a, b, aname, bname, problems):
         problems.append(f"{aname} is {a!r} but {bname} is {b!r}")
 
 
-class TempDir:
-    """A test's temporary directory (`create_tempdir`): `full_path`, and files made in it."""
+class _TempPath:
+    """A path made for a test: `full_path`, usable wherever a path is (``os.fspath``)."""
 
     def __init__(self, path):
         self.full_path = path
@@ -314,6 +314,10 @@ class TempDir:
 
     def __str__(self):
         return self.full_path
+
+
+class TempDir(_TempPath):
+    """A test's temporary directory (`create_tempdir`): `full_path`, and files made in it."""
 
     def create_file(self, file_path=None, content=None, mode="w", encoding="utf8",
                     errors="strict"):
@@ -346,17 +350,8 @@ class TempDir:
         return TempDir(path)
 
 
-class TempFile:
+class TempFile(_TempPath):
     """A test's temporary file (`create_tempfile`): `full_path`, read and written whole."""
-
-    def __init__(self, path):
-        self.full_path = path
-
-    def __fspath__(self):
-        return self.full_path
-
-    def __str__(self):
-        return self.full_path
 
     def read_text(self, encoding="utf8", errors="strict"):
         with open(self.full_path, encoding=encoding, errors=errors) as f:
