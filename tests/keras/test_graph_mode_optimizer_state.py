@@ -121,8 +121,9 @@ def test_v1_loops_check_arrays_against_the_model_before_any_step(keras_graph_mod
 
 
 @pytest.mark.parametrize("make", [lambda: tf.compat.v1.train.AdamOptimizer(0.1),
-                                  lambda: tf.keras.optimizers.legacy.Adam(0.1)],
-                         ids=["tf1_adam", "legacy_adam"])
+                                  lambda: tf.keras.optimizers.legacy.Adam(0.1),
+                                  lambda: tf.keras.optimizers.legacy.Nadam(0.1)],
+                         ids=["tf1_adam", "legacy_adam", "legacy_nadam"])
 def test_weights_checkpoint_restores_optimizer_state(keras_graph_mode, tmp_path, make):
     # As tf_keras: a fresh model and optimizer loading the checkpoint get the slots (made at
     # their first step, after the load) and Adam's step powers, so training goes on exactly

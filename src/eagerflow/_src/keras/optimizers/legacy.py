@@ -665,15 +665,16 @@ class Nadam(nadam.Nadam, OptimizerV2):
 
     def _momentum_cache(self):
         if hasattr(self, "_u_product"):
-            return self._u_product.numpy()
+            return backend.get_value(self._u_product)  # (in TF 1's graph mode, the session's)
         return self.__dict__.get("_restored_momentum_cache", 1.0)
 
     def _set_momentum_cache(self, value):
         if not hasattr(self, "_u_product"):  # assigned when the optimizer is built
             self._restored_momentum_cache = value
             return
-        self._u_product.assign(value)
-        self._u_product_step.assign(self._iterations)  # the product covers the steps taken
+        # the product covers the steps taken (in TF 1's graph mode, set in the Keras session)
+        backend.batch_set_value([(self._u_product, value), (self._u_product_step,
+                                                            backend.get_value(self._iterations))])
 
     def _lr(self, dtype):
         return cast(optimizer.Optimizer.learning_rate.fget(self), dtype)
