@@ -463,6 +463,11 @@ class Optimizer:
         with context.name_scope(name or self.name or "optimizer"):
             with context.init_scope():
                 self.build([v for _, v in grads_and_vars])
+            # (a checkpoint loaded before the first step: its state, now that the variables
+            # exist)
+            restore = self.__dict__.pop("_restore_when_built", None)
+            if restore is not None:
+                restore()
             grads_and_vars = _filter_empty_gradients(grads_and_vars)
             grads, variables = zip(*grads_and_vars)
             grads = self._clip_gradients(grads)
