@@ -336,26 +336,42 @@ def _build_model(model, graph, data):
 
 def _build_optimizer(model, graph):
     """Makes the variables of `model`'s optimizer for its weights in `graph` (as TF 1's
-    optimizer makes its slots there), before a step traced there uses them."""
-    build = getattr(getattr(model, "optimizer", None), "build", None)
+    optimizer makes its slots there, in Keras's ``training`` name scope), before a step
+    traced there uses them."""
+    optimizer = getattr(model, "optimizer", None)
+    build = getattr(optimizer, "build", None)
     weights = trained_variables(model) if model.built else []
     if build is not None and weights:
-        with graph.as_default():
-            build(weights)
+        with graph.as_default(), context.name_scope("training"):
+            make = getattr(optimizer, "_make_graph_variables", None)
+            if make is not None:
+                make([(None, w) for w in weights])
+            else:
+                build(weights)
 
 
 def optimizer_variables(model):
     """At `compile`: the variables of `model`'s optimizer, kept out of the TF 1 graph's
     collections (as TF 1's Keras leaves them out until it trains, under other names)."""
+    if _made_when_used(model):
+        return []  # (made in the graph when first used: TF 1's Keras collects them)
     return [backend.out_of_collections(v) for v in _optimizer_variables(model)]
 
 
+def _made_when_used(model):
+    """Whether `model`'s optimizer makes its variables in the TF 1 graph when first used, as
+    TF's legacy optimizers do there."""
+    return bool(getattr(getattr(model, "optimizer", None), "_made_when_used", False))
+
+
 def _optimizer_variables(model):
+    """The optimizer's variables (and, once made in a TF 1 graph, its hyperparameters')."""
     optimizer = getattr(model, "optimizer", None)
     if optimizer is None or not hasattr(optimizer, "variables"):
         return []
+    hypers = getattr(optimizer, "_graph_hypers", None) or []
     return list(optimizer.variables() if callable(optimizer.variables)
-                else optimizer.variables)
+                else optimizer.variables) + list(hypers)
 
 
 def _collect_optimizer_variables(model, graph):
@@ -363,7 +379,7 @@ def _collect_optimizer_variables(model, graph):
     rate, slots) join the graph's global variables, as TF 1's Keras makes them there when it
     builds its training function (a ``Saver()`` made afterwards saves them too)."""
     optimizer = getattr(model, "optimizer", None)
-    if optimizer is None:
+    if optimizer is None or _made_when_used(model):  # (the latter: made there, in order)
         return
     v1 = getattr(optimizer, "optimizer", None)  # (a TF 1 optimizer, wrapped)
     if hasattr(v1, "_made"):
