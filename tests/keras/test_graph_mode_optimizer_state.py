@@ -307,3 +307,12 @@ def test_learning_rate_set_or_loaded_before_fit_is_the_one_fit_uses(keras_graph_
     assert tf.keras.backend.get_value(fresh.optimizer.iterations) == 6
     np.testing.assert_allclose(fresh.get_weights()[0].ravel(),
                                [0.24767807, 0.24170145, 0.23646118], rtol=1e-6)
+
+
+def test_tf1_optimizers_count_steps_in_scopes_made_unique(keras_graph_mode):
+    # As tf_keras: each wrapper's scope is made unique in the graph (the second's counter was
+    # TFOptimizer/iterations_1)
+    first = _small(tf.compat.v1.train.GradientDescentOptimizer(0.1))
+    second = _small(tf.compat.v1.train.MomentumOptimizer(0.1, 0.9))
+    assert first.optimizer.iterations.name == "TFOptimizer/iterations:0"
+    assert second.optimizer.iterations.name == "TFOptimizer_1/iterations:0"
