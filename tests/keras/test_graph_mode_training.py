@@ -486,3 +486,12 @@ def test_tf_format_weights_save_and_load_in_the_keras_session(tmp_path):
     plain.set_weights([np.full((2, 1), 3.0, "float32"), np.zeros(1, "float32")])
     plain.load_weights(str(tmp_path / "plain" / "ck"))
     np.testing.assert_array_equal(plain.get_weights()[0], np.ones((2, 1)))
+
+
+def test_evaluate_with_sample_weights_gives_no_weighted_metrics_warning(caplog):
+    # As TF 1's loop: the warning is TF 2's
+    x, y = _data()
+    model = _model()
+    with caplog.at_level("WARNING"):
+        model.evaluate(x, y, sample_weight=np.ones(20, np.float32), verbose=0)
+    assert "weighted_metrics" not in caplog.text

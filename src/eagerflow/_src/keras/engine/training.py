@@ -837,7 +837,9 @@ class Model(Layer):
         self._check_arrays(x, y)
         weighted = sample_weight is not None or isinstance(x, data_adapter.Dataset) and \
             isinstance(x.element_spec, tuple) and len(x.element_spec) == 3
-        if weighted and self.compiled_metrics._user_weighted is None:
+        # (TF 1's loops, in the Keras session, give no such warning)
+        if weighted and self.compiled_metrics._user_weighted is None and \
+                session_steps.graph_of(self) is None:
             _logger.warning(
                 "`evaluate()` received a value for `sample_weight`, but `weighted_metrics` were "
                 "not provided.  Did you mean to pass metrics to `weighted_metrics` in "
