@@ -316,3 +316,14 @@ def test_tf1_optimizers_count_steps_in_scopes_made_unique(keras_graph_mode):
     second = _small(tf.compat.v1.train.MomentumOptimizer(0.1, 0.9))
     assert first.optimizer.iterations.name == "TFOptimizer/iterations:0"
     assert second.optimizer.iterations.name == "TFOptimizer_1/iterations:0"
+
+
+def test_a_second_model_trains_under_training_2(keras_graph_mode):
+    # As tf_keras: each model's training function takes Keras's ``training`` scope twice
+    # (for its optimizer's updates, then for the function), so the next is training_2
+    first = _small(tf.keras.optimizers.legacy.SGD(0.1))
+    _fit(first)
+    second = _small(tf.keras.optimizers.legacy.SGD(0.1))
+    _fit(second)
+    assert first.optimizer.iterations.name == "training/SGD/iter:0"
+    assert second.optimizer.iterations.name == "training_2/SGD/iter:0"

@@ -341,13 +341,15 @@ def _build_optimizer(model, graph):
     optimizer = getattr(model, "optimizer", None)
     build = getattr(optimizer, "build", None)
     weights = trained_variables(model) if model.built else []
-    if build is not None and weights:
-        with graph.as_default(), context.name_scope("training"):
+    with graph.as_default():
+        with context.name_scope("training"):
             make = getattr(optimizer, "_make_graph_variables", None)
-            if make is not None:
+            if make is not None and weights:
                 make([(None, w) for w in weights])
-            else:
+            elif build is not None and weights:
                 build(weights)
+        with context.name_scope("training"):
+            pass  # (TF 1's Keras opens it again for its training function: training_1)
 
 
 def optimizer_variables(model):
