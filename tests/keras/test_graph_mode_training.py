@@ -495,3 +495,18 @@ def test_evaluate_with_sample_weights_gives_no_weighted_metrics_warning(caplog):
     with caplog.at_level("WARNING"):
         model.evaluate(x, y, sample_weight=np.ones(20, np.float32), verbose=0)
     assert "weighted_metrics" not in caplog.text
+
+
+def test_fit_on_a_dataset_not_shuffled_warns_as_tf1s_loop(caplog):
+    x, y = _data()
+    model = _model()
+    plain = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
+    shuffled = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(20, seed=1).batch(4)
+    message = "Expected a shuffled dataset but input dataset `x` is not shuffled."
+    with caplog.at_level("WARNING"):
+        model.fit(shuffled.map(lambda a, b: (a, b)), epochs=1, verbose=0)
+        model.fit(plain, epochs=1, verbose=0, shuffle=False)
+    assert message not in caplog.text
+    with caplog.at_level("WARNING"):
+        model.fit(plain, epochs=1, verbose=0)
+    assert message in caplog.text

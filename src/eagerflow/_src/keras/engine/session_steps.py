@@ -14,10 +14,13 @@ import functools
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.compat import graph_mode, session as session_mod
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.data.shuffle import _ShuffleDataset as ShuffleDataset
 from eagerflow._src.function.polymorphic_function import function
 from eagerflow._src.keras import backend, callbacks
 from eagerflow._src.keras.utils import data_utils
@@ -214,6 +217,23 @@ def check_inputs(model, x):
         if any(ref is not None and ref != dim for dim, ref in zip(given[1:], shape[1:])):
             raise ValueError(f"Error when checking input: expected {name} to have shape "
                              f"{shape[1:]} but got array with shape {given[1:]}")
+
+
+def check_shuffled(model, x, shuffle):
+    """TF 1's warning, when `fit` of `model` in the session is asked to `shuffle` a dataset
+    `x` that shuffles nowhere in its pipeline (the loop does not shuffle datasets)."""
+    if graph_of(model) is None or not shuffle or not isinstance(x, Dataset):
+        return
+    pending, seen = [x], set()
+    while pending:
+        dataset = pending.pop()
+        if isinstance(dataset, ShuffleDataset):
+            return
+        if id(dataset) not in seen:
+            seen.add(id(dataset))
+            pending.extend(d for d in dataset._inputs() if isinstance(d, Dataset))
+    _log.logger.warning("Expected a shuffled dataset but input dataset `x` is not shuffled. "
+                        "Please invoke `shuffle()` on input dataset.")
 
 
 def numpy_logs(logs):

@@ -745,6 +745,7 @@ class Model(Layer):
         self._check_arrays(x, y)
         if validate:
             self._check_arrays(val_x, val_y)
+        session_steps.check_shuffled(self, x, shuffle)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
             class_weight, max_queue_size, workers, model=self)
