@@ -510,3 +510,37 @@ def test_fit_on_a_dataset_not_shuffled_warns_as_tf1s_loop(caplog):
     with caplog.at_level("WARNING"):
         model.fit(plain, epochs=1, verbose=0)
     assert message in caplog.text
+
+
+def test_callbacks_get_tf1s_params():
+    # Values from tf_keras 2.21's v1 loop (TF 2's loop gives verbose, epochs and steps)
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Params(tf.keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            seen.append(dict(self.params))
+
+        def on_test_begin(self, logs=None):
+            seen.append(dict(self.params))
+
+        def on_predict_begin(self, logs=None):
+            seen.append(dict(self.params))
+
+    model.fit(x, y, epochs=1, verbose=0, validation_split=0.25, callbacks=[Params()])
+    model.evaluate(x, y, verbose=0, callbacks=[Params()])
+    model.predict(x, batch_size=4, callbacks=[Params()])
+    model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(4), epochs=1, verbose=0,
+              shuffle=False, callbacks=[Params()])
+    fit = {"batch_size": 32, "epochs": 1, "steps": None, "samples": 15, "verbose": 0,
+           "do_validation": True,
+           "metrics": ["loss", "accuracy", "val_loss", "val_accuracy"]}
+    assert seen[:2] == [fit, fit]  # (its validation's too)
+    assert seen[2] == {"batch_size": 32, "epochs": 1, "steps": None, "samples": 20,
+                       "verbose": 0, "do_validation": False, "metrics": ["loss", "accuracy"]}
+    assert seen[3] == {"batch_size": 4, "epochs": 1, "steps": None, "samples": 20,
+                       "verbose": 0, "do_validation": False, "metrics": []}
+    assert seen[4] == {"batch_size": None, "epochs": 1, "steps": 5, "samples": 5,
+                       "verbose": 0, "do_validation": False, "metrics": ["loss", "accuracy"]}
+    assert type(seen[4]["steps"]) is np.int64

@@ -219,6 +219,27 @@ def check_inputs(model, x):
                              f"{shape[1:]} but got array with shape {given[1:]}")
 
 
+def callback_params(model, x, batch_size, epochs, steps, verbose, validate=False,
+                    kind="train"):
+    """The `params` TF 1's loop gives the callbacks of `model`'s `kind` loop over `x` (its
+    batch size, samples, and ``metrics``: the names of the logs), or None outside the
+    session's loop: those of TF 2's loop."""
+    if graph_of(model) is None:
+        return None
+    count = samples(model, x)
+    if count is None:  # (a dataset or generator: counted in steps, a dataset's an int64)
+        batch_size = None
+        steps = np.int64(steps) if isinstance(x, Dataset) and steps is not None else steps
+        count = steps
+    else:
+        batch_size, steps = batch_size or 32, None
+    names = [] if kind == "predict" else list(model.metrics_names)
+    if validate:
+        names += [f"val_{name}" for name in names]
+    return {"batch_size": batch_size, "epochs": epochs, "steps": steps, "samples": count,
+            "verbose": verbose, "do_validation": bool(validate), "metrics": names}
+
+
 def check_shuffled(model, x, shuffle):
     """TF 1's warning, when `fit` of `model` in the session is asked to `shuffle` a dataset
     `x` that shuffles nowhere in its pipeline (the loop does not shuffle datasets)."""

@@ -756,10 +756,12 @@ class Model(Layer):
                                                   validation_steps) if verbose else None
             if logger is not None:  # (TF 1's loop, counting samples or steps)
                 callbacks = (nest.flatten(callbacks) if callbacks else []) + [logger]
-            callbacks = callbacks_mod.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            params = session_steps.callback_params(
+                self, x, batch_size, epochs, handler.inferred_steps, verbose, validate) or dict(
                 verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
                 **({} if samples is None else {"samples": samples}))
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         self.stop_training = False
         train = self.make_train_function()
         counter = self._counter("train")
@@ -856,9 +858,11 @@ class Model(Layer):
         verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             # (as Keras, with a fresh `History`: `model.history` is then an empty one)
-            callbacks = callbacks_mod.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            params = session_steps.callback_params(
+                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="test") or dict(
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         test = self.make_test_function()
         losses = session_steps.EpochLosses(self, x, steps)
         self.reset_metrics()
@@ -910,9 +914,11 @@ class Model(Layer):
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
-            callbacks = callbacks_mod.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            params = session_steps.callback_params(
+                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="predict") or dict(
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         predict = self.make_predict_function()
         losses = session_steps.EpochLosses(self, x)  # (only for the logs of TF 1's loop)
         counter = self._counter("predict")
