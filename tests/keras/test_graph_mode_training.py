@@ -544,3 +544,24 @@ def test_callbacks_get_tf1s_params():
     assert seen[4] == {"batch_size": None, "epochs": 1, "steps": 5, "samples": 5,
                        "verbose": 0, "do_validation": False, "metrics": ["loss", "accuracy"]}
     assert type(seen[4]["steps"]) is np.int64
+
+
+def test_reset_states_of_a_stateful_rnn_sets_the_sessions_states():
+    # As tf_keras (its batch_set_value): the assignments only built ops never run, so the
+    # states carried on after reset_states and predict gave the carried-on values
+    x = np.arange(24, dtype=np.float32).reshape(2, 4, 3) / 10
+    model = tf.keras.Sequential([
+        tf.keras.layers.LSTM(2, stateful=True, batch_input_shape=(2, 4, 3),
+                             kernel_initializer="ones", recurrent_initializer="ones"),
+        tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    first = model.predict(x, batch_size=2)
+    carried = model.predict(x, batch_size=2)
+    np.testing.assert_allclose(first.ravel(), [1.969195, 1.9982194], rtol=1e-6)
+    assert not np.allclose(first, carried)
+    model.reset_states()
+    np.testing.assert_array_equal(tf.keras.backend.get_value(model.layers[0].states[0]),
+                                  np.zeros((2, 2)))
+    np.testing.assert_allclose(model.predict(x, batch_size=2), first, rtol=1e-6)
+    model.layers[0].reset_states([np.ones((2, 2)), np.ones((2, 2))])
+    np.testing.assert_array_equal(tf.keras.backend.get_value(model.layers[0].states[1]),
+                                  np.ones((2, 2)))
