@@ -565,3 +565,26 @@ def test_reset_states_of_a_stateful_rnn_sets_the_sessions_states():
     model.layers[0].reset_states([np.ones((2, 2)), np.ones((2, 2))])
     np.testing.assert_array_equal(tf.keras.backend.get_value(model.layers[0].states[1]),
                                   np.ones((2, 2)))
+
+
+def test_metrics_taking_a_name_twice_are_numbered_as_tf1s_loop_names_them():
+    # Values from tf_keras 2.21 after disable_eager_execution alone (TF 2's behaviour on): a
+    # weighted metric whose name is taken is numbered (it was weighted_accuracy), an output's
+    # metrics given twice are kept once (it had a_mae, a_mae_1 and a_mae_2)
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    inputs = tf.keras.Input((3,))
+    model = tf.keras.Model(inputs, [tf.keras.layers.Dense(1, name="a")(inputs),
+                                    tf.keras.layers.Dense(1, name="b")(inputs)])
+    model.compile("sgd", "mse", metrics=["mae", "mae"], weighted_metrics=["mae", "mse"])
+    names = ["loss", "a_loss", "b_loss", "a_mae", "a_mae_1", "a_mse", "b_mae", "b_mae_1",
+             "b_mse"]
+    assert model.metrics_names == names
+    history = model.fit(x, [x[:, :1], x[:, 1:2]], verbose=0,
+                        sample_weight=[np.ones(8), np.ones(8)])
+    assert model.metrics_names == names and sorted(history.history) == sorted(names)
+    single = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+    single.compile("sgd", "binary_crossentropy", metrics=["accuracy"],
+                   weighted_metrics=["accuracy", "mse"])
+    assert single.metrics_names == ["loss", "accuracy", "accuracy_1", "mse"]
+    single.fit(x, x[:, :1], verbose=0)
+    assert single.metrics_names == ["loss", "accuracy", "accuracy_1", "mse"]
