@@ -588,3 +588,32 @@ def test_metrics_taking_a_name_twice_are_numbered_as_tf1s_loop_names_them():
     assert single.metrics_names == ["loss", "accuracy", "accuracy_1", "mse"]
     single.fit(x, x[:, :1], verbose=0)
     assert single.metrics_names == ["loss", "accuracy", "accuracy_1", "mse"]
+
+
+def test_batch_norm_frozen_after_its_model_was_built_trains_as_built():
+    # As tf_keras's v1 loop, which runs the graph built when the layer was called (still
+    # training): the batch's statistics, no updates, gamma left (it ran in inference mode, so
+    # the kernel before it moved to 0.7279 where TF's stays at 0.99998)
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 10
+    bn = tf.keras.layers.BatchNormalization()
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones"), bn,
+        tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    bn.trainable = False
+    model.compile(tf.keras.optimizers.legacy.SGD(0.01), "mse")
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(model.get_weights()[0].ravel()[:2], [0.99997616] * 2,
+                               rtol=1e-6)
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.moving_mean), [0, 0])
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.gamma), [1, 1])
+    bn.trainable = True  # (until compiled again, its train step stays as it was)
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.moving_mean), [0, 0])
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.gamma), [1, 1])
+    model.compile(tf.keras.optimizers.legacy.SGD(0.01), "mse")
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(tf.keras.backend.get_value(bn.moving_mean), [0.06883147] * 2,
+                               rtol=1e-5)
+    np.testing.assert_allclose(tf.keras.backend.get_value(bn.gamma), [0.9478469] * 2,
+                               rtol=1e-5)
