@@ -617,3 +617,21 @@ def test_batch_norm_frozen_after_its_model_was_built_trains_as_built():
                                rtol=1e-5)
     np.testing.assert_allclose(tf.keras.backend.get_value(bn.gamma), [0.9478469] * 2,
                                rtol=1e-5)
+
+
+def test_frozen_base_called_again_in_a_new_model_infers_there():
+    # As tf_keras: the new model's graph calls the frozen base, which infers (moving
+    # statistics, none updated); values from tf_keras 2.21
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 10
+    base = tf.keras.Sequential([
+        tf.keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones"),
+        tf.keras.layers.BatchNormalization()])
+    base.trainable = False
+    model = tf.keras.Sequential([base, tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(tf.keras.optimizers.legacy.SGD(0.01), "mse")
+    history = model.fit(x, y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [43.26688241958618, 0.8105999976396561],
+                               rtol=1e-5)
+    np.testing.assert_array_equal(tf.keras.backend.get_value(base.layers[1].moving_mean),
+                                  [0, 0])

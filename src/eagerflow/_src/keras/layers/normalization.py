@@ -282,15 +282,16 @@ class BatchNormalization(_AffineNormalization):
 
     def _infers_frozen(self):
         """Whether, frozen, it runs in inference mode: Keras 2's layer does, but for TF 1's
-        loop over a graph it was called in while trainable, which TF 1 runs as built then
-        (the batch's statistics while training, and no updates, as TF 1's layer)."""
+        loop over a graph it was last called in while trainable, which TF 1 runs as built then
+        (the batch's statistics while training, and no updates, as TF 1's layer); called
+        again frozen (a model around a frozen one, for fine-tuning), it infers there."""
         return self._frozen_infers and not (
             backend.session_loops and self.__dict__.get("_v1_called_trainable"))
 
     def call(self, inputs, training=None, mask=None):
         inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
         if backend.building_v1_graph():  # (see `_infers_frozen`)
-            self.__dict__.setdefault("_v1_called_trainable", self.trainable)
+            self.__dict__["_v1_called_trainable"] = self.trainable
         training = self._get_training_value(training)
         if training is not False and backend.building_v1_graph():
             return self._call_in_v1_graph(inputs, mask, training)
