@@ -60,9 +60,13 @@ def test_our_checkpoint_has_tfs_keys_shapes_and_dtypes(name, tmp_path):
 
 
 def test_slots_made_to_restore_a_checkpoint_are_named_as_a_step_names_them():
-    # as tf_keras's, made in the optimizer's name scope: ``Adam/m/<variable>``
+    # as tf_keras's, made (and restored) by the first step in the optimizer's name scope:
+    # ``Adam/m/<variable>``
     model = make.build(tf.keras, "adam")
     model.load_weights(os.path.join(HERE, "adam", "w"))
+    assert [v.name for v in model.optimizer.variables] == ["iteration:0"]
+    x, y = make.data()
+    model.train_on_batch(x[:8], y[:8])
     kernel = model.trainable_variables[0].name.partition(":")[0]
     names = [v.name for v in model.optimizer.variables]
     assert names[:3] == ["iteration:0", f"Adam/m/{kernel}:0", f"Adam/v/{kernel}:0"]

@@ -121,8 +121,9 @@ def test_v1_loops_check_arrays_against_the_model_before_any_step(keras_graph_mod
 
 
 @pytest.mark.parametrize("make", [lambda: tf.compat.v1.train.AdamOptimizer(0.1),
-                                  lambda: tf.keras.optimizers.legacy.Adam(0.1)],
-                         ids=["tf1_adam", "legacy_adam"])
+                                  lambda: tf.keras.optimizers.legacy.Adam(0.1),
+                                  lambda: tf.keras.optimizers.legacy.Nadam(0.1)],
+                         ids=["tf1_adam", "legacy_adam", "legacy_nadam"])
 def test_weights_checkpoint_restores_optimizer_state(keras_graph_mode, tmp_path, make):
     # As tf_keras: a fresh model and optimizer loading the checkpoint get the slots (made at
     # their first step, after the load) and Adam's step powers, so training goes on exactly
@@ -230,3 +231,99 @@ def test_h5_model_file_of_a_tf1_optimizer_warns_and_leaves_it_out(tmp_path, capl
         model.save(path)
     assert "TensorFlow optimizers do not make it possible" in caplog.text
     assert tf.keras.models.load_model(path).optimizer is None
+
+
+def _small(optimizer):
+    model = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,),
+                                                       kernel_initializer="ones")])
+    model.compile(optimizer, "mse")
+    return model
+
+
+_SX = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+_SY = np.arange(8, dtype=np.float32).reshape(8, 1) / 10
+
+
+def _fit(model):
+    model.fit(_SX, _SY, epochs=1, batch_size=4, verbose=0, shuffle=False)
+
+
+def test_legacy_optimizer_variables_are_made_at_the_first_step_under_training(
+        keras_graph_mode, tmp_path):
+    # As tf_keras: `fit` makes `iterations`, the float32 hyperparameters and the slots in
+    # Keras's ``training`` scope (they were ``Adam/iter``, ``learning_rate``, ``Adam/...``)
+    model = _small(tf.keras.optimizers.legacy.Adam(0.01))
+    assert [v.name for v in tf.compat.v1.global_variables()] == ["dense/kernel:0",
+                                                                 "dense/bias:0"]
+    assert model.optimizer.weights == []
+    _fit(model)
+    slots = ["training/Adam/dense/kernel/m:0", "training/Adam/dense/bias/m:0",
+             "training/Adam/dense/kernel/v:0", "training/Adam/dense/bias/v:0"]
+    assert [v.name for v in tf.compat.v1.global_variables()] == [
+        "dense/kernel:0", "dense/bias:0", "training/Adam/iter:0", "training/Adam/beta_1:0",
+        "training/Adam/beta_2:0", "training/Adam/decay:0", "training/Adam/learning_rate:0",
+        *slots]
+    assert [v.name for v in model.optimizer.weights] == ["training/Adam/iter:0", *slots]
+    assert model.optimizer.lr.name == "training/Adam/learning_rate:0"
+    path = os.path.join(tmp_path, "ck")
+    model.save_weights(path)
+    assert {name for name, _ in tf.train.list_variables(path)} >= {
+        f"optimizer/{name}/.ATTRIBUTES/VARIABLE_VALUE"
+        for name in ("iter", "beta_1", "beta_2", "decay", "learning_rate")}
+
+
+def test_legacy_optimizer_variables_read_before_fit_are_made_where_read(keras_graph_mode):
+    # As tf_keras: reading the learning rate makes the hyperparameters' variables, reading
+    # `iterations` makes it, in the scope open then; the slots still come with the first step
+    opt = tf.keras.optimizers.legacy.Adam(0.01)
+    assert opt.learning_rate.name == "learning_rate:0"
+    model = _small(opt)
+    assert opt.iterations.name == "iter:0"
+    _fit(model)
+    assert [v.name for v in tf.compat.v1.global_variables()][:7] == [
+        "beta_1:0", "beta_2:0", "decay:0", "learning_rate:0", "dense/kernel:0",
+        "dense/bias:0", "iter:0"]
+    assert [v.name for v in opt.weights][:2] == ["iter:0", "training/Adam/dense/kernel/m:0"]
+    assert tf.keras.backend.get_value(opt.iterations) == 2
+
+
+def test_learning_rate_set_or_loaded_before_fit_is_the_one_fit_uses(keras_graph_mode, tmp_path):
+    # Values from tf_keras 2.21: a rate set before the variables exist is the one they take,
+    # and a checkpoint loaded before `fit` restores the count of steps, the rate and slots
+    model = _small(tf.keras.optimizers.legacy.Adam(0.01))
+    model.optimizer.learning_rate = 0.1
+    _fit(model)
+    assert tf.keras.backend.get_value(model.optimizer.learning_rate) == np.float32(0.1)
+    model.optimizer.lr = 0.2
+    _fit(model)
+    np.testing.assert_allclose(model.get_weights()[0].ravel(),
+                               [0.5177074, 0.51378465, 0.510343], rtol=1e-6)
+    path = os.path.join(tmp_path, "ck")
+    model.save_weights(path)
+    fresh = _small(tf.keras.optimizers.legacy.Adam(0.01))
+    fresh.load_weights(path)
+    _fit(fresh)
+    assert tf.keras.backend.get_value(fresh.optimizer.learning_rate) == np.float32(0.2)
+    assert tf.keras.backend.get_value(fresh.optimizer.iterations) == 6
+    np.testing.assert_allclose(fresh.get_weights()[0].ravel(),
+                               [0.24767807, 0.24170145, 0.23646118], rtol=1e-6)
+
+
+def test_tf1_optimizers_count_steps_in_scopes_made_unique(keras_graph_mode):
+    # As tf_keras: each wrapper's scope is made unique in the graph (the second's counter was
+    # TFOptimizer/iterations_1)
+    first = _small(tf.compat.v1.train.GradientDescentOptimizer(0.1))
+    second = _small(tf.compat.v1.train.MomentumOptimizer(0.1, 0.9))
+    assert first.optimizer.iterations.name == "TFOptimizer/iterations:0"
+    assert second.optimizer.iterations.name == "TFOptimizer_1/iterations:0"
+
+
+def test_a_second_model_trains_under_training_2(keras_graph_mode):
+    # As tf_keras: each model's training function takes Keras's ``training`` scope twice
+    # (for its optimizer's updates, then for the function), so the next is training_2
+    first = _small(tf.keras.optimizers.legacy.SGD(0.1))
+    _fit(first)
+    second = _small(tf.keras.optimizers.legacy.SGD(0.1))
+    _fit(second)
+    assert first.optimizer.iterations.name == "training/SGD/iter:0"
+    assert second.optimizer.iterations.name == "training_2/SGD/iter:0"

@@ -486,3 +486,152 @@ def test_tf_format_weights_save_and_load_in_the_keras_session(tmp_path):
     plain.set_weights([np.full((2, 1), 3.0, "float32"), np.zeros(1, "float32")])
     plain.load_weights(str(tmp_path / "plain" / "ck"))
     np.testing.assert_array_equal(plain.get_weights()[0], np.ones((2, 1)))
+
+
+def test_evaluate_with_sample_weights_gives_no_weighted_metrics_warning(caplog):
+    # As TF 1's loop: the warning is TF 2's
+    x, y = _data()
+    model = _model()
+    with caplog.at_level("WARNING"):
+        model.evaluate(x, y, sample_weight=np.ones(20, np.float32), verbose=0)
+    assert "weighted_metrics" not in caplog.text
+
+
+def test_fit_on_a_dataset_not_shuffled_warns_as_tf1s_loop(caplog):
+    x, y = _data()
+    model = _model()
+    plain = tf.data.Dataset.from_tensor_slices((x, y)).batch(4)
+    shuffled = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(20, seed=1).batch(4)
+    message = "Expected a shuffled dataset but input dataset `x` is not shuffled."
+    with caplog.at_level("WARNING"):
+        model.fit(shuffled.map(lambda a, b: (a, b)), epochs=1, verbose=0)
+        model.fit(plain, epochs=1, verbose=0, shuffle=False)
+    assert message not in caplog.text
+    with caplog.at_level("WARNING"):
+        model.fit(plain, epochs=1, verbose=0)
+    assert message in caplog.text
+
+
+def test_callbacks_get_tf1s_params():
+    # Values from tf_keras 2.21's v1 loop (TF 2's loop gives verbose, epochs and steps)
+    x, y = _data()
+    model = _model()
+    seen = []
+
+    class Params(tf.keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            seen.append(dict(self.params))
+
+        def on_test_begin(self, logs=None):
+            seen.append(dict(self.params))
+
+        def on_predict_begin(self, logs=None):
+            seen.append(dict(self.params))
+
+    model.fit(x, y, epochs=1, verbose=0, validation_split=0.25, callbacks=[Params()])
+    model.evaluate(x, y, verbose=0, callbacks=[Params()])
+    model.predict(x, batch_size=4, callbacks=[Params()])
+    model.fit(tf.data.Dataset.from_tensor_slices((x, y)).batch(4), epochs=1, verbose=0,
+              shuffle=False, callbacks=[Params()])
+    fit = {"batch_size": 32, "epochs": 1, "steps": None, "samples": 15, "verbose": 0,
+           "do_validation": True,
+           "metrics": ["loss", "accuracy", "val_loss", "val_accuracy"]}
+    assert seen[:2] == [fit, fit]  # (its validation's too)
+    assert seen[2] == {"batch_size": 32, "epochs": 1, "steps": None, "samples": 20,
+                       "verbose": 0, "do_validation": False, "metrics": ["loss", "accuracy"]}
+    assert seen[3] == {"batch_size": 4, "epochs": 1, "steps": None, "samples": 20,
+                       "verbose": 0, "do_validation": False, "metrics": []}
+    assert seen[4] == {"batch_size": None, "epochs": 1, "steps": 5, "samples": 5,
+                       "verbose": 0, "do_validation": False, "metrics": ["loss", "accuracy"]}
+    assert type(seen[4]["steps"]) is np.int64
+
+
+def test_reset_states_of_a_stateful_rnn_sets_the_sessions_states():
+    # As tf_keras (its batch_set_value): the assignments only built ops never run, so the
+    # states carried on after reset_states and predict gave the carried-on values
+    x = np.arange(24, dtype=np.float32).reshape(2, 4, 3) / 10
+    model = tf.keras.Sequential([
+        tf.keras.layers.LSTM(2, stateful=True, batch_input_shape=(2, 4, 3),
+                             kernel_initializer="ones", recurrent_initializer="ones"),
+        tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    first = model.predict(x, batch_size=2)
+    carried = model.predict(x, batch_size=2)
+    np.testing.assert_allclose(first.ravel(), [1.969195, 1.9982194], rtol=1e-6)
+    assert not np.allclose(first, carried)
+    model.reset_states()
+    np.testing.assert_array_equal(tf.keras.backend.get_value(model.layers[0].states[0]),
+                                  np.zeros((2, 2)))
+    np.testing.assert_allclose(model.predict(x, batch_size=2), first, rtol=1e-6)
+    model.layers[0].reset_states([np.ones((2, 2)), np.ones((2, 2))])
+    np.testing.assert_array_equal(tf.keras.backend.get_value(model.layers[0].states[1]),
+                                  np.ones((2, 2)))
+
+
+def test_metrics_taking_a_name_twice_are_numbered_as_tf1s_loop_names_them():
+    # Values from tf_keras 2.21 after disable_eager_execution alone (TF 2's behaviour on): a
+    # weighted metric whose name is taken is numbered (it was weighted_accuracy), an output's
+    # metrics given twice are kept once (it had a_mae, a_mae_1 and a_mae_2)
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    inputs = tf.keras.Input((3,))
+    model = tf.keras.Model(inputs, [tf.keras.layers.Dense(1, name="a")(inputs),
+                                    tf.keras.layers.Dense(1, name="b")(inputs)])
+    model.compile("sgd", "mse", metrics=["mae", "mae"], weighted_metrics=["mae", "mse"])
+    names = ["loss", "a_loss", "b_loss", "a_mae", "a_mae_1", "a_mse", "b_mae", "b_mae_1",
+             "b_mse"]
+    assert model.metrics_names == names
+    history = model.fit(x, [x[:, :1], x[:, 1:2]], verbose=0,
+                        sample_weight=[np.ones(8), np.ones(8)])
+    assert model.metrics_names == names and sorted(history.history) == sorted(names)
+    single = tf.keras.Sequential([tf.keras.layers.Dense(1, input_shape=(3,))])
+    single.compile("sgd", "binary_crossentropy", metrics=["accuracy"],
+                   weighted_metrics=["accuracy", "mse"])
+    assert single.metrics_names == ["loss", "accuracy", "accuracy_1", "mse"]
+    single.fit(x, x[:, :1], verbose=0)
+    assert single.metrics_names == ["loss", "accuracy", "accuracy_1", "mse"]
+
+
+def test_batch_norm_frozen_after_its_model_was_built_trains_as_built():
+    # As tf_keras's v1 loop, which runs the graph built when the layer was called (still
+    # training): the batch's statistics, no updates, gamma left (it ran in inference mode, so
+    # the kernel before it moved to 0.7279 where TF's stays at 0.99998)
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 10
+    bn = tf.keras.layers.BatchNormalization()
+    model = tf.keras.Sequential([
+        tf.keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones"), bn,
+        tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    bn.trainable = False
+    model.compile(tf.keras.optimizers.legacy.SGD(0.01), "mse")
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(model.get_weights()[0].ravel()[:2], [0.99997616] * 2,
+                               rtol=1e-6)
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.moving_mean), [0, 0])
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.gamma), [1, 1])
+    bn.trainable = True  # (until compiled again, its train step stays as it was)
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.moving_mean), [0, 0])
+    np.testing.assert_array_equal(tf.keras.backend.get_value(bn.gamma), [1, 1])
+    model.compile(tf.keras.optimizers.legacy.SGD(0.01), "mse")
+    model.fit(x, y, epochs=1, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(tf.keras.backend.get_value(bn.moving_mean), [0.06883147] * 2,
+                               rtol=1e-5)
+    np.testing.assert_allclose(tf.keras.backend.get_value(bn.gamma), [0.9478469] * 2,
+                               rtol=1e-5)
+
+
+def test_frozen_base_called_again_in_a_new_model_infers_there():
+    # As tf_keras: the new model's graph calls the frozen base, which infers (moving
+    # statistics, none updated); values from tf_keras 2.21
+    x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
+    y = np.arange(8, dtype=np.float32).reshape(8, 1) / 10
+    base = tf.keras.Sequential([
+        tf.keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones"),
+        tf.keras.layers.BatchNormalization()])
+    base.trainable = False
+    model = tf.keras.Sequential([base, tf.keras.layers.Dense(1, kernel_initializer="ones")])
+    model.compile(tf.keras.optimizers.legacy.SGD(0.01), "mse")
+    history = model.fit(x, y, epochs=2, batch_size=4, verbose=0, shuffle=False)
+    np.testing.assert_allclose(history.history["loss"], [43.26688241958618, 0.8105999976396561],
+                               rtol=1e-5)
+    np.testing.assert_array_equal(tf.keras.backend.get_value(base.layers[1].moving_mean),
+                                  [0, 0])

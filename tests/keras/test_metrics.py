@@ -842,3 +842,23 @@ def test_public_names():
         "sparse_top_k_categorical_accuracy", "squared_hinge", "top_k_categorical_accuracy",
         "experimental"}
     assert {n for n in dir(public) if not n.startswith("_")} == expected
+
+
+def test_update_state_in_a_tf1_graph_is_one_op_running_every_update():
+    # As tf_keras: the op returned runs all the metric's updates (the Mean's count alone was
+    # returned, so a session running it never summed the values: 0.0 where TF gives 2.0)
+    graph = tf.Graph()
+    with graph.as_default():
+        mean = tf.keras.metrics.Mean()
+        update = mean.update_state([1.0, 2.0, 3.0])
+        result = mean.result()
+        accuracy = tf.keras.metrics.Accuracy()
+        accuracy_update = accuracy.update_state([1, 2, 3], [1, 2, 0])
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.variables_initializer(mean.variables + accuracy.variables))
+            assert sess.run(update) is None
+            sess.run(update)
+            assert sess.run(result) == 2.0
+            assert sess.run(mean.variables) == [12.0, 6.0]
+            sess.run(accuracy_update)
+            assert sess.run(accuracy.result()) == np.float32(2 / 3)

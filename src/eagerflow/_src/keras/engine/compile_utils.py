@@ -288,12 +288,35 @@ class MetricsContainer:
         two metrics may not share a name."""
         taken = set()
         multi = self._outputs.count > 1 and not self.from_serialized
+        # TF 1's loop (TF 1's graph mode, TF 2's behaviour on) numbers a name taken instead:
+        # ``accuracy_1``
+        numbered = _graph_mode.tf2_enabled() and \
+            not _graph_mode.executing_eagerly_outside_functions()
+
+        def number(m):
+            base, i = m.name, 1
+            while m.name in taken:
+                m._name, i = f"{base}_{i}", i + 1
+
+        def keep_one_by_name(ms):  # (TF 1's loop keeps an output's metrics by name)
+            seen = set()
+            for i, m in enumerate(ms):
+                if m is not None and m.name in seen:
+                    ms[i] = None
+                elif m is not None:
+                    seen.add(m.name)
+
         for name, plain, weighted in zip(self._outputs.names, self._metrics, self._weighted):
+            if numbered:
+                keep_one_by_name(plain)
+                keep_one_by_name(weighted)
             for m in plain:
                 if m is None:
                     continue
                 if multi:
                     m._name = f"{name}_{m.name}"
+                if numbered:
+                    number(m)
                 if m.name in taken:
                     raise ValueError(f"Found two metrics with the same name: {m.name}. All "
                                      f"the metrics added to the model need to have unique "
@@ -304,6 +327,10 @@ class MetricsContainer:
                     continue
                 if not _graph_mode.tf2_enabled():  # (TF 1's names: always marked weighted)
                     m._name = f"{name}_weighted_{m.name}" if multi else f"weighted_{m.name}"
+                elif numbered:
+                    if multi:
+                        m._name = f"{name}_{m.name}"
+                    number(m)
                 elif multi:
                     m._name = f"{name}_weighted_{m.name}" if f"{name}_{m.name}" in taken \
                         else f"{name}_{m.name}"

@@ -14,10 +14,13 @@ import functools
 
 import numpy as np
 
+from eagerflow._src.backend import log as _log
 from eagerflow._src.compat import graph_mode, session as session_mod
 from eagerflow._src.core import context, nest
 from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.variables import Variable
+from eagerflow._src.data.dataset_ops import Dataset
+from eagerflow._src.data.shuffle import _ShuffleDataset as ShuffleDataset
 from eagerflow._src.function.polymorphic_function import function
 from eagerflow._src.keras import backend, callbacks
 from eagerflow._src.keras.utils import data_utils
@@ -216,6 +219,44 @@ def check_inputs(model, x):
                              f"{shape[1:]} but got array with shape {given[1:]}")
 
 
+def callback_params(model, x, batch_size, epochs, steps, verbose, validate=False,
+                    kind="train"):
+    """The `params` TF 1's loop gives the callbacks of `model`'s `kind` loop over `x` (its
+    batch size, samples, and ``metrics``: the names of the logs), or None outside the
+    session's loop: those of TF 2's loop."""
+    if graph_of(model) is None:
+        return None
+    count = samples(model, x)
+    if count is None:  # (a dataset or generator: counted in steps, a dataset's an int64)
+        batch_size = None
+        steps = np.int64(steps) if isinstance(x, Dataset) and steps is not None else steps
+        count = steps
+    else:
+        batch_size, steps = batch_size or 32, None
+    names = [] if kind == "predict" else list(model.metrics_names)
+    if validate:
+        names += [f"val_{name}" for name in names]
+    return {"batch_size": batch_size, "epochs": epochs, "steps": steps, "samples": count,
+            "verbose": verbose, "do_validation": bool(validate), "metrics": names}
+
+
+def check_shuffled(model, x, shuffle):
+    """TF 1's warning, when `fit` of `model` in the session is asked to `shuffle` a dataset
+    `x` that shuffles nowhere in its pipeline (the loop does not shuffle datasets)."""
+    if graph_of(model) is None or not shuffle or not isinstance(x, Dataset):
+        return
+    pending, seen = [x], set()
+    while pending:
+        dataset = pending.pop()
+        if isinstance(dataset, ShuffleDataset):
+            return
+        if id(dataset) not in seen:
+            seen.add(id(dataset))
+            pending.extend(d for d in dataset._inputs() if isinstance(d, Dataset))
+    _log.logger.warning("Expected a shuffled dataset but input dataset `x` is not shuffled. "
+                        "Please invoke `shuffle()` on input dataset.")
+
+
 def numpy_logs(logs):
     """A step's results as TF 1's loop returns them: NumPy scalars (and arrays)."""
     return {k: np.asarray(v)[()] for k, v in logs.items()}
@@ -336,26 +377,44 @@ def _build_model(model, graph, data):
 
 def _build_optimizer(model, graph):
     """Makes the variables of `model`'s optimizer for its weights in `graph` (as TF 1's
-    optimizer makes its slots there), before a step traced there uses them."""
-    build = getattr(getattr(model, "optimizer", None), "build", None)
+    optimizer makes its slots there, in Keras's ``training`` name scope), before a step
+    traced there uses them."""
+    optimizer = getattr(model, "optimizer", None)
+    build = getattr(optimizer, "build", None)
     weights = trained_variables(model) if model.built else []
-    if build is not None and weights:
-        with graph.as_default():
-            build(weights)
+    with graph.as_default():
+        with context.name_scope("training"):
+            make = getattr(optimizer, "_make_graph_variables", None)
+            if make is not None and weights:
+                make([(None, w) for w in weights])
+            elif build is not None and weights:
+                build(weights)
+        with context.name_scope("training"):
+            pass  # (TF 1's Keras opens it again for its training function: training_1)
 
 
 def optimizer_variables(model):
     """At `compile`: the variables of `model`'s optimizer, kept out of the TF 1 graph's
     collections (as TF 1's Keras leaves them out until it trains, under other names)."""
+    if _made_when_used(model):
+        return []  # (made in the graph when first used: TF 1's Keras collects them)
     return [backend.out_of_collections(v) for v in _optimizer_variables(model)]
 
 
+def _made_when_used(model):
+    """Whether `model`'s optimizer makes its variables in the TF 1 graph when first used, as
+    TF's legacy optimizers do there."""
+    return bool(getattr(getattr(model, "optimizer", None), "_made_when_used", False))
+
+
 def _optimizer_variables(model):
+    """The optimizer's variables (and, once made in a TF 1 graph, its hyperparameters')."""
     optimizer = getattr(model, "optimizer", None)
     if optimizer is None or not hasattr(optimizer, "variables"):
         return []
+    hypers = getattr(optimizer, "_graph_hypers", None) or []
     return list(optimizer.variables() if callable(optimizer.variables)
-                else optimizer.variables)
+                else optimizer.variables) + list(hypers)
 
 
 def _collect_optimizer_variables(model, graph):
@@ -363,7 +422,7 @@ def _collect_optimizer_variables(model, graph):
     rate, slots) join the graph's global variables, as TF 1's Keras makes them there when it
     builds its training function (a ``Saver()`` made afterwards saves them too)."""
     optimizer = getattr(model, "optimizer", None)
-    if optimizer is None:
+    if optimizer is None or _made_when_used(model):  # (the latter: made there, in order)
         return
     v1 = getattr(optimizer, "optimizer", None)  # (a TF 1 optimizer, wrapped)
     if hasattr(v1, "_made"):

@@ -745,6 +745,7 @@ class Model(Layer):
         self._check_arrays(x, y)
         if validate:
             self._check_arrays(val_x, val_y)
+        session_steps.check_shuffled(self, x, shuffle)
         handler = data_adapter.DataHandler(
             x, y, sample_weight, batch_size, steps_per_epoch, initial_epoch, epochs, shuffle,
             class_weight, max_queue_size, workers, model=self)
@@ -755,10 +756,12 @@ class Model(Layer):
                                                   validation_steps) if verbose else None
             if logger is not None:  # (TF 1's loop, counting samples or steps)
                 callbacks = (nest.flatten(callbacks) if callbacks else []) + [logger]
-            callbacks = callbacks_mod.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            params = session_steps.callback_params(
+                self, x, batch_size, epochs, handler.inferred_steps, verbose, validate) or dict(
                 verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
                 **({} if samples is None else {"samples": samples}))
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         self.stop_training = False
         train = self.make_train_function()
         counter = self._counter("train")
@@ -837,7 +840,9 @@ class Model(Layer):
         self._check_arrays(x, y)
         weighted = sample_weight is not None or isinstance(x, data_adapter.Dataset) and \
             isinstance(x.element_spec, tuple) and len(x.element_spec) == 3
-        if weighted and self.compiled_metrics._user_weighted is None:
+        # (TF 1's loops, in the Keras session, give no such warning)
+        if weighted and self.compiled_metrics._user_weighted is None and \
+                session_steps.graph_of(self) is None:
             _logger.warning(
                 "`evaluate()` received a value for `sample_weight`, but `weighted_metrics` were "
                 "not provided.  Did you mean to pass metrics to `weighted_metrics` in "
@@ -853,9 +858,11 @@ class Model(Layer):
         verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             # (as Keras, with a fresh `History`: `model.history` is then an empty one)
-            callbacks = callbacks_mod.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            params = session_steps.callback_params(
+                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="test") or dict(
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         test = self.make_test_function()
         losses = session_steps.EpochLosses(self, x, steps)
         self.reset_metrics()
@@ -907,9 +914,11 @@ class Model(Layer):
         per_execution = self._steps_per_execution_for(handler)
         verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
-            callbacks = callbacks_mod.CallbackList(
-                callbacks, add_history=True, add_progbar=verbose != 0, model=self,
+            params = session_steps.callback_params(
+                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="predict") or dict(
                 verbose=verbose, epochs=1, steps=handler.inferred_steps)
+            callbacks = callbacks_mod.CallbackList(
+                callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         predict = self.make_predict_function()
         losses = session_steps.EpochLosses(self, x)  # (only for the logs of TF 1's loop)
         counter = self._counter("predict")

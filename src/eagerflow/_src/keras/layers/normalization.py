@@ -276,12 +276,22 @@ class BatchNormalization(_AffineNormalization):
             training = backend.learning_phase()
         if isinstance(training, int):
             training = bool(training)
-        if not self.trainable and self._frozen_infers:  # Keras 2: a frozen layer infers
+        if not self.trainable and self._infers_frozen():  # Keras 2: a frozen layer infers
             training = False
         return training
 
+    def _infers_frozen(self):
+        """Whether, frozen, it runs in inference mode: Keras 2's layer does, but for TF 1's
+        loop over a graph it was last called in while trainable, which TF 1 runs as built then
+        (the batch's statistics while training, and no updates, as TF 1's layer); called
+        again frozen (a model around a frozen one, for fine-tuning), it infers there."""
+        return self._frozen_infers and not (
+            backend.session_loops and self.__dict__.get("_v1_called_trainable"))
+
     def call(self, inputs, training=None, mask=None):
         inputs = cast_ops.cast(inputs, self.compute_dtype)  # (a variable is not autocast)
+        if backend.building_v1_graph():  # (see `_infers_frozen`)
+            self.__dict__["_v1_called_trainable"] = self.trainable
         training = self._get_training_value(training)
         if training is not False and backend.building_v1_graph():
             return self._call_in_v1_graph(inputs, mask, training)
@@ -389,7 +399,7 @@ class BatchNormalization(_AffineNormalization):
 
     def _frozen_v1(self):
         """Whether it is TF 1's layer, frozen: the batch's statistics, and no updates."""
-        return not self.trainable and not self._frozen_infers
+        return not self.trainable and not self._infers_frozen()
 
     def _assigns(self, variable):
         """Whether the call being built updates `variable` (see `_call_in_v1_graph`)."""

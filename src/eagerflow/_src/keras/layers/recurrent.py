@@ -1235,9 +1235,11 @@ class RNN(Layer):
             packed = nest.pack_sequence_as(sizes, variables)
             self.states = packed if nest.is_nested(packed) else [packed]
         elif states is None:
-            for variable, size in zip(nest.flatten(self.states), nest.flatten(sizes)):
-                variable.assign(np.zeros([batch_size, *TensorShape(size).as_list()],
-                                         variable.dtype.as_numpy_dtype))
+            # (in TF 1's graph mode, set in the Keras session, which holds the states)
+            backend.batch_set_value([
+                (variable, np.zeros([batch_size, *TensorShape(size).as_list()],
+                                    variable.dtype.as_numpy_dtype))
+                for variable, size in zip(nest.flatten(self.states), nest.flatten(sizes))])
         else:
             flat_states, flat_values = nest.flatten(self.states), nest.flatten(states)
             if len(flat_values) != len(flat_states):
@@ -1250,8 +1252,8 @@ class RNN(Layer):
                     raise ValueError(f"State {i} is incompatible with layer {self.name}: "
                                      f"expected shape={(batch_size, variable)} but found "
                                      f"shape={value.shape}")
-            for value, variable in zip(flat_values, flat_states):
-                variable.assign(np.asarray(value, variable.dtype.as_numpy_dtype))
+            backend.batch_set_value([(variable, np.asarray(value, variable.dtype.as_numpy_dtype))
+                                     for value, variable in zip(flat_values, flat_states)])
 
     def get_config(self):
         config = super().get_config()

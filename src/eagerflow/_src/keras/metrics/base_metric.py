@@ -20,6 +20,7 @@ import numpy as np
 
 from eagerflow._src.autograph import conversion
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context, distribution_context, nest
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core.tensor import Tensor
@@ -73,6 +74,9 @@ class Metric(base_layer.Layer, metaclass=abc.ABCMeta):
                 method = cls.__dict__.get(name)
                 if callable(method) and not getattr(method, "_graph_converted", False):
                     setattr(cls, name, _converted_in_graphs(method, to_result))
+        method = cls.__dict__.get("update_state")  # (converted first, for a user's)
+        if callable(method) and not getattr(method, "_grouped", False):
+            cls.update_state = _grouped_in_v1_graphs(method)
 
     def __call__(self, *args, **kwargs):
         """Updates the state with the arguments of `update_state` and returns `result()`."""
@@ -183,6 +187,24 @@ def _result_across_replicas(method):
 
     result._across_replicas = True
     return result
+
+
+def _grouped_in_v1_graphs(method):
+    """`update_state` that, called while a TF 1 graph is built, returns one operation running
+    all its updates, as Keras's does (a session runs only what a fetch needs: returning the
+    last update alone, a `Mean` fetched for it counted its values but never summed them)."""
+
+    @functools.wraps(method)
+    def update_state(self, *args, **kwargs):
+        graph = context.get().graph
+        if not graph_mode.is_v1(graph):
+            return method(self, *args, **kwargs)
+        first = len(graph.get_operations())
+        method(self, *args, **kwargs)
+        return graph_mode.group(*[op for op in graph.get_operations()[first:] if op.stateful])
+
+    update_state._grouped = True
+    return update_state
 
 
 def _converted_in_graphs(method, to_result):

@@ -30,7 +30,6 @@ import numpy as np
 
 from eagerflow._src.autodiff.graph_gradients import gradients
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.compat import graph_mode
 from eagerflow._src.core import context
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core import module as module_lib
@@ -129,13 +128,44 @@ class OptimizerV2(optimizer.Optimizer):
         self._index_dict, self._slots = {}, []
         self._slot_owners = []  # the variable of each entry of `_slots`
         self._hyper_nodes = {}  # name -> its `_Hyperparameter` (one per name, for restores)
+        # In TF 1's graph mode TF's OptimizerV2 makes `iterations` and its hyperparameters'
+        # variables when they are first used, in the name scope open then: its first step
+        # (under Keras's ``training`` scope in `fit`: ``training/Adam/iter``), or a read
+        # of `iterations` or the learning rate (``iter``, ``learning_rate``)
+        self._made_when_used = backend.building_v1_graph()
+        self._graph_hypers = None  # (those variables, once made)
         super().__init__(name, weight_decay=None, clipnorm=clipnorm, clipvalue=clipvalue,
                          global_clipnorm=global_clipnorm)
+
+    def _make_iterations(self):
+        if not self._made_when_used:
+            super()._make_iterations()
+
+    @property
+    def _iterations(self):
+        variable = self.__dict__.get("_iterations_variable")
+        if variable is None:  # (TF 1's graph mode: made on first use)
+            with context.lifting_scope():
+                variable = Variable(0, name="iter", dtype=_d.int64, trainable=False)
+            self.__dict__["_iterations_variable"] = variable
+            self._variables.insert(0, variable)
+            module_lib.tracked(self)  # a checkpoint loaded before restores it
+        return variable
+
+    @_iterations.setter
+    def _iterations(self, variable):
+        self.__dict__["_iterations_variable"] = variable
+
+    def _steps_so_far(self):
+        made = self.__dict__.get("_iterations_variable")
+        return 0 if made is None else made  # (none before `iterations` is made)
 
     def _build_learning_rate(self, learning_rate):
         if self._renamed_lr is not None:
             learning_rate = self._renamed_lr
         self._initial_learning_rate = learning_rate
+        if self._made_when_used and isinstance(learning_rate, numbers.Real):
+            return learning_rate  # (its variable is made on first use, `_make_graph_hypers`)
         return super()._build_learning_rate(learning_rate)
 
     def _decayed(self, lr, dtype):
@@ -150,15 +180,19 @@ class OptimizerV2(optimizer.Optimizer):
     def learning_rate(self):
         """The rate as TF's OptimizerV2 holds it: its schedule, or its variable (a number set
         in place of a schedule stays a number)."""
+        if self._made_when_used and self._graph_hypers is None:
+            self._make_graph_hypers()  # (read in TF 1's graph mode: the variables are made)
         rate = optimizer.Optimizer.learning_rate.fget(self)
         return self._learning_rate if isinstance(
             self._learning_rate, schedules.LearningRateSchedule) else rate
 
     @learning_rate.setter
     def learning_rate(self, value):
-        if (isinstance(self._learning_rate, schedules.LearningRateSchedule)
+        if (isinstance(self._learning_rate, (schedules.LearningRateSchedule, numbers.Real))
                 and not isinstance(value, schedules.LearningRateSchedule)):
-            self._learning_rate = value  # (TF's hyperparameter variables are made by then)
+            # (TF's hyperparameter variables are made by then; or, in TF 1's graph mode, not
+            # yet: they take the number)
+            self._learning_rate = value
             return
         optimizer.Optimizer.learning_rate.fset(self, value)
 
@@ -221,35 +255,47 @@ class OptimizerV2(optimizer.Optimizer):
         module_lib.tracked(self)  # a checkpoint restored before the slots existed
 
     def _make_graph_variables(self, grads_and_vars):
-        if grads_and_vars:
-            self._make_graph_hypers()
-        super()._make_graph_variables(grads_and_vars)
+        """As TF's OptimizerV2 makes them at its first step in a TF 1 graph, in its name
+        scope (under the one open: Keras's ``training`` in `fit`): `iterations`, its
+        hyperparameters' variables, then the slots."""
+        if not grads_and_vars:
+            return
+        with context.name_scope(self.name):
+            if self._graph_hypers is None:  # (made before, as the optimizer was: now)
+                self._made_when_used = True
+            self._create_all_weights([v for _, v in grads_and_vars])
+
+    def _create_all_weights(self, var_list):
+        """TF's OptimizerV2's: `iterations`, in TF 1's graph mode the hyperparameters'
+        variables, then the slots of `var_list`, in the name scope open (their first)."""
+        if self._made_when_used:
+            self.__dict__.setdefault("_graph_scope", context.get().scope)
+            self._iterations  # noqa: B018 (made on first use)
+            if self._graph_hypers is None:
+                self._make_graph_hypers()
+        with context.init_scope():
+            self.build(var_list)
 
     def _make_graph_hypers(self):
-        """In a TF 1 graph, before the first slots: TF's OptimizerV2 holds its hyperparameters
-        in float32 variables among the graph's global variables (``Adam/beta_1``, ...,
-        ``Adam/learning_rate``, by name), which a session initializes; the learning rate's
-        is the one the steps read (set it with ``K.set_value``)."""
-        graph = graph_mode.v1_graph()
-        if graph is None or getattr(self, "_graph_hypers", None) is graph:
-            return
-        self._graph_hypers = graph
+        """In a TF 1 graph: TF's OptimizerV2 holds its hyperparameters in float32 variables
+        among the graph's global variables (``beta_1``, ..., ``learning_rate``, by name, in
+        the name scope open), which a session initializes; the learning rate's is the one
+        the steps read (set it with ``K.set_value``)."""
+        self._graph_hypers = []
+        self._hypers_created = True
         for name, (attribute, owner) in sorted(self._hyper_attributes().items()):
-            if name == "learning_rate":
-                if not isinstance(self._learning_rate, Variable):
-                    continue  # (a schedule's rate is no variable)
-                value = self._initial_learning_rate
-                if callable(value) or not isinstance(value, numbers.Real):
-                    continue
-            else:
-                value = owner[attribute] if isinstance(owner, dict) else getattr(owner, attribute)
-                if not isinstance(value, numbers.Real):
-                    continue
-            with context.name_scope(f"{self.name}/"):  # (absolute, as the slots' names)
+            value = owner[attribute] if isinstance(owner, dict) else getattr(owner, attribute)
+            if name == "learning_rate" and isinstance(value, Variable):
+                value = self._initial_learning_rate  # (made at construction: replaced)
+            if not isinstance(value, numbers.Real):
+                continue  # (a schedule's rate is no variable)
+            with context.lifting_scope():
                 variable = Variable(np.float32(value), name=name, dtype=_d.float32,
                                     trainable=False)
+            self._graph_hypers.append(variable)
             if name == "learning_rate":
                 self._learning_rate = variable
+        module_lib.tracked(self)  # (a checkpoint loaded before restores the learning rate's)
 
     def _hyper_attributes(self):
         """TF's hyperparameter variables: name -> (attribute, its owner: self or `_hyper`);
@@ -259,6 +305,12 @@ class OptimizerV2(optimizer.Optimizer):
         hypers.update({name: (name, self._hyper) for name, value in self._hyper.items()
                        if isinstance(value, numbers.Real)})
         return hypers
+
+    def _slot_scope(self):
+        """The absolute name scope of the slots: the optimizer's, under the scope open at its
+        first step in a TF 1 graph."""
+        scope = self.__dict__.get("_graph_scope")
+        return f"{self.name}/" if scope is None else scope
 
     def _create_slots(self, var_list):
         """Makes each variable's slots with `add_slot` (what a legacy subclass overrides)."""
@@ -281,7 +333,7 @@ class OptimizerV2(optimizer.Optimizer):
             initial = np.full(shape, initializer, var.dtype.as_numpy_dtype)
         else:
             initial = initializers.get(initializer)(shape, var.dtype)
-        with context.init_scope(), context.name_scope(f"{self.name}/"):  # absolute
+        with context.init_scope(), context.name_scope_push(self._slot_scope()):
             slot = Variable(initial, name=f"{optimizer._shared_name(var)}/{legacy_name}",
                             dtype=var.dtype, trainable=False)
         self._variables.append(slot)
@@ -295,11 +347,15 @@ class OptimizerV2(optimizer.Optimizer):
         """``iter``, the hyperparameters by name (as variables), then what a subclass adds;
         the slots are saved by variable (`_checkpoint_slot_variables`)."""
         hypers = self._hyper_attributes()
-        out = [("iter", self._iterations)]
+        made = self.__dict__.get("_iterations_variable")  # (made on first use in TF 1 graphs)
+        out = [] if made is None else [("iter", made)]
         for name in sorted(hypers):
             if name == "learning_rate":
-                if isinstance(getattr(self, "_learning_rate", None), Variable):
-                    out.append((name, self._learning_rate))
+                rate = getattr(self, "_learning_rate", None)
+                if isinstance(rate, Variable):
+                    out.append((name, rate))
+                elif isinstance(rate, numbers.Real):  # (its variable not made yet)
+                    out.append((name, self._hyper_node(name, "_learning_rate", self)))
                 continue
             attribute, owner = hypers[name]
             out.append((name, self._hyper_node(name, attribute, owner)))
@@ -636,7 +692,7 @@ class Nadam(nadam.Nadam, OptimizerV2):
             self._set_momentum_cache(restored)
 
     def _new_u_product(self, dtype):
-        with context.name_scope(f"{self.name}/"):  # (absolute: TF's momentum_cache weight)
+        with context.name_scope_push(self._slot_scope()):  # (TF's momentum_cache weight)
             return Variable(1.0, name="momentum_cache", dtype=dtype, trainable=False)
 
     @property
@@ -665,15 +721,16 @@ class Nadam(nadam.Nadam, OptimizerV2):
 
     def _momentum_cache(self):
         if hasattr(self, "_u_product"):
-            return self._u_product.numpy()
+            return backend.get_value(self._u_product)  # (in TF 1's graph mode, the session's)
         return self.__dict__.get("_restored_momentum_cache", 1.0)
 
     def _set_momentum_cache(self, value):
         if not hasattr(self, "_u_product"):  # assigned when the optimizer is built
             self._restored_momentum_cache = value
             return
-        self._u_product.assign(value)
-        self._u_product_step.assign(self._iterations)  # the product covers the steps taken
+        # the product covers the steps taken (in TF 1's graph mode, set in the Keras session)
+        backend.batch_set_value([(self._u_product, value), (self._u_product_step,
+                                                            backend.get_value(self._iterations))])
 
     def _lr(self, dtype):
         return cast(optimizer.Optimizer.learning_rate.fget(self), dtype)

@@ -146,11 +146,15 @@ class Optimizer:
                              f"Received: clipnorm={clipnorm}, global_clipnorm={global_clipnorm}.")
         self._variables = []
         self._constants = {}  # (number, dtype) -> scalar tensor, made once
+        self._make_iterations()
+        self._process_kwargs(kwargs)
+
+    def _make_iterations(self):
+        """Makes `iterations`, the first of `variables`."""
         with context.init_scope():
-            self._iterations = Variable(0, name=self._ITERATIONS_NAME.format(name=name),
+            self._iterations = Variable(0, name=self._ITERATIONS_NAME.format(name=self.name),
                                         dtype=_d.int64, trainable=False)
         self._variables.append(self._iterations)
-        self._process_kwargs(kwargs)
 
     def _process_kwargs(self, kwargs):
         kwargs.pop("is_legacy_optimizer", None)  # written by `get_config`
@@ -176,13 +180,17 @@ class Optimizer:
         """
         with context.init_scope():
             if isinstance(learning_rate, schedules.LearningRateSchedule):
-                current = convert_to_tensor(learning_rate(self._iterations))
+                current = convert_to_tensor(learning_rate(self._steps_so_far()))
                 self._current_learning_rate = backend.out_of_collections(Variable(
                     current, name="current_learning_rate", dtype=current.dtype,
                     trainable=False))
                 return learning_rate
             return backend.out_of_collections(Variable(
                 learning_rate, name="learning_rate", dtype=backend.floatx(), trainable=False))
+
+    def _steps_so_far(self):
+        """The steps taken, which a schedule's first rate is computed at."""
+        return self._iterations
 
     @property
     def learning_rate(self):
@@ -463,6 +471,11 @@ class Optimizer:
         with context.name_scope(name or self.name or "optimizer"):
             with context.init_scope():
                 self.build([v for _, v in grads_and_vars])
+            # (a checkpoint loaded before the first step: its state, now that the variables
+            # exist)
+            restore = self.__dict__.pop("_restore_when_built", None)
+            if restore is not None:
+                restore()
             grads_and_vars = _filter_empty_gradients(grads_and_vars)
             grads, variables = zip(*grads_and_vars)
             grads = self._clip_gradients(grads)

@@ -23,7 +23,8 @@ class TFOptimizer:
     def __init__(self, optimizer, iterations=None):
         self.optimizer = optimizer
         if iterations is None:
-            with context.init_scope(), context.name_scope_push("TFOptimizer"):
+            # (in a TF 1 graph the scope is made unique: TFOptimizer_1/iterations, ...)
+            with context.lifting_scope(), context.name_scope("TFOptimizer"):
                 # (trainable, as Keras's backend makes variables)
                 iterations = Variable(0, dtype=_d.int64, name="iterations")
         self.iterations = iterations

@@ -399,7 +399,10 @@ def load_optimizer_weights(f, model):
     warning, as tf_keras does."""
     if "optimizer_weights" not in f or not isinstance(model.optimizer, Optimizer):
         return
-    model.optimizer.build(model.trainable_variables)
+    # (a legacy optimizer's `iterations` and hyperparameters too, in TF 1's graph mode made
+    # when first used)
+    getattr(model.optimizer, "_create_all_weights", model.optimizer.build)(
+        model.trainable_variables)
     if isinstance(model.optimizer, LossScaleOptimizerV3):
         # tf_keras's `set_weights` refuses it (the wrapper itself is never built): its
         # state is never restored from an `.h5` file

@@ -385,8 +385,9 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False, partia
     `CheckpointLoadStatus`. `partial`: weights missing on either side are no error."""
     if not by_name and all(k.startswith(_OPTIMIZER) for k in checkpoint_keys(model)):
         return _restore_on_creation(model, tensors)
+    deferred = partial and _defers_optimizer(model, tensors)
     matched = (_match_by_name(model, tensors, metadata, skip_mismatch) if by_name
-               else _match_by_key(model, tensors, partial))
+               else _match_by_key(model, tensors, partial, with_optimizer=not deferred))
     # (one session run in TF 1's graph mode, as the HDF5 loader's)
     backend.batch_set_value([(variable, value) for _, variable, value in matched])
     h5_format.finalize_layers(model)  # state derived from weights (an adapted Normalization)
@@ -400,7 +401,42 @@ def restore(model, tensors, metadata, by_name=False, skip_mismatch=False, partia
         # (or the program ends), unless `expect_partial` was called on the status
         status._warning = weakref.finalize(model, _log_unrestored, status._object_graph,
                                            status._unused)
+    if deferred:
+        _restore_optimizer_when_built(model, tensors, status._unused)
     return status
+
+
+def _defers_optimizer(model, tensors):
+    """Whether the optimizer state of a TF checkpoint waits for the optimizer's first step,
+    as TF's restore waits for variables not made yet: the optimizer has made none (made at
+    once, its first step would not make them: a traced step, not traced again, would count
+    differently, as Nadam's momentum product does)."""
+    optimizer = getattr(model, "optimizer", None)
+    return isinstance(optimizer, Optimizer) and not isinstance(optimizer, OptimizerV2) and \
+        not getattr(optimizer, "_built", False) and \
+        not hasattr(optimizer, "inner_optimizer") and not backend.building_v1_graph() and \
+        any(k.startswith(_OPTIMIZER) for k in tensors)
+
+
+def _restore_optimizer_when_built(model, tensors, unused):
+    """Gives `model`'s optimizer the checkpoint's state (`tensors`) not restored yet once its
+    first step has made its variables; the keys restored leave `unused`."""
+    root = weakref.ref(model)
+
+    def restore():
+        owner = root()
+        if owner is None:
+            return
+        # (another optimizer's state is left in the checkpoint, as TF's restore leaves
+        # values its objects have no place for)
+        matched = [m for m in _match_optimizer(owner, checkpoint_keys(owner), tensors,
+                                               warn=False) if m[0] in unused]
+        with context.init_scope():  # (made while a step is traced: their values, eagerly)
+            for _, variable, value in matched:
+                variable.assign(value)
+        unused.difference_update(key for key, _, _ in matched)
+
+    model.optimizer.__dict__["_restore_when_built"] = restore
 
 
 def _unused_nodes(object_graph, unused):
@@ -441,9 +477,9 @@ def _restore_on_creation(model, tensors):
     return CheckpointLoadStatus(unused)
 
 
-def _match_by_key(model, tensors, partial=False):
+def _match_by_key(model, tensors, partial=False, with_optimizer=True):
     """``[(key, variable, value)]``: every weight of the model must be saved (unless
-    `partial`: those that are), and fit."""
+    `partial`: those that are), and fit; the optimizer's state too `with_optimizer`."""
     keys = checkpoint_keys(model)
     weights = {k: v for k, v in keys.items() if not k.startswith(_OPTIMIZER)}
     saved = {k for k in tensors if not k.startswith(_OPTIMIZER)}
@@ -455,7 +491,12 @@ def _match_by_key(model, tensors, partial=False):
                          f"from the file: {missing}; saved weights the model does not have: "
                          f"{unexpected}.")
     matched = [(k, v, _checked(v, tensors[k])) for k, v in weights.items()]
-    return matched + _match_optimizer(model, keys, tensors)
+    if with_optimizer:
+        return matched + _match_optimizer(model, keys, tensors)
+    # (the optimizer's variables made so far, `iterations`: their values now; the others'
+    # once made, see `_restore_optimizer_when_built`)
+    made = sorted(k for k in tensors if k.startswith(_OPTIMIZER) and k in keys)
+    return matched + [(k, keys[k], _checked(keys[k], tensors[k])) for k in made]
 
 
 def _checked(variable, value):
@@ -470,7 +511,7 @@ def _checked(variable, value):
     return value
 
 
-def _match_optimizer(model, keys, tensors):
+def _match_optimizer(model, keys, tensors, warn=True):
     """``[(key, variable, value)]`` restoring the optimizer's saved state, when it fits.
 
     When the file holds slots the optimizer has not created yet, it creates
@@ -491,8 +532,9 @@ def _match_optimizer(model, keys, tensors):
             return [(k, keys[k], _checked(keys[k], tensors[k])) for k in sorted(saved)]
         except ValueError:
             pass
-    _logger.warning(f"Skipping variable loading for optimizer '{optimizer.name}', because its "
-                    f"variables do not match the saved optimizer's.")
+    if warn:
+        _logger.warning(f"Skipping variable loading for optimizer '{optimizer.name}', because "
+                        f"its variables do not match the saved optimizer's.")
     return []
 
 
