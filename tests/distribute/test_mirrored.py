@@ -165,6 +165,26 @@ def test_a_copy_written_on_its_own_keeps_its_value(two_cpus):
     assert [float(c.numpy()) for c in v.values] == [4.0, 4.0]
 
 
+def test_an_unaggregated_update_in_each_replica_updates_its_own_copy(two_cpus):
+    # (as TF 2.21) without aggregation each replica writes its own copy, so the copies
+    # differ afterwards; the variable reads as the first copy outside the replicas
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable(0.0)
+
+    def step():
+        v.assign(_replica_id() + 5.0)
+        return v * 1.0
+    assert [float(x) for x in s.run(step).values] == [5.0, 6.0]
+    assert [float(c.numpy()) for c in v.values] == [5.0, 6.0] and v.numpy() == 5.0
+    assert [float(x) for x in s.run(tf.function(lambda: v + 0.0)).values] == [5.0, 6.0]
+    with s.scope():
+        w = tf.Variable(0.0)
+    traced = tf.function(lambda: s.run(lambda: w.assign_add(_replica_id() + 1.0)))
+    assert [float(x) for x in traced().values] == [1.0, 2.0]
+    assert [float(c.numpy()) for c in w.values] == [1.0, 2.0]
+
+
 def test_custom_training_loop_sums_replica_gradients(two_cpus):
     """Two replicas of half the batch train as one replica of the whole batch."""
     rng = np.random.RandomState(0)

@@ -1104,12 +1104,12 @@ class MirroredVariable(_DistributedVariable):
     """A variable of a `MirroredStrategy`, one copy per replica, kept equal.
 
     The copies share one value here: updates from a replica go through the variable's
-    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
-    update is the one applied, as when every replica updates alike.
+    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once.
 
-    A copy written on its own (``v.values[1].assign(...)``) makes every copy one of its
-    own, as TF's are: from then on each copy keeps its value, updates of the variable
-    apply to each, and a replica reads its own copy.
+    A copy written on its own (``v.values[1].assign(...)``), or an update from the
+    replicas of a variable without aggregation (NONE), makes every copy one of its own,
+    as TF's are: from then on each copy keeps its value, updates of the variable apply
+    to each, and a replica reads its own copy.
     """
 
     _copies_split = False
@@ -1182,7 +1182,8 @@ class MirroredVariable(_DistributedVariable):
         kind = getattr(self._aggregation, "name", "NONE")
         if kind == "NONE":
             own = self._mirrored_values[replica._replica_id]
-            if self._copies_split:  # each replica updates its own copy
+            # each replica updates its own copy, which then may differ from the others'
+            if self._split_copies():
                 done = ResourceVariable._write(own, op, value, False, name)
                 return _UnreadVariable(own) if read_value else done
             if replica._replica_id == 0:
