@@ -391,3 +391,18 @@ def test_a_tf_function_called_in_each_replica_traces_per_replica(two_cpus):
     assert [float(v) for v in out.values] == [2.0, 3.0]
     assert shifted.experimental_get_tracing_count() == 2
     assert float(shifted(tf.constant(1.0))) == 1.0  # (outside any replica)
+
+
+def test_extended_update_with_per_replica_values_updates_each_copy(two_cpus):
+    # (values as TF 2.21 prints them) each copy takes its replica's value
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    v.assign_add([1.0, 1.0])
+    per = s.run(lambda: _replica_id() + tf.zeros([2]))
+    out = s.extended.update(v, lambda var, t: var.assign_add(t), args=(per,))
+    assert [x.numpy().tolist() for x in s.experimental_local_results(out)] == \
+        [[2.0, 3.0], [3.0, 4.0]]
+    assert [c.numpy().tolist() for c in v.values] == [[2.0, 3.0], [3.0, 4.0]]
+    s.extended.update(v, lambda var, t: var.assign(t * 2), kwargs={"t": tf.ones([2])})
+    assert [c.numpy().tolist() for c in v.values] == [[2.0, 2.0], [2.0, 2.0]]

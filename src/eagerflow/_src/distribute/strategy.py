@@ -439,7 +439,19 @@ class StrategyExtended:
         return contextlib.nullcontext()
 
     def update(self, var, fn, args=(), kwargs=None, group=True):
-        return fn(var, *args, **(kwargs or {}))
+        """``fn(var, *args, **kwargs)`` in cross-replica context. With `PerReplica`
+        arguments, a mirrored variable's copies are updated each with its replica's
+        values (the copies then may differ), and the results are `PerReplica`."""
+        kwargs = kwargs or {}
+        if not isinstance(var, MirroredVariable) or not any(
+                isinstance(a, PerReplica) for a in nest.flatten((args, kwargs))):
+            return fn(var, *args, **kwargs)
+        results = []
+        for i, copy_ in enumerate(var.values):
+            own_args, own_kwargs = nest.map_structure(
+                lambda a, i=i: a.values[i] if isinstance(a, PerReplica) else a, (args, kwargs))
+            results.append(fn(copy_, *own_args, **own_kwargs))
+        return PerReplica(results)
 
     def read_var(self, v):
         """The value of variable `v` in cross-replica context (a sync-on-read variable's
@@ -464,6 +476,16 @@ class StrategyExtended:
 
     @property
     def experimental_require_static_shapes(self):
+        return False
+
+    @property
+    def experimental_should_init(self):
+        """Whether this worker initializes the variables (every worker here)."""
+        return True
+
+    @property
+    def experimental_between_graph(self):
+        """Whether each worker builds its own graph (False: one program for all)."""
         return False
 
     def call_for_each_replica(self, fn, args=(), kwargs=None):
@@ -496,6 +518,16 @@ class CollectiveAllReduceExtended(StrategyExtended):
 
 class _DefaultDistributionExtended(StrategyExtended):
     """The default strategy's extended API (named as TF names it)."""
+
+    @property
+    def worker_devices(self):  # (the default strategy places nothing itself)
+        raise RuntimeError("worker_devices() method unsupported by default "
+                           "tf.distribute.Strategy.")
+
+    @property
+    def parameter_devices(self):
+        raise RuntimeError("parameter_devices() method unsupported by default "
+                           "tf.distribute.Strategy.")
 
 
 def _split_batch(element, n):
@@ -822,7 +854,7 @@ class Strategy:
 
     @property
     def num_replicas_in_sync(self):
-        return len(self._extended.worker_devices)
+        return len(self._extended._devices)
 
     @property
     def cluster_resolver(self):
