@@ -1,4 +1,5 @@
 """MirroredStrategy over two logical CPUs: replicas, per-replica values, mirrored variables."""
+import contextlib
 import numpy as np
 import pytest
 
@@ -406,3 +407,18 @@ def test_extended_update_with_per_replica_values_updates_each_copy(two_cpus):
     assert [c.numpy().tolist() for c in v.values] == [[2.0, 3.0], [3.0, 4.0]]
     s.extended.update(v, lambda var, t: var.assign(t * 2), kwargs={"t": tf.ones([2])})
     assert [c.numpy().tolist() for c in v.values] == [[2.0, 2.0], [2.0, 2.0]]
+
+
+def test_per_replica_value_as_a_tensor_only_in_its_replica(two_cpus):
+    # (as TF 2.21) a replica converts a PerReplica value to its own value; outside the
+    # replicas the value is not one tensor
+    s = two_cpus
+    pr = s.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant(float(ctx.replica_id_in_sync_group)))
+    assert not tf.is_tensor(pr)
+    assert [float(x) for x in s.run(lambda: tf.convert_to_tensor(pr) + 1).values] == [1.0, 2.0]
+    traced = tf.function(lambda: s.run(lambda: tf.convert_to_tensor(pr) * 2))
+    assert [float(x) for x in traced().values] == [0.0, 2.0]
+    for scope in (s.scope(), contextlib.nullcontext()):
+        with scope, pytest.raises(ValueError, match="using a PerReplica object while not inside"):
+            tf.convert_to_tensor(pr)

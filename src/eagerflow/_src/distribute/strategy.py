@@ -34,7 +34,8 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
                                             list_logical_devices)
-from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.convert import (constant, convert_to_tensor,
+                                          register_tensor_conversion_function)
 from eagerflow._src.core.tensor_spec import TypeSpec
 from eagerflow._src.core.variables import (_ASSIGN, _BY_HANDLE, ResourceHandle,
                                            ResourceVariable, Variable, VariableAggregation,
@@ -1093,6 +1094,20 @@ class PerReplica(DistributedValues):
     def __repr__(self):
         parts = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._values))
         return f"{type(self).__name__}:{{\n{parts}\n}}"
+
+
+def _per_replica_to_tensor(value, dtype=None, name=None, as_ref=False):
+    """A `PerReplica` as a tensor: in a replica of `run`, that replica's own value; elsewhere
+    it is not one tensor."""
+    replica = _state.stack[-1][1] if _state.stack else None
+    if replica is None or isinstance(replica, _DefaultReplicaContext):
+        raise ValueError("It looks like you are using a PerReplica object while not inside a "
+                         "replica context, which is not supported. Try running your op or "
+                         "function inside a replica context by using `strategy.run`")
+    return convert_to_tensor(value.values[replica._replica_id], dtype=dtype, name=name)
+
+
+register_tensor_conversion_function(PerReplica, _per_replica_to_tensor)
 
 
 class _DistributedVariable(ResourceVariable, DistributedValues):
