@@ -488,3 +488,9 @@ def test_default_strategy_names_no_devices():
     assert tf.distribute.get_strategy().num_replicas_in_sync == 1
     one = tf.distribute.OneDeviceStrategy("/cpu:0").extended
     assert (one.experimental_should_init, one.experimental_between_graph) == (True, False)
+
+
+def test_value_context_prints_its_replica():
+    # (as TF 2.21 prints it)
+    assert str(tf.distribute.experimental.ValueContext(1, 2)) == \
+        "tf.distribute.ValueContext(replica id 1,  total replicas in sync: 2)"

@@ -1376,6 +1376,10 @@ class ValueContext:
         self.replica_id_in_sync_group = replica_id_in_sync_group
         self.num_replicas_in_sync = num_replicas_in_sync
 
+    def __str__(self):
+        return (f"tf.distribute.ValueContext(replica id {self.replica_id_in_sync_group},  "
+                f"total replicas in sync: {self.num_replicas_in_sync})")
+
 
 class _Scope:
     def __init__(self, strategy):
