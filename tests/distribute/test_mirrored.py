@@ -422,3 +422,15 @@ def test_per_replica_value_as_a_tensor_only_in_its_replica(two_cpus):
     for scope in (s.scope(), contextlib.nullcontext()):
         with scope, pytest.raises(ValueError, match="using a PerReplica object while not inside"):
             tf.convert_to_tensor(pr)
+
+
+def test_gathers_refuse_an_axis_that_is_not_a_dimension(two_cpus):
+    # (as TF 2.21: ValueError; the axis counts from 0, negative axes are refused too)
+    s = two_cpus
+    per = s.run(lambda: tf.ones([2, 3]) * (_replica_id() + 1))
+    assert s.gather(per, axis=1).shape == (2, 6)
+    for axis in (2, -1):
+        with pytest.raises(ValueError, match=f"gather along axis {axis}"):
+            s.gather(per, axis=axis)
+    with pytest.raises(ValueError, match="axis 0 values of rank 0"):
+        s.run(lambda: tf.distribute.get_replica_context().all_gather(tf.constant(1.0), 0))

@@ -168,6 +168,7 @@ class ReplicaContext:
         if self._thread is None:
             return nest.map_structure(convert_to_tensor, value)
         flat = nest.flatten(value)
+        _check_gather_axis(flat, axis)
 
         def merge(strategy, *parts):  # (a value the same in every replica stays itself)
             parts = [_gathered_parts(p, strategy) for p in parts]
@@ -214,6 +215,16 @@ def _gathered_parts(value, strategy):
     if isinstance(value, _DistributedVariable):
         return PerReplica([v.value() for v in values]), None
     return value, None
+
+
+def _check_gather_axis(values, axis):
+    """Raises ValueError, as TF's gathers do, for an `axis` that is not a dimension
+    (counted from 0) of each of `values`."""
+    for v in values:
+        rank = (v.shape if hasattr(v, "shape") else convert_to_tensor(v).shape).rank
+        if rank is not None and not 0 <= axis < rank:
+            raise ValueError(f"Cannot gather along axis {axis} values of rank {rank}: "
+                             f"the axis must be in [0, {rank}).")
 
 
 def _each_replica(per_replica, combine):
@@ -985,6 +996,7 @@ class Strategy:
         values = _replica_values(value)
         if values is None:
             return self.experimental_local_results(value)[0]
+        _check_gather_axis(values, axis)
         if len(values) == 1:
             return convert_to_tensor(values[0])
         return array_ops.concat([convert_to_tensor(x) for x in values], axis)
