@@ -1,4 +1,5 @@
 """MirroredStrategy over two logical CPUs: replicas, per-replica values, mirrored variables."""
+import contextlib
 import numpy as np
 import pytest
 
@@ -163,6 +164,26 @@ def test_a_copy_written_on_its_own_keeps_its_value(two_cpus):
         return v.read_value()
     assert every_copy().numpy() == 4.0
     assert [float(c.numpy()) for c in v.values] == [4.0, 4.0]
+
+
+def test_an_unaggregated_update_in_each_replica_updates_its_own_copy(two_cpus):
+    # (as TF 2.21) without aggregation each replica writes its own copy, so the copies
+    # differ afterwards; the variable reads as the first copy outside the replicas
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable(0.0)
+
+    def step():
+        v.assign(_replica_id() + 5.0)
+        return v * 1.0
+    assert [float(x) for x in s.run(step).values] == [5.0, 6.0]
+    assert [float(c.numpy()) for c in v.values] == [5.0, 6.0] and v.numpy() == 5.0
+    assert [float(x) for x in s.run(tf.function(lambda: v + 0.0)).values] == [5.0, 6.0]
+    with s.scope():
+        w = tf.Variable(0.0)
+    traced = tf.function(lambda: s.run(lambda: w.assign_add(_replica_id() + 1.0)))
+    assert [float(x) for x in traced().values] == [1.0, 2.0]
+    assert [float(c.numpy()) for c in w.values] == [1.0, 2.0]
 
 
 def test_custom_training_loop_sums_replica_gradients(two_cpus):
@@ -371,3 +392,45 @@ def test_a_tf_function_called_in_each_replica_traces_per_replica(two_cpus):
     assert [float(v) for v in out.values] == [2.0, 3.0]
     assert shifted.experimental_get_tracing_count() == 2
     assert float(shifted(tf.constant(1.0))) == 1.0  # (outside any replica)
+
+
+def test_extended_update_with_per_replica_values_updates_each_copy(two_cpus):
+    # (values as TF 2.21 prints them) each copy takes its replica's value
+    s = two_cpus
+    with s.scope():
+        v = tf.Variable([1.0, 2.0])
+    v.assign_add([1.0, 1.0])
+    per = s.run(lambda: _replica_id() + tf.zeros([2]))
+    out = s.extended.update(v, lambda var, t: var.assign_add(t), args=(per,))
+    assert [x.numpy().tolist() for x in s.experimental_local_results(out)] == \
+        [[2.0, 3.0], [3.0, 4.0]]
+    assert [c.numpy().tolist() for c in v.values] == [[2.0, 3.0], [3.0, 4.0]]
+    s.extended.update(v, lambda var, t: var.assign(t * 2), kwargs={"t": tf.ones([2])})
+    assert [c.numpy().tolist() for c in v.values] == [[2.0, 2.0], [2.0, 2.0]]
+
+
+def test_per_replica_value_as_a_tensor_only_in_its_replica(two_cpus):
+    # (as TF 2.21) a replica converts a PerReplica value to its own value; outside the
+    # replicas the value is not one tensor
+    s = two_cpus
+    pr = s.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant(float(ctx.replica_id_in_sync_group)))
+    assert not tf.is_tensor(pr)
+    assert [float(x) for x in s.run(lambda: tf.convert_to_tensor(pr) + 1).values] == [1.0, 2.0]
+    traced = tf.function(lambda: s.run(lambda: tf.convert_to_tensor(pr) * 2))
+    assert [float(x) for x in traced().values] == [0.0, 2.0]
+    for scope in (s.scope(), contextlib.nullcontext()):
+        with scope, pytest.raises(ValueError, match="using a PerReplica object while not inside"):
+            tf.convert_to_tensor(pr)
+
+
+def test_gathers_refuse_an_axis_that_is_not_a_dimension(two_cpus):
+    # (as TF 2.21: ValueError; the axis counts from 0, negative axes are refused too)
+    s = two_cpus
+    per = s.run(lambda: tf.ones([2, 3]) * (_replica_id() + 1))
+    assert s.gather(per, axis=1).shape == (2, 6)
+    for axis in (2, -1):
+        with pytest.raises(ValueError, match=f"gather along axis {axis}"):
+            s.gather(per, axis=axis)
+    with pytest.raises(ValueError, match="axis 0 values of rank 0"):
+        s.run(lambda: tf.distribute.get_replica_context().all_gather(tf.constant(1.0), 0))

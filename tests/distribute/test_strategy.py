@@ -476,3 +476,21 @@ def test_default_strategy_distributes_a_dataset_as_it_is():
     assert made is dataset
     assert (contexts[0].num_input_pipelines, contexts[0].input_pipeline_id,
             contexts[0].num_replicas_in_sync) == (1, 0, 1)
+
+
+def test_default_strategy_names_no_devices():
+    # (as TF 2.21) the default strategy places nothing itself; one replica
+    extended = tf.distribute.get_strategy().extended
+    with pytest.raises(RuntimeError, match="worker_devices.. method unsupported by default"):
+        extended.worker_devices
+    with pytest.raises(RuntimeError, match="parameter_devices.. method unsupported"):
+        extended.parameter_devices
+    assert tf.distribute.get_strategy().num_replicas_in_sync == 1
+    one = tf.distribute.OneDeviceStrategy("/cpu:0").extended
+    assert (one.experimental_should_init, one.experimental_between_graph) == (True, False)
+
+
+def test_value_context_prints_its_replica():
+    # (as TF 2.21 prints it)
+    assert str(tf.distribute.experimental.ValueContext(1, 2)) == \
+        "tf.distribute.ValueContext(replica id 1,  total replicas in sync: 2)"

@@ -128,3 +128,23 @@ def test_fit_under_one_replica_updates_metrics_in_the_replica():
     np.testing.assert_allclose(h.history["loss"], [0.480414], rtol=1e-5)
     np.testing.assert_allclose(h.history["mae"], [0.602073], rtol=1e-5)
     np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.455158, 0.589489], rtol=1e-5)
+
+
+def test_saved_model_of_a_model_trained_under_the_strategy(two_cpus, tmp_path):
+    # a SavedModel holds each sync-on-read variable as TF saves it: its copies combined
+    x = np.random.RandomState(0).randn(16, 3).astype("float32")
+    y = x.sum(1, keepdims=True)
+
+    def make():
+        return tf.keras.Sequential([tf.keras.layers.Dense(4, input_shape=(3,)),
+                                    tf.keras.layers.BatchNormalization(),
+                                    tf.keras.layers.Dense(1)])
+    with two_cpus.scope():
+        model = make()
+        model.compile("adam", "mse")
+    model.fit(x, y, batch_size=4, epochs=1, verbose=0)
+    tf.saved_model.save(model, str(tmp_path / "m"))
+    plain = make()
+    plain.set_weights(model.get_weights())
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    np.testing.assert_allclose(loaded(x[:3]).numpy(), plain(x[:3]).numpy(), rtol=1e-5)

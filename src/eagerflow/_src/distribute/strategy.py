@@ -34,7 +34,8 @@ from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
                                             list_logical_devices)
-from eagerflow._src.core.convert import constant, convert_to_tensor
+from eagerflow._src.core.convert import (constant, convert_to_tensor,
+                                          register_tensor_conversion_function)
 from eagerflow._src.core.tensor_spec import TypeSpec
 from eagerflow._src.core.variables import (_ASSIGN, _BY_HANDLE, ResourceHandle,
                                            ResourceVariable, Variable, VariableAggregation,
@@ -167,6 +168,7 @@ class ReplicaContext:
         if self._thread is None:
             return nest.map_structure(convert_to_tensor, value)
         flat = nest.flatten(value)
+        _check_gather_axis(flat, axis)
 
         def merge(strategy, *parts):  # (a value the same in every replica stays itself)
             parts = [_gathered_parts(p, strategy) for p in parts]
@@ -213,6 +215,16 @@ def _gathered_parts(value, strategy):
     if isinstance(value, _DistributedVariable):
         return PerReplica([v.value() for v in values]), None
     return value, None
+
+
+def _check_gather_axis(values, axis):
+    """Raises ValueError, as TF's gathers do, for an `axis` that is not a dimension
+    (counted from 0) of each of `values`."""
+    for v in values:
+        rank = (v.shape if hasattr(v, "shape") else convert_to_tensor(v).shape).rank
+        if rank is not None and not 0 <= axis < rank:
+            raise ValueError(f"Cannot gather along axis {axis} values of rank {rank}: "
+                             f"the axis must be in [0, {rank}).")
 
 
 def _each_replica(per_replica, combine):
@@ -439,7 +451,19 @@ class StrategyExtended:
         return contextlib.nullcontext()
 
     def update(self, var, fn, args=(), kwargs=None, group=True):
-        return fn(var, *args, **(kwargs or {}))
+        """``fn(var, *args, **kwargs)`` in cross-replica context. With `PerReplica`
+        arguments, a mirrored variable's copies are updated each with its replica's
+        values (the copies then may differ), and the results are `PerReplica`."""
+        kwargs = kwargs or {}
+        if not isinstance(var, MirroredVariable) or not any(
+                isinstance(a, PerReplica) for a in nest.flatten((args, kwargs))):
+            return fn(var, *args, **kwargs)
+        results = []
+        for i, copy_ in enumerate(var.values):
+            own_args, own_kwargs = nest.map_structure(
+                lambda a, i=i: a.values[i] if isinstance(a, PerReplica) else a, (args, kwargs))
+            results.append(fn(copy_, *own_args, **own_kwargs))
+        return PerReplica(results)
 
     def read_var(self, v):
         """The value of variable `v` in cross-replica context (a sync-on-read variable's
@@ -464,6 +488,16 @@ class StrategyExtended:
 
     @property
     def experimental_require_static_shapes(self):
+        return False
+
+    @property
+    def experimental_should_init(self):
+        """Whether this worker initializes the variables (every worker here)."""
+        return True
+
+    @property
+    def experimental_between_graph(self):
+        """Whether each worker builds its own graph (False: one program for all)."""
         return False
 
     def call_for_each_replica(self, fn, args=(), kwargs=None):
@@ -496,6 +530,16 @@ class CollectiveAllReduceExtended(StrategyExtended):
 
 class _DefaultDistributionExtended(StrategyExtended):
     """The default strategy's extended API (named as TF names it)."""
+
+    @property
+    def worker_devices(self):  # (the default strategy places nothing itself)
+        raise RuntimeError("worker_devices() method unsupported by default "
+                           "tf.distribute.Strategy.")
+
+    @property
+    def parameter_devices(self):
+        raise RuntimeError("parameter_devices() method unsupported by default "
+                           "tf.distribute.Strategy.")
 
 
 def _split_batch(element, n):
@@ -822,7 +866,7 @@ class Strategy:
 
     @property
     def num_replicas_in_sync(self):
-        return len(self._extended.worker_devices)
+        return len(self._extended._devices)
 
     @property
     def cluster_resolver(self):
@@ -952,6 +996,7 @@ class Strategy:
         values = _replica_values(value)
         if values is None:
             return self.experimental_local_results(value)[0]
+        _check_gather_axis(values, axis)
         if len(values) == 1:
             return convert_to_tensor(values[0])
         return array_ops.concat([convert_to_tensor(x) for x in values], axis)
@@ -1063,6 +1108,20 @@ class PerReplica(DistributedValues):
         return f"{type(self).__name__}:{{\n{parts}\n}}"
 
 
+def _per_replica_to_tensor(value, dtype=None, name=None, as_ref=False):
+    """A `PerReplica` as a tensor: in a replica of `run`, that replica's own value; elsewhere
+    it is not one tensor."""
+    replica = _state.stack[-1][1] if _state.stack else None
+    if replica is None or isinstance(replica, _DefaultReplicaContext):
+        raise ValueError("It looks like you are using a PerReplica object while not inside a "
+                         "replica context, which is not supported. Try running your op or "
+                         "function inside a replica context by using `strategy.run`")
+    return convert_to_tensor(value.values[replica._replica_id], dtype=dtype, name=name)
+
+
+register_tensor_conversion_function(PerReplica, _per_replica_to_tensor)
+
+
 class _DistributedVariable(ResourceVariable, DistributedValues):
     """A variable of a `MirroredStrategy`: one copy per replica (`values`), printed as TF
     prints them."""
@@ -1104,12 +1163,12 @@ class MirroredVariable(_DistributedVariable):
     """A variable of a `MirroredStrategy`, one copy per replica, kept equal.
 
     The copies share one value here: updates from a replica go through the variable's
-    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once; with NONE, replica 0's
-    update is the one applied, as when every replica updates alike.
+    aggregation (SUM, MEAN, ONLY_FIRST_REPLICA) and apply once.
 
-    A copy written on its own (``v.values[1].assign(...)``) makes every copy one of its
-    own, as TF's are: from then on each copy keeps its value, updates of the variable
-    apply to each, and a replica reads its own copy.
+    A copy written on its own (``v.values[1].assign(...)``), or an update from the
+    replicas of a variable without aggregation (NONE), makes every copy one of its own,
+    as TF's are: from then on each copy keeps its value, updates of the variable apply
+    to each, and a replica reads its own copy.
     """
 
     _copies_split = False
@@ -1182,7 +1241,8 @@ class MirroredVariable(_DistributedVariable):
         kind = getattr(self._aggregation, "name", "NONE")
         if kind == "NONE":
             own = self._mirrored_values[replica._replica_id]
-            if self._copies_split:  # each replica updates its own copy
+            # each replica updates its own copy, which then may differ from the others'
+            if self._split_copies():
                 done = ResourceVariable._write(own, op, value, False, name)
                 return _UnreadVariable(own) if read_value else done
             if replica._replica_id == 0:
@@ -1327,6 +1387,10 @@ class ValueContext:
     def __init__(self, replica_id_in_sync_group=0, num_replicas_in_sync=1):
         self.replica_id_in_sync_group = replica_id_in_sync_group
         self.num_replicas_in_sync = num_replicas_in_sync
+
+    def __str__(self):
+        return (f"tf.distribute.ValueContext(replica id {self.replica_id_in_sync_group},  "
+                f"total replicas in sync: {self.num_replicas_in_sync})")
 
 
 class _Scope:

@@ -641,6 +641,9 @@ class _Writer:
                     f"captured by the function {cf._name!r})")
             return found
         if isinstance(value, Variable):
+            # (a replica's copy of a distributed variable is saved as the variable)
+            container = getattr(value, "_distributed_container", None)
+            value = value if container is None else container
             found = self.graph.ids.get(id(value))
             if found is None:
                 raise AssertionError(
