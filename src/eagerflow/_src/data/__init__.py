@@ -46,10 +46,12 @@ repeat's epochs and a flat_map's datasets go on with one sequence; threads
 (``prefetch``, parallel maps) take the consumer's scope with them.
 Functions that return datasets
 (``flat_map``, ``interleave``, ``group_by_window``, and ``map`` over or to
-datasets) are traced once on symbolic inputs for their element spec, then
-called eagerly per element (`dataset_spec.DatasetFunction`,
-`dataset_spec.ElementFunction`); elements that are datasets travel in the
-flat tuples as `Dataset` objects.
+datasets) are traced once, as a graph computing the tensors their datasets
+are built from; each element runs it and the datasets are built again from
+its values (`dataset_spec.DatasetFunction`, `dataset_spec.ElementFunction`).
+One the graph cannot stand for (an op reading a dataset argument) is called
+eagerly per element.  Elements that are datasets travel in the flat tuples as
+`Dataset` objects.
 
 A file-reading source (``TFRecordDataset``, ...) subclasses `Dataset`, sets
 ``_spec`` and implements ``_iterator()`` (plus ``_cardinality()`` when

@@ -1,23 +1,30 @@
 """Datasets as values: `DatasetSpec`, and user functions that take or return datasets.
 
 Functions given to ``flat_map``, ``interleave`` and ``group_by_window`` return
-datasets.  `DatasetFunction` traces such a function once on symbolic inputs
-(placeholders for tensors, `_SymbolicDataset` for datasets), as TF traces it,
-which gives the element spec of its datasets (with TF's unknown dimensions)
-without running anything.  Each element then calls the Python function
-eagerly to build the dataset to iterate: its ``tf.print`` runs per element as
-in TF, its Python side effects once more per element than in TF.  Dataset
-sources therefore accept symbolic tensors (they give the spec; iterating
-such a dataset is an error).  Functions the trace cannot follow (an ``if`` on
-a tensor choosing between datasets) take their spec from the dataset made of
-the input's first element, with unknown dimensions.
+datasets (a ``map`` function may return datasets among its tensors:
+`ElementFunction`).  `DatasetFunction` traces such a function once, as TF does: a graph
+function (AutoGraph applied) on symbolic inputs (placeholders for tensors,
+`_SymbolicDataset` for datasets), which gives the element spec of its
+datasets (with TF's unknown dimensions) and computes the tensors the dataset
+is built from (`_DatasetProgram`).  Each element runs that graph, never the
+Python function: the traced dataset is built again from the graph's values
+(`iterator_graph._bound`), as datasets built in a `function` are on each of
+its calls.  Dataset sources therefore accept symbolic tensors (they give the
+spec; iterating such a dataset is an error).
+
+A function whose trace fails (an ``if`` on a tensor choosing between
+datasets, which the graph's cond cannot return), or whose graph reads a
+dataset argument (``reduce`` or ``cardinality`` of a window: the argument is
+no input of the graph), is called eagerly per element instead: its spec then
+comes from the traced result or from the dataset made of the input's first
+element, with unknown dimensions.
 
 A function made while a `function` traces may close over that function's
 tensors (``lambda x: tf.data.Dataset.range(n)`` with ``n`` an argument):
 those are its `foreign_tensors`, which each call of the enclosing function
 feeds (`fed`), as it feeds a map function's (see `iterator_graph`).  Its
-per-element calls then run on their values (`dispatch.feeding`), and the
-datasets they return are rebuilt from them.
+per-element calls then run on their values (its graph fed them; an eager call
+under `dispatch.feeding`), and the datasets they return are rebuilt from them.
 """
 import copy
 
@@ -29,7 +36,8 @@ from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec, value_specs
 from eagerflow._src.data import structure
 from eagerflow._src.data.dataset_ops import Dataset, _merged_spec
-from eagerflow._src.data.structured_function import sparse_argument, reusing_traces
+from eagerflow._src.data.structured_function import (StructuredFunction, reusing_traces,
+                                                      sparse_argument)
 from eagerflow._src.function import autograph_slot
 from eagerflow._src.graph.graph import Graph
 from eagerflow._src.ops.sparse_tensor import SparseTensor, SparseTensorSpec
@@ -113,6 +121,19 @@ class _SymbolicDataset(Dataset):
 
     def __init__(self, spec):
         self._spec = spec
+        self._in_graph = False
+
+    # Asked for when an op takes it (``reduce``), or when its count is (its own is not
+    # known while tracing): the graph of the trace does not then give what the element's
+    # dataset would, see `_DatasetProgram`.
+    @property
+    def _variant_tensor_value(self):
+        self._in_graph = True
+        return None
+
+    def _cardinality(self):
+        self._in_graph = True
+        return super()._cardinality()
 
     def _iterator(self):
         raise TypeError("A dataset passed to a traced function cannot be iterated while the "
@@ -130,7 +151,10 @@ class DatasetFunction:
     # datasets), or a dataset only.
     _any_result = False
 
-    def __init__(self, func, transformation_name, input_spec, input_dataset=None):
+    def __init__(self, func, transformation_name, input_spec, input_dataset=None,
+                 traced=True):
+        # (`traced` False: `func` is always called eagerly, per element; for functions of
+        # this package that read their arguments' values)
         self._func = func
         self._name = transformation_name
         self._spec = input_spec
@@ -138,6 +162,13 @@ class DatasetFunction:
         self._traces = {}  # the functions of the datasets it builds, traced once
         self._foreign = {}  # the enclosing function's tensors it closes over, by id
         self._values = None  # their values in this call of the enclosing function (`fed`)
+        self._program = _program(func, transformation_name, input_spec, self._any_result) \
+            if traced else None
+        if self._program is not None:
+            result = self._program.result
+            self._foreign = _outer_tensors(self._program.graph, result)
+            self.output_spec = self._spec_of(result)
+            return
         try:
             result = self._traced()
         except Exception:
@@ -204,6 +235,8 @@ class DatasetFunction:
     def _called(self, flat):
         """The function's result for one element (a flat tuple of arrays and datasets; a
         sparse or ragged component, or a ragged tensor's row, comes as its eager value)."""
+        if self._program is not None:
+            return self._program(flat, self._values)
         element = structure.pack(self._spec, [
             v if v is None or isinstance(v, (Dataset, SparseTensor, RaggedTensor, EagerTensor))
             else structure.wrap(v)
@@ -245,9 +278,98 @@ class DatasetFunction:
                          for v in structure.flatten(result))
         return result
 
+    def restart_draws(self):
+        """Restarts the draws of the traced function's seeded random ops (see
+        `StructuredFunction.restart_draws`).  True: the datasets it makes may draw too."""
+        if self._program is not None:
+            self._program.function.restart_draws()
+        return True
+
+
+class _DatasetProgram:
+    """A function returning a dataset (or, `any_result`, a nest of datasets and tensors),
+    traced once as a graph function (AutoGraph applied, on symbolic arguments) that
+    computes the tensors its datasets are built from (and its tensors).
+
+    Each element runs that graph, not the Python function, as TF does: the datasets of the
+    trace are then built again from the element's values (`iterator_graph._bound`), the
+    dataset arguments of the trace standing for the element's datasets."""
+
+    def __init__(self, func, transformation_name, input_spec, any_result=False):
+        from eagerflow._src.data.iterator_graph import _symbolic_tensors  # noqa: PLC0415
+        self._unpack = type(input_spec) is tuple
+        leaves = structure.flatten(input_spec)
+        self._is_dataset = [isinstance(s, DatasetSpec) for s in leaves]
+        self._datasets = [_SymbolicDataset(s.element_spec) if d else None
+                          for s, d in zip(leaves, self._is_dataset)]
+        tensor_specs = tuple(s for s, d in zip(leaves, self._is_dataset) if not d)
+        program = self
+
+        def build(*tensors):
+            it = iter(tensors)
+            element = structure.pack(input_spec, [
+                ds if d else next(it) for ds, d in zip(program._datasets, program._is_dataset)])
+            args = tuple(element) if program._unpack else (element,)
+            if autograph_slot.call is not None:
+                result = autograph_slot.call(func, args, {})
+            else:
+                result = func(*args)
+            if any_result:
+                result = _normalized(result)
+            leaves = structure.flatten(result) if structure.is_nested(result) else [result]
+            if not any_result and not isinstance(result, Dataset) or not all(
+                    isinstance(v, Dataset) or type(v) is not EagerTensor
+                    and isinstance(v, Tensor) for v in leaves):
+                raise TypeError  # (the eager path says it, as TF does)
+            if any(d._in_graph for d in program._datasets if d is not None):
+                raise TypeError  # (an op takes a dataset argument: it runs eagerly)
+            program.result = result
+            found, seen = {}, set()
+            for v in leaves:
+                if isinstance(v, Dataset):
+                    _symbolic_tensors(v, found, seen)
+            program._keys = tuple(found)
+            program.graph = context.get().graph
+            return (*found.values(), *(v for v in leaves if not isinstance(v, Dataset)))
+
+        build.__name__ = getattr(func, "__name__", "fn")
+        self.function = StructuredFunction(build, transformation_name, tensor_specs,
+                                           use_autograph=False)
+        # (its random ops keep their states under the user function's code)
+        self.function._func = func
+        self.function.trace()
+
+    def __call__(self, flat, values=None):
+        """The dataset for one element (its flat tuple of arrays and datasets), the
+        enclosing function's tensors taking `values` (by id) where it closes over them."""
+        from eagerflow._src.data.iterator_graph import _bound  # noqa: PLC0415 (it imports us)
+        function = self.function if values is None else self.function.fed(values)
+        arrays = tuple(v for v, d in zip(flat, self._is_dataset) if not d)
+        bound = dict(values or {})
+        out = iter(map(structure.wrap, function(arrays)))
+        bound.update(zip(self._keys, out))
+        memo = {id(ds): v for ds, v, d in zip(self._datasets, flat, self._is_dataset) if d}
+        result = self.result
+        if isinstance(result, Dataset):
+            return _bound(result, bound, memo)
+        return structure.map_structure(
+            lambda v: _bound(v, bound, memo) if isinstance(v, Dataset) else next(out), result)
+
+
+def _program(func, transformation_name, input_spec, any_result=False):
+    """`func` traced as a `_DatasetProgram`; None where it cannot be (a dataset chosen by a
+    tensor condition: the function is then called per element, eagerly)."""
+    from eagerflow._src.data import structured_function  # noqa: PLC0415
+    if structured_function.debug_mode:  # (functions then run as Python, eagerly)
+        return None
+    try:
+        return _DatasetProgram(func, transformation_name, input_spec, any_result)
+    except Exception:  # noqa: BLE001 (the eager path reports the function's errors)
+        return None
+
 
 class ElementFunction(DatasetFunction):
-    """A `map` function taking or returning datasets: called per element, eagerly."""
+    """A `map` function taking or returning datasets: its traced graph run per element."""
 
     _any_result = True
 

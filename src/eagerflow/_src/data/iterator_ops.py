@@ -40,8 +40,6 @@ def restart_draws(dataset):
             restart = getattr(value, "restart_draws", None)
             if restart is not None:
                 found = restart() or found
-            elif hasattr(value, "_traces"):  # (a `DatasetFunction`)
-                found = True
     return found
 
 

@@ -644,7 +644,8 @@ def window(self, size, shift=None, stride=1, drop_remainder=False, name=None):
 
 
 class _GroupByWindowDataset(_UnaryDataset):
-    def __init__(self, input_dataset, key_func, reduce_func, window_size, window_size_func):
+    def __init__(self, input_dataset, key_func, reduce_func, window_size, window_size_func,
+                 traced=True):
         super().__init__(input_dataset)
         spec = input_dataset.element_spec
         self._key_fn = StructuredFunction(key_func, "Dataset.group_by_window()", spec).trace()
@@ -661,7 +662,8 @@ class _GroupByWindowDataset(_UnaryDataset):
             self._size_fn = lambda key: int(fn((key,))[0])
         self._window_spec = spec
         self._reduce = DatasetFunction(reduce_func, "Dataset.group_by_window()",
-                                       (TensorSpec([], _d.int64), DatasetSpec(spec)))
+                                       (TensorSpec([], _d.int64), DatasetSpec(spec)),
+                                       traced=traced)
         self._spec = self._reduce.output_spec
 
     def _cardinality(self):
@@ -771,7 +773,8 @@ def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, buck
         return window.padded_batch(size_of(bucket_id), shapes, padding_values,
                                    drop_remainder=drop_remainder)
 
-    return self.group_by_window(bucket_of, batching, window_size_func=size_of)
+    # (`batching` reads the bucket's number: it runs per window, eagerly)
+    return _GroupByWindowDataset(self, bucket_of, batching, None, size_of, traced=False)
 
 
 # -- functions returning datasets --------------------------------------------------------------
