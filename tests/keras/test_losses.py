@@ -757,3 +757,24 @@ def test_binary_crossentropy_of_saturated_probabilities_in_a_function_as_tfs():
         pytest.approx(6.273467, rel=1e-6)
     close(tf.function(lambda: backend.binary_crossentropy(y, p))(),
           [[15.424949, 0.0, 0.0, 15.249238, 0.693147]])
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_crossentropy_of_a_sigmoid_layer_output_in_a_model_being_built(nested):
+    # (the old-style VAE: add_loss of a crossentropy of a decoder's sigmoid output; the
+    # activation's logits are no layer's output, so the loss is built from the probabilities)
+    inputs = tf.keras.Input((4,))
+    dense = tf.keras.layers.Dense(4, activation="sigmoid",
+                                  kernel_initializer=tf.keras.initializers.Constant(0.3))
+    if nested:
+        inner = tf.keras.Input((4,))
+        outputs = tf.keras.Model(inner, dense(inner))(inputs)
+    else:
+        outputs = dense(inputs)
+    model = tf.keras.Model(inputs, outputs)
+    model.add_loss(tf.keras.backend.mean(tf.keras.losses.binary_crossentropy(inputs, outputs)))
+    model.compile(optimizer="sgd")
+    x = np.random.default_rng(0).uniform(size=(6, 4)).astype(np.float32)
+    p = np.clip(model.predict(x, verbose=0), 1e-7, 1 - 1e-7)
+    expected = -np.mean(x * np.log(p + 1e-7) + (1 - x) * np.log(1 - p + 1e-7))
+    np.testing.assert_allclose(model.evaluate(x, verbose=0), expected, rtol=1e-5)

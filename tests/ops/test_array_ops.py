@@ -1007,6 +1007,20 @@ def test_eye_and_tensordot_with_sizes_known_at_run_time(shape):
     np.testing.assert_allclose(out, m @ m.T)
 
 
+def test_eye_with_a_batch_size_known_at_run_time():
+    # as the SimCLR example's color transforms: tf.eye(3, batch_shape=[tf.shape(x)[0], 1])
+    @tf.function(input_signature=[tf.TensorSpec([None, 2])])
+    def f(x):
+        e = tf.eye(3, batch_shape=[tf.shape(x)[0], 1])
+        e2 = tf.eye(2, batch_shape=tf.shape(x)[:1])
+        assert e.shape.as_list() == [None, 1, 3, 3] and e2.shape.as_list() == [None, 2, 2]
+        return e, e2
+
+    e, e2 = f(tf.ones([4, 2]))
+    np.testing.assert_array_equal(e, np.broadcast_to(np.eye(3), (4, 1, 3, 3)))
+    np.testing.assert_array_equal(e2, np.broadcast_to(np.eye(2), (4, 2, 2)))
+
+
 def test_float_counts_and_sizes_are_type_errors():
     with pytest.raises(TypeError, match=r"Argument `tensor` \(name: repeats\) must be of type "
                                         r"integer\. Received `tensor` = 1\.5 of dtype: "

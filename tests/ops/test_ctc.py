@@ -353,3 +353,21 @@ def test_v1_beam_search_decoder_merges_repeated_labels_by_default():
         decoded, log_probs = decode(x, [5], 4, 2)
         assert [tf.sparse.to_dense(d).numpy().tolist() for d in decoded] == want
         np.testing.assert_allclose(log_probs, [[-0.9113031, -1.9841]], rtol=1e-4)
+
+
+def test_keras_beam_ctc_decode_merges_repeats_like_tf1():
+    # Keras 2 decodes with TF 1's beam search: a "4 (blank) 4" path decodes as [4], where
+    # the greedy decoder (blank between) keeps [4, 4]
+    p = np.full((2, 6, 7), 0.01, np.float32)
+    for t, c in enumerate([1, 1, 6, 2, 2, 3]):
+        p[0, t, c] = 0.9
+    for t, c in enumerate([6, 4, 4, 6, 4, 0]):
+        p[1, t, c] = 0.9
+    (greedy,), _ = tf.keras.backend.ctc_decode(p, np.array([6, 5]))
+    assert greedy.numpy().tolist() == [[1, 2, 3, -1, -1, -1], [4, 4, -1, -1, -1, -1]]
+    paths, log_prob = tf.keras.backend.ctc_decode(p, np.array([6, 5]), greedy=False,
+                                                  beam_width=3, top_paths=2)
+    assert [d.numpy().tolist() for d in paths] == [
+        [[1, 2, 3, -1, -1, -1], [4, -1, -1, -1, -1, -1]],
+        [[1, 0, 2, 3, -1, -1], [4, -1, -1, -1, -1, -1]]]
+    np.testing.assert_allclose(log_prob, [[-0.3322, -3.7481], [-0.3116, -4.1183]], atol=1e-4)

@@ -1614,7 +1614,9 @@ def ctc_decode(y_pred, input_length, greedy=True, beam_width=100, top_paths=1):
     if greedy:
         decoded, log_prob = ctc_ops.ctc_greedy_decoder(log_probs, input_length)
     else:
-        decoded, log_prob = ctc_ops.ctc_beam_search_decoder(
+        # Keras 2 decodes with TF 1's beam search, which merges a path's repeated labels
+        # (a "4 blank 4" path decodes as [4]), unlike `tf.nn.ctc_beam_search_decoder`
+        decoded, log_prob = ctc_ops.ctc_beam_search_decoder_v1(
             log_probs, input_length, beam_width=beam_width, top_paths=top_paths)
     batch_and_steps = cast_ops.cast(array_ops.shape(y_pred)[:2], _dtypes.int64)
     dense = [sparse_tensor.to_dense(

@@ -23,6 +23,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import control_flow, functional_ops
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.keras import backend
+from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import array_ops, debugging_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
@@ -372,8 +373,10 @@ def _logits(output, from_logits, op_type, fn_name):
     ``_keras_logits``, and in graphs the producing op tells.
     """
     logits = getattr(output, "_keras_logits", None)
+    # (not a layer's symbolic output in a model being built: the op's input is no layer's
+    # output, and tf_keras sees a placeholder there)
     if logits is None and isinstance(output, SymbolicTensor) and output.op.type == op_type \
-            and _over_last_axis(output):
+            and not _layer_output_being_built(output) and _over_last_axis(output):
         logits = output.op.inputs[0]
     if logits is None:
         return output, from_logits
@@ -382,6 +385,12 @@ def _logits(output, from_logits, op_type, fn_name):
                       f"was produced by a {op_type} activation and thus does not represent "
                       f"logits. Was this intended?", stacklevel=3)
     return logits, True
+
+
+def _layer_output_being_built(output):
+    """Whether `output` is a layer's `KerasTensor` in a model being built (not a TF 1
+    graph's tensor, whose producing op tf_keras does look at)."""
+    return isinstance(output, keras_tensor.KerasTensor) and "_keras_history" in vars(output)
 
 
 def _over_last_axis(output):

@@ -1615,8 +1615,12 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
                             f"{num_rows if num_columns is None else num_columns}")
     rows = _int(num_rows)
     cols = rows if num_columns is None else _int(num_columns)
+    graph = not context.executing_eagerly()
+    if batch_shape is not None and graph and _run_time_dims(batch_shape):
+        # a batch size computed in the graph (e.g. from tf.shape(images)[0])
+        return _eye_at_run_time(rows, num_columns and cols, batch_shape, dtype, name)
     batch = () if batch_shape is None else _shape_dims(batch_shape)
-    if not context.executing_eagerly():
+    if graph:
         _check_graph_dims((rows, cols))
     for d in (rows, cols):
         if d < 0:
@@ -1625,6 +1629,15 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
         return _eye_at_run_time(rows, num_columns and cols, batch_shape, dtype, name)
     matrix = np.eye(rows, cols, dtype=dtype.as_numpy_dtype)
     return from_array(np.broadcast_to(matrix, batch + matrix.shape).copy())
+
+
+def _run_time_dims(dims):
+    """Whether a shape argument (a tensor or a list of ints and scalar tensors) holds a
+    value known only when the graph runs."""
+    if isinstance(dims, Tensor):
+        return get_static_value(dims) is None
+    return (isinstance(dims, (list, tuple))
+            and any(isinstance(d, Tensor) and get_static_value(d) is None for d in dims))
 
 
 def _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name):

@@ -627,6 +627,10 @@ def _call_symbolically(graph, layer, inputs, args, kwargs):
         # each carries its own place among the outputs)
         if id(t) in taken or hasattr(t, "_keras_history") or not _of(t, graph):
             t = _fresh(t)
+        # A layer's symbolic output keeps no logits of its activation, as in tf_keras: they
+        # are no layer's output, so a loss built from them could not be part of a model
+        # (when the model runs, crossentropies still find them on the real tensors).
+        vars(t).pop("_keras_logits", None)
         taken.add(id(t))
         return t
 
