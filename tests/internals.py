@@ -35,7 +35,7 @@ from eagerflow._src.data import iterator_graph
 from eagerflow._src.data import parallel as data_parallel
 from eagerflow._src.graph import executor, graph_def, specialize, tape_compiler, vectorize
 from eagerflow._src.graph.graph import Graph
-from eagerflow._src.graph.passes import constant_folding
+from eagerflow._src.graph.passes import constant_folding, inline_calls
 from eagerflow._src.graph.passes.algebraic import _lossless, simplify
 from eagerflow._src.graph.passes import buffer_reuse
 from eagerflow._src.graph.passes.buffer_reuse import plan_buffer_reuse

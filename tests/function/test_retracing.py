@@ -1,10 +1,12 @@
 """Why a function retraced: the explanation kept for every trace, and the warning."""
 import logging
+import threading
 import typing
 
 import pytest
 
 import eagerflow as tf
+from tests.concurrency import in_threads
 
 
 def test_explanation_names_the_argument_and_its_old_and_new_key():
@@ -460,3 +462,40 @@ def test_a_sparse_field_of_another_shape_traces_again():
     for n in (2, 3, 4):
         relaxed(Holder(tf.sparse.from_dense(tf.ones([n, 2]))))
     assert seen == [[2, 2], [None, 2]]
+
+
+def test_calls_spanning_another_threads_trace_do_not_count_as_retracing(caplog):
+    # Three calls of a traced signature are running while another thread traces a second
+    # one: two traces in all, too few for the warning, however the calls interleave.
+    started = threading.Barrier(4, timeout=30)  # the three running calls and the trace
+    traced = threading.Barrier(4, timeout=30)
+    tracer = []
+
+    def hold(x):
+        if tracer:
+            started.wait()  # running while the other thread traces
+            traced.wait()
+        return x
+
+    @tf.function
+    def f(x):
+        if tracer and threading.current_thread() is tracer[0]:
+            started.wait()
+        return tf.py_function(hold, [x], tf.float32) if x.shape[0] == 1 else x
+
+    f(tf.ones([1]))  # traced here, on its own
+    tracer.append(None)
+
+    def trace_a_new_shape():
+        tracer[0] = threading.current_thread()
+        f(tf.ones([2]))
+        traced.wait()
+
+    def run(job):
+        job()
+    with caplog.at_level(logging.WARNING, logger="tensorflow"):
+        in_threads(run, [(lambda: f(tf.ones([1])),)] * 3 + [(trace_a_new_shape,)])
+        for _ in range(3):
+            f(tf.ones([2]))
+    assert f.experimental_get_tracing_count() == 2
+    assert _retracing_warnings(caplog) == []

@@ -1,11 +1,12 @@
 """Running traced graphs: what runs, captures, static values and errors."""
 import re
+import threading
 
 import numpy as np
 import pytest
 
 import eagerflow as tf
-from tests.internals import executor
+from tests.internals import executor, inline_calls
 
 
 def test_only_needed_and_stateful_operations_run():
@@ -171,3 +172,57 @@ def test_set_shape_narrows_a_static_shape():
 
     f(tf.ones([2, 3]))
     assert seen == [[None, 3]]
+
+
+def test_a_thread_inlining_a_function_leaves_other_threads_free_to_inline_it(monkeypatch):
+    # While one thread expands `middle`'s body (paused at its call of `inner`), another
+    # expands a function calling `middle`: that call is not a recursive one, so it is
+    # inlined there too.
+    @tf.function
+    def inner(x):
+        return x * 3.0
+
+    @tf.function
+    def middle(x):
+        return inner(x) + 1.0
+
+    @tf.function
+    def first(x):
+        return middle(x) - 1.0
+
+    @tf.function
+    def second(x):
+        return middle(x) + 2.0
+
+    spec = tf.TensorSpec([], tf.float32)
+    concretes = [f.get_concrete_function(spec) for f in (first, second)]
+    graphs = [cf.graph for cf in concretes]
+    middle_graph = middle.get_concrete_function(spec).graph
+    for graph in graphs + [middle_graph]:
+        graph.__dict__.pop("_inlined", None)  # expanded afresh below
+    paused, resumed = threading.Barrier(2, timeout=30), threading.Barrier(2, timeout=30)
+    rules = inline_calls.inline_rules
+    inline = rules.get(next(op for op in middle_graph.get_operations()
+                            if op.type == "PartitionedCall").op_def)
+    pausing = threading.current_thread()
+
+    def pause_inside_middle(op):
+        body = inline(op)
+        if threading.current_thread() is pausing and body.graph is not middle_graph:
+            paused.wait()  # inside middle's expansion, at its call of inner
+            resumed.wait()
+        return body
+    for op_def in {op.op_def for op in middle_graph.get_operations() if "Call" in op.type}:
+        monkeypatch.setitem(rules._rules, op_def, pause_inside_middle)
+    ran = {}
+
+    def expand_second():
+        paused.wait()
+        ran["second"] = [op.type for op in executor.needed_operations(graphs[1], concretes[1].outputs)]
+        resumed.wait()
+    other = threading.Thread(target=expand_second)
+    other.start()
+    ran["first"] = [op.type for op in executor.needed_operations(graphs[0], concretes[0].outputs)]
+    other.join()
+    for types in ran.values():
+        assert "PartitionedCall" not in types and types.count("Mul") == 1, types

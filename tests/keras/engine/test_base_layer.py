@@ -1,10 +1,12 @@
 """Layer: building, weights, tracking, training/mask propagation, losses and configs."""
 import json
+import threading
 
 import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.concurrency import in_threads
 from tests.keras.models import OneDense
 
 keras = tf.keras
@@ -814,3 +816,29 @@ def test_preprocessing_output_signatures_declare_keras_dtypes():
         tf.TensorSpec((None, 2), tf.float32)
     assert layers.TextVectorization(output_sequence_length=4).compute_output_signature(
         tf.TensorSpec((None,), tf.string)) == tf.TensorSpec((None, 4), tf.int64)
+
+
+def test_a_layer_called_first_from_threads_at_once_builds_once():
+    # The first build waits (a while at most) for a second one to start: none may, as the
+    # threads calling meanwhile wait for the build instead of building again.
+    second = threading.Event()
+
+    class Slow(tf.keras.layers.Layer):
+        builds = 0
+
+        def build(self, input_shape):
+            Slow.builds += 1
+            if Slow.builds == 1:
+                second.wait(timeout=0.5)
+            else:
+                second.set()
+            self.w = self.add_weight("w", shape=(input_shape[-1],), initializer="ones")
+
+        def call(self, x):
+            return x * self.w
+
+    layer = Slow()
+    results = in_threads(lambda i: layer(tf.fill([1, 2], float(i))).numpy().tolist(),
+                         [(i,) for i in range(4)])
+    assert results == [[[float(i)] * 2] for i in range(4)]
+    assert Slow.builds == 1 and len(layer.weights) == 1

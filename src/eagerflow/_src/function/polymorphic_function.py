@@ -132,12 +132,12 @@ class Function:
         try:
             if config.functions_run_eagerly():
                 return self._python_function(*args, **kwargs)
-            traces = self._reasons.total()
+            traces = self._reasons.made_here()
             result = self._call(args, kwargs)
         except Exception as e:
             raise tracebacks.filtered(e)  # (pointing at the caller's lines, not ours)
         if context.executing_eagerly():  # (calls made while another function traces do not count)
-            traced = self._reasons.total() != traces or self._traced_for_next_call
+            traced = self._reasons.made_here() != traces or self._traced_for_next_call
             self._traced_for_next_call = False
             _retracing_monitor.called(self, traced)
         return result
@@ -146,9 +146,9 @@ class Function:
         """`get_concrete_function`, a trace it makes counted as the next call's in TF's
         warning of frequent retracing (as a Keras step traced for its batches' spec, which
         TF traces in that call)."""
-        traces = self._reasons.total()
+        traces = self._reasons.made_here()
         concrete = self.get_concrete_function(*args, **kwargs)
-        self._traced_for_next_call |= self._reasons.total() != traces
+        self._traced_for_next_call |= self._reasons.made_here() != traces
         return concrete
 
     def _replica_function(self):
@@ -684,6 +684,20 @@ class _Reasons(list):
     `dropped` counts those."""
 
     dropped = 0
+
+    def __init__(self):
+        super().__init__()
+        # `.count`: the traces the calling thread made (a call that ran while another
+        # thread traced did not trace)
+        self._here = threading.local()
+
+    def append(self, reason):
+        super().append(reason)
+        self._here.count = self.made_here() + 1
+
+    def made_here(self):
+        """How many traces the calling thread made."""
+        return getattr(self._here, "count", 0)
 
     def total(self):
         """How many traces happened."""

@@ -24,6 +24,8 @@ output is the call's own tensor, so the ops reading it stay as they are.
 >>> [op.type for op in inlined_operations(graph)]
 ['Placeholder', 'Const', 'Mul', 'Identity', 'Identity', 'Const', 'AddV2', 'Identity']
 """
+import threading
+
 from eagerflow._src.core import registry
 from eagerflow._src.core.registry import RuleTable
 from eagerflow._src.graph.graph import Operation, SymbolicTensor, keep_gradient_override
@@ -31,7 +33,9 @@ from eagerflow._src.graph.graph import Operation, SymbolicTensor, keep_gradient_
 # `OpDef` -> ``rule(op)``: the body a call op runs (see the module docstring), or None to
 # leave the op as it is.
 inline_rules = RuleTable("inline", lambda op: True)
-_expanding = set()  # ids of the graphs being inlined (a function calling itself stays a call)
+# `.graphs`: ids of the graphs this thread is inlining (a function calling itself stays a
+# call); per thread, as another thread inlining the same function is no recursion.
+_expanding = threading.local()
 
 
 def inlined_operations(graph):
@@ -43,11 +47,12 @@ def inlined_operations(graph):
         return cached[1]
     found = list(ops)
     if any(op.op_def is not None and op.op_def in inline_rules for op in ops):
-        _expanding.add(id(graph))
+        expanding = _expanding.__dict__.setdefault("graphs", set())
+        expanding.add(id(graph))
         try:
             found = [new for op in ops for new in _expanded(op)]
         finally:
-            _expanding.discard(id(graph))
+            expanding.discard(id(graph))
     graph._inlined = (len(ops), found)
     return found
 
@@ -56,7 +61,7 @@ def _expanded(op):
     """`op`, or the copies of the body it calls followed by the Identities of its outputs."""
     rule = inline_rules.get(op.op_def) if op.op_def is not None else None
     body = rule(op) if rule is not None else None
-    if body is None or id(body.graph) in _expanding:
+    if body is None or id(body.graph) in _expanding.__dict__.get("graphs", ()):
         return [op]
     inputs = list(body.inputs)
     if len(inputs) != len(op.inputs):

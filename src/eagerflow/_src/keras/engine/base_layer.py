@@ -64,6 +64,9 @@ _DEFAULT_VARIABLE_NAME = re.compile(r"Variable(_\d+)?")
 _ALLOWED_KWARGS = frozenset(("input_dim", "input_shape", "batch_input_shape", "batch_size",
                              "weights", "activity_regularizer", "autocast", "implementation"))
 _state = threading.local()
+# Held while a layer builds: threads calling a layer that another thread is building wait
+# for its weights rather than make a second set (reentrant: a layer builds its sublayers).
+_build_lock = threading.RLock()
 _holding_losses = weakref.WeakSet()  # layers with losses from their last call
 
 
@@ -736,6 +739,11 @@ class Layer(Module):
     def _maybe_build(self, inputs):
         if self.built:
             return
+        with _build_lock:
+            if not self.built:  # (unless another thread built it meanwhile)
+                self._build_from(inputs)
+
+    def _build_from(self, inputs):
         # (an input without a shape, a string, has None: tf_keras leaves such inputs as they are)
         shapes = nest.map_structure(lambda x: getattr(x, "shape", None), inputs)
         if inputs is None:  # (called on None alone: build sees an unknown shape, as in Keras)
