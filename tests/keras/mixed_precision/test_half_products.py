@@ -51,3 +51,39 @@ def test_mixed_float16_dense_and_its_gradients():
     assert kernel_grad.dtype == tf.float32
     np.testing.assert_array_equal(
         kernel_grad.numpy(), _rounded(x16.T, np.ones((32, 64), np.float16), np.float16))
+
+
+def test_bfloat16_bias_gradient_adds_the_rows_in_bfloat16():
+    # TF's CPU BiasAddGrad adds channels-last bfloat16 rows one after another, rounding each
+    # partial sum: -0.3046875 - 0.216796875 - 0.130859375 - 0.043701171875 gives -0.69921875
+    # there (the float32 sum rounds to -0.6953125). Values recorded from TF 2.21.
+    grad = tf.cast(tf.constant([[-0.2890625, -0.3046875, -0.318359375],
+                                [-0.203125, -0.216796875, -0.232421875],
+                                [-0.1162109375, -0.130859375, -0.14453125],
+                                [-0.0291748046875, -0.043701171875, -0.058349609375]]),
+                   tf.bfloat16)
+    want = [-0.63671875, -0.69921875, -0.75390625]
+    np.testing.assert_array_equal(
+        tf.raw_ops.BiasAddGrad(out_backprop=grad).numpy().astype(np.float32), want)
+    bias = tf.Variable(tf.zeros(3, tf.bfloat16))
+    with tf.GradientTape() as tape:
+        out = tf.nn.bias_add(tf.ones((4, 3), tf.bfloat16), bias)
+    got = tape.gradient(out, bias, output_gradients=grad)
+    np.testing.assert_array_equal(got.numpy().astype(np.float32), want)
+    # channels first, and float16, still add in float32
+    np.testing.assert_array_equal(
+        tf.raw_ops.BiasAddGrad(out_backprop=tf.transpose(grad),
+                               data_format="NCHW").numpy().astype(np.float32),
+        [-0.9140625, -0.65234375, -0.390625, -0.130859375])
+    np.testing.assert_array_equal(
+        tf.raw_ops.BiasAddGrad(out_backprop=tf.cast(grad, tf.float16)).numpy(),
+        np.sum(grad.numpy().astype(np.float32), axis=0).astype(np.float16))
+
+
+def test_bfloat16_bias_gradient_of_larger_batches_rounds_each_row():
+    rows = tf.cast(_RNG.standard_normal((50, 3, 7)), tf.bfloat16)
+    want = rows.numpy().reshape(-1, 7)
+    total = want[0]
+    for row in want[1:]:
+        total = (total.astype(np.float32) + row.astype(np.float32)).astype(total.dtype)
+    np.testing.assert_array_equal(tf.raw_ops.BiasAddGrad(out_backprop=rows).numpy(), total)
