@@ -79,8 +79,13 @@ def test_archive_compile_config_holds_the_compile_arguments(tmp_path):
     assert float(loaded.optimizer.learning_rate) == pytest.approx(0.001)
 
 
-def test_legacy_optimizer_state_stays_out_of_the_archive(tmp_path):
-    model = _model(optimizer=keras.optimizers.legacy.Adam(0.01))
+@pytest.mark.parametrize("wrap", [False, True])
+def test_legacy_optimizer_state_stays_out_of_the_archive(tmp_path, wrap):
+    optimizer = keras.optimizers.legacy.Adam(0.01)
+    if wrap:  # tf_keras's LossScaleOptimizer around a legacy one is legacy too
+        optimizer = keras.mixed_precision.LossScaleOptimizer(optimizer, initial_scale=64.0,
+                                                             dynamic_growth_steps=1)
+    model = _model(optimizer=optimizer)
     model.fit(np.ones((4, 4)), np.ones((4, 2)), verbose=0)
     model.save(tmp_path / "m.keras")
     with zipfile.ZipFile(tmp_path / "m.keras") as archive:
@@ -89,6 +94,8 @@ def test_legacy_optimizer_state_stays_out_of_the_archive(tmp_path):
         assert sorted(f) == ["layers", "metrics", "vars"]
     loaded = keras.models.load_model(tmp_path / "m.keras")
     assert int(loaded.optimizer.iterations) == 0
+    if wrap:  # the scale starts again from the initial one
+        assert float(loaded.optimizer.loss_scale) == 64.0
 
 
 def test_h5_model_config_is_tf_kerass_legacy_layout(tmp_path):

@@ -48,7 +48,8 @@ from eagerflow._src.ops.linalg_ops import _MATMUL
 # TensorFlow's fused float32 and bfloat16 products on x86 run on oneDNN, whose ReLU gives 0
 # where the sum is NaN (a standalone Relu, and float16/float64, keep NaN): the fused ReLUs
 # here do the same on either backend, so a NaN input gives TF's numbers in `fit`/`predict`.
-_NAN_TO_ZERO = frozenset({np.dtype(np.float32), np.dtype(_d.bfloat16.as_numpy_dtype)})
+_BFLOAT16 = np.dtype(_d.bfloat16.as_numpy_dtype)
+_NAN_TO_ZERO = frozenset({np.dtype(np.float32), _BFLOAT16})
 
 
 def _relu(xp, y):
@@ -96,6 +97,15 @@ def _activate(xp, y, activation, leakyrelu_alpha):
 
 def _fused_matmul(xp, a, b, bias, transpose_a=False, transpose_b=False, fused_ops=(b"BiasAdd",),
                   num_args=1, leakyrelu_alpha=0.2):
+    if a.dtype == _BFLOAT16:
+        # TF's fused bfloat16 product (oneDNN) adds the bias to the float32 product and
+        # applies the activation before rounding once to bfloat16; the unfused ops round
+        # the product first (so a Dense layer's `predict` under mixed_bfloat16 differs from
+        # its eager call in TF)
+        wide = [t.astype(np.float32) for t in (a, b, bias)]
+        return _bias_activation(xp, _MATMUL.kernel(xp, wide[0], wide[1], transpose_a,
+                                                   transpose_b), wide[2],
+                                fused_ops, leakyrelu_alpha).astype(a.dtype)
     return _bias_activation(xp, _MATMUL.kernel(xp, a, b, transpose_a, transpose_b), bias,
                             fused_ops, leakyrelu_alpha)
 

@@ -55,6 +55,12 @@ def tf_sum(x, axis, keepdims=False):
     return _reduce(np.add, x, axis, keepdims)
 
 
+def sequential_sum(x, axis):
+    """The float16 or bfloat16 array `x` summed over the one `axis` one slice after another,
+    each partial sum rounded to `x`'s type (as TF's bfloat16 BiasAddGrad adds its rows)."""
+    return _sequential(np.add, x, axis)
+
+
 def tf_prod(x, axis, keepdims=False):
     """The float16 (or bfloat16) product of `x` over `axis`, multiplied in the order `tf_sum`
     adds."""

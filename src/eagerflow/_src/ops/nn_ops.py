@@ -40,6 +40,7 @@ from eagerflow._src.ops.wrappers import as_tensor, name_functions, unary
 
 _HALF_TYPES = (np.dtype(np.float16), np.dtype(_d.bfloat16.as_numpy_dtype))
 _FLOAT16 = np.dtype(np.float16)
+_BFLOAT16 = np.dtype(_d.bfloat16.as_numpy_dtype)
 # softmax and cross entropy kernels with TensorFlow's rounding (16-bit floats widen to float32)
 _EXACT_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -757,11 +758,20 @@ def bias_add(value, bias, data_format=None, name=None):
     return dispatch(_BIAS_ADD, (value, bias), {"data_format": data_format}, name=name)
 
 
-@widened  # TF accumulates 16-bit floats in float32
-def _bias_add_grad(xp, out_backprop, data_format):
+@widened  # TF accumulates float16 (and channels-first bfloat16) in float32
+def _wide_bias_add_grad(xp, out_backprop, data_format):
     axis = _bias_axis(out_backprop.shape, None, data_format)
     return reduction_ops.add_reduce(
         xp, out_backprop, tuple(i for i in range(out_backprop.ndim) if i != axis))
+
+
+def _bias_add_grad(xp, out_backprop, data_format):
+    if xp is np and out_backprop.dtype == _BFLOAT16 and out_backprop.ndim > 1 and \
+            not data_format.startswith("NC"):
+        # TF's CPU kernel adds channels-last bfloat16 rows one after another in bfloat16:
+        # a Dense bias's gradient under mixed_bfloat16 rounds at each row
+        return half_sums.sequential_sum(out_backprop.reshape(-1, out_backprop.shape[-1]), 0)
+    return _wide_bias_add_grad(xp, out_backprop, data_format=data_format)
 
 
 def _bias_add_grad_rule(out_backprop, data_format):

@@ -56,10 +56,12 @@ def _snake_case(name):
 
 
 def _trackable(value):
-    """Whether Keras's walk saves `value`'s state: not a legacy optimizer's (tf_keras's
-    archives leave it out)."""
+    """Whether Keras's walk saves `value`'s state: not a legacy optimizer's, nor that of a
+    LossScaleOptimizer around one, which tf_keras makes a legacy optimizer too (its archives
+    leave them out)."""
     return isinstance(value, (base_layer.Layer, Optimizer, Loss)) and \
-        not isinstance(value, OptimizerV2)
+        not isinstance(value, OptimizerV2) and \
+        not isinstance(getattr(value, "inner_optimizer", None), OptimizerV2)
 
 
 def _attributes(obj):
