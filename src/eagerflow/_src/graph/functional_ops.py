@@ -14,13 +14,13 @@ tensors with the same number of rows, as may accumulators and results.
 """
 import numpy as np
 
-from eagerflow._src.autodiff import compiled_backward
+from eagerflow._src.autodiff import compiled_backward, script_ops
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.core.tensor_shape import Dimension
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
@@ -361,8 +361,9 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     As in TensorFlow, `fn` is traced once, on symbolic rows (converted by
     AutoGraph only inside a function traced with it); each row then runs the
     traced graph, in a loop as `map_fn`'s, and its random ops draw for all
-    rows at once (eagerly, one in a branch or loop of `fn` for the rows that
-    take the branch, or still run the loop's step).  Tensors of `elems` that
+    rows at once (one in a branch or loop of `fn` for the rows that take the
+    branch, or still run the loop's step; inside a `function`, one op runs the
+    rows so when the function runs).  Tensors of `elems` that
     have one row are broadcast: every row gets that row.  Every tensor needs a
     first dimension to unpack: a scalar raises IndexError, as in TensorFlow.
 
@@ -414,11 +415,14 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     if trace.signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
     count = mapped[0].shape[0]
-    if not draws.vectorized and count and trace.outputs is not None and not draws.nested \
-            and context.executing_eagerly():
+    if not draws.vectorized and count != 0 and trace.outputs is not None \
+            and not draws.nested:
         # (random ops in its branches or loops, or with a row's own parameters: TF draws
         # once for the rows reaching them together, which the rows run in lock step for)
-        return trace.lock_step(mapped, draws)
+        if context.executing_eagerly():
+            return trace.lock_step(mapped, draws)
+        if not draws.skips and trace.feeds is not None:  # (in a graph: when it runs)
+            return trace.lock_step_op(mapped, draws)
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
         draws.draw(count)
@@ -522,6 +526,52 @@ class _Trace:
         for i in range(n):
             _check_row_shapes(self.first, [column[i] for column in outputs])
         return nest.pack_sequence_as(self.result, [array_ops.stack(c) for c in outputs])
+
+    @property
+    def feeds(self):
+        """The graph's captures of tensors of the graph being built, which an op running
+        it at run time takes as inputs; None where it captures a variable (whose
+        gradient such an op would not give)."""
+        captures = [(external, internal) for external, internal in self.graph.captures
+                    if not isinstance(external, EagerTensor)]
+        if any(not isinstance(external, Tensor) for external, _ in captures):
+            return None
+        return captures
+
+    def lock_step_op(self, mapped, draws):
+        """`lock_step` as one op of the graph being built: it runs the rows in lock step
+        on their values at each run.  Its random ops are seeded as in the trace, each
+        going on along its stream from one run to the next (as a function's kernels
+        do); gradients flow through it to `mapped` and the captured tensors."""
+        feeds = self.feeds
+        draws.lock_step(lasting=True)
+        kernels = draws._kernels
+        results = [convert_to_tensor(t) for t in nest.flatten(self.result)]
+        inputs = self.rows + [internal for _, internal in feeds]
+
+        def run(*values):
+            values = list(values)
+            columns, fed = values[:len(mapped)], values[len(mapped):]
+            n = int(columns[0].shape[0])
+            if n == 0:  # (no rows: empty results)
+                return [array_ops.zeros([0] + [d or 0 for d in t.shape.as_list()], t.dtype)
+                        for t in results]
+            draws._kernels = kernels
+            columns = [array_ops.unstack(t, n) for t in columns]
+            outputs = LockStep(draws).run(self.graph, inputs, self.outputs, columns + fed,
+                                          list(range(n)))
+            outputs = [v if isinstance(v, list) else [v] * n for v in outputs]
+            first = []
+            for i in range(n):
+                _check_row_shapes(first, [column[i] for column in outputs])
+            return [array_ops.stack(c) for c in outputs]
+
+        flat = script_ops.py_function(run, list(mapped) + [e for e, _ in feeds],
+                                      [t.dtype for t in results])
+        rows = mapped[0].shape[0]
+        for t, r in zip(flat, results):
+            t.set_shape(TensorShape([rows]).concatenate(r.shape))
+        return nest.pack_sequence_as(self.result, flat)
 
     def row_function(self, call):
         """The function of a row: the graph run on it, or else `call` (`fn` called)."""

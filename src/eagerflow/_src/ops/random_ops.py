@@ -370,7 +370,9 @@ class RowDraws:
     knows them), or when it (or a `Generator`'s draw) is in a loop or branch of the
     function: eagerly, the rows of such a function run in lock step, each op drawing
     once for the rows that reach it together (`lock_step`, `drawn_together`); in a
-    graph, they draw row by row.
+    graph, one op does so when it runs (its kernels lasting from run to run), else
+    (a nested map's, a `Generator`'s, a function capturing a variable) they draw row by
+    row.
     """
 
     def __init__(self):
@@ -503,15 +505,18 @@ class RowDraws:
                 [[inputs[0].shape[0]], rows, [samples]], 0)), [1, 0, 2])
         return values
 
-    def lock_step(self):
+    def lock_step(self, lasting=False):
         """Makes the kernels `drawn_together` draws from, one per recorded op, seeded as
         its op in the trace (each branch or loop body taking op seeds of its own, as in
         a function), each going on along its stream from one call to the next (a loop's
-        steps)."""
+        steps).  `lasting`: kernels of an op of a graph, which go on along their streams
+        from one run of the graph to the next (restarted by `set_seed`, as a graph's
+        random ops)."""
         self._kernels = []
         for pair in self._pairs:  # (0, 0): unseeded
             seed, seed2 = pair if any(pair) else (_random_bits(), _random_bits())
-            self._kernels.append({"seed": seed, "seed2": seed2, "stream": _Kernel(seed, seed2)})
+            stream = _Kernel(seed, seed2, _OpState() if lasting and any(pair) else None)
+            self._kernels.append({"seed": seed, "seed2": seed2, "stream": stream})
 
     def drawn_together(self, op, args, count):
         """The values, one per row, of the op that `recording` traced as `op` for `count`
@@ -554,10 +559,13 @@ class _Kernel:
     """The stream of one kernel made for a `RowDraws` lock step: each call takes the next
     part (as a `Generator` gives its stream to `_eager_stream`)."""
 
-    def __init__(self, seed, seed2):
-        self.seed, self.seed2, self.offset = seed, seed2, 0
+    def __init__(self, seed, seed2, state=None):
+        # `state`: an `_OpState` keeping the offset instead (a graph op's kernel)
+        self.seed, self.seed2, self.offset, self.state = seed, seed2, 0, state
 
     def take(self, _seed, _seed2, samples):
+        if self.state is not None:
+            return self.state.take(self.seed, self.seed2, samples)
         offset, self.offset = self.offset, self.offset + samples
         return self.seed, self.seed2, offset
 
