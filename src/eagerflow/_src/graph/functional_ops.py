@@ -25,7 +25,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
-from eagerflow._src.graph.lock_step import LockStep
+from eagerflow._src.graph.lock_step import LockStep, nested_maps
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
     array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops)
@@ -415,11 +415,10 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     if trace.signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
     count = mapped[0].shape[0]
-    if not draws.vectorized and count != 0 and trace.outputs is not None \
-            and not draws.nested:
+    if not draws.vectorized and count != 0 and trace.outputs is not None:
         # (random ops in its branches or loops, or with a row's own parameters: TF draws
         # once for the rows reaching them together, which the rows run in lock step for)
-        if context.executing_eagerly():
+        if context.executing_eagerly() and not draws.nested:
             return trace.lock_step(mapped, draws)
         if not draws.skips and trace.feeds is not None:  # (in a graph: when it runs)
             return trace.lock_step_op(mapped, draws)
@@ -441,6 +440,64 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
 
     index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
     return map_fn(call_row, mapped + [index], fn_output_signature=trace.signature)
+
+
+class _LockStepMap:
+    """The kernel of the op that runs a traced function's rows in lock step (see
+    `_Trace.lock_step_op`): called with the values of the mapped tensors and of the
+    captured ones, the results stacked."""
+
+    def __init__(self, trace, draws, mapped, feeds, results):
+        self.trace, self.draws, self.mapped, self.results = trace, draws, mapped, results
+        self.inputs = trace.rows + [internal for _, internal in feeds]
+        self.kernels = draws._kernels
+
+    def __call__(self, *values):
+        columns, fed = list(values[:self.mapped]), list(values[self.mapped:])
+        n = int(columns[0].shape[0])
+        if n == 0:
+            return self._empty()
+        if not self.draws.nested:  # (a nested map's: the outer map's lock step makes them)
+            self.draws._kernels = self.kernels
+        outputs = self._rows([array_ops.unstack(t, n) for t in columns], fed, n)
+        return [array_ops.stack(c) for c in outputs]
+
+    def _empty(self):
+        return [array_ops.zeros([0] + [d or 0 for d in t.shape.as_list()], t.dtype)
+                for t in self.results]
+
+    def _rows(self, columns, fed, n):
+        """The results of `n` rows, a list of one per row for each; `columns`: each mapped
+        tensor's rows, `fed`: the captured values, each shared or a list of one per row."""
+        outputs = LockStep(self.draws).run(self.trace.graph, self.inputs, self.trace.outputs,
+                                           columns + fed, list(range(n)))
+        outputs = [v if isinstance(v, list) else [v] * n for v in outputs]
+        first = []
+        for i in range(n):
+            _check_row_shapes(first, [column[i] for column in outputs])
+        return outputs
+
+    def nested(self, args, rows):
+        """The op's results for the rows `rows` of the map whose function it is in, each a
+        list of one per row: all their rows run in lock step at once, as TF's vectorized
+        function runs a map in a map's function along both (its random ops drawing once
+        for all the pairs of rows that reach them)."""
+        per_row = [[a[i] if isinstance(a, list) else a for a in args[:self.mapped]]
+                   for i in range(len(rows))]
+        counts = [int(values[0].shape[0]) for values in per_row]
+        columns = [[row for values, c in zip(per_row, counts)
+                    for row in array_ops.unstack(values[j], c)] for j in range(self.mapped)]
+        fed = [[v for v, c in zip(a, counts) for _ in range(c)] if isinstance(a, list) else a
+               for a in args[self.mapped:]]
+        total = sum(counts)
+        outputs = self._rows(columns, fed, total) if total else [[] for _ in self.results]
+        results = [[] for _ in self.results]
+        start = 0
+        for c in counts:
+            for column, output, empty in zip(results, outputs, self._empty()):
+                column.append(array_ops.stack(output[start:start + c]) if c else empty)
+            start += c
+        return results
 
 
 def _check_row_shapes(first, result):
@@ -542,32 +599,17 @@ class _Trace:
         """`lock_step` as one op of the graph being built: it runs the rows in lock step
         on their values at each run.  Its random ops are seeded as in the trace, each
         going on along its stream from one run to the next (as a function's kernels
-        do); gradients flow through it to `mapped` and the captured tensors."""
+        do); gradients flow through it to `mapped` and the captured tensors.  In the
+        function of another map (`draws.nested`), that map's lock step runs the op for
+        the rows of all its rows at once (see `_LockStepMap`)."""
         feeds = self.feeds
         draws.lock_step(lasting=True)
-        kernels = draws._kernels
         results = [convert_to_tensor(t) for t in nest.flatten(self.result)]
-        inputs = self.rows + [internal for _, internal in feeds]
-
-        def run(*values):
-            values = list(values)
-            columns, fed = values[:len(mapped)], values[len(mapped):]
-            n = int(columns[0].shape[0])
-            if n == 0:  # (no rows: empty results)
-                return [array_ops.zeros([0] + [d or 0 for d in t.shape.as_list()], t.dtype)
-                        for t in results]
-            draws._kernels = kernels
-            columns = [array_ops.unstack(t, n) for t in columns]
-            outputs = LockStep(draws).run(self.graph, inputs, self.outputs, columns + fed,
-                                          list(range(n)))
-            outputs = [v if isinstance(v, list) else [v] * n for v in outputs]
-            first = []
-            for i in range(n):
-                _check_row_shapes(first, [column[i] for column in outputs])
-            return [array_ops.stack(c) for c in outputs]
-
+        run = _LockStepMap(self, draws, len(mapped), feeds, results)
         flat = script_ops.py_function(run, list(mapped) + [e for e, _ in feeds],
                                       [t.dtype for t in results])
+        if draws.nested:
+            nested_maps[flat[0].op.attrs["token"]] = run
         rows = mapped[0].shape[0]
         for t, r in zip(flat, results):
             t.set_shape(TensorShape([rows]).concatenate(r.shape))

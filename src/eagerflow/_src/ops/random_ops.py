@@ -370,9 +370,10 @@ class RowDraws:
     knows them), or when it (or a `Generator`'s draw) is in a loop or branch of the
     function: eagerly, the rows of such a function run in lock step, each op drawing
     once for the rows that reach it together (`lock_step`, `drawn_together`); in a
-    graph, one op does so when it runs (its kernels lasting from run to run), else
-    (a nested map's, a `Generator`'s, a function capturing a variable) they draw row by
-    row.
+    graph, one op does so when it runs (its kernels lasting from run to run; a map's
+    in the function of another runs in that one's lock step, for all the pairs of
+    rows), else (with a `Generator`, or a function capturing a variable) they draw
+    row by row.
     """
 
     def __init__(self):
@@ -387,6 +388,7 @@ class RowDraws:
         # the map whose function this one's runs in: it draws this one's ops for its rows
         # (a nested map's ops are vectorized along both)
         self._outer = _row_draws.get()
+        self._inner = []  # the nested maps that run in lock step with this one's rows
 
     @property
     def nested(self):
@@ -496,7 +498,7 @@ class RowDraws:
             all_rows = {**attrs, "shape": (
                 array_ops.concat([rows, as_tensor(list(attrs["shape"]), _d.int32)], 0)
                 if isinstance(count, Tensor) else (count, *attrs["shape"]))}
-        if self._outer is not None:
+        if seed is None:  # (a nested map's, in the outer map's trace)
             values = self._outer.call(ops, inputs, all_rows, op_seed, name)
         else:
             values = _run(ops, inputs, all_rows, seed, name)
@@ -511,7 +513,13 @@ class RowDraws:
         a function), each going on along its stream from one call to the next (a loop's
         steps).  `lasting`: kernels of an op of a graph, which go on along their streams
         from one run of the graph to the next (restarted by `set_seed`, as a graph's
-        random ops)."""
+        random ops).  A nested map's lock step runs for all the outer map's rows at
+        once, in the outer's (which makes its kernels anew with its own)."""
+        if self._outer is not None and self not in self._outer._inner:
+            self._outer._inner.append(self)
+            self._outer.vectorized = False
+        for inner in self._inner:
+            inner.lock_step(lasting)
         self._kernels = []
         for pair in self._pairs:  # (0, 0): unseeded
             seed, seed2 = pair if any(pair) else (_random_bits(), _random_bits())
