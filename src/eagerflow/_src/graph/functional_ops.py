@@ -14,18 +14,18 @@ tensors with the same number of rows, as may accumulators and results.
 """
 import numpy as np
 
-from eagerflow._src.autodiff import compiled_backward
+from eagerflow._src.autodiff import compiled_backward, script_ops
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors, nest
 from eagerflow._src.core import dtypes as _d
 from eagerflow._src.core.convert import convert_to_tensor
-from eagerflow._src.core.tensor import Tensor
-from eagerflow._src.core.tensor_shape import Dimension
+from eagerflow._src.core.tensor import EagerTensor, Tensor
+from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
-from eagerflow._src.graph.lock_step import LockStep
+from eagerflow._src.graph.lock_step import LockStep, nested_maps
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
     array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops)
@@ -361,8 +361,9 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     As in TensorFlow, `fn` is traced once, on symbolic rows (converted by
     AutoGraph only inside a function traced with it); each row then runs the
     traced graph, in a loop as `map_fn`'s, and its random ops draw for all
-    rows at once (eagerly, one in a branch or loop of `fn` for the rows that
-    take the branch, or still run the loop's step).  Tensors of `elems` that
+    rows at once (one in a branch or loop of `fn` for the rows that take the
+    branch, or still run the loop's step; inside a `function`, one op runs the
+    rows so when the function runs).  Tensors of `elems` that
     have one row are broadcast: every row gets that row.  Every tensor needs a
     first dimension to unpack: a scalar raises IndexError, as in TensorFlow.
 
@@ -414,11 +415,13 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     if trace.signature is None:  # (`fn` returns nothing: TF traces it once and returns None)
         return None
     count = mapped[0].shape[0]
-    if not draws.vectorized and count and trace.outputs is not None and not draws.nested \
-            and context.executing_eagerly():
+    if not draws.vectorized and count != 0 and trace.outputs is not None:
         # (random ops in its branches or loops, or with a row's own parameters: TF draws
         # once for the rows reaching them together, which the rows run in lock step for)
-        return trace.lock_step(mapped, draws)
+        if context.executing_eagerly() and not draws.nested:
+            return trace.lock_step(mapped, draws)
+        if not draws.skips and trace.feeds is not None:  # (in a graph: when it runs)
+            return trace.lock_step_op(mapped, draws)
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
         draws.draw(count)
@@ -437,6 +440,64 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
 
     index = array_ops.range(array_ops.shape(mapped[0])[0] if count is None else count)
     return map_fn(call_row, mapped + [index], fn_output_signature=trace.signature)
+
+
+class _LockStepMap:
+    """The kernel of the op that runs a traced function's rows in lock step (see
+    `_Trace.lock_step_op`): called with the values of the mapped tensors and of the
+    captured ones, the results stacked."""
+
+    def __init__(self, trace, draws, mapped, feeds, results):
+        self.trace, self.draws, self.mapped, self.results = trace, draws, mapped, results
+        self.inputs = trace.rows + [internal for _, internal in feeds]
+        self.kernels = draws._kernels
+
+    def __call__(self, *values):
+        columns, fed = list(values[:self.mapped]), list(values[self.mapped:])
+        n = int(columns[0].shape[0])
+        if n == 0:
+            return self._empty()
+        if not self.draws.nested:  # (a nested map's: the outer map's lock step makes them)
+            self.draws._kernels = self.kernels
+        outputs = self._rows([array_ops.unstack(t, n) for t in columns], fed, n)
+        return [array_ops.stack(c) for c in outputs]
+
+    def _empty(self):
+        return [array_ops.zeros([0] + [d or 0 for d in t.shape.as_list()], t.dtype)
+                for t in self.results]
+
+    def _rows(self, columns, fed, n):
+        """The results of `n` rows, a list of one per row for each; `columns`: each mapped
+        tensor's rows, `fed`: the captured values, each shared or a list of one per row."""
+        outputs = LockStep(self.draws).run(self.trace.graph, self.inputs, self.trace.outputs,
+                                           columns + fed, list(range(n)))
+        outputs = [v if isinstance(v, list) else [v] * n for v in outputs]
+        first = []
+        for i in range(n):
+            _check_row_shapes(first, [column[i] for column in outputs])
+        return outputs
+
+    def nested(self, args, rows):
+        """The op's results for the rows `rows` of the map whose function it is in, each a
+        list of one per row: all their rows run in lock step at once, as TF's vectorized
+        function runs a map in a map's function along both (its random ops drawing once
+        for all the pairs of rows that reach them)."""
+        per_row = [[a[i] if isinstance(a, list) else a for a in args[:self.mapped]]
+                   for i in range(len(rows))]
+        counts = [int(values[0].shape[0]) for values in per_row]
+        columns = [[row for values, c in zip(per_row, counts)
+                    for row in array_ops.unstack(values[j], c)] for j in range(self.mapped)]
+        fed = [[v for v, c in zip(a, counts) for _ in range(c)] if isinstance(a, list) else a
+               for a in args[self.mapped:]]
+        total = sum(counts)
+        outputs = self._rows(columns, fed, total) if total else [[] for _ in self.results]
+        results = [[] for _ in self.results]
+        start = 0
+        for c in counts:
+            for column, output, empty in zip(results, outputs, self._empty()):
+                column.append(array_ops.stack(output[start:start + c]) if c else empty)
+            start += c
+        return results
 
 
 def _check_row_shapes(first, result):
@@ -522,6 +583,37 @@ class _Trace:
         for i in range(n):
             _check_row_shapes(self.first, [column[i] for column in outputs])
         return nest.pack_sequence_as(self.result, [array_ops.stack(c) for c in outputs])
+
+    @property
+    def feeds(self):
+        """The graph's captures of tensors of the graph being built, which an op running
+        it at run time takes as inputs; None where it captures a variable (whose
+        gradient such an op would not give)."""
+        captures = [(external, internal) for external, internal in self.graph.captures
+                    if not isinstance(external, EagerTensor)]
+        if any(not isinstance(external, Tensor) for external, _ in captures):
+            return None
+        return captures
+
+    def lock_step_op(self, mapped, draws):
+        """`lock_step` as one op of the graph being built: it runs the rows in lock step
+        on their values at each run.  Its random ops are seeded as in the trace, each
+        going on along its stream from one run to the next (as a function's kernels
+        do); gradients flow through it to `mapped` and the captured tensors.  In the
+        function of another map (`draws.nested`), that map's lock step runs the op for
+        the rows of all its rows at once (see `_LockStepMap`)."""
+        feeds = self.feeds
+        draws.lock_step(lasting=True)
+        results = [convert_to_tensor(t) for t in nest.flatten(self.result)]
+        run = _LockStepMap(self, draws, len(mapped), feeds, results)
+        flat = script_ops.py_function(run, list(mapped) + [e for e, _ in feeds],
+                                      [t.dtype for t in results])
+        if draws.nested:
+            nested_maps[flat[0].op.attrs["token"]] = run
+        rows = mapped[0].shape[0]
+        for t, r in zip(flat, results):
+            t.set_shape(TensorShape([rows]).concatenate(r.shape))
+        return nest.pack_sequence_as(self.result, flat)
 
     def row_function(self, call):
         """The function of a row: the graph run on it, or else `call` (`fn` called)."""

@@ -10,15 +10,23 @@ from step to step).  Here a value is either shared by the rows (it depends on
 none of them) or a list with one tensor per row; a random op the `RowDraws`
 recorded draws once for its rows (`RowDraws.drawn_together`), a branch runs
 once for the rows taking it, a loop step once for the rows still running it,
-and any other op row by row.
+and any other op row by row.  The op of a map in the function (`nested_maps`)
+runs once for all the rows of its rows, as TF's vectorized function runs along both.
 
 >>> # LockStep(draws, rows=[0, 1, 2]).run(graph, inputs, outputs, per_row_values)
 """
+import weakref
+
 from eagerflow._src.core.convert import from_array
 from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import _branch_names, _case_pick, _scope, _truth
 from eagerflow._src.graph.function_library import lookup
+
+# The op of a map in the function of another (a `py_function`'s, by its token) -> what
+# runs its rows (`nested(args, rows)`): the outer map's lock step runs it for all the
+# rows of its rows at once
+nested_maps = weakref.WeakValueDictionary()
 
 _BRANCHES = frozenset(("If", "StatelessIf", "Case", "StatelessCase"))
 _LOOPS = frozenset(("While", "StatelessWhile"))
@@ -48,8 +56,12 @@ class LockStep:
             args = [env.get(id(t._handle), env.get(id(t), t)) if isinstance(t, Variable)
                     else env[id(t)] for t in op.inputs]
             drawn = self.draws.drawn_together(op, args, len(rows))
+            nested = nested_maps.get(op.attrs.get("token")) if op.type == "EagerPyFunc" \
+                else None
             if drawn is not None:
                 results = [drawn]
+            elif nested is not None:
+                results = nested.nested(args, rows)
             elif op.type in _BRANCHES:
                 results = self._branch(op, args, rows)
             elif op.type in _LOOPS:

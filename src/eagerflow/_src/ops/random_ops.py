@@ -370,7 +370,10 @@ class RowDraws:
     knows them), or when it (or a `Generator`'s draw) is in a loop or branch of the
     function: eagerly, the rows of such a function run in lock step, each op drawing
     once for the rows that reach it together (`lock_step`, `drawn_together`); in a
-    graph, they draw row by row.
+    graph, one op does so when it runs (its kernels lasting from run to run; a map's
+    in the function of another runs in that one's lock step, for all the pairs of
+    rows), else (with a `Generator`, or a function capturing a variable) they draw
+    row by row.
     """
 
     def __init__(self):
@@ -385,6 +388,7 @@ class RowDraws:
         # the map whose function this one's runs in: it draws this one's ops for its rows
         # (a nested map's ops are vectorized along both)
         self._outer = _row_draws.get()
+        self._inner = []  # the nested maps that run in lock step with this one's rows
 
     @property
     def nested(self):
@@ -494,7 +498,7 @@ class RowDraws:
             all_rows = {**attrs, "shape": (
                 array_ops.concat([rows, as_tensor(list(attrs["shape"]), _d.int32)], 0)
                 if isinstance(count, Tensor) else (count, *attrs["shape"]))}
-        if self._outer is not None:
+        if seed is None:  # (a nested map's, in the outer map's trace)
             values = self._outer.call(ops, inputs, all_rows, op_seed, name)
         else:
             values = _run(ops, inputs, all_rows, seed, name)
@@ -503,15 +507,24 @@ class RowDraws:
                 [[inputs[0].shape[0]], rows, [samples]], 0)), [1, 0, 2])
         return values
 
-    def lock_step(self):
+    def lock_step(self, lasting=False):
         """Makes the kernels `drawn_together` draws from, one per recorded op, seeded as
         its op in the trace (each branch or loop body taking op seeds of its own, as in
         a function), each going on along its stream from one call to the next (a loop's
-        steps)."""
+        steps).  `lasting`: kernels of an op of a graph, which go on along their streams
+        from one run of the graph to the next (restarted by `set_seed`, as a graph's
+        random ops).  A nested map's lock step runs for all the outer map's rows at
+        once, in the outer's (which makes its kernels anew with its own)."""
+        if self._outer is not None and self not in self._outer._inner:
+            self._outer._inner.append(self)
+            self._outer.vectorized = False
+        for inner in self._inner:
+            inner.lock_step(lasting)
         self._kernels = []
         for pair in self._pairs:  # (0, 0): unseeded
             seed, seed2 = pair if any(pair) else (_random_bits(), _random_bits())
-            self._kernels.append({"seed": seed, "seed2": seed2, "stream": _Kernel(seed, seed2)})
+            stream = _Kernel(seed, seed2, _OpState() if lasting and any(pair) else None)
+            self._kernels.append({"seed": seed, "seed2": seed2, "stream": stream})
 
     def drawn_together(self, op, args, count):
         """The values, one per row, of the op that `recording` traced as `op` for `count`
@@ -554,10 +567,13 @@ class _Kernel:
     """The stream of one kernel made for a `RowDraws` lock step: each call takes the next
     part (as a `Generator` gives its stream to `_eager_stream`)."""
 
-    def __init__(self, seed, seed2):
-        self.seed, self.seed2, self.offset = seed, seed2, 0
+    def __init__(self, seed, seed2, state=None):
+        # `state`: an `_OpState` keeping the offset instead (a graph op's kernel)
+        self.seed, self.seed2, self.offset, self.state = seed, seed2, 0, state
 
     def take(self, _seed, _seed2, samples):
+        if self.state is not None:
+            return self.state.take(self.seed, self.seed2, samples)
         offset, self.offset = self.offset, self.offset + samples
         return self.seed, self.seed2, offset
 
