@@ -59,3 +59,11 @@ def test_variables_are_no_indices():
     assert [10, 20, 30][tf.constant(1)] == 20  # (a tensor is)
     assert int(v) == 1
     assert tf.range(5)[v].numpy() == 1
+
+
+def test_as_dtype_reads_big_endian_numpy_dtypes_and_rejects_python_complex():
+    assert tf.as_dtype(np.dtype(">f4")) == tf.float32
+    assert tf.as_dtype(np.dtype(">i8")) == tf.int64
+    with pytest.raises(TypeError, match="Cannot convert the argument `type_value`"):
+        tf.as_dtype(complex)
+    assert tf.as_dtype(np.complex64) == tf.complex64
