@@ -27,7 +27,8 @@ def test_big_endian_arrays_convert_to_the_same_numbers():
 def test_arrays_of_dtypes_no_tensor_holds_raise_value_error(array, name):
     if array.dtype == np.float64:
         pytest.skip("long double is double on this platform")
-    with pytest.raises(ValueError, match=f"Failed to convert a NumPy array to a Tensor \\({name}\\)"):
+    message = f"Failed to convert a NumPy array to a Tensor \\({name}\\)"
+    with pytest.raises(ValueError, match=message):
         tf.constant(array)
     with pytest.raises(ValueError, match="Failed to convert a NumPy array"):
         tf.Variable(array)
@@ -35,7 +36,8 @@ def test_arrays_of_dtypes_no_tensor_holds_raise_value_error(array, name):
 
 def test_long_double_takes_a_requested_dtype():
     assert tf.constant(np.longdouble(1.5), dtype=tf.float32).numpy() == 1.5
-    assert (tf.constant([1.], tf.float64) + np.array([1.5], np.longdouble)).numpy().tolist() == [2.5]
+    summed = tf.constant([1.], tf.float64) + np.array([1.5], np.longdouble)
+    assert summed.numpy().tolist() == [2.5]
     summed = tf.constant(2) + np.longdouble(1)
     assert summed.dtype == tf.int32 and int(summed) == 3
     assert (tf.constant(2.0) * np.longdouble(1)).dtype == tf.float32
@@ -67,3 +69,15 @@ def test_as_dtype_reads_big_endian_numpy_dtypes_and_rejects_python_complex():
     with pytest.raises(TypeError, match="Cannot convert the argument `type_value`"):
         tf.as_dtype(complex)
     assert tf.as_dtype(np.complex64) == tf.complex64
+
+
+def test_numpy_float_axes_convert_to_int32_as_numpy_casts():
+    x = tf.ones([2, 3])
+    assert tf.reduce_sum(x, axis=np.float64(1)).numpy().tolist() == [3.0, 3.0]
+    assert tf.reduce_sum(x, axis=np.array([0.5, 1.2])).numpy() == 6.0  # (truncated, as in TF)
+    assert tf.math.cumsum(x, axis=np.float64(1.7)).numpy().tolist() == [[1, 2, 3], [1, 2, 3]]
+    assert tf.argmin(x, axis=np.float64(1)).numpy().tolist() == [0, 0]
+    with pytest.raises(TypeError, match="axis tensor dtypes float64 is not supported"):
+        tf.argmax(x, axis=np.float64(1))
+    with pytest.raises(TypeError, match="to EagerTensor of dtype int32"):
+        tf.reduce_sum(x, axis=1.0)  # (a Python float is refused)
