@@ -81,3 +81,25 @@ def test_numpy_float_axes_convert_to_int32_as_numpy_casts():
         tf.argmax(x, axis=np.float64(1))
     with pytest.raises(TypeError, match="to EagerTensor of dtype int32"):
         tf.reduce_sum(x, axis=1.0)  # (a Python float is refused)
+
+
+def test_numpy_float_shapes_and_index_arguments_convert_to_int32():
+    x = tf.reshape(tf.range(6.), [2, 3])
+    assert tf.zeros(np.array([2.7])).shape == [2]  # (truncated, as NumPy casts and TF does)
+    assert tf.ones(np.float64(2)).shape == [2]
+    assert tf.fill(np.array([2.]), 1.).numpy().tolist() == [1., 1.]
+    assert tf.reshape(x, np.array([-1., 2.])).shape == [3, 2]
+    assert tf.tile(x, np.array([1., 2.])).shape == [2, 6]
+    assert tf.pad(x, np.array([[0., 1.], [1., 0.]])).shape == [3, 4]
+    assert tf.transpose(x, perm=np.array([1., 0.])).shape == [3, 2]
+    assert tf.expand_dims(x, np.float64(0)).shape == [1, 2, 3]
+    assert tf.concat([x, x], axis=np.float64(0)).shape == [4, 3]
+    # a tensor of floats, a Python float list, and the slice and roll indices are refused
+    with pytest.raises(tf.errors.InvalidArgumentError, match="index_type"):
+        tf.zeros(tf.constant([2.]))
+    with pytest.raises(TypeError):
+        tf.zeros([2.])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Index"):
+        tf.slice(x, np.array([0., 1.]), np.array([1., 2.]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Tshift"):
+        tf.roll(x, np.float64(1), axis=1)
