@@ -392,7 +392,14 @@ def to_array(value, dtype=None):
                 raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype "
                                 f"{_kname(dtype)}")
             return arr
-        _d.from_numpy(value.dtype)  # raises for unsupported dtypes
+        if not value.dtype.isnative:  # (big-endian data read from files: the same numbers)
+            value = value.astype(value.dtype.newbyteorder("="))
+        if value.dtype not in _d._BY_NUMPY:
+            if value.dtype.kind in "fc" and dtype is not None and dtype._kind in "iufc":
+                # a long double takes a requested type (`tf.constant(2) + np.longdouble(1)`)
+                return to_array(value.astype(np.complex128 if value.dtype.kind == "c"
+                                             else np.float64), dtype)
+            raise _unsupported_numpy(value.dtype)
         if dtype is None:
             return np.array(value)
         if dtype is _d.string:
@@ -437,6 +444,19 @@ def _unsupported(value, elements=None):
             elements if elements is not None else ()))):
         return api_export.TypeDispatch(text)
     return ValueError(text)
+
+
+# NumPy's names for the dtypes no tensor holds, in TF's error
+_NUMPY_TYPE_NAMES = {"M": "NPY_DATETIME", "m": "NPY_TIMEDELTA", "f": "NPY_LONGDOUBLE",
+                     "c": "NPY_CLONGDOUBLE"}
+
+
+def _unsupported_numpy(np_dtype):
+    """TF's ValueError for an array of a NumPy dtype no tensor holds (dates, long doubles,
+    records)."""
+    name = _NUMPY_TYPE_NAMES.get(np_dtype.kind)
+    what = f"Unsupported numpy type: {name}" if name else "Unsupported numpy data type"
+    return ValueError(f"Failed to convert a NumPy array to a Tensor ({what}).")
 
 
 def _object_array(value, dtype):

@@ -281,14 +281,16 @@ def as_dtype(type_value):
             return d
     elif type_value in _BY_PYTHON:
         return _BY_PYTHON[type_value]
-    elif not any(type_value is t for t in (builtins.int, str, bytes, None)):
-        # Python's int has no single width, and np.dtype(None) would be float64: TF rejects them
-        # (by identity: NumPy dtypes compare equal to Python types)
+    elif not any(type_value is t for t in (builtins.int, builtins.complex, str, bytes, None)):
+        # Python's int and complex have no single width, and np.dtype(None) would be float64:
+        # TF rejects them (by identity: NumPy dtypes compare equal to Python types)
         try:
             np_dtype = np.dtype(type_value)
         except TypeError:
             np_dtype = None
         if np_dtype is not None:
+            if not np_dtype.isnative:  # (a big-endian dtype names the same numbers)
+                np_dtype = np_dtype.newbyteorder("=")
             d = _BY_NUMPY.get(np_dtype)  # includes bfloat16, whose NumPy kind is 'V'
             if d is not None:
                 return d

@@ -198,7 +198,10 @@ class EagerTensor(Tensor):
         return view
 
     def __bool__(self):
-        return bool(backend.to_host(self._data))
+        data = backend.to_host(self._data)
+        if data.size == 0:
+            return False  # (an empty tensor is false, as in TF; NumPy refuses to decide)
+        return bool(data)
 
     def __int__(self):
         return int(backend.to_host(self._data))

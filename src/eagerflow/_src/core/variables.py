@@ -623,9 +623,6 @@ class Variable(metaclass=_VariableMeta):
     def __float__(self):
         return float(self.value())
 
-    def __index__(self):
-        return self.value().__index__()
-
     def __len__(self):
         # TF's variables have no len(), unlike its eager tensors.
         raise TypeError(f"object of type '{type(self).__name__}' has no len()")

@@ -173,12 +173,22 @@ def _python_ints(value):
     return None
 
 
+# Index attrs whose TF op defaults them to int32: TF converts a NumPy value of another dtype
+# (floats, bools) to it, as NumPy casts (``tf.zeros(np.array([2.]))``); the others refuse it.
+_INT32_DEFAULT_ATTRS = frozenset((
+    "index_type", "Tshape", "Tmultiples", "Tpaddings", "Tperm", "Tdim", "Tidx", "squeeze_dims",
+    "split_dim"))
+
+
 def _int_array(value, op_name, attr="Tidx"):
     """(shape, flat tuple of Python ints) of a static integer parameter."""
     fast = _python_ints(value)
     if fast is not None:
         return fast
     arr = _static(value)
+    if arr.size and arr.dtype.kind in "fb" and attr in _INT32_DEFAULT_ATTRS and isinstance(
+            value, (np.ndarray, np.generic)):
+        arr = arr.astype(np.int32)  # a NumPy value takes the attr's default by NumPy's cast
     if arr.size and arr.dtype.kind not in "iu":  # (a TypeError while a graph is built)
         raise attr_dtype_error(op_name, attr, _d.from_numpy(arr.dtype), _INDEX_TYPES)
     return arr.shape, tuple(arr.reshape(-1).astype(np.int64).tolist())

@@ -73,7 +73,9 @@ def _static_ints(value, what):
             raise TypeError(f"`{what}` must be a constant value here, got the symbolic {value}.")
         value = known
     arr = np.asarray(value)
-    if arr.size and arr.dtype.kind not in "iu":
+    if arr.size and arr.dtype.kind in "fb" and isinstance(value, (np.ndarray, np.generic)):
+        arr = arr.astype(np.int32)  # a NumPy value converts to int32 by NumPy's cast, as in TF
+    elif arr.size and arr.dtype.kind not in "iu":
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype int32")
     return tuple(int(a) for a in arr.reshape(-1))
 
@@ -602,6 +604,10 @@ _ARG_OUTPUT_TYPES = (_d.int16, _d.uint16, _d.int32, _d.int64)
 def _arg(op, input, axis, output_type, name):
     output_type = _d.as_dtype(output_type)
     check_attr_dtype(op.name, "output_type", output_type, _ARG_OUTPUT_TYPES)
+    if op is _ARG_MAX and isinstance(axis, (np.ndarray, np.generic)) and (
+            axis.dtype.kind not in "iu"):
+        # (TF's argmax wrapper checks a NumPy axis' dtype; argmin casts it like the reductions)
+        raise TypeError(f"axis tensor dtypes {axis.dtype} is not supported")
     # TF's argmax wrapper refuses a Python list with TypeError (below); argmin passes it on
     if isinstance(axis, Tensor) and axis.shape.rank not in (0, None) or (
             op is _ARG_MIN and isinstance(axis, (list, tuple, np.ndarray))
