@@ -470,3 +470,22 @@ def test_learned_unigram_sampler_learns_the_true_classes_of_its_calls():
             1.0714285373687744, 1.0714285373687744, 0.6428571343421936]
     finally:
         tf.random.set_seed(None)
+
+
+def test_seeded_sampled_softmax_loss_takes_float_and_int32_labels():
+    # TF casts the labels to int64 whatever their dtype, with or without a seed.
+    weights = tf.reshape(tf.range(12, dtype=tf.float32), (4, 3)) / 10
+    biases, inputs = tf.zeros(4), tf.ones((2, 3))
+    try:
+        losses = []
+        for labels in (tf.constant([[0], [3]], tf.int64), tf.constant([[0.0], [3.0]]),
+                       tf.constant([[0], [3]], tf.int32)):
+            tf.random.set_seed(3)
+            losses.append(tf.nn.sampled_softmax_loss(weights, biases, labels, inputs,
+                                                     num_sampled=2, num_classes=4,
+                                                     seed=1).numpy())
+    finally:
+        tf.random.set_seed(None)
+    np.testing.assert_allclose(losses[0], [2.4897845, 0.30652767], rtol=1e-6)
+    np.testing.assert_array_equal(losses[1], losses[0])
+    np.testing.assert_array_equal(losses[2], losses[0])

@@ -539,7 +539,8 @@ def sampled_softmax_loss_by(lookup, weights, biases, labels, inputs, num_sampled
                             num_true, sampled_values, remove_accidental_hits, seed):
     """`sampled_softmax_loss`, the rows of weights in shards looked up by `lookup`."""
     if sampled_values is None and seed is not None:
-        labels_t = as_tensor(labels, _d.int64)
+        # Labels of any integer or float dtype are class ids, cast as `_sampled_logits` does.
+        labels_t = cast(as_tensor(labels), _d.int64)
         sampled_values = log_uniform_candidate_sampler(
             labels_t if labels_t.shape.rank == 2 else labels_t[:, None], num_true, num_sampled,
             True, num_classes, seed=seed)
