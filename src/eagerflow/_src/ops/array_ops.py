@@ -1626,28 +1626,20 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_d.float32, name=Non
     rows = _int(num_rows)
     cols = rows if num_columns is None else _int(num_columns)
     graph = not context.executing_eagerly()
-    if batch_shape is not None and graph and _run_time_dims(batch_shape):
+    packed = run_time_tensor(batch_shape) if graph and batch_shape is not None else None
+    if packed is not None:
         # a batch size computed in the graph (e.g. from tf.shape(images)[0])
-        return _eye_at_run_time(rows, num_columns and cols, batch_shape, dtype, name)
+        return _eye_at_run_time(rows, num_columns and cols, packed, dtype, name)
     batch = () if batch_shape is None else _shape_dims(batch_shape)
     if graph:
         _check_graph_dims((rows, cols))
     for d in (rows, cols):
         if d < 0:
             raise _op_error("Fill", f"Dimension {d} must be >= 0")
-    if not context.executing_eagerly():  # (ops, as TF's: its value is not static there)
+    if graph:  # (ops, as TF's: its value is not static there)
         return _eye_at_run_time(rows, num_columns and cols, batch_shape, dtype, name)
     matrix = np.eye(rows, cols, dtype=dtype.as_numpy_dtype)
     return from_array(np.broadcast_to(matrix, batch + matrix.shape).copy())
-
-
-def _run_time_dims(dims):
-    """Whether a shape argument (a tensor or a list of ints and scalar tensors) holds a
-    value known only when the graph runs."""
-    if isinstance(dims, Tensor):
-        return get_static_value(dims) is None
-    return (isinstance(dims, (list, tuple))
-            and any(isinstance(d, Tensor) and get_static_value(d) is None for d in dims))
 
 
 def _eye_at_run_time(num_rows, num_columns, batch_shape, dtype, name):

@@ -316,16 +316,13 @@ def _pop_back_kernel(xp, lst, element_shape, element_dtype):
     n = len(lst)
     if not n:
         raise _error("Trying to pop from an empty list.")
-    item = lst[n - 1]
-    if item is None:  # (a gradient's list: an unwritten element is zeros)
-        item = _zeros(xp, lst, element_shape, element_dtype, "Trying to read an uninitialized "
-                      "tensor but element_shape is not fully defined: {} and no list element "
-                      "is set.")
+    # (a gradient's list: an unwritten element reads as zeros, as GetItem's)
+    item = _get_item_kernel(xp, lst, n - 1, element_shape, element_dtype)
     return lst.replaced(n - 1, n, []), item
 
 
 def _pop_back_rule(lst, element_shape, element_dtype):
-    return [_LIST, (_static_shape(element_shape), element_dtype)]
+    return [_LIST, _item_rule(lst, None, element_shape, element_dtype)]
 
 
 def _add_kernel(xp, a, b):

@@ -682,19 +682,21 @@ def _ragged_rows_map(func, elems):
     one shape (TF's InvalidArgumentError)."""
     flat = nest.flatten(elems)
     counts = [int(v.nrows()) if isinstance(v, RaggedTensor) else v.shape[0] for v in flat]
+    # (each ragged input's rows sliced once: eager ragged row slicing is not cheap)
+    rows = [list(v) if isinstance(v, RaggedTensor) else v for v in flat]
     results, first = [], []
     for i in range(max(counts)):  # (a tensor of one row gives it to every row)
         result = user_functions.call(func, nest.pack_sequence_as(
-            elems, [v[i if n > 1 else 0] for v, n in zip(flat, counts)]))
+            elems, [v[i if n > 1 else 0] for v, n in zip(rows, counts)]))
         if any(isinstance(r, RaggedTensor) for r in nest.flatten(result)):
             raise ValueError("No pfor vectorization defined for RaggedTensorToVariant: the "
                              "function of vectorized_map returned a RaggedTensor, and the "
                              "rows' ragged results cannot be stacked")
         if not i:  # (TF stacks the rows' components, when it runs: each of one shape)
-            for v in flat:
+            for v, v_rows in zip(flat, rows):
                 if isinstance(v, RaggedTensor):
                     parts = []
-                    for row in v:
+                    for row in v_rows:
                         functional_ops._check_row_shapes(
                             parts, [row.flat_values, *row.nested_row_splits])
         functional_ops._check_row_shapes(first, result)
