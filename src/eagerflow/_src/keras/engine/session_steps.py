@@ -221,11 +221,11 @@ def check_inputs(model, x):
 
 def callback_params(model, x, batch_size, epochs, steps, verbose, validate=False,
                     kind="train"):
-    """The `params` TF 1's loop gives the callbacks of `model`'s `kind` loop over `x` (its
-    batch size, samples, and ``metrics``: the names of the logs), or None outside the
-    session's loop: those of TF 2's loop."""
+    """The `params` the loop gives the callbacks of `model`'s `kind` loop over `x`: TF 2's
+    (verbose, epochs, steps), or in the session's loop TF 1's (also its batch size, samples,
+    and ``metrics``: the names of the logs)."""
     if graph_of(model) is None:
-        return None
+        return {"verbose": verbose, "epochs": epochs, "steps": steps}
     count = samples(model, x)
     if count is None:  # (a dataset or generator: counted in steps, a dataset's an int64)
         batch_size = None

@@ -751,15 +751,12 @@ class Model(Layer):
             class_weight, max_queue_size, workers, model=self)
         per_execution = self._steps_per_execution_for(handler)
         if not isinstance(callbacks, callbacks_mod.CallbackList):  # (as Keras: taken as is)
-            samples = session_steps.samples(self, x)
             logger = session_steps.progbar_logger(self, x, val_x, handler.inferred_steps,
                                                   validation_steps) if verbose else None
             if logger is not None:  # (TF 1's loop, counting samples or steps)
                 callbacks = (nest.flatten(callbacks) if callbacks else []) + [logger]
             params = session_steps.callback_params(
-                self, x, batch_size, epochs, handler.inferred_steps, verbose, validate) or dict(
-                verbose=verbose, epochs=epochs, steps=handler.inferred_steps,
-                **({} if samples is None else {"samples": samples}))
+                self, x, batch_size, epochs, handler.inferred_steps, verbose, validate)
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         self.stop_training = False
@@ -859,8 +856,7 @@ class Model(Layer):
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             # (as Keras, with a fresh `History`: `model.history` is then an empty one)
             params = session_steps.callback_params(
-                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="test") or dict(
-                verbose=verbose, epochs=1, steps=handler.inferred_steps)
+                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="test")
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         test = self.make_test_function()
@@ -915,8 +911,7 @@ class Model(Layer):
         verbose = _verbosity(verbose, quiet=session_steps.graph_of(self) is not None)
         if not isinstance(callbacks, callbacks_mod.CallbackList):
             params = session_steps.callback_params(
-                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="predict") or dict(
-                verbose=verbose, epochs=1, steps=handler.inferred_steps)
+                self, x, batch_size, 1, handler.inferred_steps, verbose, kind="predict")
             callbacks = callbacks_mod.CallbackList(
                 callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
         predict = self.make_predict_function()

@@ -984,7 +984,7 @@ class RNN(Layer):
         return list(size) if _is_multiple_state(size) else [size]
 
     def compute_output_shape(self, input_shape):
-        while not _is_shape(input_shape):  # the first input's, of several or of a structure
+        while not keras_tensor.is_shape(input_shape):  # the first input's, of several or of a structure
             input_shape = input_shape[0] if isinstance(input_shape, (list, tuple)) else \
                 nest.flatten(input_shape)[0]
         input_shape = TensorShape(input_shape)
@@ -1028,9 +1028,9 @@ class RNN(Layer):
         def step_shape(shape):
             dims = TensorShape(shape).as_list()
             return TensorShape(dims[1:] if self.time_major else [dims[0], *dims[2:]])
-        self.input_spec = [nest.map_structure(spec, input_shape)] if not _is_shape(
+        self.input_spec = [nest.map_structure(spec, input_shape)] if not keras_tensor.is_shape(
             input_shape) else [spec(input_shape)]
-        step_input_shape = step_shape(input_shape) if _is_shape(input_shape) else \
+        step_input_shape = step_shape(input_shape) if keras_tensor.is_shape(input_shape) else \
             nest.map_structure(step_shape, input_shape)
         if isinstance(self.cell, Layer) and not self.cell.built:
             with context.name_scope_push(self.cell.name):
@@ -1368,14 +1368,6 @@ def _vjp(fn, args, output_grads):
 
 rnn_ops.vjp = _vjp
 rnn_ops.loops = (control_flow.while_loop, TensorArray)
-
-
-def _is_shape(value):
-    """True for one shape (a TensorShape, or a tuple/list of ints and Nones)."""
-    if isinstance(value, TensorShape):
-        return True
-    return isinstance(value, (tuple, list)) and all(v is None or isinstance(v, int)
-                                                    for v in value)
 
 
 class _CellLayer(RNN):

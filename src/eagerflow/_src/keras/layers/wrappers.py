@@ -18,10 +18,11 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor_shape import TensorShape
 from eagerflow._src.ops import array_ops, cast_ops, linalg_ops, math_ops, reduction_ops
 from eagerflow._src.keras import initializers
+from eagerflow._src.keras.engine import keras_tensor
 from eagerflow._src.keras.engine.base_layer import Layer
 from eagerflow._src.keras.engine.input_spec import InputSpec
 from eagerflow._src.keras.layers.recurrent import (
-    _accepts, _deserialize, _is_shape, _spec_of, _standardize_args, _symbolic_extras, rnn)
+    _accepts, _deserialize, _spec_of, _standardize_args, _symbolic_extras, rnn)
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ragged.ragged_tensor import RaggedTensor
 
@@ -106,7 +107,7 @@ class TimeDistributed(Wrapper):
 
     @staticmethod
     def _map_shapes(fn, input_shape):
-        return fn(TensorShape(input_shape)) if _is_shape(input_shape) else \
+        return fn(TensorShape(input_shape)) if keras_tensor.is_shape(input_shape) else \
             nest.map_structure(lambda s: fn(TensorShape(s)), input_shape)
 
     def build(self, input_shape):

@@ -196,8 +196,8 @@ def _grouped_in_v1_graphs(method):
 
     @functools.wraps(method)
     def update_state(self, *args, **kwargs):
-        graph = context.get().graph
-        if not graph_mode.is_v1(graph):
+        graph = graph_mode.v1_graph()
+        if graph is None:
             return method(self, *args, **kwargs)
         first = len(graph.get_operations())
         method(self, *args, **kwargs)
