@@ -19,7 +19,6 @@ import os
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.compat import summary as v1_summary
-from eagerflow._src.compat.graph_mode import v1_graph
 from eagerflow._src.core import context
 from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.dispatch import dispatch
@@ -169,8 +168,7 @@ def flush(writer=None, name=None):
 @export("contrib.summary.all_summary_ops")
 def all_summary_ops():
     """The summary ops of the default graph (None eagerly), to run with each step."""
-    graph_now = v1_graph()
-    return None if graph_now is None else graph_now.get_collection(summary_ops.SUMMARY_COLLECTION)
+    return v1_summary.all_v2_summary_ops()
 
 
 @export("contrib.summary.summary_writer_initializer_op")

@@ -1111,7 +1111,7 @@ class PerReplica(DistributedValues):
 def _per_replica_to_tensor(value, dtype=None, name=None, as_ref=False):
     """A `PerReplica` as a tensor: in a replica of `run`, that replica's own value; elsewhere
     it is not one tensor."""
-    replica = _state.stack[-1][1] if _state.stack else None
+    replica = get_replica_context()
     if replica is None or isinstance(replica, _DefaultReplicaContext):
         raise ValueError("It looks like you are using a PerReplica object while not inside a "
                          "replica context, which is not supported. Try running your op or "

@@ -25,7 +25,7 @@ from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
-from eagerflow._src.graph.lock_step import LockStep, nested_maps
+from eagerflow._src.graph.lock_step import PRINT_OPS, LockStep, nested_maps
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
     array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops)
@@ -514,9 +514,6 @@ def _check_row_shapes(first, result):
                             f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
 
 
-_PRINTS = ("PrintV2", "Print")
-
-
 class _Trace:
     """``fn(rows of flat)`` traced once in a graph: its results' specs (nested as they are:
     a `TensorSpec` of each tensor, an extension type's own spec) and, where every result is
@@ -556,7 +553,7 @@ class _Trace:
         first = not self.first
 
         def stateful(op, args):
-            if op.type in _PRINTS and not first and context.executing_eagerly():
+            if op.type in PRINT_OPS and not first and context.executing_eagerly():
                 return []
             values = None if drawn is None else drawn(op)
             return None if values is None else [values]

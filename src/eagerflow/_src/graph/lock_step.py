@@ -30,7 +30,7 @@ nested_maps = weakref.WeakValueDictionary()
 
 _BRANCHES = frozenset(("If", "StatelessIf", "Case", "StatelessCase"))
 _LOOPS = frozenset(("While", "StatelessWhile"))
-_PRINTS = frozenset(("PrintV2", "Print"))
+PRINT_OPS = frozenset(("PrintV2", "Print"))
 
 
 class LockStep:
@@ -75,7 +75,7 @@ class LockStep:
         return [env.get(id(t), t) if isinstance(t, Variable) else env[id(t)] for t in outputs]
 
     def _row_by_row(self, op, args, rows):
-        if op.type in _PRINTS:
+        if op.type in PRINT_OPS:
             if self.prints and rows[0] == 0:
                 executor.run_op(op, _row(args, 0))
             return []

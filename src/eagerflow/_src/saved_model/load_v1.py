@@ -109,21 +109,21 @@ def load(export_dir, meta_graph, skip_checkpoint=False):
                 None, node.name, f"The TF 1 SavedModel at {export_dir} holds reference "
                                  f"variables ({node.op} {node.name!r}), which are not supported.")
         dtype = _d.as_dtype(node.attr["dtype"].type)
-        if skip_checkpoint:
+        if skip_checkpoint:  # (a placeholder value, dropped below: the variable has none)
             shape = shape_from_proto(node.attr["shape"].shape)
-            variable = variables[node.name] = Variable(
-                np.zeros([d or 0 for d in shape.as_list()], dtype.as_numpy_dtype), name=node.name,
-                dtype=dtype, trainable=trainable is None or node.name in trainable)
-            variable.handle.value = None
-            continue
-        key = node.name if reader is None or reader.has_tensor(node.name) else \
-            node.attr["shared_name"].s.decode() or node.name
-        if reader is None or not reader.has_tensor(key):
-            raise errors.NotFoundError(None, None, f"Key {node.name} not found in checkpoint "
-                                                   f"{prefix}")
-        variables[node.name] = Variable(
-            reader.get_tensor(key), name=node.name, dtype=_d.as_dtype(node.attr["dtype"].type),
+            value = np.zeros([d or 0 for d in shape.as_list()], dtype.as_numpy_dtype)
+        else:
+            key = node.name if reader is None or reader.has_tensor(node.name) else \
+                node.attr["shared_name"].s.decode() or node.name
+            if reader is None or not reader.has_tensor(key):
+                raise errors.NotFoundError(None, None, f"Key {node.name} not found in "
+                                                       f"checkpoint {prefix}")
+            value = reader.get_tensor(key)
+        variable = variables[node.name] = Variable(
+            value, name=node.name, dtype=dtype,
             trainable=trainable is None or node.name in trainable)
+        if skip_checkpoint:
+            variable.handle.value = None
     feeds = {_node_of(i.name) for s in signatures.values() for i in s.inputs.values()}
     fetches = [_node_of(o.name) for s in signatures.values() for o in s.outputs.values()]
     needed = _needed(graph_def, fetches + sorted(feeds), feeds)
