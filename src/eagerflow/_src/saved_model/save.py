@@ -522,24 +522,6 @@ def _input_signature(concrete):
     return _signature_value((tuple(named_args), kwargs))
 
 
-def _fullargspec(function):
-    try:
-        params = list(inspect.signature(function._python_function).parameters.values())
-    except (TypeError, ValueError):
-        params = []
-    P = inspect.Parameter
-    args = [p.name for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
-    defaults = tuple(p.default for p in params
-                     if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)
-                     and p.default is not P.empty)
-    varargs = next((p.name for p in params if p.kind is P.VAR_POSITIONAL), None)
-    varkw = next((p.name for p in params if p.kind is P.VAR_KEYWORD), None)
-    kwonly = [p.name for p in params if p.kind is P.KEYWORD_ONLY]
-    kwdefaults = {p.name: p.default for p in params
-                  if p.kind is P.KEYWORD_ONLY and p.default is not P.empty}
-    return FullArgSpec(args, varargs, varkw, defaults or None, kwonly, kwdefaults or None, {})
-
-
 def _encode(value, what):
     try:
         return structure.encode(value)
@@ -1142,7 +1124,7 @@ class _Writer:
                 node.function.concrete_functions.extend(names)
                 if isinstance(obj.function, Function):
                     spec = node.function.function_spec
-                    spec.fullargspec.CopyFrom(_encode(_fullargspec(obj.function),
+                    spec.fullargspec.CopyFrom(_encode(obj.function.function_spec.fullargspec,
                                                       "a function's arguments"))
                     signature = obj.function._input_signature
                     spec.input_signature.CopyFrom(_encode(
