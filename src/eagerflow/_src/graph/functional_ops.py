@@ -22,6 +22,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
@@ -517,6 +518,26 @@ def _check_row_shapes(first, result):
 _PRINTS = ("PrintV2", "Print")
 
 
+# The ops that may take a variable fed to a lock-step map's op as its value: reads, and the
+# branches and loops passing it on to their bodies
+_PASSING_ON = frozenset(("ReadVariableOp", "If", "StatelessIf", "Case", "StatelessCase",
+                         "While", "StatelessWhile"))
+
+
+def _only_read(graph, variables, seen):
+    """Whether `graph` and the functions its ops call do nothing with the variables (by id)
+    but read them."""
+    for op in graph.get_operations():
+        if op.type not in _PASSING_ON and any(id(t) in variables for t in op.inputs):
+            return False
+    for name, function in graph.functions.items():
+        if name not in seen:
+            seen.add(name)
+            if not _only_read(function.graph, variables, seen):
+                return False
+    return True
+
+
 class _Trace:
     """``fn(rows of flat)`` traced once in a graph: its results' specs (nested as they are:
     a `TensorSpec` of each tensor, an extension type's own spec) and, where every result is
@@ -586,12 +607,17 @@ class _Trace:
 
     @property
     def feeds(self):
-        """The graph's captures of tensors of the graph being built, which an op running
-        it at run time takes as inputs; None where it captures a variable (whose
-        gradient such an op would not give)."""
+        """The graph's captures of tensors of the graph being built and of variables,
+        which an op running it at run time takes as inputs (a variable's value read
+        then, so that gradients flow to it as to a tensor); None where it captures
+        something else, or a variable that it does more with than read where it runs
+        (which such an op would not do to the variable itself)."""
         captures = [(external, internal) for external, internal in self.graph.captures
                     if not isinstance(external, EagerTensor)]
-        if any(not isinstance(external, Tensor) for external, _ in captures):
+        if any(not isinstance(e, (Tensor, Variable)) for e, _ in captures):
+            return None
+        variables = {id(i) for e, i in captures if isinstance(e, Variable)}
+        if variables and not _only_read(self.graph, variables, set()):
             return None
         return captures
 
@@ -606,7 +632,8 @@ class _Trace:
         draws.lock_step(lasting=True)
         results = [convert_to_tensor(t) for t in nest.flatten(self.result)]
         run = _LockStepMap(self, draws, len(mapped), feeds, results)
-        flat = script_ops.py_function(run, list(mapped) + [e for e, _ in feeds],
+        fed = [e.read_value() if isinstance(e, Variable) else e for e, _ in feeds]
+        flat = script_ops.py_function(run, list(mapped) + fed,
                                       [t.dtype for t in results])
         if draws.nested:
             nested_maps[flat[0].op.attrs["token"]] = run
