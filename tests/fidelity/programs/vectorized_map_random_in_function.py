@@ -114,3 +114,20 @@ variable_loop = tf.function(lambda x: tf.vectorized_map(
                             lambda i, a: (i + 1, a + w * tf.random.uniform([2], seed=7)),
                             (0, r), parallel_iterations=1)[1], x))
 show("variable in a loop", variable_loop(x))
+
+# a Generator's draws in a branch or loop of the map's function: as eagerly, at each call
+g = tf.random.Generator.from_seed(7)
+generator_branches = tf.function(lambda x: tf.vectorized_map(lambda r: w * tf.cond(
+    r[0] > 2.0, lambda: g.uniform([2]), lambda: g.normal([2])), x))
+show("generator in a branch", generator_branches(x))
+show("generator in a branch again", generator_branches(x))
+show("generator after", g.uniform([2]))
+g = tf.random.Generator.from_seed(3)
+tf.random.set_seed(5)
+generator_loop = tf.function(lambda x: tf.vectorized_map(
+    lambda r: tf.while_loop(lambda i, a: tf.cast(i, tf.float32) < r[0] / 2,
+                            lambda i, a: (i + 1, a + g.uniform([2])
+                                          + tf.random.uniform([2], seed=2)), (0, r))[1], x))
+show("generator in a loop", generator_loop(x))
+show("generator in a loop again", generator_loop(x[1:]))
+show("generator after", g.uniform([2]))

@@ -421,7 +421,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         # once for the rows reaching them together, which the rows run in lock step for)
         if context.executing_eagerly() and not draws.nested:
             return trace.lock_step(mapped, draws)
-        if not draws.skips and trace.feeds is not None:  # (in a graph: when it runs)
+        if (not draws.skips or not (draws.nested or draws._inner)) \
+                and trace.feeds is not None:  # (in a graph: when it runs)
             return trace.lock_step_op(mapped, draws)
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
@@ -458,9 +459,15 @@ class _LockStepMap:
         n = int(columns[0].shape[0])
         if n == 0:
             return self._empty()
+        columns = [array_ops.unstack(t, n) for t in columns]
+        if self.draws.skips:  # (see `_Trace.lock_step`; its other random ops draw apart)
+            self.draws.lock_step()
+            LockStep(self.draws, prints=False).run(self.trace.graph, self.inputs,
+                                                   self.trace.outputs,
+                                                   [c[:1] for c in columns] + fed, [0])
         if not self.draws.nested:  # (a nested map's: the outer map's lock step makes them)
             self.draws._kernels = self.kernels
-        outputs = self._rows([array_ops.unstack(t, n) for t in columns], fed, n)
+        outputs = self._rows(columns, fed, n)
         return [array_ops.stack(c) for c in outputs]
 
     def _empty(self):
@@ -518,24 +525,23 @@ def _check_row_shapes(first, result):
 _PRINTS = ("PrintV2", "Print")
 
 
-# The ops that may take a variable fed to a lock-step map's op as its value: reads, and the
-# branches and loops passing it on to their bodies
-_PASSING_ON = frozenset(("ReadVariableOp", "If", "StatelessIf", "Case", "StatelessCase",
-                         "While", "StatelessWhile"))
+# The ops that may take a variable fed to a lock-step map's op as its value: reads, and (the
+# rest) the branches and loops passing it on to their bodies
+_PASSING_ON = ("ReadVariableOp", "If", "StatelessIf", "Case", "StatelessCase", "While",
+               "StatelessWhile")
 
 
-def _only_read(graph, variables, seen):
-    """Whether `graph` and the functions its ops call do nothing with the variables (by id)
-    but read them."""
+def _variable_uses(graph, variables, seen):
+    """Adds to `variables` (id -> a set) the types of the ops of `graph` and of the
+    functions its ops call that take each variable, but for those passing it on."""
     for op in graph.get_operations():
-        if op.type not in _PASSING_ON and any(id(t) in variables for t in op.inputs):
-            return False
+        for t in op.inputs:
+            if id(t) in variables and op.type not in _PASSING_ON[1:]:
+                variables[id(t)].add(op.type)
     for name, function in graph.functions.items():
         if name not in seen:
             seen.add(name)
-            if not _only_read(function.graph, variables, seen):
-                return False
-    return True
+            _variable_uses(function.graph, variables, seen)
 
 
 class _Trace:
@@ -616,10 +622,17 @@ class _Trace:
                     if not isinstance(external, EagerTensor)]
         if any(not isinstance(e, (Tensor, Variable)) for e, _ in captures):
             return None
-        variables = {id(i) for e, i in captures if isinstance(e, Variable)}
-        if variables and not _only_read(self.graph, variables, set()):
-            return None
-        return captures
+        variables = {id(i): set() for e, i in captures if isinstance(e, Variable)}
+        _variable_uses(self.graph, variables, set())
+        fed = []
+        for external, internal in captures:
+            uses = variables.get(id(internal), set())
+            if uses == {"RngReadAndSkip"}:  # (a `Generator`'s state: its op moves it on)
+                continue
+            if uses - {"ReadVariableOp"}:
+                return None
+            fed.append((external, internal))
+        return fed
 
     def lock_step_op(self, mapped, draws):
         """`lock_step` as one op of the graph being built: it runs the rows in lock step

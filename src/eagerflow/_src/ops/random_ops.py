@@ -372,8 +372,9 @@ class RowDraws:
     once for the rows that reach it together (`lock_step`, `drawn_together`); in a
     graph, one op does so when it runs (its kernels lasting from run to run; a map's
     in the function of another runs in that one's lock step, for all the pairs of
-    rows; a variable the function only reads is given to it as its value read), else
-    (with a `Generator`, or a variable the function writes) they draw row by row.
+    rows; a variable the function only reads is given to it as its value read, and a
+    `Generator`'s draws run as eagerly), else (a `Generator` in a nested map's function,
+    or a variable the function writes) they draw row by row.
     """
 
     def __init__(self):
