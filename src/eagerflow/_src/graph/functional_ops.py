@@ -421,8 +421,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         # once for the rows reaching them together, which the rows run in lock step for)
         if context.executing_eagerly() and not draws.nested:
             return trace.lock_step(mapped, draws)
-        if (not draws.skips or not (draws.nested or draws._inner)) \
-                and trace.feeds is not None:  # (in a graph: when it runs)
+        if not (draws.skips and draws.in_nest) \
+                and trace.feeds(draws) is not None:  # (in a graph: when it runs)
             return trace.lock_step_op(mapped, draws)
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
@@ -611,13 +611,13 @@ class _Trace:
             _check_row_shapes(self.first, [column[i] for column in outputs])
         return nest.pack_sequence_as(self.result, [array_ops.stack(c) for c in outputs])
 
-    @property
-    def feeds(self):
+    def feeds(self, draws):
         """The graph's captures of tensors of the graph being built and of variables,
         which an op running it at run time takes as inputs (a variable's value read
         then, so that gradients flow to it as to a tensor); None where it captures
         something else, or a variable that it does more with than read where it runs
-        (which such an op would not do to the variable itself)."""
+        (which such an op would not do to the variable itself) but the state of a
+        `Generator` that `draws` draws from (which the op's run moves on)."""
         captures = [(external, internal) for external, internal in self.graph.captures
                     if not isinstance(external, EagerTensor)]
         if any(not isinstance(e, (Tensor, Variable)) for e, _ in captures):
@@ -627,7 +627,7 @@ class _Trace:
         fed = []
         for external, internal in captures:
             uses = variables.get(id(internal), set())
-            if uses == {"RngReadAndSkip"}:  # (a `Generator`'s state: its op moves it on)
+            if uses == {"RngReadAndSkip"} and id(external) in draws.generator_states:
                 continue
             if uses - {"ReadVariableOp"}:
                 return None
@@ -638,10 +638,11 @@ class _Trace:
         """`lock_step` as one op of the graph being built: it runs the rows in lock step
         on their values at each run.  Its random ops are seeded as in the trace, each
         going on along its stream from one run to the next (as a function's kernels
-        do); gradients flow through it to `mapped` and the captured tensors.  In the
+        do), and a `Generator`'s draws move its state on; gradients flow through it to
+        `mapped`, the captured tensors and the variables it reads.  In the
         function of another map (`draws.nested`), that map's lock step runs the op for
         the rows of all its rows at once (see `_LockStepMap`)."""
-        feeds = self.feeds
+        feeds = self.feeds(draws)
         draws.lock_step(lasting=True)
         results = [convert_to_tensor(t) for t in nest.flatten(self.result)]
         run = _LockStepMap(self, draws, len(mapped), feeds, results)

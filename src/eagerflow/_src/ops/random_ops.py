@@ -401,6 +401,16 @@ class RowDraws:
         """Whether the function draws from a `Generator` (see `skip`)."""
         return bool(self._skips)
 
+    @property
+    def in_nest(self):
+        """Whether this map is inside the function of another, or one is inside its own."""
+        return self._outer is not None or bool(self._inner)
+
+    @property
+    def generator_states(self):
+        """The ids of the state variables of the `Generator`s the function draws from."""
+        return {id(generator._state_var) for generator, _ in self._skips}
+
     def row_by_row(self):
         """Whether this map is inside the function of one whose random ops draw row by row
         (then so do its own)."""
