@@ -71,3 +71,63 @@ show("values", y)
 show("gradient of the rows", dx)
 show("gradient of a captured tensor", dscale)
 show("global uniform after", tf.random.uniform([2]))
+
+# a variable the map's function reads (at the top, in a branch, in a loop): its value is
+# read when the function runs, and gradients flow to it
+x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+tf.random.set_seed(1)
+w = tf.Variable(2.0)
+scaled_by_variable = tf.function(lambda x: tf.vectorized_map(lambda r: w * tf.cond(
+    r[0] > 2.0, lambda: tf.random.uniform([2], seed=5),
+    lambda: tf.random.normal([2], seed=5)), x))
+show("variable", scaled_by_variable(x))
+w.assign(3.0)
+show("variable again", scaled_by_variable(x))
+show("global uniform after", tf.random.uniform([2]))
+
+tf.random.set_seed(6)
+read_in_branch = tf.function(lambda x: tf.vectorized_map(lambda r: w * r * tf.cond(
+    r[0] > 2.0, lambda: tf.random.uniform([2], seed=5), lambda: w * r), x))
+with tf.GradientTape() as tape:
+    y = read_in_branch(x)
+show("variable in a branch", y)
+show("gradient of the variable", tape.gradient(y, w))
+
+
+@tf.function
+def variable_gradient(x):
+    with tf.GradientTape() as tape:
+        y = tf.vectorized_map(lambda r: tf.cond(
+            r[0] > 2.0, lambda: r * tf.random.uniform([2], seed=3),
+            lambda: r * tf.random.normal([2], seed=3)) * w, x)
+    return y, tape.gradient(y, w)
+
+
+tf.random.set_seed(7)
+y, dw = variable_gradient(x)
+show("values", y)
+show("gradient of the variable in the function", dw)
+
+tf.random.set_seed(9)
+variable_loop = tf.function(lambda x: tf.vectorized_map(
+    lambda r: tf.while_loop(lambda i, a: tf.cast(i, tf.float32) < r[0],
+                            lambda i, a: (i + 1, a + w * tf.random.uniform([2], seed=7)),
+                            (0, r), parallel_iterations=1)[1], x))
+show("variable in a loop", variable_loop(x))
+
+# a Generator's draws in a branch or loop of the map's function: as eagerly, at each call
+g = tf.random.Generator.from_seed(7)
+generator_branches = tf.function(lambda x: tf.vectorized_map(lambda r: w * tf.cond(
+    r[0] > 2.0, lambda: g.uniform([2]), lambda: g.normal([2])), x))
+show("generator in a branch", generator_branches(x))
+show("generator in a branch again", generator_branches(x))
+show("generator after", g.uniform([2]))
+g = tf.random.Generator.from_seed(3)
+tf.random.set_seed(5)
+generator_loop = tf.function(lambda x: tf.vectorized_map(
+    lambda r: tf.while_loop(lambda i, a: tf.cast(i, tf.float32) < r[0] / 2,
+                            lambda i, a: (i + 1, a + g.uniform([2])
+                                          + tf.random.uniform([2], seed=2)), (0, r))[1], x))
+show("generator in a loop", generator_loop(x))
+show("generator in a loop again", generator_loop(x[1:]))
+show("generator after", g.uniform([2]))

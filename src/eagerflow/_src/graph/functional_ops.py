@@ -22,6 +22,7 @@ from eagerflow._src.core.convert import convert_to_tensor
 from eagerflow._src.core.tensor import EagerTensor, Tensor
 from eagerflow._src.core.tensor_shape import Dimension, TensorShape
 from eagerflow._src.core.tensor_spec import TensorSpec
+from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
@@ -420,7 +421,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         # once for the rows reaching them together, which the rows run in lock step for)
         if context.executing_eagerly() and not draws.nested:
             return trace.lock_step(mapped, draws)
-        if not draws.skips and trace.feeds is not None:  # (in a graph: when it runs)
+        if not (draws.skips and draws.in_nest) \
+                and trace.feeds(draws) is not None:  # (in a graph: when it runs)
             return trace.lock_step_op(mapped, draws)
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
@@ -457,9 +459,15 @@ class _LockStepMap:
         n = int(columns[0].shape[0])
         if n == 0:
             return self._empty()
+        columns = [array_ops.unstack(t, n) for t in columns]
+        if self.draws.skips:  # (see `_Trace.lock_step`; its other random ops draw apart)
+            self.draws.lock_step()
+            LockStep(self.draws, prints=False).run(self.trace.graph, self.inputs,
+                                                   self.trace.outputs,
+                                                   [c[:1] for c in columns] + fed, [0])
         if not self.draws.nested:  # (a nested map's: the outer map's lock step makes them)
             self.draws._kernels = self.kernels
-        outputs = self._rows([array_ops.unstack(t, n) for t in columns], fed, n)
+        outputs = self._rows(columns, fed, n)
         return [array_ops.stack(c) for c in outputs]
 
     def _empty(self):
@@ -512,6 +520,25 @@ def _check_row_shapes(first, result):
             raise errors.InvalidArgumentError(
                 None, None, f"PartialTensorShape: Incompatible shapes during merge: "
                             f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
+
+
+# The ops that may take a variable fed to a lock-step map's op as its value: reads, and (the
+# rest) the branches and loops passing it on to their bodies
+_PASSING_ON = ("ReadVariableOp", "If", "StatelessIf", "Case", "StatelessCase", "While",
+               "StatelessWhile")
+
+
+def _variable_uses(graph, variables, seen):
+    """Adds to `variables` (id -> a set) the types of the ops of `graph` and of the
+    functions its ops call that take each variable, but for those passing it on."""
+    for op in graph.get_operations():
+        for t in op.inputs:
+            if id(t) in variables and op.type not in _PASSING_ON[1:]:
+                variables[id(t)].add(op.type)
+    for name, function in graph.functions.items():
+        if name not in seen:
+            seen.add(name)
+            _variable_uses(function.graph, variables, seen)
 
 
 class _Trace:
@@ -581,29 +608,43 @@ class _Trace:
             _check_row_shapes(self.first, [column[i] for column in outputs])
         return nest.pack_sequence_as(self.result, [array_ops.stack(c) for c in outputs])
 
-    @property
-    def feeds(self):
-        """The graph's captures of tensors of the graph being built, which an op running
-        it at run time takes as inputs; None where it captures a variable (whose
-        gradient such an op would not give)."""
+    def feeds(self, draws):
+        """The graph's captures of tensors of the graph being built and of variables,
+        which an op running it at run time takes as inputs (a variable's value read
+        then, so that gradients flow to it as to a tensor); None where it captures
+        something else, or a variable that it does more with than read where it runs
+        (which such an op would not do to the variable itself) but the state of a
+        `Generator` that `draws` draws from (which the op's run moves on)."""
         captures = [(external, internal) for external, internal in self.graph.captures
                     if not isinstance(external, EagerTensor)]
-        if any(not isinstance(external, Tensor) for external, _ in captures):
+        if any(not isinstance(e, (Tensor, Variable)) for e, _ in captures):
             return None
-        return captures
+        variables = {id(i): set() for e, i in captures if isinstance(e, Variable)}
+        _variable_uses(self.graph, variables, set())
+        fed = []
+        for external, internal in captures:
+            uses = variables.get(id(internal), set())
+            if uses == {"RngReadAndSkip"} and id(external) in draws.generator_states:
+                continue
+            if uses - {"ReadVariableOp"}:
+                return None
+            fed.append((external, internal))
+        return fed
 
     def lock_step_op(self, mapped, draws):
         """`lock_step` as one op of the graph being built: it runs the rows in lock step
         on their values at each run.  Its random ops are seeded as in the trace, each
         going on along its stream from one run to the next (as a function's kernels
-        do); gradients flow through it to `mapped` and the captured tensors.  In the
+        do), and a `Generator`'s draws move its state on; gradients flow through it to
+        `mapped`, the captured tensors and the variables it reads.  In the
         function of another map (`draws.nested`), that map's lock step runs the op for
         the rows of all its rows at once (see `_LockStepMap`)."""
-        feeds = self.feeds
+        feeds = self.feeds(draws)
         draws.lock_step(lasting=True)
         results = [convert_to_tensor(t) for t in nest.flatten(self.result)]
         run = _LockStepMap(self, draws, len(mapped), feeds, results)
-        flat = script_ops.py_function(run, list(mapped) + [e for e, _ in feeds],
+        fed = [e.read_value() if isinstance(e, Variable) else e for e, _ in feeds]
+        flat = script_ops.py_function(run, list(mapped) + fed,
                                       [t.dtype for t in results])
         if draws.nested:
             nested_maps[flat[0].op.attrs["token"]] = run

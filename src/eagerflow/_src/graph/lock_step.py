@@ -60,6 +60,8 @@ class LockStep:
                 else None
             if drawn is not None:
                 results = [drawn]
+            elif op.type == "ReadVariableOp" and not isinstance(args[0], Variable):
+                results = [args[0]]  # (a variable's value, given as an input of the map's op)
             elif nested is not None:
                 results = nested.nested(args, rows)
             elif op.type in _BRANCHES:

@@ -372,8 +372,9 @@ class RowDraws:
     once for the rows that reach it together (`lock_step`, `drawn_together`); in a
     graph, one op does so when it runs (its kernels lasting from run to run; a map's
     in the function of another runs in that one's lock step, for all the pairs of
-    rows), else (with a `Generator`, or a function capturing a variable) they draw
-    row by row.
+    rows; a variable the function only reads is given to it as its value read, and a
+    `Generator`'s draws run as eagerly), else (a `Generator` in a nested map's function,
+    or a variable the function writes) they draw row by row.
     """
 
     def __init__(self):
@@ -399,6 +400,16 @@ class RowDraws:
     def skips(self):
         """Whether the function draws from a `Generator` (see `skip`)."""
         return bool(self._skips)
+
+    @property
+    def in_nest(self):
+        """Whether this map is inside the function of another, or one is inside its own."""
+        return self._outer is not None or bool(self._inner)
+
+    @property
+    def generator_states(self):
+        """The ids of the state variables of the `Generator`s the function draws from."""
+        return {id(generator._state_var) for generator, _ in self._skips}
 
     def row_by_row(self):
         """Whether this map is inside the function of one whose random ops draw row by row
