@@ -282,3 +282,12 @@ print(graph.get_operation_by_name("add").node_def.op)
     out = subprocess.run([sys.executable, "-c", code], check=True, env=env,
                          capture_output=True, text=True).stdout
     assert out.split("\n")[:2] == ["['add']", "AddV2"]
+
+
+def test_an_operation_of_a_function_graph_prints_as_its_node_def():
+    graph = _graph(lambda a, b: a + b, tf.TensorSpec([], tf.float32),
+                   tf.TensorSpec([], tf.float32))
+    add = _by_name(graph)["add"]
+    assert str(add).splitlines()[:4] == ['name: "add"', 'op: "AddV2"', 'input: "a"',
+                                         'input: "b"']
+    assert repr(add) == "<tf.Operation 'add' type=AddV2>"

@@ -607,17 +607,6 @@ SymbolicTensor.eval = _eval
 Operation.run = _run
 
 
-def _str(self):
-    """A TF 1 graph's operation prints as its ``NodeDef`` (``print(train_op)``)."""
-    if graph_mode.is_v1(self.graph):
-        try:
-            return str(self.node_def)
-        except ValueError:  # (no node of its own in the GraphDef)
-            pass
-    return repr(self)
-
-
-Operation.__str__ = _str
 
 
 _keras_session = []  # the session `set_session` gave Keras, if any

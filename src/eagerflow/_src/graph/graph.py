@@ -114,6 +114,13 @@ class Operation(context.Operation):
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
+    def __str__(self):
+        # (`print(op)` shows its NodeDef, as TF's does)
+        try:
+            return str(self.node_def)
+        except ValueError:  # (no node of its own in the GraphDef)
+            return repr(self)
+
 
 class SymbolicTensor(Tensor):
     """A tensor of a graph being built: an operation's output with a static shape and dtype."""
