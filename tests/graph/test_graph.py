@@ -1,4 +1,8 @@
 """Tests for the graphs that tf.function builds, seen through ConcreteFunction.graph."""
+import os
+import subprocess
+import sys
+
 import pytest
 
 import eagerflow as tf
@@ -235,3 +239,55 @@ def test_str_of_a_graph_tensor_of_unknown_rank_leaves_out_the_shape():
     assert seen == [('Tensor("x:0", dtype=float32)',
                      "<tf.Tensor 'x:0' shape=<unknown> dtype=float32>",
                      'Tensor("Reshape:0", shape=(None,), dtype=float32)')]
+
+
+def test_operation_outputs_is_a_list_and_values_a_tuple():
+    graph = _graph(lambda a: tf.unique(a), tf.TensorSpec([3], tf.float32))
+    unique = _by_name(graph)["Unique"]
+    assert isinstance(unique.outputs, list)
+    assert [t.name for t in unique.outputs] == ["Unique:0", "Unique:1"]
+    assert unique.values() == tuple(unique.outputs)
+    assert isinstance(unique.values(), tuple)
+
+
+def test_tensor_consumers_are_the_operations_reading_it():
+    graph = _graph(lambda a, b: (a + b) * a, tf.TensorSpec([], tf.float32),
+                   tf.TensorSpec([], tf.float32))
+    ops = _by_name(graph)
+    a = graph.get_tensor_by_name("a:0")
+    assert [op.name for op in a.consumers()] == ["add", "mul"]
+    assert [op.type for op in ops["mul"].outputs[0].consumers()] == ["Identity"]
+
+
+def test_operation_node_def_is_its_graph_def_node():
+    graph = _graph(lambda a, b: a + b, tf.TensorSpec([], tf.float32),
+                   tf.TensorSpec([], tf.float32))
+    node = _by_name(graph)["add"].node_def
+    assert (node.name, node.op, list(node.input)) == ("add", "AddV2", ["a", "b"])
+    assert node.attr["T"].type == tf.float32.as_datatype_enum
+
+
+def test_consumers_and_node_def_need_no_tf1_module_imported_first():
+    # (a program that never touches tf.compat.v1 has them too)
+    code = """
+import eagerflow as tf
+@tf.function
+def f(a, b):
+    return a + b
+graph = f.get_concrete_function(tf.TensorSpec([]), tf.TensorSpec([])).graph
+print([op.name for op in graph.get_tensor_by_name("a:0").consumers()])
+print(graph.get_operation_by_name("add").node_def.op)
+"""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    out = subprocess.run([sys.executable, "-c", code], check=True, env=env,
+                         capture_output=True, text=True).stdout
+    assert out.split("\n")[:2] == ["['add']", "AddV2"]
+
+
+def test_an_operation_of_a_function_graph_prints_as_its_node_def():
+    graph = _graph(lambda a, b: a + b, tf.TensorSpec([], tf.float32),
+                   tf.TensorSpec([], tf.float32))
+    add = _by_name(graph)["add"]
+    assert str(add).splitlines()[:4] == ['name: "add"', 'op: "AddV2"', 'input: "a"',
+                                         'input: "b"']
+    assert repr(add) == "<tf.Operation 'add' type=AddV2>"

@@ -607,33 +607,6 @@ SymbolicTensor.eval = _eval
 Operation.run = _run
 
 
-def _consumers(self):
-    """The operations of this tensor's graph that take it as an input."""
-    return [op for op in self.graph.get_operations()
-            if any(t is self for t in op.inputs)]
-
-
-def _node_def(self):
-    """This operation as a ``NodeDef`` of its graph's ``GraphDef``."""
-    for node in self.graph.as_graph_def().node:
-        if node.name == self.name:
-            return node
-    raise ValueError(f"Operation {self.name} has no NodeDef in its graph.")
-
-
-def _str(self):
-    """A TF 1 graph's operation prints as its ``NodeDef`` (``print(train_op)``)."""
-    if graph_mode.is_v1(self.graph):
-        try:
-            return str(self.node_def)
-        except ValueError:  # (no node of its own in the GraphDef)
-            pass
-    return repr(self)
-
-
-SymbolicTensor.consumers = _consumers
-Operation.node_def = property(_node_def)
-Operation.__str__ = _str
 
 
 _keras_session = []  # the session `set_session` gave Keras, if any

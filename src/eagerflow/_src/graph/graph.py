@@ -47,7 +47,7 @@ class Operation(context.Operation):
     that created it, for error messages.
     """
 
-    __slots__ = ("graph", "op_def", "type", "name", "inputs", "attrs", "outputs", "location",
+    __slots__ = ("graph", "op_def", "type", "name", "inputs", "attrs", "_outputs", "location",
                  "value", "stateful", "device", "name_scope", "__weakref__")
 
     def __init__(self, graph, op_def, type_name, name, inputs, attrs, location, value=None):
@@ -57,6 +57,27 @@ class Operation(context.Operation):
         self.outputs = ()
         self.device = ""  # the device a `tf.device` block requested, as TF canonicalizes it
         self.name_scope = context.get().scope  # the scope it was made in (``a/b/``)
+
+    @property
+    def outputs(self):
+        """The tensors this operation produces, a list (as TF's)."""
+        return self._outputs
+
+    @outputs.setter
+    def outputs(self, tensors):
+        self._outputs = list(tensors)
+
+    def values(self):
+        """Its outputs, as a tuple."""
+        return tuple(self._outputs)
+
+    @property
+    def node_def(self):
+        """This operation as TF's `NodeDef` proto: the node of the graph's `as_graph_def()`."""
+        for node in self.graph.as_graph_def().node:
+            if node.name == self.name:
+                return node
+        raise ValueError(f"Operation {self.name} has no NodeDef in its graph.")
 
     def get_attr(self, name):
         """The value of attr `name`: eagerflow's, else TF's form of the node's (``T``), or the
@@ -93,6 +114,13 @@ class Operation(context.Operation):
     def __repr__(self):
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
+    def __str__(self):
+        # (`print(op)` shows its NodeDef, as TF's does)
+        try:
+            return str(self.node_def)
+        except ValueError:  # (no node of its own in the GraphDef)
+            return repr(self)
+
 
 class SymbolicTensor(Tensor):
     """A tensor of a graph being built: an operation's output with a static shape and dtype."""
@@ -112,6 +140,11 @@ class SymbolicTensor(Tensor):
     @property
     def name(self):
         return f"{self._op.name}:{self._index}"
+
+    def consumers(self):
+        """The operations of its graph that take this tensor as an input, in creation order."""
+        return [op for op in self._op.graph.get_operations()
+                if any(t is self for t in op.inputs)]
 
     def static_value(self, partial=False):
         """The value when constants alone determine it (static shapes count), else None.
