@@ -22,8 +22,7 @@ from eagerflow._src.core.tensor import Tensor
 from eagerflow._src.core.tensor_spec import TensorSpec
 from eagerflow._src.graph import control_flow, functional_ops
 from eagerflow._src.graph.graph import SymbolicTensor
-from eagerflow._src.keras import backend
-from eagerflow._src.keras.engine import keras_tensor
+from eagerflow._src.keras import backend, late
 from eagerflow._src.keras.utils import serialization
 from eagerflow._src.ops import array_ops, debugging_ops, math_ops, nn_ops, reduction_ops
 from eagerflow._src.ops.cast_ops import cast
@@ -390,7 +389,8 @@ def _logits(output, from_logits, op_type, fn_name):
 def _layer_output_being_built(output):
     """Whether `output` is a layer's `KerasTensor` in a model being built (not a TF 1
     graph's tensor, whose producing op tf_keras does look at)."""
-    return isinstance(output, keras_tensor.KerasTensor) and "_keras_history" in vars(output)
+    return isinstance(output, late.engine.keras_tensor.KerasTensor) and \
+        "_keras_history" in vars(output)
 
 
 def _over_last_axis(output):
