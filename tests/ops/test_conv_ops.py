@@ -1178,3 +1178,22 @@ def test_channels_first_transposed_convolutions_refuse_dtypes_without_onednn(dty
     y = tf.nn.conv2d_transpose(tf.ones([1, 2, 3, 3]), tf.ones([2, 2, 2, 2]), [1, 2, 3, 3], 1,
                                "SAME", data_format="NCHW")
     assert y.shape == [1, 2, 3, 3]
+
+
+def test_float16_filter_gradient_sums_in_float16_as_tensorflow():
+    """A float16 filter gradient adds each output position's product to a float16 running
+    sum, as TensorFlow's CPU kernel does (summed in float32, it differed from the third
+    digit, and so did a mixed_float16 Conv2D model's training)."""
+    x = np.sin(np.arange(2 * 5 * 5 * 2)).reshape(2, 5, 5, 2).astype(np.float16)
+    dy = (np.cos(np.arange(2 * 4 * 4 * 2)) * 100).reshape(2, 4, 4, 2).astype(np.float16)
+    dw = tf.raw_ops.Conv2DBackpropFilter(input=x, filter_sizes=[2, 2, 2, 2], out_backprop=dy,
+                                         strides=[1, 1, 1, 1], padding="VALID")
+    assert dw.dtype == tf.float16
+    assert dw.numpy().ravel().tolist() == [  # TensorFlow 2.21's values
+        -430.75, -428.25, 37.4375, -29.34375, 471.25, 396.25, 471.75, 458.0,
+        186.625, 228.375, -323.0, -242.125, -536.0, -490.0, -255.75, -287.25]
+    w = tf.Variable(np.zeros((2, 2, 2, 2), np.float16))
+    with tf.GradientTape() as tape:
+        y = tf.nn.conv2d(x, w, 1, "VALID")
+        loss = tf.reduce_sum(y * dy)
+    assert tape.gradient(loss, w).numpy().tolist() == dw.numpy().tolist()

@@ -179,6 +179,26 @@ def test_fused_bias_gradient_keeps_infinities_and_nan(path):
     assert np.isnan(got[2]) and np.isnan(got[3])
 
 
+def test_bfloat16_bias_gradient_in_a_function_sums_in_float32():
+    """Fused with the filter's, a bfloat16 bias gradient is summed in float32 and rounded
+    once, as TensorFlow's oneDNN kernel does: 300 ones make 300 (added one by one in
+    bfloat16 they stop at 256)."""
+    w = tf.Variable(tf.ones([3, 3, 2, 2]))
+    b = tf.Variable(tf.zeros([2]))
+
+    @tf.function
+    def grads(x):
+        with tf.GradientTape() as tape:
+            y = tf.nn.relu(tf.nn.bias_add(tf.nn.conv2d(x, tf.cast(w, tf.bfloat16), 1, "VALID"),
+                                          tf.cast(b, tf.bfloat16)))
+            loss = tf.reduce_sum(tf.cast(y, tf.float32) * tf.constant([1.0, 0.01]))
+        return tape.gradient(loss, [w, b])
+
+    dw, db = grads(tf.ones([3, 12, 12, 2], tf.bfloat16))
+    assert dw.numpy()[0, 0].tolist() == [[300.0, 3.0], [300.0, 3.0]]
+    assert db.numpy().tolist() == [300.0, 3.0]  # TensorFlow 2.21's values
+
+
 def test_second_derivatives_in_a_function_match_unfused(path, optimizer_options):
     """Gradients of the fused gradients (nested tapes, a tape around the call)."""
     x, w, b = map(tf.constant, _feeds((2, 6, 6, 2), (3, 3, 2, 3)))

@@ -205,8 +205,12 @@ def _conv2d_backprop_filter_with_bias(xp, x, dy, filter_sizes, strides, padding,
                 x.shape, filter_sizes, strides, data_format, dilations, pads), bias=True)
         if grads is not None:
             return grads
-    return (_BACKPROP_FILTER.kernel(xp, x, dy, **attrs),
-            nn_ops._BIAS_ADD_GRAD.kernel(xp, dy, data_format=data_format))
+    if dy.dtype == _BFLOAT16:  # oneDNN sums a bfloat16 bias gradient in float32, rounded once
+        bias_grad = nn_ops._BIAS_ADD_GRAD.kernel(xp, dy.astype(xp.float32),
+                                                 data_format=data_format).astype(dy.dtype)
+    else:
+        bias_grad = nn_ops._BIAS_ADD_GRAD.kernel(xp, dy, data_format=data_format)
+    return _BACKPROP_FILTER.kernel(xp, x, dy, **attrs), bias_grad
 
 
 def _conv2d_backprop_filter_with_bias_rule(x, dy, data_format, **attrs):
