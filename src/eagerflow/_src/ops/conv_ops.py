@@ -354,44 +354,32 @@ def _conv_filter_grad(xp, x, dy, filter_shape, strides, dilations, pads):
     return dw.transpose(1, 0, 2).reshape(*ksize, cg, o)
 
 
-# Rows of a float16 filter gradient summed one after another. TensorFlow's CPU kernel adds
-# float16 products into float16 sums, on small convolutions (a small model's) over all rows in
-# order, which is matched exactly; larger ones it splits into parts in ways that depend on the
-# shapes and the machine's threads, taken here as runs of this many rows (their error is
-# then of the size of TensorFlow's: longer runs drift further as their sums grow).
-_HALF_RUN = 384
+# The most rows (output positions) a float16 filter gradient sums as TensorFlow's CPU kernel
+# does, one after another in float16. TF's kernel adds float16 products into float16 sums; on
+# small convolutions (a small model's) over all rows in order, which is matched exactly. Larger
+# ones it splits in ways that depend on the shapes and the machine's threads; those keep the
+# float32 product (its error is below TF's own, and a sum in float16 steps costs ten times
+# the time).
+_HALF_ROWS = 384
 
 
 def _conv_filter_grad_in_half(xp, x, dy, filter_shape, strides, dilations, pads):
-    """`_conv_filter_grad` of float16 `x` and `dy` summed as TensorFlow's CPU kernel does:
-    each output position's product, in order, added to a float16 running sum (product and
-    sum computed in float32, the sum rounded to float16 at once); past `_HALF_RUN` rows, runs
-    of that many summed so, then added together in order in float16. Summed in float32
-    throughout, the gradient of a small mixed_float16 model's convolution differed from
-    TensorFlow's from the third digit."""
+    """`_conv_filter_grad` of float16 `x` and `dy` (at most `_HALF_ROWS` output positions)
+    summed as TensorFlow's CPU kernel does: each output position's product, in order, added
+    to a float16 running sum (product and sum computed in float32, the sum rounded to
+    float16 at once). Summed in float32, the gradient of a small mixed_float16 model's
+    convolution differed from TensorFlow's from the third digit."""
     *ksize, cg, o = filter_shape
     groups = x.shape[-1] // cg
     patches = _patches(xp, _pad(xp, x, pads), ksize, strides, dilations)
-    cols = _columns(xp, patches, groups, xp.empty(patches.size, x.dtype))
+    cols = _columns(xp, patches, groups, xp.empty(patches.size, x.dtype)).astype(xp.float32)
     rows, window = cols.shape[1], cols.shape[2]
-    dy = xp.moveaxis(dy.reshape(rows, groups, o // groups), 1, 0)
-    run = min(rows, _HALF_RUN)
-    runs = -(-rows // run) if rows else 0
-    shaped = []
-    for a in (cols, dy):  # (groups, runs, run, columns), rows past the last padded by zeros
-        padded = xp.zeros((groups, runs * run, a.shape[2]), xp.float32)
-        padded[:, :rows] = a
-        shaped.append(padded.reshape(groups, runs, run, a.shape[2]))
-    cols, dy = shaped
-    sums = xp.zeros((groups, runs, window, o // groups), xp.float32)
-    product = xp.empty_like(sums)
-    for i in range(run):
-        xp.multiply(cols[:, :, i, :, None], dy[:, :, i, None, :], out=product)
-        sums += product
-        sums[...] = sums.astype(xp.float16)
+    dy = xp.moveaxis(dy.reshape(rows, groups, o // groups), 1, 0).astype(xp.float32)
     total = xp.zeros((groups, window, o // groups), xp.float32)
-    for part in range(runs):
-        total += sums[:, part]
+    product = xp.empty_like(total)
+    for i in range(rows):
+        xp.multiply(cols[:, i, :, None], dy[:, i, None, :], out=product)
+        total += product
         total[...] = total.astype(xp.float16)
     return total.astype(xp.float16).transpose(1, 0, 2).reshape(*ksize, cg, o)
 
@@ -825,7 +813,8 @@ def _backprop_filter(name):
                     x.shape, filter_sizes, strides, data_format, dilations, pads))
             if dw is not None:
                 return dw
-        if name == "Conv2DBackpropFilter" and x.dtype == np.float16:
+        if (name == "Conv2DBackpropFilter" and x.dtype == np.float16
+                and dy.size <= _HALF_ROWS * int(filter_sizes[-1])):
             return _conv_filter_grad_in_half(
                 xp, _to_last(xp, x, 2, data_format), _to_last(xp, dy, 2, data_format),
                 filter_sizes, _spatial(strides, data_format), _spatial(dilations, data_format),
