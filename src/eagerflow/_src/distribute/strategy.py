@@ -328,6 +328,14 @@ class _ReplicaGroup:
         self.taken = {}
 
 
+def _on_replica_device(strategy):
+    """A block placing ops on the device of `strategy`'s one replica (the default strategy
+    places nothing)."""
+    if isinstance(strategy.extended, _DefaultDistributionExtended):
+        return contextlib.nullcontext()
+    return context.device(strategy.extended.worker_devices[0])
+
+
 def _call_for_each_replica(strategy, fn, args, kwargs):
     group = _ReplicaGroup()
     threads = [_ReplicaThread(strategy, i, fn, *_select_replica(i, (args, kwargs)), group)
@@ -681,6 +689,7 @@ class _DistributedInput:
     traces and as a function's argument."""
 
     _whole_elements = False  # each replica takes a whole element in turn
+    _device = None  # the one replica's device, where its elements go
 
     def __init__(self, source, num_replicas=1, whole_elements=None):
         self._source = source
@@ -746,7 +755,10 @@ class DistributedIterator(_DistributedInput):
 
     def __next__(self):
         if self._n == 1:
-            return next(self._source)
+            if self._device is None:
+                return next(self._source)
+            with context.device(self._device):
+                return next(self._source)
         if self._whole_elements:
             elements = [next(self._source)]
             for _ in range(self._n - 1):
@@ -764,7 +776,8 @@ class DistributedIterator(_DistributedInput):
         """The next element; past the last, the source iterator's OutOfRangeError (as TF's
         `get_next`, where a Python loop's `next` stops the iteration)."""
         if self._n == 1:
-            return self._source.get_next()
+            with context.device(self._device):
+                return self._source.get_next()
         try:
             return self.__next__()
         except StopIteration:
@@ -784,7 +797,9 @@ class DistributedDataset(_DistributedInput):
     """A dataset whose elements are the per-replica batches."""
 
     def __iter__(self):
-        return DistributedIterator(iter(self._source), self._n, self._whole_elements)
+        iterator = DistributedIterator(iter(self._source), self._n, self._whole_elements)
+        iterator._device = self._device
+        return iterator
 
     def reduce(self, initial_state, reduce_func):
         """`reduce_func(state, element)` folded over the per-replica elements, as iterating
@@ -887,7 +902,7 @@ class Strategy:
         with self.scope():
             if self.num_replicas_in_sync == 1:
                 args, kwargs = _select_replica(0, (args, kwargs))
-                with _enter(self, self._replica_context(self)):
+                with _enter(self, self._replica_context(self)), _on_replica_device(self):
                     # (a TF function run as the step dispatches on ragged arguments)
                     return user_functions.call(fn, *args, **kwargs)
             if isinstance(fn, polymorphic_function.Function):
@@ -949,7 +964,7 @@ class Strategy:
         if not hasattr(dataset, "_as_graph_iterator"):  # TF reads the dataset's variant
             raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
                                  f"'_variant_tensor'")
-        return DistributedDataset(dataset, self.num_replicas_in_sync)
+        return self._on_device(DistributedDataset(dataset, self.num_replicas_in_sync))
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         """Calls `dataset_fn` with an `InputContext` for the one input pipeline, whose
@@ -964,7 +979,14 @@ class Strategy:
                 datasets, Dataset.range(n).repeat())
         else:
             dataset = _made_dataset(dataset_fn, InputContext(1, 0, n))
-        return DistributedDatasetsFromFunction(dataset, n)
+        return self._on_device(DistributedDatasetsFromFunction(dataset, n))
+
+    def _on_device(self, distributed):
+        """`distributed` (a dataset of the replicas' inputs) giving its elements on the
+        replica's device, where there is one replica."""
+        if self.num_replicas_in_sync == 1:
+            distributed._device = self.extended.worker_devices[0]
+        return distributed
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
@@ -1418,7 +1440,11 @@ class _Scope:
                 return group.created[k]
             if isinstance(strategy, (MirroredStrategy, CollectiveAllReduceStrategy)):
                 _check_mirrorable(kwargs)
-            v = next_creator(**kwargs)
+            if isinstance(strategy, OneDeviceStrategy):  # (its variables live on its device)
+                with context.device(strategy.extended.worker_devices[0]):
+                    v = next_creator(**kwargs)
+            else:
+                v = next_creator(**kwargs)
             try:
                 v._distribute_strategy = strategy
             except AttributeError:
