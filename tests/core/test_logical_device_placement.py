@@ -86,3 +86,28 @@ def test_mirrored_strategy_replicas_on_logical_cpus(two_cpus):
 def test_without_logical_cpus_a_second_cpu_is_the_first():
     with tf.device("/cpu:1"):
         assert tf.constant(1.).device == CPU0
+
+
+def test_reads_of_a_variable_run_where_it_lives(two_cpus):
+    with tf.device("/cpu:1"):
+        v = tf.Variable([1., 2., 3.])
+    # TF runs a variable's reads (ReadVariableOp, ResourceGather) and updates on its device;
+    # ops on what they read run on the default device
+    assert [t.device for t in (v.value(), v.sparse_read([0]), tf.gather(v, [0]),
+                               tf.convert_to_tensor(v), v.assign_add([1., 1., 1.]))] == [CPU1] * 5
+    assert [t.device for t in (v[0], tf.identity(v), v * 2, v.read_value())] == [CPU0] * 4
+    assert v.sparse_read([2]).numpy().tolist() == [4.]
+
+
+def test_gradients_and_keras_weights_on_a_logical_cpu(two_cpus):
+    with tf.device("/cpu:1"):
+        x = tf.constant([1., 2.])
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x * x)
+        g = tape.gradient(y, x)
+    assert (y.device, g.device) == (CPU1, CPU1)
+    assert g.numpy().tolist() == [2., 4.]
+    with tf.distribute.OneDeviceStrategy("/cpu:1").scope():
+        model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
+    assert [w.device for w in model.weights] == [CPU1, CPU1]
