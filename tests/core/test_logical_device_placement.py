@@ -111,3 +111,15 @@ def test_gradients_and_keras_weights_on_a_logical_cpu(two_cpus):
     with tf.distribute.OneDeviceStrategy("/cpu:1").scope():
         model = tf.keras.Sequential([tf.keras.layers.Dense(2, input_shape=(3,))])
     assert [w.device for w in model.weights] == [CPU1, CPU1]
+
+
+def test_mirrored_strategy_dataset_elements_on_the_replicas_devices(two_cpus):
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+    dataset = strategy.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(2))
+    elements = [[t.device for t in e.values] for e in dataset]
+    assert elements == [[CPU0, CPU1], [CPU0, CPU1]]
+    batches = [[t.numpy().tolist() for t in e.values] for e in dataset]
+    assert batches == [[[0], [1]], [[2], [3]]]
+    from_function = strategy.distribute_datasets_from_function(
+        lambda ctx: tf.data.Dataset.range(4).batch(1))
+    assert [[t.device for t in e.values] for e in from_function] == [[CPU0, CPU1]] * 2

@@ -32,10 +32,11 @@ from eagerflow._src.autograph import conversion
 from eagerflow._src.autograph.operators import control_flow as ag_control_flow
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
+from eagerflow._src.backend.devices import (DeviceSpec, canonical_device, host_device,
                                             list_logical_devices)
 from eagerflow._src.core.convert import (constant, convert_to_tensor,
                                           register_tensor_conversion_function)
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TypeSpec
 from eagerflow._src.core.variables import (_ASSIGN, _BY_HANDLE, ResourceHandle,
                                            ResourceVariable, Variable, VariableAggregation,
@@ -328,12 +329,34 @@ class _ReplicaGroup:
         self.taken = {}
 
 
-def _on_replica_device(strategy):
-    """A block placing ops on the device of `strategy`'s one replica (the default strategy
-    places nothing)."""
-    if isinstance(strategy.extended, _DefaultDistributionExtended):
-        return contextlib.nullcontext()
-    return context.device(strategy.extended.worker_devices[0])
+def _on_replica_device(strategy, devices=None):
+    """A block placing ops on the device of `strategy`'s one replica, or the first of
+    `devices` (the default strategy, or no devices, place nothing)."""
+    if devices is None:
+        if strategy is None or isinstance(strategy.extended, _DefaultDistributionExtended):
+            return contextlib.nullcontext()
+        devices = strategy.extended.worker_devices
+    return context.device(devices[0])
+
+
+def _on_replica_devices(element, devices):
+    """`element` (of `PerReplica` parts) with each replica's tensors on its device where
+    that is a logical CPU other than the first (tensors made before cannot say it)."""
+    names = [canonical_device(d) for d in devices or ()]
+    if all(":CPU:" not in n or n == host_device() for n in names):
+        return element
+
+    def place(value):
+        if not isinstance(value, PerReplica):
+            return value
+        parts = []
+        for part, name in zip(value.values, names):
+            if type(part) is EagerTensor and ":CPU:" in name:
+                with context.device(name):
+                    part = cast_ops.identity(part)
+            parts.append(part)
+        return PerReplica(parts)
+    return nest.map_structure(place, element)
 
 
 def _call_for_each_replica(strategy, fn, args, kwargs):
@@ -689,7 +712,7 @@ class _DistributedInput:
     traces and as a function's argument."""
 
     _whole_elements = False  # each replica takes a whole element in turn
-    _device = None  # the one replica's device, where its elements go
+    _devices = None  # the replicas' devices, where their elements go
 
     def __init__(self, source, num_replicas=1, whole_elements=None):
         self._source = source
@@ -755,9 +778,9 @@ class DistributedIterator(_DistributedInput):
 
     def __next__(self):
         if self._n == 1:
-            if self._device is None:
+            if self._devices is None:
                 return next(self._source)
-            with context.device(self._device):
+            with context.device(self._devices[0]):
                 return next(self._source)
         if self._whole_elements:
             elements = [next(self._source)]
@@ -769,14 +792,14 @@ class DistributedIterator(_DistributedInput):
                     if not _can_be_empty(self._source.element_spec):
                         raise
                     elements.append(_empty_batch(elements[0]))
-            return _regroup(elements, always_wrap=True)
-        return _split_batch(next(self._source), self._n)
+            return _on_replica_devices(_regroup(elements, always_wrap=True), self._devices)
+        return _on_replica_devices(_split_batch(next(self._source), self._n), self._devices)
 
     def get_next(self, name=None):
         """The next element; past the last, the source iterator's OutOfRangeError (as TF's
         `get_next`, where a Python loop's `next` stops the iteration)."""
         if self._n == 1:
-            with context.device(self._device):
+            with _on_replica_device(None, self._devices):
                 return self._source.get_next()
         try:
             return self.__next__()
@@ -798,7 +821,7 @@ class DistributedDataset(_DistributedInput):
 
     def __iter__(self):
         iterator = DistributedIterator(iter(self._source), self._n, self._whole_elements)
-        iterator._device = self._device
+        iterator._devices = self._devices
         return iterator
 
     def reduce(self, initial_state, reduce_func):
@@ -982,10 +1005,9 @@ class Strategy:
         return self._on_device(DistributedDatasetsFromFunction(dataset, n))
 
     def _on_device(self, distributed):
-        """`distributed` (a dataset of the replicas' inputs) giving its elements on the
-        replica's device, where there is one replica."""
-        if self.num_replicas_in_sync == 1:
-            distributed._device = self.extended.worker_devices[0]
+        """`distributed` (a dataset of the replicas' inputs) giving each replica's elements
+        on its device."""
+        distributed._devices = tuple(self.extended.worker_devices)
         return distributed
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
