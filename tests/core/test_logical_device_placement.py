@@ -123,3 +123,16 @@ def test_mirrored_strategy_dataset_elements_on_the_replicas_devices(two_cpus):
     from_function = strategy.distribute_datasets_from_function(
         lambda ctx: tf.data.Dataset.range(4).batch(1))
     assert [[t.device for t in e.values] for e in from_function] == [[CPU0, CPU1]] * 2
+
+
+def test_an_iterators_elements_are_on_the_device_it_was_made_on(two_cpus):
+    with tf.device("/cpu:1"):
+        it = iter(tf.data.Dataset.range(5))
+    assert [next(it).device, it.get_next().device,
+            it.get_next_as_optional().get_value().device] == [CPU1] * 3
+    with tf.device("/cpu:0"):
+        assert next(it).device == CPU1
+    it = iter(tf.data.Dataset.range(5))
+    with tf.device("/cpu:1"):
+        assert [next(it).device, it.get_next().device,
+                it.get_next_as_optional().get_value().device] == [CPU0] * 3

@@ -820,7 +820,9 @@ class DistributedDataset(_DistributedInput):
     """A dataset whose elements are the per-replica batches."""
 
     def __iter__(self):
-        iterator = DistributedIterator(iter(self._source), self._n, self._whole_elements)
+        with _on_replica_device(None, self._devices):  # (one replica: its elements there)
+            source = iter(self._source)
+        iterator = DistributedIterator(source, self._n, self._whole_elements)
         iterator._devices = self._devices
         return iterator
 
