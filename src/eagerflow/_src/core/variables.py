@@ -605,7 +605,8 @@ class Variable(metaclass=_VariableMeta):
 
     def value(self):
         """The current value as a tensor (a recorded read)."""
-        return self._placed(dispatch(_READ, (self,)))
+        result = dispatch(_READ, (self,))
+        return result if self._logical_device is None else self._placed(result)
 
     def read_value(self):
         # (TF's is an identity of the read: on the default device, not the variable's)
@@ -621,7 +622,8 @@ class Variable(metaclass=_VariableMeta):
         if dtype is not None and dtype != self._dtype:
             raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for "
                              f"`tf.Variable of type {self._dtype.name}. (Variable: {self!r})")
-        return self._placed(dispatch(_READ, (self,)))
+        result = dispatch(_READ, (self,))
+        return result if self._logical_device is None else self._placed(result)
 
     def __array__(self, dtype=None, copy=None):
         return self.value().__array__(dtype, copy)
