@@ -136,3 +136,18 @@ def test_an_iterators_elements_are_on_the_device_it_was_made_on(two_cpus):
     with tf.device("/cpu:1"):
         assert [next(it).device, it.get_next().device,
                 it.get_next_as_optional().get_value().device] == [CPU0] * 3
+
+
+def test_all_reduce_results_on_each_replicas_device(two_cpus):
+    strategy = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+
+    def replica_fn():
+        return tf.distribute.get_replica_context().all_reduce("SUM", tf.constant(1.))
+    result = strategy.run(replica_fn)
+    assert [t.device for t in result.values] == [CPU0, CPU1]
+    assert [float(t) for t in result.values] == [2.0, 2.0]
+    assert strategy.reduce("SUM", strategy.run(lambda: tf.constant(1.)), axis=None).device == \
+        CPU0
+    gathered = strategy.run(
+        lambda: tf.distribute.get_replica_context().all_gather(tf.constant([1.]), axis=0))
+    assert [t.device for t in gathered.values] == [CPU0, CPU1]

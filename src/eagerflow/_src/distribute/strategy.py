@@ -162,7 +162,8 @@ class ReplicaContext:
             return [_each_replica(p, lambda vs, op=reduce_op: _combine(op, vs))
                     if shared is None else _each_replica(p, lambda vs: vs[0])
                     for p, shared in parts]
-        return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
+        return nest.pack_sequence_as(
+            value, _on_replica_device_of(self.merge_call(merge, args=tuple(flat)), flat))
 
     def all_gather(self, value, axis, options=None):
         """`value` of every replica, concatenated along `axis`."""
@@ -176,7 +177,8 @@ class ReplicaContext:
             return [_each_replica(p, lambda vs: array_ops.concat(
                 [convert_to_tensor(v) for v in vs], axis)) if shared is None
                 else _each_replica(p, lambda vs: vs[0]) for p, shared in parts]
-        return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
+        return nest.pack_sequence_as(
+            value, _on_replica_device_of(self.merge_call(merge, args=tuple(flat)), flat))
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
         """Calls ``merge_fn(strategy, *args, **kwargs)`` once, in cross-replica context, with
@@ -327,6 +329,16 @@ class _ReplicaGroup:
     def __init__(self):
         self.created = []
         self.taken = {}
+
+
+def _on_replica_device_of(results, values):
+    """`results` of combining the replicas' `values` (made on the first replica's device),
+    each new tensor copied to the calling replica's device where that is a logical CPU other
+    than the first, as TF's collectives give them."""
+    if context.get().logical_device is None:
+        return results
+    return [cast_ops.identity(r) if type(r) is EagerTensor and r is not v else r
+            for r, v in zip(results, values)]
 
 
 def _on_replica_device(strategy, devices=None):
