@@ -121,6 +121,8 @@ def canonical_device(spec):
     index = parsed.device_index or 0
     if kind == "GPU" and index < _gpu_count():
         return f"{_JOB_PREFIX}GPU:{index}"
+    if kind == "CPU" and index < len(_logical_configurations.get(_HOST_PHYSICAL) or [None]):
+        return f"{_JOB_PREFIX}CPU:{index}"  # one of the logical CPUs the host was split into
     return host_device()
 
 
@@ -173,6 +175,7 @@ experimental_device_ordinal=None)
 
 
 _logical_configurations = {}  # physical device name -> its LogicalDeviceConfigurations
+_HOST_PHYSICAL = "/physical_device:CPU:0"
 
 
 @export("config.set_logical_device_configuration",
@@ -186,6 +189,7 @@ def set_logical_device_configuration(device, logical_devices):
             c.memory_limit is not None for c in logical_devices or ()):
         raise ValueError("Setting memory limit on CPU virtual devices is currently not supported")
     _logical_configurations[device.name] = list(logical_devices) if logical_devices else None
+    canonical_device.cache_clear()  # names of logical devices now exist (or no longer do)
 
 
 @export("config.get_logical_device_configuration",

@@ -20,7 +20,7 @@ class Context:
     """The execution state of one thread."""
 
     __slots__ = ("graph", "recorders", "device_name", "device_spec", "xp", "scope", "fast",
-                 "new_variables", "lifted_from")
+                 "new_variables", "lifted_from", "logical_device")
 
     def __init__(self):
         self.graph = None        # the graph being built, or None when executing eagerly
@@ -34,10 +34,13 @@ class Context:
         # under ``tf.init_scope`` out of a function's graph into eager execution: that graph,
         # still TF's default graph there (``tf.compat.v1.get_default_graph``)
         self.lifted_from = None
+        # a logical CPU other than the first (see `tf.config.set_logical_device_configuration`)
+        # that ops of the block run on, or None: tensors remember it (arrays cannot say it)
+        self.logical_device = None
 
     def refresh(self):
         self.fast = (self.graph is None and not self.recorders
-                     and self.xp is backend.numpy_module)
+                     and self.xp is backend.numpy_module and self.logical_device is None)
 
 
 _var = contextvars.ContextVar("eagerflow_context")
@@ -138,7 +141,10 @@ def _swap(**fields):
 def device(device_name):
     """Places ops created in the block on `device_name` (``'/cpu:0'``, ``'/gpu:0'``, ...).
 
-    Placement is soft: a GPU that does not exist falls back to the CPU.
+    Placement is soft: a GPU that does not exist falls back to the CPU. On a host split
+    into logical CPUs (`tf.config.set_logical_device_configuration`), ``'/cpu:1'`` is the
+    second: tensors made in the block report it as their ``device``; ops outside any block
+    run on the first, whatever their inputs' device.
 
     >>> with tf.device("/cpu:0"):
     ...     pass
@@ -147,8 +153,9 @@ def device(device_name):
         raise RuntimeError("tf.device does not support functions.")
     if device_name is not None and not isinstance(device_name, str):
         device_name = device_name.to_string()  # a DeviceSpec
-    if not device_name:
-        return _swap(device_spec="")  # None clears the requested device, as in TF
+    if not device_name:  # None clears the requested device, as in TF
+        return _swap(device_spec="", device_name=backend.host_device(),
+                     xp=backend.numpy_module, logical_device=None)
     return _device_scope(device_name)
 
 
@@ -180,7 +187,8 @@ def _device_scope(device_name):
     kind, index = _requested_device(device_name)
     if kind is not None and not config.get_soft_device_placement():
         wanted = f"{kind}:{index or 0}"
-        available = backend.list_devices()
+        available = [backend.host_device().rsplit("/", 1)[0] + d.name
+                     for d in backend.list_logical_devices()]
         if not any(d.endswith("device:" + wanted) for d in available):
             raise errors.InvalidArgumentError(
                 None, None,
@@ -188,9 +196,27 @@ def _device_scope(device_name):
                 f"device:{wanted}'. enable_soft_placement=0. Supported device types "
                 f"[{', '.join(sorted({d.rsplit(':', 2)[-2] for d in available}))}]. All "
                 f"available devices [{', '.join(available)}].")
-    name = backend.canonical_device(device_name)
-    with _swap(device_name=name, device_spec=device_name, xp=backend.xp_for_device(name)):
-        yield
+    current = get().device_name
+    if kind is None or index is None and f":{kind}:" in current:
+        name = current  # ("/job:localhost", "CPU:*" keep the enclosing scope's device)
+    else:
+        name = backend.canonical_device(device_name)
+    logical = None if name == backend.host_device() or ":CPU:" not in name else name
+    token = object()
+    if logical is not None:
+        logical_scopes.append(token)
+    try:
+        with _swap(device_name=name, device_spec=device_name, xp=backend.xp_for_device(name),
+                   logical_device=logical):
+            yield
+    finally:
+        if logical is not None:
+            logical_scopes.remove(token)
+
+
+# the `device` blocks (of any thread) that place ops on a logical CPU other than the first:
+# while there are none, making a tensor need not look at the context for its device
+logical_scopes = []
 
 
 def add_recorder(recorder):

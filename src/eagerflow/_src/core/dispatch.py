@@ -89,6 +89,8 @@ def dispatch(op, inputs, attrs=_NO_ATTRS, name=None):
         result._data = out
     if s.fast:
         return result
+    if s.logical_device is not None and not op.multi:  # (`_wrap` marks each of several)
+        result._device = s.logical_device
     for recorder in s.recorders:
         recorder.record(op, inputs, attrs, result)
     return result

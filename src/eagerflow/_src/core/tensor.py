@@ -11,6 +11,7 @@ import numpy as np
 
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
+from eagerflow._src.core import context as _context
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import errors as _errors
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -128,10 +129,16 @@ class EagerTensor(Tensor):
 
     __slots__ = ("_data", "__weakref__", "__dict__")  # users may set attributes, as in TF
 
+    _device = None  # the logical CPU it is on, where not the first (see `device`)
+
     @staticmethod
     def _wrap(data):
         t = _new(EagerTensor)
         t._data = data
+        if _context.logical_scopes:  # (see `device`)
+            device = _context.get().logical_device
+            if device is not None:
+                t._device = device
         return t
 
     # TF's eager tensor is a C type: Python's errors name it by its full name
@@ -163,7 +170,9 @@ class EagerTensor(Tensor):
 
     @property
     def device(self):
-        return backend.device_string_of(self._data)
+        # an array knows its physical device only: a tensor made on a logical CPU
+        # other than the first remembers that one
+        return self._device or backend.device_string_of(self._data)
 
     backing_device = device
 

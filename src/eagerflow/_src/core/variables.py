@@ -546,6 +546,8 @@ class Variable(metaclass=_VariableMeta):
         self._synchronization = synchronization
         self._aggregation = aggregation
         self._device = ctx.device_name
+        if ctx.logical_device is not None:
+            self._logical_device = ctx.logical_device
         if ctx.new_variables is not None and not local:
             ctx.new_variables.append(self)
         if from_inputs:
@@ -592,12 +594,23 @@ class Variable(metaclass=_VariableMeta):
         return dispatch(VAR_IS_INITIALIZED, (self,), name=name)
 
     # -- reads ------------------------------------------------------------------
+    _logical_device = None  # the logical CPU it lives on, where not the first
+
+    def _placed(self, tensor):
+        """`tensor` (read from the variable) on the variable's device, where TF runs its
+        reads: a logical CPU other than the first, which its array cannot tell."""
+        if self._logical_device is not None and type(tensor) is EagerTensor:
+            tensor._device = self._logical_device
+        return tensor
+
     def value(self):
         """The current value as a tensor (a recorded read)."""
-        return dispatch(_READ, (self,))
+        result = dispatch(_READ, (self,))
+        return result if self._logical_device is None else self._placed(result)
 
     def read_value(self):
-        return self.value()
+        # (TF's is an identity of the read: on the default device, not the variable's)
+        return dispatch(_READ, (self,)) if type(self).value is Variable.value else self.value()
 
     def numpy(self):
         if not context.executing_eagerly():  # (a function being traced, or a TF 1 graph)
@@ -609,7 +622,8 @@ class Variable(metaclass=_VariableMeta):
         if dtype is not None and dtype != self._dtype:
             raise ValueError(f"Incompatible type conversion requested to type {dtype.name} for "
                              f"`tf.Variable of type {self._dtype.name}. (Variable: {self!r})")
-        return dispatch(_READ, (self,))
+        result = dispatch(_READ, (self,))
+        return result if self._logical_device is None else self._placed(result)
 
     def __array__(self, dtype=None, copy=None):
         return self.value().__array__(dtype, copy)

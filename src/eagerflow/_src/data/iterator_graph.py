@@ -60,7 +60,6 @@ from eagerflow._src.ops.array_ops import zeros_like
 from eagerflow._src.ops.sparse_tensor import SparseTensorSpec
 
 _FUNCTIONS = (StructuredFunction, DatasetFunction)  # (a node's functions, fed per call)
-_new = object.__new__
 _SCALAR_VARIANT = (TensorShape([]), _d.variant)
 _PYTHON_NEXT_LIMIT = 32  # TF's: more `next` calls on one iterator while tracing fail
 
@@ -134,10 +133,7 @@ class OptionalValue(_Value):
         return OptionalValue(tuple(a + b for a, b in zip(self.flat, other.flat)))
 
 
-def _wrap(value):
-    t = _new(EagerTensor)
-    t._data = value
-    return t
+_wrap = EagerTensor._wrap
 
 
 # -- the ops -----------------------------------------------------------------------------------

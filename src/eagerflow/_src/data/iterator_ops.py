@@ -1,6 +1,7 @@
 """Iterators over datasets: `OwnedIterator` (``iter(dataset)``) and `NumpyIterator`."""
 import threading
 
+from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context, errors
 from eagerflow._src.core.errors import op_error
@@ -93,6 +94,10 @@ class OwnedIterator(Iterator):
         self._seed_state = iterator_state.seed_state(dataset)
         self._source = scoped_source(dataset)
         self._pack = structure.Packer(self._spec).pack
+        if backend.canonical_device("/cpu:1") != backend.host_device():
+            # the host is split into logical CPUs: the elements are on the one the iterator
+            # was made on, wherever they are taken
+            self._pack = _on_device(self._pack, context.get().device_name)
         self._n = 0  # elements handed out: the position a checkpoint saves
         # Elements are taken one thread at a time, as TF's iterators serve several threads:
         # the sources (generators, prefetch buffers) each serve one consumer.
@@ -202,6 +207,14 @@ class _Counting:
 
     def __next__(self):
         return self._owner._take()
+
+
+def _on_device(pack, device):
+    """`pack` making its tensors on `device`."""
+    def placed(flat):
+        with context.device(device):
+            return pack(flat)
+    return placed
 
 
 def _numpy(value):

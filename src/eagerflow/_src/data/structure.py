@@ -196,10 +196,7 @@ def eager_optional(spec, value):
     return Optional(element, spec.element_spec, True)
 
 
-def wrap(array):
-    t = _new(EagerTensor)
-    t._data = array
-    return t
+wrap = EagerTensor._wrap
 
 
 class Packer:
@@ -218,9 +215,7 @@ class Packer:
 
     @staticmethod
     def _single(flat):
-        t = _new(EagerTensor)
-        t._data = flat[0]
-        return t
+        return EagerTensor._wrap(flat[0])
 
     @staticmethod
     def _tuple(flat):

@@ -32,10 +32,11 @@ from eagerflow._src.autograph import conversion
 from eagerflow._src.autograph.operators import control_flow as ag_control_flow
 from eagerflow._src.backend import log as _log
 from eagerflow._src.backend.api_export import export
-from eagerflow._src.backend.devices import (DeviceSpec, canonical_device,
+from eagerflow._src.backend.devices import (DeviceSpec, canonical_device, host_device,
                                             list_logical_devices)
 from eagerflow._src.core.convert import (constant, convert_to_tensor,
                                           register_tensor_conversion_function)
+from eagerflow._src.core.tensor import EagerTensor
 from eagerflow._src.core.tensor_spec import TypeSpec
 from eagerflow._src.core.variables import (_ASSIGN, _BY_HANDLE, ResourceHandle,
                                            ResourceVariable, Variable, VariableAggregation,
@@ -161,7 +162,8 @@ class ReplicaContext:
             return [_each_replica(p, lambda vs, op=reduce_op: _combine(op, vs))
                     if shared is None else _each_replica(p, lambda vs: vs[0])
                     for p, shared in parts]
-        return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
+        return nest.pack_sequence_as(
+            value, _on_replica_device_of(self.merge_call(merge, args=tuple(flat)), flat))
 
     def all_gather(self, value, axis, options=None):
         """`value` of every replica, concatenated along `axis`."""
@@ -175,7 +177,8 @@ class ReplicaContext:
             return [_each_replica(p, lambda vs: array_ops.concat(
                 [convert_to_tensor(v) for v in vs], axis)) if shared is None
                 else _each_replica(p, lambda vs: vs[0]) for p, shared in parts]
-        return nest.pack_sequence_as(value, self.merge_call(merge, args=tuple(flat)))
+        return nest.pack_sequence_as(
+            value, _on_replica_device_of(self.merge_call(merge, args=tuple(flat)), flat))
 
     def merge_call(self, merge_fn, args=(), kwargs=None):
         """Calls ``merge_fn(strategy, *args, **kwargs)`` once, in cross-replica context, with
@@ -326,6 +329,46 @@ class _ReplicaGroup:
     def __init__(self):
         self.created = []
         self.taken = {}
+
+
+def _on_replica_device_of(results, values):
+    """`results` of combining the replicas' `values` (made on the first replica's device),
+    each new tensor copied to the calling replica's device where that is a logical CPU other
+    than the first, as TF's collectives give them."""
+    if context.get().logical_device is None:
+        return results
+    return [cast_ops.identity(r) if type(r) is EagerTensor and r is not v else r
+            for r, v in zip(results, values)]
+
+
+def _on_replica_device(strategy, devices=None):
+    """A block placing ops on the device of `strategy`'s one replica, or the first of
+    `devices` (the default strategy, or no devices, place nothing)."""
+    if devices is None:
+        if strategy is None or isinstance(strategy.extended, _DefaultDistributionExtended):
+            return contextlib.nullcontext()
+        devices = strategy.extended.worker_devices
+    return context.device(devices[0])
+
+
+def _on_replica_devices(element, devices):
+    """`element` (of `PerReplica` parts) with each replica's tensors on its device where
+    that is a logical CPU other than the first (tensors made before cannot say it)."""
+    names = [canonical_device(d) for d in devices or ()]
+    if all(":CPU:" not in n or n == host_device() for n in names):
+        return element
+
+    def place(value):
+        if not isinstance(value, PerReplica):
+            return value
+        parts = []
+        for part, name in zip(value.values, names):
+            if type(part) is EagerTensor and ":CPU:" in name:
+                with context.device(name):
+                    part = cast_ops.identity(part)
+            parts.append(part)
+        return PerReplica(parts)
+    return nest.map_structure(place, element)
 
 
 def _call_for_each_replica(strategy, fn, args, kwargs):
@@ -681,6 +724,7 @@ class _DistributedInput:
     traces and as a function's argument."""
 
     _whole_elements = False  # each replica takes a whole element in turn
+    _devices = None  # the replicas' devices, where their elements go
 
     def __init__(self, source, num_replicas=1, whole_elements=None):
         self._source = source
@@ -746,7 +790,10 @@ class DistributedIterator(_DistributedInput):
 
     def __next__(self):
         if self._n == 1:
-            return next(self._source)
+            if self._devices is None:
+                return next(self._source)
+            with context.device(self._devices[0]):
+                return next(self._source)
         if self._whole_elements:
             elements = [next(self._source)]
             for _ in range(self._n - 1):
@@ -757,14 +804,15 @@ class DistributedIterator(_DistributedInput):
                     if not _can_be_empty(self._source.element_spec):
                         raise
                     elements.append(_empty_batch(elements[0]))
-            return _regroup(elements, always_wrap=True)
-        return _split_batch(next(self._source), self._n)
+            return _on_replica_devices(_regroup(elements, always_wrap=True), self._devices)
+        return _on_replica_devices(_split_batch(next(self._source), self._n), self._devices)
 
     def get_next(self, name=None):
         """The next element; past the last, the source iterator's OutOfRangeError (as TF's
         `get_next`, where a Python loop's `next` stops the iteration)."""
         if self._n == 1:
-            return self._source.get_next()
+            with _on_replica_device(None, self._devices):
+                return self._source.get_next()
         try:
             return self.__next__()
         except StopIteration:
@@ -784,7 +832,11 @@ class DistributedDataset(_DistributedInput):
     """A dataset whose elements are the per-replica batches."""
 
     def __iter__(self):
-        return DistributedIterator(iter(self._source), self._n, self._whole_elements)
+        with _on_replica_device(None, self._devices):  # (one replica: its elements there)
+            source = iter(self._source)
+        iterator = DistributedIterator(source, self._n, self._whole_elements)
+        iterator._devices = self._devices
+        return iterator
 
     def reduce(self, initial_state, reduce_func):
         """`reduce_func(state, element)` folded over the per-replica elements, as iterating
@@ -887,7 +939,7 @@ class Strategy:
         with self.scope():
             if self.num_replicas_in_sync == 1:
                 args, kwargs = _select_replica(0, (args, kwargs))
-                with _enter(self, self._replica_context(self)):
+                with _enter(self, self._replica_context(self)), _on_replica_device(self):
                     # (a TF function run as the step dispatches on ragged arguments)
                     return user_functions.call(fn, *args, **kwargs)
             if isinstance(fn, polymorphic_function.Function):
@@ -949,7 +1001,7 @@ class Strategy:
         if not hasattr(dataset, "_as_graph_iterator"):  # TF reads the dataset's variant
             raise AttributeError(f"'{type(dataset).__name__}' object has no attribute "
                                  f"'_variant_tensor'")
-        return DistributedDataset(dataset, self.num_replicas_in_sync)
+        return self._on_device(DistributedDataset(dataset, self.num_replicas_in_sync))
 
     def distribute_datasets_from_function(self, dataset_fn, options=None):
         """Calls `dataset_fn` with an `InputContext` for the one input pipeline, whose
@@ -964,7 +1016,13 @@ class Strategy:
                 datasets, Dataset.range(n).repeat())
         else:
             dataset = _made_dataset(dataset_fn, InputContext(1, 0, n))
-        return DistributedDatasetsFromFunction(dataset, n)
+        return self._on_device(DistributedDatasetsFromFunction(dataset, n))
+
+    def _on_device(self, distributed):
+        """`distributed` (a dataset of the replicas' inputs) giving each replica's elements
+        on its device."""
+        distributed._devices = tuple(self.extended.worker_devices)
+        return distributed
 
     experimental_distribute_datasets_from_function = distribute_datasets_from_function
 
@@ -1418,7 +1476,11 @@ class _Scope:
                 return group.created[k]
             if isinstance(strategy, (MirroredStrategy, CollectiveAllReduceStrategy)):
                 _check_mirrorable(kwargs)
-            v = next_creator(**kwargs)
+            if isinstance(strategy, OneDeviceStrategy):  # (its variables live on its device)
+                with context.device(strategy.extended.worker_devices[0]):
+                    v = next_creator(**kwargs)
+            else:
+                v = next_creator(**kwargs)
             try:
                 v._distribute_strategy = strategy
             except AttributeError:

@@ -30,7 +30,6 @@ from eagerflow._src.graph import executor
 from eagerflow._src.graph.graph import SymbolicTensor
 from eagerflow._src.graph.specialize import ShapeSpecialized
 
-_new = object.__new__
 
 # Called with each concrete function run from eager code while not empty (the graphs
 # ``tf.summary.trace_on`` collects).
@@ -240,13 +239,8 @@ class ConcreteFunction:
 
     def _execute(self, tensors):
         """The flat outputs of the compiled program run on eager `tensors` (or arrays)."""
-        flat = []
-        for a in self._run(*[t._data if type(t) is EagerTensor else np.asarray(t)
-                             for t in tensors]):
-            t = _new(EagerTensor)
-            t._data = a
-            flat.append(t)
-        return flat
+        return [EagerTensor._wrap(a) for a in self._run(
+            *[t._data if type(t) is EagerTensor else np.asarray(t) for t in tensors])]
 
     def _pack(self, flat):
         values = iter(flat)

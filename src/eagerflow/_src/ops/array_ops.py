@@ -2341,12 +2341,14 @@ def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name
     if axis == 0:  # TF gathers rows without its batch_dims (a variable's by ResourceGather)
         batch_dims = 0
     try:
-        return dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims},
-                        name)
+        result = dispatch(_GATHER, (params, indices), {"axis": axis, "batch_dims": batch_dims},
+                          name)
     except errors.OpError as e:
         if axis == 0 and isinstance(given[0], Variable):
             e = errors.renamed(e, "ResourceGather")
         raise errors.listed(e, *given) from None
+    # (ResourceGather runs where the variable lives)
+    return given[0]._placed(result) if axis == 0 and isinstance(given[0], Variable) else result
 
 
 def _policy(bad_indices_policy):

@@ -118,7 +118,7 @@ def _sparse_read(self, indices, name=None):
         raise registry.attr_dtype_error("ResourceGather", "Tindices", dtype,
                                         (_d.int32, _d.int64), param="indices")
     try:
-        return array_ops.gather(self.value(), indices, name=name)
+        return self._placed(array_ops.gather(self.value(), indices, name=name))
     except errors.OpError as e:
         raise errors.renamed(e, "ResourceGather") from None
 
