@@ -26,9 +26,9 @@ _NO_SCOPE = contextlib.nullcontext()
 
 
 def _op_of(outputs):
-    """The graph operation whose recorded `outputs` (a tensor or a tuple of them) these are,
-    or None (an eager op)."""
-    first = outputs[0] if type(outputs) is tuple else outputs
+    """The graph operation whose recorded `outputs` (a tensor, or a tuple or list of them)
+    these are, or None (an eager op)."""
+    first = outputs[0] if type(outputs) is tuple or type(outputs) is list else outputs
     op = getattr(first, "op", None) if first is not None else None
     return op if getattr(op, "graph", None) is context.get().graph else None
 
