@@ -26,7 +26,8 @@ from eagerflow._src.core.variables import Variable
 from eagerflow._src.graph import executor
 from eagerflow._src.graph.control_flow import while_loop
 from eagerflow._src.graph.graph import Graph
-from eagerflow._src.graph.lock_step import PRINT_OPS, LockStep, nested_maps
+from eagerflow._src.graph.lock_step import (
+    BRANCH_OPS, LOOP_OPS, PRINT_OPS, LockStep, nested_maps)
 from eagerflow._src.graph.tensor_array import TensorArray
 from eagerflow._src.ops import (
     array_ops, cast_ops, math_ops, random_ops, reduction_ops, sparse_ops)
@@ -421,9 +422,9 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         # once for the rows reaching them together, which the rows run in lock step for)
         if context.executing_eagerly() and not draws.nested:
             return trace.lock_step(mapped, draws)
-        if not (draws.skips and draws.in_nest) \
-                and trace.feeds(draws) is not None:  # (in a graph: when it runs)
-            return trace.lock_step_op(mapped, draws)
+        feeds = None if draws.skips and draws.in_nest else trace.feeds(draws)
+        if feeds is not None:  # (in a graph: when it runs)
+            return trace.lock_step_op(mapped, draws, feeds)
     if not (draws.records and draws.vectorized):
         draws.records = []  # (they draw row by row)
         draws.draw(count)
@@ -522,10 +523,9 @@ def _check_row_shapes(first, result):
                             f"[{','.join(map(str, want))}] vs. [{','.join(map(str, got))}]")
 
 
-# The ops that may take a variable fed to a lock-step map's op as its value: reads, and (the
-# rest) the branches and loops passing it on to their bodies
-_PASSING_ON = ("ReadVariableOp", "If", "StatelessIf", "Case", "StatelessCase", "While",
-               "StatelessWhile")
+# The ops that pass a variable fed to a lock-step map's op on to their bodies (its reads are
+# the one other use the op allows, see `_Trace.feeds`)
+_PASSING_ON = BRANCH_OPS | LOOP_OPS
 
 
 def _variable_uses(graph, variables, seen):
@@ -533,7 +533,7 @@ def _variable_uses(graph, variables, seen):
     functions its ops call that take each variable, but for those passing it on."""
     for op in graph.get_operations():
         for t in op.inputs:
-            if id(t) in variables and op.type not in _PASSING_ON[1:]:
+            if id(t) in variables and op.type not in _PASSING_ON:
                 variables[id(t)].add(op.type)
     for name, function in graph.functions.items():
         if name not in seen:
@@ -631,15 +631,14 @@ class _Trace:
             fed.append((external, internal))
         return fed
 
-    def lock_step_op(self, mapped, draws):
+    def lock_step_op(self, mapped, draws, feeds):
         """`lock_step` as one op of the graph being built: it runs the rows in lock step
         on their values at each run.  Its random ops are seeded as in the trace, each
         going on along its stream from one run to the next (as a function's kernels
         do), and a `Generator`'s draws move its state on; gradients flow through it to
         `mapped`, the captured tensors and the variables it reads.  In the
         function of another map (`draws.nested`), that map's lock step runs the op for
-        the rows of all its rows at once (see `_LockStepMap`)."""
-        feeds = self.feeds(draws)
+        the rows of all its rows at once (see `_LockStepMap`); `feeds`: `feeds(draws)`."""
         draws.lock_step(lasting=True)
         results = [convert_to_tensor(t) for t in nest.flatten(self.result)]
         run = _LockStepMap(self, draws, len(mapped), feeds, results)

@@ -28,8 +28,8 @@ from eagerflow._src.graph.function_library import lookup
 # rows of its rows at once
 nested_maps = weakref.WeakValueDictionary()
 
-_BRANCHES = frozenset(("If", "StatelessIf", "Case", "StatelessCase"))
-_LOOPS = frozenset(("While", "StatelessWhile"))
+BRANCH_OPS = frozenset(("If", "StatelessIf", "Case", "StatelessCase"))
+LOOP_OPS = frozenset(("While", "StatelessWhile"))
 PRINT_OPS = frozenset(("PrintV2", "Print"))
 
 
@@ -64,9 +64,9 @@ class LockStep:
                 results = [args[0]]  # (a variable's value, given as an input of the map's op)
             elif nested is not None:
                 results = nested.nested(args, rows)
-            elif op.type in _BRANCHES:
+            elif op.type in BRANCH_OPS:
                 results = self._branch(op, args, rows)
-            elif op.type in _LOOPS:
+            elif op.type in LOOP_OPS:
                 results = self._loop(op, args, rows)
             elif op.stateful or any(isinstance(a, list) for a in args):
                 results = self._row_by_row(op, args, rows)
