@@ -12,6 +12,7 @@ import numpy as np
 from eagerflow._src import backend
 from eagerflow._src.backend.api_export import export
 from eagerflow._src.core import context as _context
+from eagerflow._src.core.context import logical_scopes as _logical_scopes  # (mutated in place)
 from eagerflow._src.core import dtypes as _dtypes
 from eagerflow._src.core import errors as _errors
 from eagerflow._src.core.tensor_shape import TensorShape
@@ -135,7 +136,7 @@ class EagerTensor(Tensor):
     def _wrap(data):
         t = _new(EagerTensor)
         t._data = data
-        if _context.logical_scopes:  # (see `device`)
+        if _logical_scopes:  # (see `device`)
             device = _context.get().logical_device
             if device is not None:
                 t._device = device
