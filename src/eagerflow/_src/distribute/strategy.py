@@ -790,9 +790,7 @@ class DistributedIterator(_DistributedInput):
 
     def __next__(self):
         if self._n == 1:
-            if self._devices is None:
-                return next(self._source)
-            with context.device(self._devices[0]):
+            with _on_replica_device(None, self._devices):
                 return next(self._source)
         if self._whole_elements:
             elements = [next(self._source)]
